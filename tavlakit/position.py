@@ -1,0 +1,299 @@
+"""Positions: the board seen from the side to move.
+
+>>> pos = Position.initial()
+>>> pos.pips()
+(167, 167)
+>>> pos.position_id()
+'4HPwATDgc/ABMA'
+>>> len(pos.legal_plays((6, 5), Rules.preset("backgammon")))
+7
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from . import ids
+from .movegen import Board, apply_move, can_move, highest, legal_results
+from .play import BAR, OFF, Move, Play
+from .rules import ResultKind, Rules
+
+CHECKERS = 15
+_START = {24: 2, 13: 5, 8: 3, 6: 5}
+
+
+class Position:
+    """An immutable, hashable backgammon/Tavla position.
+
+    The side to move ("X") moves from its 24-point to its 1-point; the
+    opponent ("O") the other way. ``Position.from_points`` builds one from
+    each side's own point counts.
+    """
+
+    __slots__ = ("_s", "_hash")
+
+    def __init__(self, board: Sequence[int]) -> None:
+        s = tuple(int(v) for v in board)
+        _check(s)
+        self._s: Board = s
+        self._hash = hash(s)
+
+    @classmethod
+    def _trusted(cls, s: Board) -> Position:
+        pos = cls.__new__(cls)
+        pos._s = s
+        pos._hash = hash(s)
+        return pos
+
+    @classmethod
+    def initial(cls) -> Position:
+        """The starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6 each)."""
+        return cls.from_points(_START, _START)
+
+    @classmethod
+    def from_points(
+        cls,
+        mover: dict[int, int] | Sequence[int],
+        opponent: dict[int, int] | Sequence[int],
+    ) -> Position:
+        """Build from each side's own view: ``{point: count}`` (25 = bar) or a
+        25-long list (index 0 = point 1, index 24 = bar), as gnubg's boards.
+
+        >>> Position.from_points({6: 2}, {1: 1}).pips()
+        (12, 1)
+        """
+        mine = _as_list(mover)
+        theirs = _as_list(opponent)
+        s = [0] * 26
+        for point in range(1, 25):
+            if mine[point - 1] and theirs[24 - point]:
+                raise ValueError(f"point {point} holds checkers of both sides")
+            s[point] = mine[point - 1] - theirs[24 - point]
+        s[25] = mine[24]
+        s[0] = -theirs[24]
+        return cls(s)
+
+    @classmethod
+    def from_position_id(cls, position_id: str) -> Position:
+        """Read a GNU Backgammon Position ID (the player on roll moves next)."""
+        opponent, mover = ids.decode_position_id(position_id)
+        return cls.from_points(mover, opponent)
+
+    # --- views -------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """The raw 26-int array (see :mod:`tavlakit.movegen`)."""
+        return self._s
+
+    def points(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """gnubg-style boards ``(mover, opponent)``: 25 counts each, own view,
+        index 24 = bar."""
+        s = self._s
+        mover = tuple(max(s[p], 0) for p in range(1, 25)) + (s[25],)
+        opponent = tuple(max(-s[25 - p], 0) for p in range(1, 25)) + (-s[0],)
+        return mover, opponent
+
+    def position_id(self) -> str:
+        """GNU Backgammon Position ID, bit-exact with gnubg."""
+        mover, opponent = self.points()
+        return ids.encode_position_id(opponent, mover)
+
+    def position_key(self) -> str:
+        """gnubg's 20-letter position key (``key_of_board``)."""
+        mover, opponent = self.points()
+        return ids.encode_position_key(opponent, mover)
+
+    def flip(self) -> Position:
+        """The same position seen from the other side (the opponent to move)."""
+        s = self._s
+        return Position._trusted(tuple(-s[25 - i] for i in range(26)))
+
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (side to move, opponent)."""
+        s = self._s
+        mine = sum(v for v in s if v > 0)
+        theirs = -sum(v for v in s if v < 0)
+        return CHECKERS - mine, CHECKERS - theirs
+
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar: (side to move, opponent)."""
+        return self._s[25], -self._s[0]
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts: (side to move, opponent)."""
+        s = self._s
+        mine = sum(p * s[p] for p in range(1, 26) if s[p] > 0)
+        theirs = sum((25 - p) * -s[p] for p in range(0, 25) if s[p] < 0)
+        return mine, theirs
+
+    # --- moving ------------------------------------------------------------
+
+    def legal_plays(self, dice: tuple[int, int], rules: Rules | None = None) -> list[Play]:
+        """Every legal play for ``dice``, one per distinct resulting position.
+
+        A roll with no legal move gives one empty play (the turn passes).
+        """
+        rules = rules or _DEFAULT
+        return [Play(moves) for moves in legal_results(self._s, _dice(dice), rules).values()]
+
+    def legal_positions(self, dice: tuple[int, int], rules: Rules | None = None) -> list[Position]:
+        """The positions the legal plays reach, the opponent now on roll."""
+        rules = rules or _DEFAULT
+        return [
+            Position._trusted(tuple(-b[25 - i] for i in range(26)))
+            for b in legal_results(self._s, _dice(dice), rules)
+        ]
+
+    def play(self, play: Play | Iterable[Move]) -> Position:
+        """Apply a play's moves (no legality check beyond each single step
+        being possible on the board) and hand the turn to the opponent."""
+        return self.apply(play).flip()
+
+    def apply(self, play: Play | Iterable[Move]) -> Position:
+        """Apply moves from the mover's view, keeping the mover on roll.
+
+        Each move must start on a point holding a mover's checker and land
+        on a point that is not closed; hits happen where a blot is landed on.
+        """
+        s = list(self._s)
+        for move in play:
+            src, dst = move.src, move.dst
+            if not (0 <= dst < src <= 25) or s[src] <= 0:
+                raise ValueError(f"no checker of the side to move on {move.src} for {move}")
+            if dst and s[dst] < -1:
+                raise ValueError(f"point {dst} is closed for {move}")
+            apply_move(s, src, src - dst)
+        return Position._trusted(tuple(s))
+
+    def can_move(self, src: int, die: int) -> bool:
+        """Whether a single checker on ``src`` may move ``die`` pips now."""
+        s = self._s
+        hi = highest(s)
+        if s[src] <= 0 or (hi == BAR and src != BAR):
+            return False
+        return can_move(s, src, die, hi)
+
+    # --- end of game -------------------------------------------------------
+
+    def winner(self) -> int | None:
+        """0 if the side to move has borne off all, 1 if the opponent has, else None."""
+        mine, theirs = self.off()
+        if mine == CHECKERS:
+            return 0
+        if theirs == CHECKERS:
+            return 1
+        return None
+
+    def result_kind(self, rules: Rules | None = None) -> ResultKind | None:
+        """How the finished game was won, under ``rules.mars``/``backgammon``.
+
+        >>> Position.from_points({}, {19: 15}).result_kind()
+        'mars'
+        """
+        rules = rules or _DEFAULT
+        who = self.winner()
+        if who is None:
+            return None
+        loser_view = self.flip() if who == 0 else self
+        loser, _ = loser_view.points()
+        if rules.mars == "none-borne-off":
+            mars = sum(loser) == CHECKERS
+        else:
+            mars = any(loser[6:])
+        if not mars:
+            return "single"
+        if rules.backgammon and any(loser[18:]):
+            return "backgammon"
+        return "mars"
+
+    # --- dunder ------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._s == other._s
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position.from_position_id({self.position_id()!r})"
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+_DEFAULT = Rules()
+
+
+def _dice(dice: tuple[int, int] | Sequence[int]) -> tuple[int, int]:
+    if len(dice) != 2:
+        raise ValueError(f"a roll has two dice, not {len(dice)}")
+    a, b = int(dice[0]), int(dice[1])
+    return a, b
+
+
+def _as_list(side: dict[int, int] | Sequence[int]) -> list[int]:
+    if isinstance(side, dict):
+        out = [0] * 25
+        for point, count in side.items():
+            if not 1 <= point <= 25:
+                raise ValueError(f"point {point} is not 1-24 or 25 (bar)")
+            out[point - 1] = count
+        return out
+    out = list(side)
+    if len(out) != 25:
+        raise ValueError(f"a side's board has 25 entries (24 points and the bar), not {len(out)}")
+    return out
+
+
+def _check(s: Board) -> None:
+    if len(s) != 26:
+        raise ValueError(f"a board array has 26 entries, not {len(s)}")
+    if s[25] < 0 or s[0] > 0:
+        raise ValueError("bar counts cannot be negative")
+    mine = sum(v for v in s if v > 0)
+    theirs = -sum(v for v in s if v < 0)
+    for who, count in (("side to move", mine), ("opponent", theirs)):
+        if count > CHECKERS:
+            raise ValueError(f"the {who} has {count} checkers; at most {CHECKERS} are allowed")
+
+
+def render(pos: Position) -> str:
+    """An ASCII board: X (to move) plays from 24 down to 1 at the bottom right.
+
+    >>> print(render(Position.initial()).splitlines()[0])
+     +13-14-15-16-17-18------19-20-21-22-23-24-+  O: 167 pips, 0 off
+    """
+    s = pos.board
+    off_x, off_o = pos.off()
+    pips_x, pips_o = pos.pips()
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+
+    def cell(point: int, row: int) -> str:
+        n = abs(s[point])
+        if row >= min(n, 5):
+            return "   "
+        if row == 4 and n > 5:
+            return f"{n:2d} "
+        return " X " if s[point] > 0 else " O "
+
+    def bar_cell(count: int, mark: str, row: int) -> str:
+        return f" {mark} " if row < count else "   "
+
+    lines = [f" +13-14-15-16-17-18------19-20-21-22-23-24-+  O: {pips_o} pips, {off_o} off"]
+    for row in range(5):
+        left = "".join(cell(p, row) for p in top[:6])
+        right = "".join(cell(p, row) for p in top[6:])
+        lines.append(f" |{left}|{bar_cell(-s[0], 'O', row)}|{right}|")
+    lines.append(" |                  |BAR|                  |")
+    for row in range(4, -1, -1):
+        left = "".join(cell(p, row) for p in bottom[:6])
+        right = "".join(cell(p, row) for p in bottom[6:])
+        lines.append(f" |{left}|{bar_cell(s[25], 'X', row)}|{right}|")
+    lines.append(f" +12-11-10--9--8--7-------6--5--4--3--2--1-+  X: {pips_x} pips, {off_x} off (to move)")
+    lines.append(f" Position ID: {pos.position_id()}")
+    return "\n".join(lines)
+
+
+__all__ = ["Position", "BAR", "OFF", "CHECKERS", "render"]
