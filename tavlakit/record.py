@@ -79,6 +79,8 @@ class Game:
     comments: list[str] = field(default_factory=list)
     line: int | None = _loc()
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)
+    problems: list[Problem] = field(default_factory=list, compare=False)
+    """Problems found while reading this game."""
 
 
 @dataclass
@@ -92,6 +94,7 @@ class Match:
     comments: list[str] = field(default_factory=list)
     source: str | None = field(default=None, compare=False)
     problems: list[Problem] = field(default_factory=list, compare=False)
+    """Problems found while reading the match outside any game (header, junk)."""
 
     @property
     def rules(self) -> Rules | None:
