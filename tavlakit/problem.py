@@ -45,7 +45,7 @@ CODES: dict[str, str] = {
     "score-mismatch": "a score line that does not follow from earlier results",
     "match-over": "games after the match was won",
     "absurd-points": "a point total no game can produce",
-    "game-not-over": "a result written while the game was still going",
+    "after-end": "turns written after the game was already over",
 }
 
 
@@ -88,9 +88,8 @@ class Problem:
         return out
 
 
-class ReadError(ValueError):
-    """A record cannot be read at all (raised only in strict mode or for a
-    file that cannot be opened); carries the :class:`Problem`."""
+class ProblemError(ValueError):
+    """Raised in strict mode at the first error; carries the :class:`Problem`."""
 
     def __init__(self, problem: Problem) -> None:
         super().__init__(str(problem))
