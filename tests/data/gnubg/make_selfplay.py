@@ -1,0 +1,40 @@
+"""Generate gnubg self-play matches (run inside gnubg: ``gnubg -t -q -p make_selfplay.py``).
+
+Writes ``selfplay-<len>p-<seed>.mat`` (gnubg's ``export match mat``) and
+``selfplay-<len>p-<seed>.json`` (``gnubg.match()`` with the analysis left out).
+"""
+
+import json
+import os
+
+import gnubg
+
+HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
+
+
+def strip(value):
+    """``gnubg.match()`` without analysis entries (they are large and not needed)."""
+    if isinstance(value, dict):
+        return {k: strip(v) for k, v in value.items() if k != "analysis"}
+    if isinstance(value, (list, tuple)):
+        return [strip(v) for v in value]
+    return value
+
+
+gnubg.command("set defaultnames Alpha Bravo")
+for player in (0, 1):
+    gnubg.command(f"set player {player} gnubg")
+    gnubg.command(f"set player {player} chequerplay evaluation plies 0")
+    gnubg.command(f"set player {player} cubedecision evaluation plies 0")
+gnubg.command("set automatic game on")
+gnubg.command("set automatic roll on")
+gnubg.command("set display off")
+
+for length, seed in ((3, 1), (3, 7), (5, 2), (5, 11), (7, 5)):
+    gnubg.command(f"set seed {seed}")
+    gnubg.command(f"new match {length}")
+    base = os.path.join(HERE, f"selfplay-{length}p-{seed}")
+    gnubg.command(f"export match mat {base}.mat")
+    with open(base + ".json", "w", encoding="utf-8") as out:
+        json.dump(strip(gnubg.match()), out, indent=1, default=str)
+        out.write("\n")
