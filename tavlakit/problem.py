@@ -29,7 +29,6 @@ CODES: dict[str, str] = {
     "not-all-dice-used": "fewer dice played than the position allows",
     "larger-die": "the smaller die played where only the larger was allowed",
     "missing-play": "no play written although a legal play existed",
-    "dance-with-move": "a play written for a roll that cannot be played",
     "hit-mark": "a '*' missing on a hit or written where nothing was hit",
     "unknown-play": "the play is not known ('???', 'Illegal play ...')",
     "bad-dice": "dice that are not two numbers 1-6",

@@ -1,0 +1,610 @@
+"""Replay a record through the engine and collect what is wrong with it.
+
+The replayer never parses text and the formats never judge legality: this
+module walks a :class:`~tavlakit.record.Match` turn by turn, keeps the board
+and the cube, and reports :class:`~tavlakit.problem.Problem` objects.
+
+A written play is legal when some way of playing the thrown dice with the
+written moves (merged moves split, in any die order) reaches a position
+that a legal play reaches. When it does not, the game goes on (lenient
+mode): the moves are applied as written if the board allows, else the
+play is skipped; the problem says which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence
+
+from .movegen import Board, apply_move, can_move, highest, legal_results, undo_move
+from .play import BAR, OFF, Move, Play
+from .position import Position
+from .problem import Problem, ProblemError, Severity
+from .record import Game, Match, Turn
+from .rules import PRESETS, ResultKind, Rules
+
+_MAX_CUBE = 1 << 15
+
+
+@dataclass
+class Step:
+    """One turn as replayed. Positions are seen by the turn's player."""
+
+    turn: Turn
+    index: int
+    player: int
+    before: Position
+    after: Position
+    cube: int
+    owner: int | None
+    legal: bool = True
+
+
+@dataclass
+class ReplayedGame:
+    """A game walked through the engine."""
+
+    game: Game
+    steps: list[Step] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    final: Position = field(default_factory=Position.initial)
+    """The last known position, seen by player 0."""
+    starter: int | None = None
+    cube: int = 1
+    result_kind: ResultKind | None = None
+    """How the board says the game was won (``None``: not borne off)."""
+
+    @property
+    def plays(self) -> int:
+        """Checker plays (rolls) replayed."""
+        return sum(1 for s in self.steps if s.turn.kind == "roll")
+
+
+@dataclass
+class Report:
+    """What :func:`validate` found in one match."""
+
+    match: Match
+    problems: list[Problem] = field(default_factory=list)
+    games: int = 0
+    plays: int = 0
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        """True when no error was found (warnings allowed)."""
+        return not self.errors
+
+
+def default_rules(match: Match) -> Rules:
+    """The rules a match names in its tags, else backgammon."""
+    return match.rules or PRESETS["backgammon"]
+
+
+# --- realising a written play -----------------------------------------------
+
+
+@dataclass
+class _Realised:
+    """Outcome of trying to play written moves with the thrown dice."""
+
+    boards: dict[Board, tuple[Move, ...]]
+    failure: tuple[str, str] | None  # (code, message) of the deepest failure
+
+
+def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules) -> _Realised:
+    """Every board reachable by playing ``written`` with the dice, each written
+    move taking one die or a run of dice through open intermediate points."""
+    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    order = sorted(written, key=lambda m: -m.src)
+    s = list(board)
+    boards: dict[Board, tuple[Move, ...]] = {}
+    failure: list[tuple[int, str, str]] = []
+    frozen = None if rules.hit_and_run else [0] * 26
+    made: list[Move] = []
+
+    def fail(depth: int, code: str, message: str) -> None:
+        if not failure or depth > failure[0][0]:
+            failure[:] = [(depth, code, message)]
+
+    def step_ok(src: int, die: int, depth: int, text: str) -> bool:
+        hi = highest(s)
+        if s[src] <= 0:
+            fail(depth, "illegal-play", f"{text}: no checker of the mover on {_name(src)}")
+            return False
+        if hi == BAR and src != BAR:
+            fail(depth, "must-enter-first", f"{text}: a checker on the bar must enter before {_name(src)} moves")
+            return False
+        if frozen is not None and s[src] <= frozen[src]:
+            fail(depth, "illegal-play", f"{text}: the checker that hit on {src} may not move on (hit-and-run is off)")
+            return False
+        if can_move(s, src, die, hi):
+            return True
+        dst = src - die
+        if dst > 0:
+            fail(depth, "illegal-play", f"{text}: point {dst} is closed ({-s[dst]} opposing checkers)")
+        elif hi > 6:
+            fail(depth, "bear-off-outside", f"{text}: bearing off while a checker is still on {_name(hi)}")
+        else:
+            fail(depth, "illegal-play", f"{text}: a {die} bears off from {src} only when no checker is above it ({hi})")
+        return False
+
+    def place(i: int, remaining: list[int]) -> None:
+        if i == len(order):
+            key = tuple(s)
+            if key not in boards:
+                boards[key] = tuple(made)
+            return
+        move = order[i]
+        text = str(move)
+        if move.dst >= move.src:
+            fail(i, "illegal-play", f"{text} does not move forward")
+            return
+        distance = move.src - move.dst
+        tried = False
+        for seq in _die_runs(remaining, distance, move.dst == OFF):
+            tried = True
+            done: list[Move] = []
+            src = move.src
+            for die in seq:
+                if not step_ok(src, die, i, text):
+                    break
+                step = apply_move(s, src, die)
+                if frozen is not None and step.hit and step.dst <= 6:
+                    frozen[step.dst] += 1
+                done.append(step)
+                made.append(step)
+                src = step.dst
+            else:
+                rest = list(remaining)
+                for die in seq:
+                    rest.remove(die)
+                place(i + 1, rest)
+            for step in reversed(done):
+                made.pop()
+                if frozen is not None and step.hit and step.dst <= 6:
+                    frozen[step.dst] -= 1
+                undo_move(s, step)
+        if not tried:
+            fail(i, "illegal-play", f"{text} moves {distance} pips, which the remaining dice {_dice_text(remaining)} cannot make")
+
+    place(0, pool)
+    return _Realised(boards, (failure[0][1], failure[0][2]) if failure else None)
+
+
+def _die_runs(remaining: list[int], distance: int, off: bool) -> Iterator[tuple[int, ...]]:
+    """Ordered runs of remaining dice that cover ``distance`` exactly, or (for
+    bearing off) overshoot only on the last die."""
+    seen: set[tuple[int, ...]] = set()
+
+    def walk(prefix: tuple[int, ...], rest: list[int], total: int) -> Iterator[tuple[int, ...]]:
+        for j, die in enumerate(rest):
+            run = prefix + (die,)
+            reach = total + die
+            if reach == distance or (off and reach > distance):
+                if run not in seen:
+                    seen.add(run)
+                    yield run
+            elif reach < distance:
+                yield from walk(run, rest[:j] + rest[j + 1 :], reach)
+
+    yield from walk((), list(remaining), 0)
+
+
+def _name(point: int) -> str:
+    return "the bar" if point == BAR else str(point)
+
+
+def _dice_text(dice: Iterable[int]) -> str:
+    return "-".join(str(d) for d in dice) or "(none)"
+
+
+def _closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move], limit: int = 3) -> tuple[str, ...]:
+    want = {(m.src, m.dst) for m in written}
+
+    def score(moves: tuple[Move, ...]) -> int:
+        return -len(want & {(m.src, m.dst) for m in Play(moves).moves})
+
+    ranked = sorted(legal.values(), key=score)
+    return tuple(Play(m).notation() or "(no move)" for m in ranked[:limit])
+
+
+# --- the replayer -------------------------------------------------------------
+
+
+class _GameWalker:
+    """Walks one game; collects steps and problems."""
+
+    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, strict: bool) -> None:
+        self.match = match
+        self.game = game
+        self.rules = rules
+        self.crawford = crawford
+        self.strict = strict
+        self.out = ReplayedGame(game)
+        self.views: list[Position] = []  # [player 0 view, player 1 view]
+        self.on_roll: int | None = None
+        self.synced = True  # False once the board is unknown (after ???)
+        self.owner: int | None = None
+        self.offered: int | None = None  # the doubler while a double is pending
+        self.dropped_by: int | None = None
+        self.ended_at: Turn | None = None
+
+    # problems
+    def report(self, code: str, severity: Severity, message: str, turn: Turn | None = None,
+               player: int | None = None, position: Position | None = None,
+               expected: tuple[str, ...] = (), line: int | None = None, column: int | None = None) -> None:
+        names = self.match.players
+        who = player if player is not None else (turn.player if turn is not None else None)
+        problem = Problem(
+            code=code,
+            severity=severity,
+            message=message,
+            file=self.match.source,
+            line=line if line is not None else (turn.line if turn is not None else self.game.line),
+            column=column if column is not None else (turn.column if turn is not None else None),
+            game=self.game.number,
+            move=turn.number if turn is not None else None,
+            player=names[who] if who is not None and 0 <= who < len(names) else None,
+            position_id=position.position_id() if position is not None else None,
+            expected=expected,
+        )
+        self.out.problems.append(problem)
+        if self.strict and severity == "error":
+            raise ProblemError(problem)
+
+    def view(self, player: int) -> Position:
+        return self.views[player]
+
+    def set_view(self, player: int, pos: Position) -> None:
+        self.views[player] = pos
+        self.views[1 - player] = pos.flip()
+
+    def start(self, first: int) -> None:
+        if self.game.start:
+            try:
+                pos = Position.from_position_id(self.game.start)
+            except ValueError as exc:
+                self.report("syntax", "error", f"set-up position: {exc}", player=first)
+                pos = Position.initial()
+        else:
+            pos = Position.initial()
+        self.views = [pos, pos.flip()] if first == 0 else [pos.flip(), pos]
+        self.out.starter = first
+
+    def run(self) -> ReplayedGame:
+        for index, turn in enumerate(self.game.turns):
+            if turn.player not in (0, 1):
+                self.report("syntax", "error", f"turn by unknown player {turn.player}", turn, player=None)
+                continue
+            if not self.views:
+                self.start(turn.player)
+            if self.ended_at is not None:
+                self.report("after-end", "error",
+                            f"the game was already over (line {self.ended_at.line}); this turn cannot be played",
+                            turn)
+                continue
+            if turn.kind == "roll":
+                self.roll(index, turn)
+            else:
+                self.cube_action(index, turn)
+        self.finish()
+        return self.out
+
+    # rolls
+    def roll(self, index: int, turn: Turn) -> None:
+        player = turn.player
+        if self.offered is not None:
+            self.report("cube-not-allowed", "error", "a roll while a double waits for an answer", turn)
+            self.offered = None
+        if self.on_roll is not None and player != self.on_roll:
+            self.report("wrong-player", "error",
+                        f"{self.match.players[player]} rolls, but it is {self.match.players[self.on_roll]}'s turn",
+                        turn)
+        first_roll = self.on_roll is None
+        self.on_roll = 1 - player
+        before = self.view(player)
+        step = Step(turn, index, player, before, before, self.out.cube, self.owner)
+        self.out.steps.append(step)
+        dice = turn.dice
+        if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+            self.report("bad-dice", "error", f"dice {dice!r} are not two numbers 1-6", turn, position=before)
+            step.legal = False
+            self.synced = False if turn.moves else self.synced
+            return
+        if first_roll and dice[0] == dice[1] and self.rules.opening == "use-opening-dice" and not self.game.start:
+            self.report("opening-double", "error",
+                        f"the first roll {dice[0]}{dice[1]} is a double, but the opening dice are played "
+                        "(rules: use-opening-dice)", turn, position=before)
+        if turn.status in ("unknown", "illegal"):
+            what = "'???'" if turn.status == "unknown" else "gnubg's 'Illegal play' row"
+            self.report("unknown-play", "warning",
+                        f"the play is not known ({what}); later plays of this game are not checked",
+                        turn, position=before)
+            step.legal = False
+            self.synced = False
+            return
+        if not self.synced:
+            return
+        if not turn.moves and turn.status == "play" and index == len(self.game.turns) - 1 \
+                and self.game.result is not None:
+            return  # rolled, then the game was resigned (gnubg writes it so)
+        self.check_play(step, turn, before, (dice[0], dice[1]))
+
+    def check_play(self, step: Step, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
+        board = before.board
+        written = turn.moves
+        rules = self.rules
+        if not written:
+            legal = legal_results(board, dice, rules)
+            moves = next(iter(legal.values()))
+            if moves:
+                self.report("missing-play", "error",
+                            f"no play written for {dice[0]}{dice[1]}, but {len(legal)} legal play(s) exist",
+                            turn, position=before, expected=_closest(legal, ()))
+            return
+        realised = _realise(board, dice, written, rules)
+        all_dice = 4 if dice[0] == dice[1] else 2
+        chosen: Board | None = None
+        if realised.boards and rules.hit_and_run and len(next(iter(realised.boards.values()))) == all_dice:
+            chosen = next(iter(realised.boards))
+        else:
+            legal = legal_results(board, dice, rules)
+            for key in realised.boards:
+                if key in legal:
+                    chosen = key
+                    break
+            if chosen is None:
+                self.illegal(step, turn, before, dice, realised, legal)
+                return
+        moves = realised.boards[chosen]
+        self.check_hits(turn, written, moves, before)
+        after = Position._trusted(chosen)
+        step.after = after
+        self.set_view(turn.player, after)
+        self.end_check(turn, after)
+
+    def illegal(self, step: Step, turn: Turn, before: Position, dice: tuple[int, int],
+                realised: _Realised, legal: dict[Board, tuple[Move, ...]]) -> None:
+        step.legal = False
+        written = turn.moves
+        expected = _closest(legal, written)
+        roll = f"{dice[0]}{dice[1]}"
+        text = Play(written).notation()
+        most = max(len(m) for m in legal.values())
+        if most == 0:
+            code, message = "illegal-play", f"{text} is written, but no move is possible with {roll}: the turn passes"
+        elif realised.boards:
+            used = len(next(iter(realised.boards.values())))
+            if used < most:
+                code, message = "not-all-dice-used", (
+                    f"{text} plays {used} of the dice of {roll}, but {most} can be played")
+            else:
+                code, message = "larger-die", (
+                    f"{text} plays the smaller die of {roll}; only the larger may be played here")
+        elif realised.failure:
+            code, message = realised.failure
+            message = f"{message} (roll {roll})"
+        else:
+            code, message = "illegal-play", f"{text} cannot be played with {roll}"
+        # lenient: apply as written when the board allows it
+        try:
+            after = before.apply(written)
+        except ValueError:
+            message += "; skipped, board unchanged"
+            after = before
+        else:
+            message += "; applied as written"
+        self.report(code, "error", message, turn, position=before, expected=expected)
+        step.after = after
+        self.set_view(turn.player, after)
+        self.end_check(turn, after)
+
+    def check_hits(self, turn: Turn, written: Sequence[Move], made: tuple[Move, ...], before: Position) -> None:
+        wrote = sum(1 for m in written if m.hit)
+        hits = sum(1 for m in made if m.hit)
+        if wrote != hits:
+            what = "missing" if wrote < hits else "extra"
+            self.report("hit-mark", "warning",
+                        f"{what} '*': the play hits {hits} checker(s) but {wrote} hit mark(s) are written",
+                        turn, position=before)
+
+    def end_check(self, turn: Turn, after: Position) -> None:
+        if after.off()[0] == 15:
+            self.ended_at = turn
+
+    # cube
+    def cube_action(self, index: int, turn: Turn) -> None:
+        player = turn.player
+        pos = self.view(player)
+        step = Step(turn, index, player, pos, pos, self.out.cube, self.owner)
+        self.out.steps.append(step)
+        kind = turn.kind
+        if kind == "double":
+            problem = None
+            if not self.rules.cube:
+                problem = ("cube-not-allowed", "a double, but the rules have no cube")
+            elif self.crawford:
+                problem = ("crawford-double", "a double in the Crawford game")
+            elif self.owner is not None and self.owner != player:
+                problem = ("cube-not-allowed", f"{self.match.players[player]} doubles without owning the cube")
+            elif self.offered is not None:
+                problem = ("cube-not-allowed", "a double while another double is pending")
+            elif self.on_roll is not None and player != self.on_roll:
+                problem = ("cube-not-allowed", f"{self.match.players[player]} doubles when not about to roll")
+            if problem:
+                self.report(problem[0], "error", problem[1], turn, position=pos)
+                step.legal = False
+            new = self.out.cube * 2
+            if turn.cube is not None and turn.cube != new:
+                self.report("cube-value", "warning", f"Doubles => {turn.cube}, but the cube was {self.out.cube}; "
+                            f"expected {new}", turn, position=pos)
+            self.offered = player
+            return
+        if self.offered is None or self.offered == player:
+            self.report("cube-not-allowed", "error", f"'{kind}' without a double to answer", turn, position=pos)
+            step.legal = False
+            if kind == "drop":
+                self.dropped_by = player
+                self.ended_at = turn
+            return
+        doubler = self.offered
+        self.offered = None
+        if kind == "take":
+            self.out.cube *= 2
+            self.owner = player
+        elif kind == "beaver":
+            if not self.rules.beaver:
+                self.report("cube-not-allowed", "error", "a beaver, but the rules do not allow beavers", turn,
+                            position=pos)
+            self.out.cube *= 4
+            self.owner = player
+            expected = self.out.cube
+            if turn.cube is not None and turn.cube != expected:
+                self.report("cube-value", "warning", f"Beavers => {turn.cube}; expected {expected}", turn,
+                            position=pos)
+        else:  # drop
+            self.dropped_by = player
+            self.ended_at = turn
+        self.on_roll = doubler if kind != "drop" else self.on_roll
+
+    # end of game
+    def finish(self) -> None:
+        game = self.game
+        out = self.out
+        if self.views:
+            out.final = self.views[0]
+        result = game.result
+        final = out.final
+        winner_on_board = final.winner() if self.views and self.synced else None
+        if winner_on_board is not None:
+            kind = final.result_kind(self.rules)
+            out.result_kind = kind
+        if result is None:
+            if game.turns:
+                self.report("missing-result", "warning" if winner_on_board is None else "error",
+                            "the game has no result" + (" (it stops before it is over)"
+                                                        if winner_on_board is None else ""),
+                            line=game.turns[-1].line)
+            return
+        names = self.match.players
+        rline, rcol = result.line, result.column
+        money = self.match.length == 0
+        cube = out.cube
+        if result.points > 3 * max(cube, 1) * (2 if self.offered is not None else 1) or result.points < 1:
+            self.report("absurd-points", "error",
+                        f"Wins {result.points} point(s): a game at cube {cube} is worth at most {3 * cube}",
+                        player=result.winner, line=rline, column=rcol)
+            return
+        if self.dropped_by is not None:
+            winner = 1 - self.dropped_by
+            if result.winner != winner:
+                self.report("result-mismatch", "error",
+                            f"{names[result.winner]} wins, but {names[self.dropped_by]} dropped the double",
+                            player=result.winner, line=rline, column=rcol)
+            elif result.points != cube:
+                self.report("result-mismatch", "error",
+                            f"a dropped double at cube {cube} wins {cube} point(s), not {result.points}",
+                            player=result.winner, line=rline, column=rcol)
+            return
+        if winner_on_board is not None:
+            kind = out.result_kind or "single"
+            winner = 0 if winner_on_board == 0 else 1
+            points = self.rules.points(kind, cube, money)
+            if result.winner != winner:
+                self.report("result-mismatch", "error",
+                            f"{names[result.winner]} is written as the winner, but {names[winner]} bore off "
+                            "all checkers", player=result.winner, line=rline, column=rcol)
+            elif result.points != points:
+                self.report("result-mismatch", "error",
+                            f"Wins {result.points} point(s), but a {kind} win at cube {cube} is worth {points} "
+                            f"under {self.rules.name} rules", player=result.winner, line=rline, column=rcol)
+            return
+        # the game did not end on the board: a resignation
+        allowed = {self.rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
+        if self.synced and self.views and result.points not in allowed:
+            self.report("result-mismatch", "error",
+                        f"Wins {result.points} point(s) by resignation, but at cube {cube} a game is worth "
+                        f"{' or '.join(str(p) for p in sorted(allowed))}", player=result.winner,
+                        line=rline, column=rcol)
+
+
+def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
+                strict: bool = False) -> ReplayedGame:
+    """Replay one game; ``crawford`` says whether it is the Crawford game."""
+    walker = _GameWalker(match or Match(), game, rules, bool(game.crawford) or crawford, strict)
+    return walker.run()
+
+
+def replay(match: Match, rules: Rules | None = None, strict: bool = False,
+           games: Iterable[Game] | None = None) -> Iterator[ReplayedGame]:
+    """Replay the games of ``match`` (or ``games``, e.g. a streaming reader's)
+    one at a time; score and match checks go into each game's problems."""
+    rules = rules or default_rules(match)
+    expected: tuple[int, int] | None = None
+    crawford_done = False
+    length = match.length
+    for game in match.games if games is None else games:
+        if strict:
+            for problem in game.problems:
+                if problem.severity == "error":
+                    raise ProblemError(problem)
+        extra: list[Problem] = []
+        score = game.score
+        if expected is not None and score != expected:
+            extra.append(_match_problem(match, game, "score-mismatch",
+                                        f"the score line says {score[0]}-{score[1]}, but earlier results give "
+                                        f"{expected[0]}-{expected[1]}"))
+        if length and max(score) >= length:
+            extra.append(_match_problem(match, game, "match-over",
+                                        f"the match to {length} was already won at {score[0]}-{score[1]}"))
+        if strict and extra:
+            raise ProblemError(extra[0])
+        crawford = False
+        if length and rules.cube and rules.crawford and not crawford_done and max(score) == length - 1:
+            crawford = crawford_done = True
+        if game.crawford is not None:
+            crawford = game.crawford
+        replayed = replay_game(game, rules, match, crawford, strict)
+        replayed.problems[:0] = extra
+        result = game.result
+        if result is not None and result.winner in (0, 1):
+            scores = list(score)
+            scores[result.winner] += result.points
+            expected = (scores[0], scores[1])
+        else:
+            expected = None
+        yield replayed
+
+
+def _match_problem(match: Match, game: Game, code: str, message: str) -> Problem:
+    return Problem(code, "error", message, file=match.source, line=game.line, game=game.number)
+
+
+def validate(match: Match, rules: Rules | None = None, strict: bool = False,
+             games: Iterable[Game] | None = None) -> Report:
+    """Replay ``match`` and collect every problem, reading problems included.
+
+    Games are replayed and dropped one by one, so a streaming ``games``
+    keeps memory flat. With ``strict`` a
+    :class:`~tavlakit.problem.ProblemError` is raised at the first error.
+    """
+    report = Report(match)
+    report.problems.extend(match.problems)
+    if strict:
+        for problem in match.problems:
+            if problem.severity == "error":
+                raise ProblemError(problem)
+    for replayed in replay(match, rules, strict, games):
+        report.games += 1
+        report.plays += replayed.plays
+        report.problems.extend(replayed.game.problems)
+        report.problems.extend(replayed.problems)
+    return report

@@ -1,0 +1,368 @@
+"""The replayer/validator against GNU Backgammon's own records, and one
+injected fault of each kind (record level; line-level tests on .mat text
+live in test_validate_mat.py)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+from gnubg_records import dump_names, gnubg_dump, match_from_gnubg
+
+import tavlakit as tk
+from tavlakit.play import Move
+from tavlakit.position import Position
+from tavlakit.problem import ProblemError
+from tavlakit.record import Game, Match, Result, Turn
+from tavlakit.replay import replay, validate
+
+BG = tk.Rules.preset("backgammon")
+NAMES = dump_names()
+
+
+@pytest.fixture(scope="module")
+def matches() -> dict[str, tuple[dict, Match]]:
+    out = {}
+    for name in NAMES:
+        dump = gnubg_dump(name)
+        out[name] = (dump, match_from_gnubg(dump))
+    return out
+
+
+def test_there_are_reference_matches() -> None:
+    assert len(NAMES) >= 3
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_boards_equal_gnubg(name: str, matches) -> None:
+    """Before every play, our board is the one gnubg recorded (Position ID)."""
+    dump, match = matches[name]
+    compared = 0
+    for replayed, entry in zip(replay(match, BG), dump["games"]):
+        gnubg_moves = [a for a in entry["game"] if a["action"] == "move"]
+        steps = [s for s in replayed.steps if s.turn.kind == "roll"]
+        assert len(steps) == len(gnubg_moves)
+        for step, action in zip(steps, gnubg_moves):
+            assert step.before.position_id() == action["board"]
+            compared += 1
+    assert compared > 50
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_gnubg_matches_have_no_errors(name: str, matches) -> None:
+    """gnubg's own games are legal, and their results and scores agree.
+
+    gnubg's dump does not mark hits, so the only problems allowed are
+    hit-mark warnings, and there must be one per hit gnubg made.
+    """
+    _, match = matches[name]
+    report = validate(match, BG)
+    assert report.errors == []
+    assert {p.code for p in report.problems} <= {"hit-mark"}
+    assert report.games == len(match.games)
+
+
+# --- injected faults ---------------------------------------------------------
+
+
+def _rolls(match: Match):
+    """(game index, turn index, Step) for every roll, with boards from replay."""
+    for gi, replayed in enumerate(replay(match, BG)):
+        for step in replayed.steps:
+            if step.turn.kind == "roll":
+                yield gi, step.index, step
+
+
+def _cut(match: Match, gi: int, ti: int, moves: tuple[Move, ...], dice=None) -> Match:
+    """Replace turn ``ti`` of game ``gi`` and end the game there by the
+    opponent resigning a single game; later games are dropped, so nothing
+    but the injected fault can be wrong."""
+    out = copy.deepcopy(match)
+    game = out.games[gi]
+    turn = game.turns[ti]
+    cube_turns = [t for t in game.turns[:ti] if t.kind in ("double", "take", "drop")]
+    assert not cube_turns, "pick a turn before any cube action"
+    game.turns[ti] = dataclasses.replace(turn, moves=moves, dice=dice or turn.dice, number=ti + 1)
+    del game.turns[ti + 1 :]
+    game.result = Result(turn.player, 1, resigned=True)
+    del out.games[gi + 1 :]
+    return out
+
+
+def _only(report, code: str, game: int, move: int) -> None:
+    assert [(p.code, p.game, p.move) for p in report.errors] == [(code, game, move)], report.problems
+    assert report.warnings == [] or {p.code for p in report.warnings} <= {"hit-mark"}
+
+
+def _find(match: Match, predicate):
+    for gi, ti, step in _rolls(match):
+        game = match.games[gi]
+        if any(t.kind != "roll" for t in game.turns[:ti]):
+            continue
+        found = predicate(step)
+        if found:
+            return gi, ti, step, found
+    pytest.skip("no suitable turn in the reference games")  # pragma: no cover
+
+
+def _all(matches) -> Match:
+    return matches["selfplay-7p-5"][1]
+
+
+def test_empty_point(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        s = step.before.board
+        d = step.turn.dice[0]
+        for p in range(24, d, -1):
+            if s[p] <= 0 and s[p - d] >= -1 and s[25] == 0:
+                return (Move(p, p - d),)
+        return None
+
+    gi, ti, step, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "illegal-play", gi + 1, ti + 1)
+    assert "no checker" in report.errors[0].message
+    assert report.errors[0].position_id == step.before.position_id()
+
+
+def test_blocked_point(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        s = step.before.board
+        d = step.turn.dice[0]
+        for p in range(24, d, -1):
+            if s[p] > 0 and s[p - d] <= -2 and s[25] == 0:
+                return (Move(p, p - d),) + step.turn.moves[1:]
+        return None
+
+    gi, ti, _, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "illegal-play", gi + 1, ti + 1)
+    assert "closed" in report.errors[0].message
+
+
+def test_wrong_distance(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        s = step.before.board
+        a, b = step.turn.dice
+        bad = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10} - {a, b, a + b, 2 * a, 3 * a, 4 * a}
+        for p in range(24, 1, -1):
+            for k in sorted(bad):
+                if s[p] > 0 and p - k >= 1 and s[p - k] >= 0 and s[25] == 0:
+                    return (Move(p, p - k),)
+        return None
+
+    gi, ti, _, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "illegal-play", gi + 1, ti + 1)
+
+
+def test_backwards(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        s = step.before.board
+        for p in range(1, 24):
+            if s[p] > 0 and s[p + 1] >= 0 and s[25] == 0:
+                return (Move(p, p + 1),)
+        return None
+
+    gi, ti, _, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "illegal-play", gi + 1, ti + 1)
+    assert "forward" in report.errors[0].message
+
+
+def test_must_enter_first(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        s = step.before.board
+        a, b = step.turn.dice
+        if s[25] == 0 or not step.turn.moves or a == b:
+            return None
+        for p in range(24, a, -1):
+            if s[p] > 0 and s[p - a] >= 0:
+                return (Move(p, p - a),)
+        return None
+
+    gi, ti, _, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "must-enter-first", gi + 1, ti + 1)
+
+
+def test_bear_off_outside(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        s = step.before.board
+        a, _ = step.turn.dice
+        if s[25] or all(s[p] <= 0 for p in range(7, 25)):
+            return None
+        if s[a] > 0 and any(s[p] > 0 for p in range(7, 25)):
+            return (Move(a, 0),)
+        return None
+
+    gi, ti, _, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "bear-off-outside", gi + 1, ti + 1)
+
+
+def test_not_all_dice_used(matches) -> None:
+    match = _all(matches)
+
+    def pred(step):
+        a, b = step.turn.dice
+        if a != b and len(step.turn.moves) == 2 and step.turn.moves[0].src - step.turn.moves[0].dst in (a, b):
+            return step.turn.moves[:1]
+        return None
+
+    gi, ti, _, moves = _find(match, pred)
+    report = validate(_cut(match, gi, ti, moves), BG)
+    _only(report, "not-all-dice-used", gi + 1, ti + 1)
+
+
+def test_missing_play(matches) -> None:
+    match = _all(matches)
+    gi, ti, _, _ = _find(match, lambda step: step.index > 2 and step.turn.moves)
+    bad = _cut(match, gi, ti, ())
+    # a roll with nothing written followed by more turns: not a resignation
+    game = bad.games[gi]
+    game.turns.append(Turn(1 - game.turns[ti].player, "roll", (6, 6), ()))
+    game.result = Result(game.turns[ti].player, 1, resigned=True)
+    report = validate(bad, BG)
+    assert ("missing-play", gi + 1, ti + 1) in [(p.code, p.game, p.move) for p in report.errors]
+
+
+def test_larger_die_hand_position() -> None:
+    """Only one die can be played; both could be alone: the larger must."""
+    # Roll 6-1. X: one checker on 8, fourteen on 2; O holds X's 1-point.
+    # 8/2 leaves the 1 unplayable (2/1 and 8... closed); 8/7 leaves the 6
+    # unplayable (7/1 closed, no bearing off with a checker on 7).
+    start = Position.from_points({8: 1, 2: 14}, {24: 2, 6: 3, 7: 2, 8: 2, 9: 2, 10: 2, 11: 2})
+    # sanity of the construction from the rules themselves
+    plays = start.legal_plays((6, 1), BG)
+    assert [str(p) for p in plays] == ["8/2"]
+    game = Game(1, start=start.position_id(), turns=[Turn(0, "roll", (6, 1), (Move(8, 7),), number=1)],
+                result=Result(0, 1, resigned=True))
+    report = validate(Match(("A", "B"), 0, [game]), BG)
+    assert [p.code for p in report.errors] == ["larger-die"]
+    relaxed = validate(Match(("A", "B"), 0, [game]), BG.replace(larger_die=False))
+    assert relaxed.errors == []
+
+
+def test_result_points_mismatch(matches) -> None:
+    candidates = [
+        (name, g.number)
+        for name in NAMES
+        for g in matches[name][1].games
+        if g.result and not g.result.resigned and not any(t.kind == "drop" for t in g.turns)
+    ]
+    name, number = candidates[0]
+    bad = copy.deepcopy(matches[name][1])
+    game = bad.games[number - 1]
+    game.result.points += 1
+    idx = bad.games.index(game)
+    del bad.games[idx + 1 :]
+    report = validate(bad, BG)
+    assert [(p.code, p.game) for p in report.errors] == [("result-mismatch", game.number)]
+
+
+def test_result_wrong_winner(matches) -> None:
+    _, match = matches["selfplay-7p-5"]
+    bad = copy.deepcopy(match)
+    game = next(g for g in bad.games if g.result and not g.result.resigned and not any(t.kind == "drop" for t in g.turns))
+    game.result.winner = 1 - game.result.winner
+    del bad.games[bad.games.index(game) + 1 :]
+    report = validate(bad, BG)
+    assert [(p.code, p.game) for p in report.errors] == [("result-mismatch", game.number)]
+
+
+def test_score_mismatch(matches) -> None:
+    _, match = matches["selfplay-7p-5"]
+    bad = copy.deepcopy(match)
+    bad.games[1].score = (bad.games[1].score[0] + 1, bad.games[1].score[1])
+    report = validate(bad, BG)
+    codes = [(p.code, p.game) for p in report.errors]
+    # game 2's line is wrong; game 3 follows from game 2's written score + result,
+    # so it disagrees too only if it was computed from the bad line: it is not.
+    assert ("score-mismatch", 2) in codes
+    assert all(code == "score-mismatch" for code, _ in codes)
+
+
+def test_absurd_points(matches) -> None:
+    _, match = matches["selfplay-3p-1"]
+    bad = copy.deepcopy(match)
+    bad.games[-1].result.points = 4016
+    report = validate(bad, BG)
+    assert [(p.code, p.game) for p in report.errors] == [("absurd-points", len(bad.games))]
+
+
+def test_match_over(matches) -> None:
+    _, match = matches["selfplay-3p-1"]
+    bad = copy.deepcopy(match)
+    last = bad.games[-1]
+    extra = copy.deepcopy(bad.games[0])
+    extra.number = last.number + 1
+    scores = list(last.score)
+    scores[last.result.winner] += last.result.points
+    extra.score = (scores[0], scores[1])
+    bad.games.append(extra)
+    report = validate(bad, BG)
+    assert [(p.code, p.game) for p in report.errors] == [("match-over", extra.number)]
+
+
+def test_crawford_double(matches) -> None:
+    _, match = matches["selfplay-5p-2"]
+    bad = copy.deepcopy(match)
+    # make game 1 the Crawford game: score 4-0 in a 5-point match
+    game = bad.games[0]
+    game.score = (0, 4)
+    second = game.turns[1]
+    game.turns[1:] = [Turn(second.player, "double", cube=2, number=2), Turn(1 - second.player, "drop", number=2)]
+    game.result = Result(second.player, 1)
+    del bad.games[1:]
+    report = validate(bad, BG)
+    assert [(p.code, p.game, p.move) for p in report.errors] == [("crawford-double", 1, 2)]
+
+
+def test_take_without_double(matches) -> None:
+    _, match = matches["selfplay-3p-7"]
+    bad = copy.deepcopy(match)
+    game = bad.games[0]
+    game.turns.insert(3, Turn(game.turns[3].player, "take", number=99))
+    del bad.games[1:]
+    report = validate(bad, BG)
+    assert ("cube-not-allowed", 1, 99) in [(p.code, p.game, p.move) for p in report.errors]
+
+
+def test_bad_dice(matches) -> None:
+    match = _all(matches)
+    gi, ti, _, moves = _find(match, lambda step: step.index > 1 and step.turn.moves)
+    report = validate(_cut(match, gi, ti, moves, dice=(7, 2)), BG)
+    _only(report, "bad-dice", gi + 1, ti + 1)
+
+
+def test_strict_stops_at_first_error(matches) -> None:
+    _, match = matches["selfplay-3p-1"]
+    bad = copy.deepcopy(match)
+    bad.games[-1].result.points = 4016
+    with pytest.raises(ProblemError) as info:
+        validate(bad, BG, strict=True)
+    assert info.value.problem.code == "absurd-points"
+
+
+def test_no_legal_move_but_play_written() -> None:
+    """A checker on the bar against a closed board: nothing can move."""
+    start = Position.from_points({25: 1, 6: 14}, {p: 2 for p in range(1, 7)} | {12: 3})
+    game = Game(1, start=start.position_id(), turns=[Turn(0, "roll", (6, 6), (Move(6, 0),), number=1)],
+                result=Result(1, 1, resigned=True))
+    report = validate(Match(("A", "B"), 0, [game]), BG)
+    assert [p.code for p in report.errors] == ["illegal-play"]
+    assert "no move is possible" in report.errors[0].message
