@@ -22,6 +22,7 @@ CODES: dict[str, str] = {
     "empty": "the file holds no match",
     "truncated": "a game stops before its result",
     "lost-on-write": "a writer could not hold some information",
+    "internal": "tavlakit failed on this input: a bug, please report it",
     # replaying checker plays
     "illegal-play": "a written play that no legal play matches",
     "must-enter-first": "a checker moves while the side has checkers on the bar",
@@ -44,6 +45,7 @@ CODES: dict[str, str] = {
     "score-mismatch": "a score line that does not follow from earlier results",
     "match-over": "games after the match was won",
     "absurd-points": "a point total no game can produce",
+    "points-capped": "points written capped at what the winner needed to win the match",
     "after-end": "turns written after the game was already over",
 }
 

@@ -53,6 +53,8 @@ class ReplayedGame:
     cube: int = 1
     result_kind: ResultKind | None = None
     """How the board says the game was won (``None``: not borne off)."""
+    unmarked_hits: int = 0
+    """Hits in a game that writes no '*' at all (reported once per match)."""
 
     @property
     def plays(self) -> int:
@@ -236,6 +238,7 @@ class _GameWalker:
         self.offered: int | None = None  # the doubler while a double is pending
         self.dropped_by: int | None = None
         self.ended_at: Turn | None = None
+        self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
 
     # problems
     def report(self, code: str, severity: Severity, message: str, turn: Turn | None = None,
@@ -333,9 +336,8 @@ class _GameWalker:
             return
         if not self.synced:
             return
-        if not turn.moves and turn.status == "play" and index == len(self.game.turns) - 1 \
-                and self.game.result is not None:
-            return  # rolled, then the game was resigned (gnubg writes it so)
+        if not turn.moves and turn.status == "play" and index == len(self.game.turns) - 1:
+            return  # rolled, then resigned (gnubg writes it so), or the record stops here
         self.check_play(step, turn, before, (dice[0], dice[1]))
 
     def check_play(self, step: Step, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
@@ -408,13 +410,15 @@ class _GameWalker:
         self.end_check(turn, after)
 
     def check_hits(self, turn: Turn, written: Sequence[Move], made: tuple[Move, ...], before: Position) -> None:
-        wrote = sum(1 for m in written if m.hit)
-        hits = sum(1 for m in made if m.hit)
-        if wrote != hits:
-            what = "missing" if wrote < hits else "extra"
-            self.report("hit-mark", "warning",
-                        f"{what} '*': the play hits {hits} checker(s) but {wrote} hit mark(s) are written",
-                        turn, position=before)
+        wrote = {m.dst for m in written if m.hit}
+        hits = {m.dst for m in made if m.hit}
+        if not self.marks_hits:
+            self.out.unmarked_hits += len(hits)
+        elif wrote != hits:
+            missing = ", ".join(str(p) for p in sorted(hits - wrote, reverse=True))
+            extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
+            parts = ([f"missing on {missing}"] if missing else []) + ([f"extra on {extra}"] if extra else [])
+            self.report("hit-mark", "warning", f"hit mark '*' {' and '.join(parts)}", turn, position=before)
 
     def end_check(self, turn: Turn, after: Position) -> None:
         if after.off()[0] == 15:
@@ -509,31 +513,45 @@ class _GameWalker:
                 self.report("result-mismatch", "error",
                             f"{names[result.winner]} wins, but {names[self.dropped_by]} dropped the double",
                             player=result.winner, line=rline, column=rcol)
-            elif result.points != cube:
-                self.report("result-mismatch", "error",
-                            f"a dropped double at cube {cube} wins {cube} point(s), not {result.points}",
-                            player=result.winner, line=rline, column=rcol)
+            else:
+                self.judge_points({cube}, f"a dropped double at cube {cube} wins {cube}")
             return
         if winner_on_board is not None:
             kind = out.result_kind or "single"
-            winner = 0 if winner_on_board == 0 else 1
             points = self.rules.points(kind, cube, money)
-            if result.winner != winner:
+            if result.winner != winner_on_board:
                 self.report("result-mismatch", "error",
-                            f"{names[result.winner]} is written as the winner, but {names[winner]} bore off "
-                            "all checkers", player=result.winner, line=rline, column=rcol)
-            elif result.points != points:
-                self.report("result-mismatch", "error",
-                            f"Wins {result.points} point(s), but a {kind} win at cube {cube} is worth {points} "
-                            f"under {self.rules.name} rules", player=result.winner, line=rline, column=rcol)
+                            f"{names[result.winner]} is written as the winner, but {names[winner_on_board]} bore "
+                            "off all checkers", player=result.winner, line=rline, column=rcol)
+            else:
+                self.judge_points({points}, f"a {kind} win at cube {cube} is worth {points} under "
+                                            f"{self.rules.name} rules")
             return
-        # the game did not end on the board: a resignation
-        allowed = {self.rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
-        if self.synced and self.views and result.points not in allowed:
-            self.report("result-mismatch", "error",
-                        f"Wins {result.points} point(s) by resignation, but at cube {cube} a game is worth "
-                        f"{' or '.join(str(p) for p in sorted(allowed))}", player=result.winner,
-                        line=rline, column=rcol)
+        if self.synced and self.views:  # the game did not end on the board: a resignation
+            allowed = {self.rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
+            values = " or ".join(str(p) for p in sorted(allowed))
+            self.judge_points(allowed, f"a resigned game at cube {cube} is worth {values}")
+
+    def judge_points(self, allowed: set[int], why: str) -> None:
+        """Check the written points against the values the game can have.
+
+        Some programs write only the points the winner needed to win the
+        match; that is a warning, not an error.
+        """
+        result = self.game.result
+        assert result is not None
+        if result.points in allowed:
+            return
+        length = self.match.length
+        capped = length and self.game.score[result.winner] + result.points == length \
+            and result.points < max(allowed)
+        if capped:
+            self.report("points-capped", "warning",
+                        f"Wins {result.points} point(s): {why}, capped at the {result.points} needed to win "
+                        "the match", player=result.winner, line=result.line, column=result.column)
+        else:
+            self.report("result-mismatch", "error", f"Wins {result.points} point(s), but {why}",
+                        player=result.winner, line=result.line, column=result.column)
 
 
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
@@ -551,7 +569,12 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
     expected: tuple[int, int] | None = None
     crawford_done = False
     length = match.length
+    first = True
     for game in match.games if games is None else games:
+        if first and game.score != (0, 0):
+            # the record starts in mid-match: an earlier game may have been the Crawford game
+            crawford_done = True
+        first = False
         if strict:
             for problem in game.problems:
                 if problem.severity == "error":
@@ -602,9 +625,18 @@ def validate(match: Match, rules: Rules | None = None, strict: bool = False,
         for problem in match.problems:
             if problem.severity == "error":
                 raise ProblemError(problem)
+    unmarked = unmarked_games = 0
     for replayed in replay(match, rules, strict, games):
         report.games += 1
         report.plays += replayed.plays
         report.problems.extend(replayed.game.problems)
         report.problems.extend(replayed.problems)
+        if replayed.unmarked_hits:
+            unmarked += replayed.unmarked_hits
+            unmarked_games += 1
+    if unmarked:
+        report.problems.append(Problem(
+            "hit-mark", "warning",
+            f"{unmarked} hit(s) in {unmarked_games} game(s) written without '*' (the writer marks no hits)",
+            file=match.source))
     return report

@@ -321,15 +321,24 @@ def test_match_over(matches) -> None:
 def test_crawford_double(matches) -> None:
     _, match = matches["selfplay-5p-2"]
     bad = copy.deepcopy(match)
-    # make game 1 the Crawford game: score 4-0 in a 5-point match
-    game = bad.games[0]
+    # game 1 (resigned at cube 2) becomes a resigned gammon: 0-4 in a 5-point
+    # match, so game 2 is the Crawford game
+    first = bad.games[0]
+    assert first.result.resigned and first.result.winner == 1
+    first.result.points = 4
+    game = bad.games[1]
     game.score = (0, 4)
     second = game.turns[1]
     game.turns[1:] = [Turn(second.player, "double", cube=2, number=2), Turn(1 - second.player, "drop", number=2)]
     game.result = Result(second.player, 1)
-    del bad.games[1:]
+    del bad.games[2:]
     report = validate(bad, BG)
-    assert [(p.code, p.game, p.move) for p in report.errors] == [("crawford-double", 1, 2)]
+    assert [(p.code, p.game, p.move) for p in report.errors] == [("crawford-double", 2, 2)]
+    # the same double at 0-2 (nobody at match point - 1) is allowed
+    late = copy.deepcopy(bad)
+    late.games[0].result.points = 2
+    late.games[1].score = (0, 2)
+    assert validate(late, BG).errors == []
 
 
 def test_take_without_double(matches) -> None:
