@@ -116,26 +116,24 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
         if not failure or depth > failure[0][0]:
             failure[:] = [(depth, code, message)]
 
-    def step_ok(src: int, die: int, depth: int, text: str) -> bool:
+    def step_ok(src: int, die: int, depth: int, move: Move) -> bool:
         hi = highest(s)
-        if s[src] <= 0:
-            fail(depth, "illegal-play", f"{text}: no checker of the mover on {_name(src)}")
-            return False
-        if hi == BAR and src != BAR:
-            fail(depth, "must-enter-first", f"{text}: a checker on the bar must enter before {_name(src)} moves")
-            return False
-        if frozen is not None and s[src] <= frozen[src]:
-            fail(depth, "illegal-play", f"{text}: the checker that hit on {src} may not move on (hit-and-run is off)")
-            return False
-        if can_move(s, src, die, hi):
+        if s[src] > 0 and (hi != BAR or src == BAR) and (frozen is None or s[src] > frozen[src]) \
+                and can_move(s, src, die, hi):
             return True
         dst = src - die
-        if dst > 0:
-            fail(depth, "illegal-play", f"{text}: point {dst} is closed ({-s[dst]} opposing checkers)")
+        if s[src] <= 0:
+            fail(depth, "illegal-play", f"{move}: no checker of the mover on {_name(src)}")
+        elif hi == BAR and src != BAR:
+            fail(depth, "must-enter-first", f"{move}: a checker on the bar must enter before {_name(src)} moves")
+        elif frozen is not None and s[src] <= frozen[src]:
+            fail(depth, "illegal-play", f"{move}: the checker that hit on {src} may not move on (hit-and-run is off)")
+        elif dst > 0:
+            fail(depth, "illegal-play", f"{move}: point {dst} is closed ({-s[dst]} opposing checkers)")
         elif hi > 6:
-            fail(depth, "bear-off-outside", f"{text}: bearing off while a checker is still on {_name(hi)}")
+            fail(depth, "bear-off-outside", f"{move}: bearing off while a checker is still on {_name(hi)}")
         else:
-            fail(depth, "illegal-play", f"{text}: a {die} bears off from {src} only when no checker is above it ({hi})")
+            fail(depth, "illegal-play", f"{move}: a {die} bears off from {src} only when no checker is above it ({hi})")
         return False
 
     def place(i: int, remaining: list[int]) -> None:
@@ -145,9 +143,8 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
                 boards[key] = tuple(made)
             return
         move = order[i]
-        text = str(move)
         if move.dst >= move.src:
-            fail(i, "illegal-play", f"{text} does not move forward")
+            fail(i, "illegal-play", f"{move} does not move forward")
             return
         distance = move.src - move.dst
         tried = False
@@ -156,7 +153,7 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
             done: list[Move] = []
             src = move.src
             for die in seq:
-                if not step_ok(src, die, i, text):
+                if not step_ok(src, die, i, move):
                     break
                 step = apply_move(s, src, die)
                 if frozen is not None and step.hit and step.dst <= 6:
@@ -175,15 +172,46 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
                     frozen[step.dst] -= 1
                 undo_move(s, step)
         if not tried:
-            fail(i, "illegal-play", f"{text} moves {distance} pips, which the remaining dice {_dice_text(remaining)} cannot make")
+            fail(i, "illegal-play",
+                 f"{move} moves {distance} pips, which the remaining dice {_dice_text(remaining)} cannot make")
 
     place(0, pool)
     return _Realised(boards, (failure[0][1], failure[0][2]) if failure else None)
 
 
-def _die_runs(remaining: list[int], distance: int, off: bool) -> Iterator[tuple[int, ...]]:
+def _direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
+    """The common case fast: one written move per die, each exactly a die,
+    all dice used. Returns the board and moves made, or None to search."""
+    a, b = dice
+    if a == b:
+        if len(written) != 4 or any(m.src - m.dst != a for m in written):
+            return None
+    elif len(written) != 2 or sorted(m.src - m.dst for m in written) != sorted(dice):
+        return None
+    s = list(board)
+    made = []
+    for move in sorted(written, key=lambda m: -m.src):
+        src = move.src
+        hi = highest(s)
+        if s[src] <= 0 or (hi == BAR and src != BAR) or not can_move(s, src, src - move.dst, hi):
+            return None
+        made.append(apply_move(s, src, src - move.dst))
+    return tuple(s), tuple(made)
+
+
+def _die_runs(remaining: list[int], distance: int, off: bool) -> Iterable[tuple[int, ...]]:
     """Ordered runs of remaining dice that cover ``distance`` exactly, or (for
-    bearing off) overshoot only on the last die."""
+    bearing off) overshoot only on the last die.
+
+    >>> list(_die_runs([6, 5], 11, False))
+    [(6, 5), (5, 6)]
+    """
+    if not off and distance in remaining:
+        return ((distance,),)  # no other run of dice sums to a single die here
+    return _walk_runs(remaining, distance, off)
+
+
+def _walk_runs(remaining: list[int], distance: int, off: bool) -> Iterator[tuple[int, ...]]:
     seen: set[tuple[int, ...]] = set()
 
     def walk(prefix: tuple[int, ...], rest: list[int], total: int) -> Iterator[tuple[int, ...]]:
@@ -352,6 +380,11 @@ class _GameWalker:
                             f"no play written for {dice[0]}{dice[1]}, but {len(legal)} legal play(s) exist",
                             turn, position=before, expected=_closest(legal, ()))
             return
+        direct = _direct(board, dice, written) if rules.hit_and_run else None
+        if direct is not None:  # every die used, so no maximal-dice question
+            self.check_hits(turn, written, direct[1], before)
+            self.moved(step, turn, Position._trusted(direct[0]))
+            return
         realised = _realise(board, dice, written, rules)
         all_dice = 4 if dice[0] == dice[1] else 2
         chosen: Board | None = None
@@ -366,12 +399,14 @@ class _GameWalker:
             if chosen is None:
                 self.illegal(step, turn, before, dice, realised, legal)
                 return
-        moves = realised.boards[chosen]
-        self.check_hits(turn, written, moves, before)
-        after = Position._trusted(chosen)
+        self.check_hits(turn, written, realised.boards[chosen], before)
+        self.moved(step, turn, Position._trusted(chosen))
+
+    def moved(self, step: Step, turn: Turn, after: Position) -> None:
         step.after = after
         self.set_view(turn.player, after)
-        self.end_check(turn, after)
+        if max(after.board) <= 0:  # the mover has no checker left: all borne off
+            self.ended_at = turn
 
     def illegal(self, step: Step, turn: Turn, before: Position, dice: tuple[int, int],
                 realised: _Realised, legal: dict[Board, tuple[Move, ...]]) -> None:
@@ -405,9 +440,7 @@ class _GameWalker:
         else:
             message += "; applied as written"
         self.report(code, "error", message, turn, position=before, expected=expected)
-        step.after = after
-        self.set_view(turn.player, after)
-        self.end_check(turn, after)
+        self.moved(step, turn, after)
 
     def check_hits(self, turn: Turn, written: Sequence[Move], made: tuple[Move, ...], before: Position) -> None:
         wrote = {m.dst for m in written if m.hit}
@@ -419,10 +452,6 @@ class _GameWalker:
             extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
             parts = ([f"missing on {missing}"] if missing else []) + ([f"extra on {extra}"] if extra else [])
             self.report("hit-mark", "warning", f"hit mark '*' {' and '.join(parts)}", turn, position=before)
-
-    def end_check(self, turn: Turn, after: Position) -> None:
-        if after.off()[0] == 15:
-            self.ended_at = turn
 
     # cube
     def cube_action(self, index: int, turn: Turn) -> None:
