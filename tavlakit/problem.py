@@ -22,6 +22,7 @@ CODES: dict[str, str] = {
     "empty": "the file holds no match",
     "truncated": "a game stops before its result",
     "lost-on-write": "a writer could not hold some information",
+    "unsupported": "something the format holds but the record model does not (kept raw where possible)",
     "internal": "tavlakit failed on this input: a bug, please report it",
     # replaying checker plays
     "illegal-play": "a written play that no legal play matches",
