@@ -5,10 +5,19 @@
 (167, 167)
 """
 
+from . import formats, replay
+from .formats import read_match, read_matches, write_match
 from .play import BAR, OFF, Move, Play
 from .position import Position
+from .problem import Problem, ProblemError
+from .record import Game, Match, Result, Turn
+from .replay import validate
 from .rules import Rules
 
 __version__ = "0.1.0"
 
-__all__ = ["BAR", "OFF", "Move", "Play", "Position", "Rules", "__version__"]
+__all__ = [
+    "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "Problem", "ProblemError", "Result",
+    "Rules", "Turn", "formats", "read_match", "read_matches", "replay", "validate", "write_match",
+    "__version__",
+]

@@ -102,10 +102,15 @@ class _Realised:
 
 
 def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules) -> _Realised:
-    """Every board reachable by playing ``written`` with the dice, each written
-    move taking one die or a run of dice through open intermediate points."""
+    """Every board reachable by playing ``written`` with the dice.
+
+    Each written move is a checker's path from its start to its end; a path
+    may take several dice through open intermediate points, and the hops of
+    different paths may interleave (``9/off 5/off`` with 6-6 is 9/3, 5/off,
+    3/off). Bearing off may overshoot only on a path's last hop.
+    """
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    order = sorted(written, key=lambda m: -m.src)
+    paths = [[m.src, m.dst] for m in written]
     s = list(board)
     boards: dict[Board, tuple[Move, ...]] = {}
     failure: list[tuple[int, str, str]] = []
@@ -136,46 +141,46 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
             fail(depth, "illegal-play", f"{move}: a {die} bears off from {src} only when no checker is above it ({hi})")
         return False
 
-    def place(i: int, remaining: list[int]) -> None:
-        if i == len(order):
+    def search(remaining: list[int]) -> None:
+        depth = len(made)
+        pending = [i for i, (cur, dst) in enumerate(paths) if cur != dst]
+        if not pending:
             key = tuple(s)
             if key not in boards:
                 boards[key] = tuple(made)
             return
-        move = order[i]
-        if move.dst >= move.src:
-            fail(i, "illegal-play", f"{move} does not move forward")
+        if not remaining:
+            left = " ".join(str(Move(paths[i][0], paths[i][1])) for i in pending)
+            fail(depth, "illegal-play", f"the dice {_dice_text(pool)} do not reach: {left} is left over")
             return
-        distance = move.src - move.dst
-        tried = False
-        for seq in _die_runs(remaining, distance, move.dst == OFF):
-            tried = True
-            done: list[Move] = []
-            src = move.src
-            for die in seq:
-                if not step_ok(src, die, i, move):
-                    break
-                step = apply_move(s, src, die)
+        seen: set[tuple[int, int, int]] = set()
+        for i in pending:
+            cur, dst = paths[i]
+            move = written[i]
+            for j, die in enumerate(remaining):
+                nxt = cur - die
+                if (cur, dst, die) in seen or (dst and nxt < dst):
+                    continue
+                seen.add((cur, dst, die))
+                if not step_ok(cur, die, depth, move):
+                    continue
+                step = apply_move(s, cur, die)
                 if frozen is not None and step.hit and step.dst <= 6:
                     frozen[step.dst] += 1
-                done.append(step)
                 made.append(step)
-                src = step.dst
-            else:
-                rest = list(remaining)
-                for die in seq:
-                    rest.remove(die)
-                place(i + 1, rest)
-            for step in reversed(done):
+                paths[i][0] = step.dst
+                search(remaining[:j] + remaining[j + 1:])
+                paths[i][0] = cur
                 made.pop()
                 if frozen is not None and step.hit and step.dst <= 6:
                     frozen[step.dst] -= 1
                 undo_move(s, step)
-        if not tried:
-            fail(i, "illegal-play",
-                 f"{move} moves {distance} pips, which the remaining dice {_dice_text(remaining)} cannot make")
 
-    place(0, pool)
+    for move in written:
+        if move.dst >= move.src:
+            fail(0, "illegal-play", f"{move} does not move forward")
+            return _Realised(boards, (failure[0][1], failure[0][2]))
+    search(pool)
     return _Realised(boards, (failure[0][1], failure[0][2]) if failure else None)
 
 
@@ -197,35 +202,6 @@ def _direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tup
             return None
         made.append(apply_move(s, src, src - move.dst))
     return tuple(s), tuple(made)
-
-
-def _die_runs(remaining: list[int], distance: int, off: bool) -> Iterable[tuple[int, ...]]:
-    """Ordered runs of remaining dice that cover ``distance`` exactly, or (for
-    bearing off) overshoot only on the last die.
-
-    >>> list(_die_runs([6, 5], 11, False))
-    [(6, 5), (5, 6)]
-    """
-    if not off and distance in remaining:
-        return ((distance,),)  # no other run of dice sums to a single die here
-    return _walk_runs(remaining, distance, off)
-
-
-def _walk_runs(remaining: list[int], distance: int, off: bool) -> Iterator[tuple[int, ...]]:
-    seen: set[tuple[int, ...]] = set()
-
-    def walk(prefix: tuple[int, ...], rest: list[int], total: int) -> Iterator[tuple[int, ...]]:
-        for j, die in enumerate(rest):
-            run = prefix + (die,)
-            reach = total + die
-            if reach == distance or (off and reach > distance):
-                if run not in seen:
-                    seen.add(run)
-                    yield run
-            elif reach < distance:
-                yield from walk(run, rest[:j] + rest[j + 1 :], reach)
-
-    yield from walk((), list(remaining), 0)
 
 
 def _name(point: int) -> str:
