@@ -1,0 +1,43 @@
+"""Generate gnubg self-play matches saved as SGF (run inside gnubg:
+``cd tests/data/sgf && /usr/games/gnubg -t -q -p make_gnubg_sgf.py``).
+
+Writes ``gnubg-<len>p-<seed>.sgf`` (gnubg's own ``save match``) and
+``gnubg-<len>p-<seed>.json`` (``gnubg.match()`` with the analysis left out).
+Both players are gnubg at 0 ply, so a match takes a few seconds.
+"""
+
+import json
+import os
+
+import gnubg
+
+HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
+
+
+def strip(value):
+    """``gnubg.match()`` without analysis entries."""
+    if isinstance(value, dict):
+        return {k: strip(v) for k, v in value.items() if k != "analysis"}
+    if isinstance(value, (list, tuple)):
+        return [strip(v) for v in value]
+    return value
+
+
+for player in (0, 1):
+    gnubg.command(f"set player {player} gnubg")
+    gnubg.command(f"set player {player} chequerplay evaluation plies 0")
+    gnubg.command(f"set player {player} cubedecision evaluation plies 0")
+gnubg.command("set automatic game on")
+gnubg.command("set automatic roll on")
+gnubg.command("set display off")
+
+for length, seed in ((5, 3), (7, 13)):
+    gnubg.command(f"set seed {seed}")
+    gnubg.command(f"new match {length}")
+    gnubg.command("set player 0 name Weiss")
+    gnubg.command("set player 1 name Schwarz")
+    base = os.path.join(HERE, f"gnubg-{length}p-{seed}")
+    gnubg.command(f"save match {base}.sgf")
+    with open(base + ".json", "w", encoding="utf-8") as out:
+        json.dump(strip(gnubg.match()), out, indent=1, default=str)
+        out.write("\n")

@@ -1,0 +1,104 @@
+"""Load SGF files into Debian's gnubg and dump what it read (``gnubg.match()``).
+
+Used by the SGF interop tests: one gnubg process loads every file of a
+batch. Inside gnubg this module runs as a script (``gnubg -t -q -p``) and
+reads its job list from the ``TAVLAKIT_SGF_JOBS`` environment variable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # gnubg's embedded Python has no tavlakit
+    from tavlakit.record import Match
+
+SIDE = {"X": 0, "O": 1}
+
+
+def strip(value):
+    """``gnubg.match()`` without analysis entries."""
+    if isinstance(value, dict):
+        return {k: strip(v) for k, v in value.items() if k != "analysis"}
+    if isinstance(value, (list, tuple)):
+        return [strip(v) for v in value]
+    return value
+
+
+def load_in_gnubg(gnubg_bin: Path, files: list[Path], workdir: Path) -> list[dict]:
+    """gnubg's ``gnubg.match()`` for each SGF file (one gnubg run), plus the
+    position and match IDs it shows after loading (``"ids"``)."""
+    jobs = [(str(f), str(workdir / f"dump-{i}.json")) for i, f in enumerate(files)]
+    job_file = workdir / "jobs.json"
+    job_file.write_text(json.dumps(jobs), encoding="utf-8")
+    env = dict(os.environ, TAVLAKIT_SGF_JOBS=str(job_file))
+    run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True,
+                         text=True, timeout=300, cwd=workdir)
+    dumps = []
+    for sgf, out in jobs:
+        path = Path(out)
+        if not path.exists():
+            raise AssertionError(f"gnubg did not load {sgf}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
+        dumps.append(json.loads(path.read_text(encoding="utf-8")))
+    return dumps
+
+
+def gnubg_view(dump: dict) -> list[dict]:
+    """What gnubg read, game by game: scores, result, actions."""
+    games = []
+    for entry in dump["games"]:
+        info = entry["info"]
+        actions = []
+        for action in entry["game"]:
+            kind = action["action"]
+            if kind == "move":
+                actions.append((SIDE[action["player"]], "roll", tuple(action["dice"]),
+                                tuple(tuple(m) for m in action["move"])))
+            elif kind in ("double", "take", "drop"):
+                actions.append((SIDE[action["player"]], kind, None, ()))
+        winner = info.get("winner")
+        games.append({"score": (info["score-X"], info["score-O"]),
+                      "result": (SIDE[winner], info["points-won"], bool(info.get("resigned"))) if winner else None,
+                      "actions": actions})
+    return games
+
+
+def record_view(match: Match) -> list[dict]:
+    """The same view of a record. A last roll without moves in a game that
+    was resigned or is unfinished is what gnubg keeps as set dice
+    (``DI``); gnubg.match() leaves it out, so this view does too."""
+    games = []
+    for game in match.games:
+        actions = []
+        for i, turn in enumerate(game.turns):
+            if turn.kind == "roll":
+                last = i == len(game.turns) - 1
+                if not turn.moves and last and (game.result is None or game.result.resigned):
+                    continue
+                actions.append((turn.player, "roll", tuple(turn.dice or ()),
+                                tuple((m.src, m.dst) for m in turn.moves)))
+            else:
+                actions.append((turn.player, "double" if turn.kind == "beaver" else turn.kind, None, ()))
+        result = game.result
+        games.append({"score": game.score,
+                      "result": (result.winner, result.points, result.resigned) if result else None,
+                      "actions": actions})
+    return games
+
+
+def _main() -> None:  # runs inside gnubg
+    import gnubg  # type: ignore[import-not-found]
+
+    gnubg.command("set confirm new off")
+    for sgf, out in json.loads(Path(os.environ["TAVLAKIT_SGF_JOBS"]).read_text(encoding="utf-8")):
+        gnubg.command(f'load match "{sgf}"')
+        dump = strip(gnubg.match())
+        dump["ids"] = [gnubg.positionid(), gnubg.matchid()]
+        Path(out).write_text(json.dumps(dump, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__" and os.environ.get("TAVLAKIT_SGF_JOBS"):
+    _main()
