@@ -8,8 +8,8 @@ numbering: White's point ``p`` is ``'a' + p - 1``, Black's point ``p`` is
 ...                  ";W[31fehe];B[64aggk];W[double];B[drop])")
 >>> match.players, match.length
 (('Ann', 'Bob'), 3)
->>> [str(t.play) for t in match.games[0].turns[:2]]
-['6/5 8/5', '24/18 13/9']
+>>> [t.play.notation(merge=False) for t in match.games[0].turns[:2]]
+['6/5 8/5', '24/18 18/14']
 >>> match.games[0].result
 Result(winner=1, points=1, resigned=False)
 >>> point_letter(13, 1), letter_point("l", 1)
