@@ -548,12 +548,12 @@ class _GameWalker:
         if result.points in allowed:
             return
         length = self.match.length
-        capped = length and self.game.score[result.winner] + result.points == length \
+        capped = length and self.game.score[result.winner] + result.points >= length \
             and result.points < max(allowed)
         if capped:
             self.report("points-capped", "warning",
-                        f"Wins {result.points} point(s): {why}, capped at the {result.points} needed to win "
-                        "the match", player=result.winner, line=result.line, column=result.column)
+                        f"Wins {result.points} point(s): {why}; the writer capped the points of the "
+                        "match-winning game", player=result.winner, line=result.line, column=result.column)
         else:
             self.report("result-mismatch", "error", f"Wins {result.points} point(s), but {why}",
                         player=result.winner, line=result.line, column=result.column)
