@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from operator import neg
 from typing import Iterable, Sequence
 
 from . import ids
@@ -106,8 +107,7 @@ class Position:
 
     def flip(self) -> Position:
         """The same position seen from the other side (the opponent to move)."""
-        s = self._s
-        return Position._trusted(tuple(-s[25 - i] for i in range(26)))
+        return Position._trusted(_flipped(self._s))
 
     def off(self) -> tuple[int, int]:
         """Checkers borne off: (side to move, opponent)."""
@@ -140,10 +140,7 @@ class Position:
     def legal_positions(self, dice: tuple[int, int], rules: Rules | None = None) -> list[Position]:
         """The positions the legal plays reach, the opponent now on roll."""
         rules = rules or _DEFAULT
-        return [
-            Position._trusted(tuple(-b[25 - i] for i in range(26)))
-            for b in legal_results(self._s, _dice(dice), rules)
-        ]
+        return [Position._trusted(_flipped(b)) for b in legal_results(self._s, _dice(dice), rules)]
 
     def play(self, play: Play | Iterable[Move]) -> Position:
         """Apply a play's moves (no legality check beyond each single step
@@ -223,6 +220,11 @@ class Position:
 
 
 _DEFAULT = Rules()
+
+
+def _flipped(s: Board) -> Board:
+    """The board array seen from the other side: ``t[i] = -s[25 - i]``."""
+    return tuple(map(neg, s[::-1]))
 
 
 def _dice(dice: tuple[int, int] | Sequence[int]) -> tuple[int, int]:
