@@ -1,0 +1,566 @@
+"""Jellyfish match transcripts (``.mat`` / ``.txt``): read every dialect, write gnubg's.
+
+The reader splits the file into lines itself and hands the LALR parser one
+chunk at a time: the header, then one game. A chunk that does not parse is
+parsed again line by line, so a bad row gives one located ``syntax`` problem
+and the rows around it are still read. Games are produced one at a time.
+
+>>> match = load_mat('''
+...  3 point match
+...
+...  Game 1
+...  Ann : 0                        Bob Smith : 0
+...   1)                             31: 8/5 6/5
+...   2) 64: 24/18 13/9               Doubles => 2
+...   3)  Drops                       Wins 1 point
+... ''')
+>>> match.players, match.length
+(('Ann', 'Bob Smith'), 3)
+>>> [(t.player, t.kind, t.dice, str(t.play)) for t in match.games[0].turns]
+[(1, 'roll', (3, 1), '8/5 6/5'), (0, 'roll', (6, 4), '24/18 13/9'), (1, 'double', None, ''), (0, 'drop', None, '')]
+>>> match.games[0].result.winner, match.games[0].result.points
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import lru_cache
+from typing import Iterable, Iterator, TextIO
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .._data import grammar_text
+from ..play import BAR, OFF, Move
+from ..problem import Problem
+from ..record import Game, Match, Result, Turn
+from .text import decode
+
+__all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "decode", "MAX_LINE"]
+
+#: Lines longer than this are reported and not parsed (real rows are < 200).
+MAX_LINE = 4096
+
+_GAME_LINE = re.compile(r"\s*Game\s+\d+\s*$")
+_TAG = re.compile(r';\s*\[\s*(.*?)\s+"(.*)"\s*\]\s*$')
+_SCORE = re.compile(r"(.*?)\s*:\s*(-?\d+)\s+(.*?)\s*:\s*(-?\d+)$")
+_NUMBER = re.compile(r"\d+")
+#: A cell whose token starts this many columns after the row number or more
+#: is the right cell (left cells start 1-2 columns after it, right ones >= 29).
+_RIGHT_OFFSET = 12
+#: Cell kinds by the first two letters of a cell token; a cell starting with
+#: a digit is a roll (``63:``) or a repeated row number (``24)``).
+_CELL_KINDS = {"Do": "double", "Be": "beaver", "Ta": "take", "Dr": "drop", "Pa": "drop",
+               "Wi": "wins", "Lo": "losses"}
+_MOVE_START = frozenset("0123456789bB")
+#: On an unnumbered result line, a token from this column (1-based) on is the right player's.
+_RIGHT_COLUMN = 20
+
+
+class _Lines(Transformer):
+    """Turn each parsed line into ``(kind, tokens)``; the reader does the rest."""
+
+    def start(self, lines: list) -> list:
+        return lines
+
+    def tag(self, tokens: list) -> tuple:
+        return ("tag", tokens)
+
+    def comment(self, tokens: list) -> tuple:
+        return ("comment", tokens)
+
+    def length(self, tokens: list) -> tuple:
+        return ("length", tokens)
+
+    def game(self, tokens: list) -> tuple:
+        return ("game", tokens)
+
+    def score(self, tokens: list) -> tuple:
+        return ("score", tokens)
+
+    def row(self, tokens: list) -> tuple:
+        return ("row", tokens)
+
+    def result(self, tokens: list) -> tuple:
+        return ("result", tokens)
+
+
+_PARSER = Lark(grammar_text("mat"), parser="lalr", lexer="contextual", transformer=_Lines())
+
+
+@lru_cache(maxsize=4096)
+def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
+    """Moves of one notation part (``24/18*``, ``bar/20``, ``6/5*(2)``, ``24/18/13``).
+
+    With ``absolute`` numbers are player 1's absolute points and become
+    ``25 - p`` (the words ``bar`` and ``off`` mean what they say).
+
+    >>> _part_moves("6/5*(2)", False)
+    (Move(src=6, dst=5, hit=True), Move(src=6, dst=5, hit=True))
+    >>> _part_moves("0/5", True)
+    (Move(src=25, dst=20, hit=False),)
+    """
+    count = 1
+    if text.endswith(")"):
+        text, _, times = text[:-1].partition("(")
+        count = int(times)
+    stops = []
+    for piece in text.split("/"):
+        hit = piece.endswith("*")
+        name = piece.rstrip("*").lower()
+        if name == "bar":
+            point = BAR
+        elif name == "off":
+            point = OFF
+        else:
+            point = int(name)
+            if point > 25:
+                raise ValueError(f"point {point} is not between 0 and 25")
+            if absolute:
+                point = 25 - point
+        stops.append((point, hit))
+    moves = tuple(Move(src, dst, hit) for (src, _), (dst, hit) in zip(stops, stops[1:]))
+    return moves * count
+
+
+@lru_cache(maxsize=16384)
+def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
+    """What follows the dice of a roll cell: ``(moves, status, detail)``.
+
+    ``detail`` is the ``Illegal play`` payload, or a message when the cell
+    is wrong (status ``"error"``).
+
+    >>> _roll_moves("bar/22 6/off", False)[:2]
+    ((Move(src=25, dst=22, hit=False), Move(src=6, dst=0, hit=False)), 'play')
+    >>> _roll_moves("Cannot Move", False)
+    ((), 'cannot-move', '')
+    """
+    parts = text.split()
+    status, detail = "play", ""
+    if parts and parts[-1][0] not in _MOVE_START:
+        index = next(i for i, part in enumerate(parts) if part[0] not in _MOVE_START)
+        tail = " ".join(parts[index:])
+        del parts[index:]
+        if parts:
+            return (), "error", f"moves written before {tail!r}"
+        if tail.startswith("?"):
+            status = "unknown"
+        elif tail.startswith("Illegal"):
+            status, detail = "illegal", tail[tail.index("(") + 1:-1]
+        else:
+            status = "cannot-move"
+    moves: list[Move] = []
+    try:
+        for part in parts:
+            moves.extend(_part_moves(part, absolute))
+    except ValueError as exc:
+        return (), "error", f"cannot read the move in {text!r}: {exc}"
+    return tuple(moves), status, detail
+
+
+def _at(token: Token) -> tuple[str, int]:
+    """A token's text without the line break and blanks it starts with, and
+    its true 1-based column."""
+    text = token.lstrip()
+    return text, token.end_column - len(text)
+
+
+class _GameBuilder:
+    """Collects one game's turns and result from parsed lines."""
+
+    def __init__(self, reader: MatReader, number: int, line: int) -> None:
+        self.reader = reader
+        self.game = Game(number=number, line=line)
+        #: ``(player or None, text, line, column)`` of each `Wins` / `Losses` seen
+        self.wins: list[tuple[int, str, int, int]] = []
+        self.losses: list[tuple[int | None, str, int, int]] = []
+        self.has_score = False
+
+    def problem(self, message: str, line: int, column: int | None = None, move: int | None = None,
+                code: str = "syntax") -> None:
+        self.game.problems.append(Problem(code, "error", message, file=self.reader.source, line=line,
+                                          column=column, game=self.game.number, move=move))
+
+    def score(self, token: Token, line: int) -> None:
+        text, column = _at(token)
+        found = _SCORE.match(text)
+        if self.has_score or not found:
+            self.problem(f"unexpected score line {text!r}", line, column)
+            return
+        self.has_score = True
+        self.game.score = (int(found[2]), int(found[4]))
+        self.reader._see_players((found[1], found[3]))
+
+    def row(self, tokens: list[Token], base: int) -> None:
+        """A numbered row: cells are told apart by their order and, for the
+        first one, by how far it stands from the row number."""
+        head = tokens[0]
+        number = int(head.lstrip()[:-1])
+        line = head.end_line + base
+        side = -1
+        lost: int | None = None
+        for token in tokens[1:]:
+            text = token.lstrip()
+            column = token.end_column - len(text)
+            kind = _CELL_KINDS.get(text[:2]) or ("roll" if text[2:3] == ":" else "number")
+            if kind == "number":
+                continue
+            if side < 0:
+                side = 0 if column - head.end_column < _RIGHT_OFFSET else 1
+            else:
+                side += 1
+            if kind == "wins":
+                winner = 1 - lost if lost is not None else side
+                if winner > 1:
+                    self.problem(f"a result after both cells of row {number}", line, column, number)
+                else:
+                    self.wins.append((winner, text, line, column))
+                continue
+            if side > 1:
+                self.problem(f"a third cell in row {number}: {text!r}", line, column, number)
+                continue
+            if kind == "losses":
+                lost = side
+                self.losses.append((side, text, line, column))
+                continue
+            turn = Turn(player=side, kind=kind, number=number, line=line, column=column, text=text)
+            if kind == "roll":
+                self._roll(turn, text)
+            elif kind == "double" or kind == "beaver":
+                turn.cube = int(_NUMBER.search(text)[0])
+            self.game.turns.append(turn)
+
+    def _roll(self, turn: Turn, text: str) -> None:
+        turn.dice = (int(text[0]), int(text[1]))
+        if len(text) > 3:
+            turn.moves, status, detail = _roll_moves(text[3:], self.reader._absolute and turn.player == 1)
+            if status == "error":
+                self.problem(detail, turn.line or 0, turn.column, turn.number)
+                turn.status = "unknown"
+            elif status != "play":
+                turn.status = status  # type: ignore[assignment]
+                if status == "illegal":
+                    turn.extra["illegal"] = [detail]
+
+    def result_line(self, tokens: list[Token], base: int) -> None:
+        """`Wins` / `Losses` on a line of their own: the column tells whose
+        `Wins` it is; an unnumbered `Losses` (Galaxy) says nothing about who."""
+        for token in tokens:
+            text, column = _at(token)
+            line = token.end_line + base
+            if text.startswith("Wins"):
+                self.wins.append((0 if column < _RIGHT_COLUMN else 1, text, line, column))
+            else:
+                self.losses.append((None, text, line, column))
+
+    def finish(self) -> Game:
+        """The game with its result worked out from the `Wins` and `Losses` seen."""
+        game = self.game
+        if not self.has_score:
+            self.problem(f"game {game.number} has no score line", game.line or 0)
+        for _, text, line, column in self.wins[1:]:
+            self.problem(f"a second result {text!r}", line, column)
+        for _, text, line, column in self.losses[1:]:
+            self.problem(f"a second resignation {text!r}", line, column)
+        if self.wins:
+            winner, text, line, column = self.wins[0]
+            game.result = Result(winner, int(_NUMBER.search(text)[0]), line=line, column=column)
+        if self.losses:
+            loser, text, line, column = self.losses[0]
+            points = int(_NUMBER.search(text)[0])
+            if game.result is None:
+                if loser is None:
+                    self.problem(f"{text!r} without a 'Wins' line: cannot tell who resigned", line, column)
+                    return game
+                game.result = Result(1 - loser, points, line=line, column=column)
+            elif loser == game.result.winner or points != game.result.points:
+                self.problem(f"{text!r} does not agree with 'Wins {game.result.points}' "
+                             f"for player {game.result.winner}", line, column, code="result-mismatch")
+            game.result.resigned = True
+        return game
+
+
+class MatReader:
+    """A transcript opened for reading: :attr:`match` holds the header (players,
+    length, tags, comments); :meth:`games` yields the games one at a time."""
+
+    def __init__(self, lines: Iterable[str], source: str | None = None) -> None:
+        self.source = source
+        self.match = Match(source=source)
+        self._absolute = False
+        self._players_seen = False
+        self._lines = enumerate(lines, 1)
+        self._next_game: tuple[int, str] | None = None
+        self._empty = True
+        header, first = self._chunk()
+        self._header(header, first)
+        self._first = self._read_game() if self._next_game else None
+        if self._empty:
+            self.match.problems.append(Problem("empty", "error", "the file holds no match", file=source))
+
+    # -- chunks of lines -------------------------------------------------
+
+    def _chunk(self) -> tuple[list[str], int]:
+        """Lines up to the next ``Game N`` line (kept in ``_next_game``), and the first one's number."""
+        lines: list[str] = []
+        first = 0
+        self._next_game = None
+        for number, raw in self._lines:
+            line = raw.rstrip()
+            if not first:
+                first = number
+            if line and self._empty:
+                self._empty = False
+            if "Game" in line and _GAME_LINE.match(line):
+                self._next_game = (number, line)
+                break
+            lines.append(line)
+        return lines, first or 1
+
+    def _parse(self, lines: list[str], first: int, problems: list[Problem], game: int | None) -> Iterator[tuple[int, list]]:
+        """``(line offset, parsed lines)`` for a chunk; bad lines become problems.
+
+        Tokens know their line in the text parsed, which starts with an
+        extra line break: the offset turns that into the file's line number.
+        """
+        for i, line in enumerate(lines):
+            if len(line) > MAX_LINE:
+                problems.append(Problem("syntax", "error", f"line is {len(line)} characters long; not read",
+                                        file=self.source, line=first + i, column=1, game=game))
+                lines[i] = ""
+        try:
+            yield first - 2, _PARSER.parse(("\n" + "\n".join(lines)).rstrip("\n"))
+            return
+        except UnexpectedInput:
+            pass
+        for i, line in enumerate(lines):
+            if not line:
+                continue
+            try:
+                parsed = _PARSER.parse("\n" + line)
+            except UnexpectedInput as exc:
+                problems.append(self._syntax(exc, line, first + i, game))
+                continue
+            yield first + i - 2, parsed
+
+    def _syntax(self, exc: UnexpectedInput, line: str, number: int, game: int | None) -> Problem:
+        """A problem for a line that does not parse (``exc`` from parsing ``"\\n" + line``)."""
+        indent = len(line) - len(line.lstrip()) + 1
+        if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+            text, column = _at(exc.token)
+            message = f"{text!r} is not expected here"
+        elif isinstance(exc, UnexpectedCharacters) and exc.pos_in_stream > indent:
+            column = exc.pos_in_stream
+            message = f"cannot read {line[column - 1:column + 19]!r}"
+        elif isinstance(exc, UnexpectedCharacters):
+            column = indent
+            message = f"cannot read the line {line.strip()[:40]!r}"
+        else:
+            column = len(line) + 1
+            message = f"the line ends too early: {line.strip()[:40]!r}"
+        return Problem("syntax", "error", message, file=self.source, line=number, column=column, game=game)
+
+    # -- header and games -------------------------------------------------
+
+    def _header(self, lines: list[str], first: int) -> None:
+        match = self.match
+        for base, parsed in self._parse(lines, first, match.problems, None):
+            for kind, tokens in parsed:
+                text, column = _at(tokens[0])
+                line = tokens[0].end_line + base
+                found = _TAG.match(text) if kind == "tag" else None
+                if found:
+                    match.tags[found[1]] = found[2]
+                elif kind == "tag" or kind == "comment":
+                    match.comments.append(text[1:].strip())
+                elif kind == "length":
+                    if match.length:
+                        self._outside(f"a second match length {text!r}", line, column)
+                    match.length = int(_NUMBER.match(text)[0])
+                else:
+                    self._outside(f"{text!r} outside any game", line, column)
+        # The numbering describes the file, not the match: honoured, not kept.
+        self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
+
+    def _outside(self, message: str, line: int, column: int) -> None:
+        self.match.problems.append(Problem("syntax", "error", message, file=self.source, line=line, column=column))
+
+    def _see_players(self, names: tuple[str, str]) -> None:
+        if not self._players_seen:
+            self._players_seen = True
+            self.match.players = names
+
+    def _read_game(self) -> Game:
+        assert self._next_game is not None
+        line, text = self._next_game
+        builder = _GameBuilder(self, int(_NUMBER.search(text)[0]), line)
+        lines, first = self._chunk()
+        lines.insert(0, text)
+        first = line
+        for base, parsed in self._parse(lines, first, builder.game.problems, builder.game.number):
+            for kind, tokens in parsed:
+                if kind == "row":
+                    builder.row(tokens, base)
+                elif kind == "score":
+                    builder.score(tokens[0], tokens[0].end_line + base)
+                elif kind == "result":
+                    builder.result_line(tokens, base)
+                elif kind == "game":
+                    continue
+                else:
+                    text, column = _at(tokens[0])
+                    if kind == "comment" or kind == "tag":
+                        builder.game.comments.append(text[1:].strip())
+                    else:
+                        builder.problem(f"{text!r} inside a game", tokens[0].end_line + base, column)
+        return builder.finish()
+
+    def games(self) -> Iterator[Game]:
+        """The games, read one at a time (memory does not grow with the file)."""
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield first
+        while self._next_game is not None:
+            yield self._read_game()
+
+
+def read_mat(stream: TextIO | Iterable[str], source: str | None = None) -> MatReader:
+    """Open a transcript for streaming; reads the header and the first game now."""
+    if source is None:
+        source = getattr(stream, "name", None)
+        source = source if isinstance(source, str) else None
+    return MatReader(stream, source)
+
+
+def load_mat(text_or_stream: str | bytes | TextIO | Iterable[str], source: str | None = None) -> Match:
+    """Read a whole transcript (text, bytes or a stream) into a :class:`Match`."""
+    problems: list[Problem] = []
+    if isinstance(text_or_stream, bytes):
+        text_or_stream, problems = decode(text_or_stream)
+        problems = [p.replace(file=source) for p in problems]
+    if isinstance(text_or_stream, str):
+        text_or_stream = io.StringIO(text_or_stream)
+    reader = read_mat(text_or_stream, source)
+    match = reader.match
+    match.problems[:0] = problems
+    match.games = list(reader.games())
+    return match
+
+
+# -- writing ---------------------------------------------------------------------
+
+def _points(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def _cell(turn: Turn, absolute: bool, problems: list[Problem], game: int) -> str:
+    if turn.kind == "double":
+        return f" Doubles => {turn.cube}"
+    if turn.kind == "beaver":
+        return f" Beavers => {turn.cube}"
+    if turn.kind == "take":
+        return " Takes"
+    if turn.kind == "drop":
+        return " Drops"
+    if turn.dice is None:
+        problems.append(Problem("lost-on-write", "error", "a roll without dice cannot be written; written as '???'",
+                                game=game, move=turn.number))
+        return "???"
+    dice = f"{turn.dice[0]}{turn.dice[1]}:"
+    if turn.status == "cannot-move":
+        return f"{dice} Cannot Move"
+    if turn.status == "unknown":
+        return f"{dice} ???"
+    if turn.status == "illegal":
+        payload = turn.extra.get("illegal", [""])[0]
+        return f"{dice} Illegal play ({payload})"
+    flip = absolute and turn.player == 1
+    parts = []
+    for move in turn.moves:
+        src, dst = (25 - move.src, 25 - move.dst) if flip else (move.src, move.dst)
+        parts.append(f"{src}/{dst}{'*' if move.hit else ''}")
+    return " ".join([dice, *parts])
+
+
+def _write_game(game: Game, out: list[str], absolute: bool, problems: list[Problem],
+                players: tuple[str, str]) -> None:
+    out.append(f" Game {game.number}")
+    out.append(f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}")
+    row: list[str | None] = [None, None]
+    number = 0
+
+    def flush() -> None:
+        nonlocal number, row
+        if row[0] is None and row[1] is None:
+            return
+        number += 1
+        left = row[0] or ""
+        right = row[1] or ""
+        out.append(f"{number:3d}) {left:<27} {right}".rstrip())
+        row = [None, None]
+
+    for turn in game.turns:
+        if turn.player not in (0, 1):
+            problems.append(Problem("lost-on-write", "error", f"a turn by player {turn.player} cannot be written",
+                                    game=game.number, move=turn.number))
+            continue
+        if turn.player == 0 and (row[0] is not None or row[1] is not None):
+            flush()
+        row[turn.player] = _cell(turn, absolute, problems, game.number)
+        if turn.player == 1:
+            flush()
+    result = game.result
+    if result is not None:
+        wins = f"Wins {_points(result.points)}"
+        if result.resigned:
+            if result.winner == 1:
+                flush()
+                row[0] = f" Losses {_points(result.points)}"
+                row[1] = wins
+                flush()
+            else:
+                row[1] = f" Losses {_points(result.points)}"
+                flush()
+                out.append(f"      {wins}")
+        elif result.winner == 1 and row[0] is not None:
+            row[1] = wins
+            flush()
+        else:
+            flush()
+            out.append(f"{' ' * (6 if result.winner == 0 else 34)}{wins}")
+    flush()
+    out.extend(f"; {comment}" for comment in game.comments)
+    out.append("")
+
+
+def write_mat(match: Match, stream: TextIO, numbering: str = "relative") -> list[Problem]:
+    """Write ``match`` in gnubg's layout; returns what could not be written.
+
+    ``numbering="absolute"`` writes player 1's points as ``25 - p`` (for
+    sources where one side moves 1 -> 24) and adds ``; [Numbering "absolute"]``.
+    A resignation is written the Galaxy way (``Losses N points`` in the
+    loser's cell before the ``Wins`` line), which this reader reads back.
+    """
+    if numbering not in ("relative", "absolute"):
+        raise ValueError(f"numbering must be 'relative' or 'absolute', not {numbering!r}")
+    absolute = numbering == "absolute"
+    problems: list[Problem] = []
+    tags = dict(match.tags)
+    if absolute:
+        tags["Numbering"] = "absolute"
+    else:
+        tags.pop("Numbering", None)
+    out = [f'; [{key} "{value}"]' for key, value in tags.items()]
+    out.extend(f"; {comment}" for comment in match.comments)
+    out.extend(["", f" {match.length} point match", ""])
+    players = tuple(name.replace(":", ";") for name in match.players)
+    if players != match.players:
+        problems.append(Problem("lost-on-write", "warning",
+                                f"player names {match.players!r} hold ':'; written with ';'"))
+    stream.write("\n".join(out) + "\n")
+    for game in match.games:
+        out = []
+        _write_game(game, out, absolute, problems, players)  # type: ignore[arg-type]
+        stream.write("\n".join(out) + "\n")
+    return problems
