@@ -569,9 +569,15 @@ def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: 
 def replay(match: Match, rules: Rules | None = None, strict: bool = False,
            games: Iterable[Game] | None = None) -> Iterator[ReplayedGame]:
     """Replay the games of ``match`` (or ``games``, e.g. a streaming reader's)
-    one at a time; score and match checks go into each game's problems."""
+    one at a time; score and match checks go into each game's problems.
+
+    A score line is right when it follows from the previous game's score
+    (as computed, or as written) and result; a wrong one is reported once
+    and the computed score is used from there on, so one typo does not
+    spoil the rest of the match.
+    """
     rules = rules or default_rules(match)
-    expected: tuple[int, int] | None = None
+    candidates: list[tuple[int, int]] = []
     crawford_done = False
     length = match.length
     first = True
@@ -585,11 +591,12 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
                 if problem.severity == "error":
                     raise ProblemError(problem)
         extra: list[Problem] = []
-        score = game.score
-        if expected is not None and score != expected:
+        score = written = game.score
+        if candidates and written not in candidates:
+            score = candidates[0]
             extra.append(_match_problem(match, game, "score-mismatch",
-                                        f"the score line says {score[0]}-{score[1]}, but earlier results give "
-                                        f"{expected[0]}-{expected[1]}"))
+                                        f"the score line says {written[0]}-{written[1]}, but earlier results give "
+                                        f"{score[0]}-{score[1]}"))
         if length and max(score) >= length:
             extra.append(_match_problem(match, game, "match-over",
                                         f"the match to {length} was already won at {score[0]}-{score[1]}"))
@@ -603,12 +610,13 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
         replayed = replay_game(game, rules, match, crawford, strict)
         replayed.problems[:0] = extra
         result = game.result
+        candidates = []
         if result is not None and result.winner in (0, 1):
-            scores = list(score)
-            scores[result.winner] += result.points
-            expected = (scores[0], scores[1])
-        else:
-            expected = None
+            for base in (score, written):
+                after = list(base)
+                after[result.winner] += result.points
+                if tuple(after) not in candidates:
+                    candidates.append((after[0], after[1]))
         yield replayed
 
 
