@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Iterator, List, Optional
+
 import typer
 
+from .formats import EXTENSIONS, FORMATS, open_games, read_match, write_match
+from .formats.text import decode
 from .position import Position
+from .problem import Problem, ProblemError
+from .record import rules_to_tags
+from .replay import default_rules, validate as validate_match
 from .rules import PRESETS, Rules
 
 app = typer.Typer(
@@ -47,6 +58,195 @@ def moves(
     pos = _position(position_id)
     for play in pos.legal_plays((die1, die2), _rules(rules)):
         typer.echo(str(play) or "(no move)")
+
+
+def expand_paths(paths: List[Path]) -> list[Path]:
+    """Files named, and the record files (by extension) inside folders named."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in EXTENSIONS))
+        else:
+            out.append(path)
+    return out
+
+
+def progress(items: list[Path], label: str) -> Iterator[Path]:
+    """Iterate with a rich progress bar on a terminal when there are many items."""
+    if len(items) < 20 or not sys.stderr.isatty():
+        yield from items
+        return
+    from rich.progress import track
+
+    yield from track(items, description=label, console=_stderr_console(), transient=True)
+
+
+def _stderr_console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+class _Lines:
+    """The source lines of files, read only when a problem needs showing."""
+
+    def __init__(self) -> None:
+        self.cache: dict[str, list[str]] = {}
+
+    def get(self, file: str | None, line: int | None) -> str | None:
+        if not file or not line:
+            return None
+        if file not in self.cache:
+            try:
+                text, _ = decode(Path(file).read_bytes())
+            except OSError:
+                text = ""
+            self.cache[file] = text.splitlines()
+        lines = self.cache[file]
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _show(problem: Problem, lines: _Lines, show_board: bool) -> str:
+    out = [str(problem)]
+    row = lines.get(problem.file, problem.line)
+    if row is not None and len(row) <= 200:
+        out.append("    " + row)
+        if problem.column:
+            out.append("    " + " " * (problem.column - 1) + "^")
+    if problem.expected:
+        out.append("    expected one of: " + ", ".join(problem.expected))
+    if show_board and problem.position_id:
+        board = str(Position.from_position_id(problem.position_id))
+        out.extend("    " + line for line in board.splitlines())
+    return "\n".join(out)
+
+
+def internal_problem(path: Path, exc: Exception) -> Problem:
+    """A located report of a failure inside tavlakit itself."""
+    return Problem("internal", "error", f"tavlakit failed on this file ({type(exc).__name__}: {exc}); "
+                   "this is a bug, please report it with the file", file=str(path))
+
+
+@app.command()
+def validate(
+    paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
+    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first error."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per problem per line, then a summary."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary."),
+    show_board: bool = typer.Option(False, "--show-board", help="Show the position at each problem."),
+) -> None:
+    """Replay every move of the transcripts and report what is wrong, and where.
+
+    Exit status: 0 no errors, 1 errors found, 2 a file could not be read.
+    """
+    chosen = _rules(rules) if rules else None
+    files = expand_paths(paths)
+    if not files:
+        typer.echo("no record files found", err=True)
+        raise typer.Exit(2)
+    lines = _Lines()
+    codes: Counter[str] = Counter()
+    totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, unreadable=0)
+    for path in progress(files, "validating"):
+        report = None
+        try:
+            match, games = open_games(path)
+            report = validate_match(match, chosen or default_rules(match), strict=strict, games=games)
+            problems = report.problems
+        except ProblemError as exc:
+            problems = [exc.problem]
+        except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
+            problems = [internal_problem(path, exc)]
+        totals["files"] += 1
+        if report is not None:
+            totals["games"] += report.games
+            totals["plays"] += report.plays
+        for problem in problems:
+            codes[problem.code] += 1
+            totals["errors" if problem.severity == "error" else "warnings"] += 1
+            if problem.code in ("unreadable", "internal"):
+                totals["unreadable"] += 1
+            if as_json:
+                typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
+                                      ensure_ascii=False))
+            elif not quiet:
+                typer.echo(_show(problem, lines, show_board))
+        if report is None and strict:
+            break
+    summary = dict(totals)
+    summary["codes"] = dict(sorted(codes.items()))
+    if as_json:
+        typer.echo(json.dumps({"summary": summary}, ensure_ascii=False))
+    else:
+        by_code = ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
+        typer.echo(f"{totals['files']} file(s), {totals['games']} game(s), {totals['plays']} play(s): "
+                   f"{totals['errors']} error(s), {totals['warnings']} warning(s)" + (f" [{by_code}]" if by_code else ""))
+    if totals["unreadable"]:
+        raise typer.Exit(2)
+    raise typer.Exit(1 if totals["errors"] else 0)
+
+
+@app.command()
+def convert(
+    inputs: List[Path] = typer.Argument(..., help="Records to convert (files or folders)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Output file, or a folder for many inputs."),
+    to: Optional[str] = typer.Option(None, "--to", help=f"Output format: {', '.join(FORMATS)} (default: from -o's extension)."),
+    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
+    force: bool = typer.Option(False, "--force", help="Convert even when the transcript has errors."),
+    numbering: str = typer.Option("relative", help="For .mat output: 'relative' (each side its own 24..1) or "
+                                                    "'absolute' (Turkish: White 24->1, Black 1->24)."),
+) -> None:
+    """Convert records between .mat, SGF and JSON through the one record model.
+
+    Each input is validated first; one with errors is converted only with
+    --force, and its problems are listed. Exit status as for validate.
+    """
+    if to is not None and to not in FORMATS:
+        raise typer.BadParameter(f"--to must be one of {', '.join(FORMATS)}")
+    if numbering not in ("relative", "absolute"):
+        raise typer.BadParameter("--numbering must be 'relative' or 'absolute'")
+    chosen = _rules(rules) if rules else None
+    files = expand_paths(inputs)
+    if not files:
+        typer.echo("no record files found", err=True)
+        raise typer.Exit(2)
+    many = len(files) > 1 or output.is_dir()
+    fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
+    if fmt is None:
+        raise typer.BadParameter("say --to, or give -o a .mat, .sgf or .json name")
+    if many:
+        output.mkdir(parents=True, exist_ok=True)
+    lines = _Lines()
+    status = 0
+    written = 0
+    for path in progress(files, "converting"):
+        try:
+            match = read_match(path)
+            report = validate_match(match, chosen or default_rules(match))
+        except OSError as exc:
+            typer.echo(f"{path}: error unreadable: {exc.strerror or exc}", err=True)
+            status = 2
+            continue
+        except Exception as exc:  # a bug in tavlakit: say so, go on with the next file
+            typer.echo(str(internal_problem(path, exc)), err=True)
+            status = 2
+            continue
+        for problem in report.problems:
+            typer.echo(_show(problem, lines, False), err=True)
+        if report.errors and not force:
+            typer.echo(f"{path}: not converted ({len(report.errors)} error(s); --force converts anyway)", err=True)
+            status = max(status, 1)
+            continue
+        if chosen is not None:
+            match.tags.update(rules_to_tags(chosen))
+        target = output / f"{path.stem}.{fmt}" if many else output
+        options = {"numbering": numbering} if fmt == "mat" else {}
+        for problem in write_match(match, target, fmt, **options):
+            typer.echo(str(problem.replace(file=str(target))), err=True)
+        written += 1
+    typer.echo(f"{written} of {len(files)} file(s) converted to {fmt}")
+    raise typer.Exit(status)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# scripts that made the reference data run inside gnubg, not under pytest
+collect_ignore_glob = ["data/*"]
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 GNUBG = Path("/usr/games/gnubg")
