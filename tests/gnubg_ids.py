@@ -1,0 +1,44 @@
+"""Ask Debian's gnubg for Position and Match IDs (used by test_matchid.py).
+
+Inside gnubg (``gnubg -t -q -p gnubg_ids.py``) this reads a job list from
+``TAVLAKIT_ID_JOBS``: ``["xgid", text]`` runs ``set xgid``, ``["matchid",
+id]`` runs ``set matchid``; after each, gnubg's IDs and its own view of the
+state (``posinfo()``, ``cubeinfo()``) are written out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+
+def ask_gnubg(gnubg_bin: Path, jobs: list[list[str]], workdir: Path) -> list[dict]:
+    """Run the jobs in one gnubg process; one answer per job."""
+    job_file = workdir / "id-jobs.json"
+    out_file = workdir / "id-answers.json"
+    job_file.write_text(json.dumps(jobs), encoding="utf-8")
+    env = dict(os.environ, TAVLAKIT_ID_JOBS=str(job_file), TAVLAKIT_ID_OUT=str(out_file))
+    run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True,
+                         timeout=300, cwd=workdir)
+    if not out_file.exists():
+        raise AssertionError(f"gnubg gave no answers:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
+    return json.loads(out_file.read_text(encoding="utf-8"))
+
+
+def _main() -> None:  # runs inside gnubg
+    import gnubg  # type: ignore[import-not-found]
+
+    gnubg.command("new game")
+    answers = []
+    for kind, text in json.loads(Path(os.environ["TAVLAKIT_ID_JOBS"]).read_text(encoding="utf-8")):
+        gnubg.command(f"set {kind} {text}")
+        answers.append({"position_id": gnubg.positionid(), "match_id": gnubg.matchid(),
+                        "posinfo": gnubg.posinfo(), "cubeinfo": {k: v for k, v in gnubg.cubeinfo().items()
+                                                                  if k != "gammonprice"}})
+    Path(os.environ["TAVLAKIT_ID_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
+
+
+if __name__ == "__main__" and os.environ.get("TAVLAKIT_ID_JOBS"):
+    _main()
