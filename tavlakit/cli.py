@@ -242,7 +242,12 @@ def convert(
             match.tags.update(rules_to_tags(chosen))
         target = output / f"{path.stem}.{fmt}" if many else output
         options = {"numbering": numbering} if fmt == "mat" else {}
-        for problem in write_match(match, target, fmt, **options):
+        try:
+            lost = write_match(match, target, fmt, **options)
+        except OSError as exc:
+            typer.echo(f"{target}: error unwritable: {exc.strerror or exc}", err=True)
+            raise typer.Exit(2) from None
+        for problem in lost:
             typer.echo(str(problem.replace(file=str(target))), err=True)
         written += 1
     typer.echo(f"{written} of {len(files)} file(s) converted to {fmt}")

@@ -1,0 +1,141 @@
+"""The command line as a user types it (Typer's runner, and one real process)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tavlakit.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "samples"
+GNUBG_MAT = REPO / "tests" / "data" / "gnubg" / "selfplay-5p-2.mat"
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_validate_samples_clean() -> None:
+    result = run("validate", SAMPLES)
+    assert result.exit_code == 0, result.output
+    assert "0 error(s)" in result.output.splitlines()[-1]
+
+
+def test_validate_reports_location_row_and_caret(tmp_path: Path) -> None:
+    lines = GNUBG_MAT.read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("  3) "))
+    # the left cell of row 3 plays from a point it does not hold
+    lines[row] = lines[row][:5] + "32: 10/7 10/8"
+    del lines[row + 1 :]
+    lines.append("      Wins 1 point")
+    bad = tmp_path / "bad.mat"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("validate", bad)
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    first = next(i for i, line in enumerate(out) if ": error " in line)
+    assert out[first].startswith(f"{bad}:{row + 1}:6: error illegal-play:")
+    assert out[first + 1].strip() == lines[row].strip()
+    assert out[first + 2] == "    " + " " * 5 + "^"
+    assert out[-1].endswith("[illegal-play 1]") or "illegal-play 1" in out[-1]
+
+
+def test_validate_json_lines(tmp_path: Path) -> None:
+    text = GNUBG_MAT.read_text(encoding="utf-8").replace("Wins 2 points", "Wins 7 points", 1)
+    assert text != GNUBG_MAT.read_text(encoding="utf-8")
+    bad = tmp_path / "bad.mat"
+    bad.write_text(text, encoding="utf-8")
+    result = run("validate", "--json", bad)
+    assert result.exit_code == 1
+    records = [json.loads(line) for line in result.output.splitlines()]
+    problems, summary = records[:-1], records[-1]["summary"]
+    assert problems and all(
+        set(p) == {"file", "line", "column", "game", "move", "player", "code", "severity", "message", "position_id"}
+        for p in problems
+    )
+    assert any(p["code"] in ("result-mismatch", "absurd-points") for p in problems)
+    assert summary["files"] == 1 and summary["errors"] >= 1
+
+
+def test_validate_strict_stops_early(tmp_path: Path) -> None:
+    text = GNUBG_MAT.read_text(encoding="utf-8")
+    bad = tmp_path / "bad.mat"
+    bad.write_text(text.replace("Wins", "Wins 9", 1).replace("Wins 9 1", "Wins 9", 1), encoding="utf-8")
+    result = run("validate", "--strict", "--json", bad)
+    assert result.exit_code == 1
+    assert len(result.output.splitlines()) == 2  # the first error, then the summary
+
+
+def test_validate_unreadable_file_exit_2(tmp_path: Path) -> None:
+    result = run("validate", tmp_path / "missing.mat")
+    assert result.exit_code == 2
+    assert "unreadable" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_validate_bad_rules_exit_2() -> None:
+    result = run("validate", "--rules", "chess", SAMPLES)
+    assert result.exit_code == 2
+    assert "unknown rules 'chess'" in result.output
+
+
+def test_validate_binary_junk_no_traceback(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.mat"
+    junk.write_bytes(bytes(range(256)) * 40)
+    result = run("validate", junk)
+    assert result.exit_code in (1, 2)
+    assert "Traceback" not in result.output
+    assert str(junk) in result.output
+
+
+def test_show_board(tmp_path: Path) -> None:
+    lines = GNUBG_MAT.read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("  3) "))
+    lines[row] = lines[row][:5] + "32: 10/7 10/8"
+    del lines[row + 1 :]
+    lines.append("      Wins 1 point")
+    bad = tmp_path / "bad.mat"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("validate", "--show-board", bad)
+    assert "+13-14-15-16-17-18" in result.output
+    assert "Position ID:" in result.output
+
+
+def test_moves_command_lists_gnubg_opening_plays() -> None:
+    result = run("moves", "4HPwATDgc/ABMA", "3", "1")
+    assert result.exit_code == 0
+    plays = result.output.split("\n")
+    assert "8/5 6/5" in plays
+    assert len([p for p in plays if p]) == 16
+
+
+def test_bad_position_id_is_a_clear_error() -> None:
+    result = run("board", "not-an-id!")
+    assert result.exit_code == 2
+    assert "Position ID" in result.output
+
+
+def test_convert_needs_force_for_invalid(tmp_path: Path) -> None:
+    text = GNUBG_MAT.read_text(encoding="utf-8").replace("Wins 2 points", "Wins 7 points", 1)
+    bad = tmp_path / "bad.mat"
+    bad.write_text(text, encoding="utf-8")
+    out = tmp_path / "out.mat"
+    result = run("convert", bad, "-o", out)
+    assert result.exit_code == 1 and not out.exists()
+    result = run("convert", bad, "-o", out, "--force")
+    assert result.exit_code == 0 and out.exists()
+
+
+def test_console_script_runs() -> None:
+    """The installed entry point, in a real process."""
+    proc = subprocess.run([sys.executable, "-m", "tavlakit", "validate", "--quiet", str(SAMPLES)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 error(s)" in proc.stdout
