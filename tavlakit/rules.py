@@ -109,6 +109,24 @@ class Rules:
         return RESULT_MULTIPLIER[kind] * cube
 
 
+def opening_rolls(rules: Rules) -> list[tuple[int, int]]:
+    """The throws the first play of a game can use, each equally likely.
+
+    Under ``use-opening-dice`` the starter plays the two opening dice, which
+    differ (ties are thrown again): the 30 ordered non-doubles. Under
+    ``reroll`` the starter throws both dice again: all 36.
+
+    >>> len(opening_rolls(Rules.preset("backgammon"))), len(opening_rolls(Rules()))
+    (30, 36)
+    """
+    return [
+        (a, b)
+        for a in range(1, 7)
+        for b in range(1, 7)
+        if a != b or rules.opening == "reroll"
+    ]
+
+
 PRESETS: dict[str, Rules] = {
     "tavla": Rules(),
     "tavla-outside-home": Rules(mars="outside-home"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 
@@ -175,17 +175,23 @@ KINDS: dict[str, Callable[[_Builder], None]] = {
 }
 
 
-def random_boards(rng: random.Random, count: int) -> Iterator[GnubgBoard]:
-    """``count`` random boards, the kinds in turn; the mover has a checker
-    left and the opponent too (a finished game has no roll)."""
-    kinds = list(KINDS.values())
-    made = 0
-    while made < count:
+def boards_of_kind(rng: random.Random, kind: str, count: int) -> list[GnubgBoard]:
+    """``count`` random boards of one kind where both sides still have a
+    checker (a finished game has no roll)."""
+    out = []
+    while len(out) < count:
         b = _Builder(rng)
-        kinds[made % len(kinds)](b)
+        KINDS[kind](b)
         if sum(b.board[MOVER]) and sum(b.board[OPP]):
-            made += 1
-            yield b.board
+            out.append(b.board)
+    return out
+
+
+def random_boards(rng: random.Random, count: int) -> list[GnubgBoard]:
+    """``count`` random boards, the kinds in turn."""
+    per_kind = -(-count // len(KINDS))
+    mixed = zip(*(boards_of_kind(rng, kind, per_kind) for kind in KINDS))
+    return [board for group in mixed for board in group][:count]
 
 
 # --- comparison -----------------------------------------------------------
@@ -194,8 +200,7 @@ def random_boards(rng: random.Random, count: int) -> Iterator[GnubgBoard]:
 def to_array(board: tuple[tuple[int, ...], tuple[int, ...]] | GnubgBoard) -> tuple[int, ...]:
     """gnubg board -> the engine's 26-int array, written out independently."""
     opp, mover = board
-    middle = tuple(map(operator.sub, mover[:24], opp[23::-1]))
-    return (-opp[24],) + middle + (mover[24],)
+    return (-opp[24], *map(operator.sub, mover[:24], opp[23::-1]), mover[24])
 
 
 def mismatches(boards: list[GnubgBoard], rolls: list[tuple[int, int]]) -> list[str]:
@@ -215,32 +220,30 @@ def mismatches(boards: list[GnubgBoard], rolls: list[tuple[int, int]]) -> list[s
     return bad
 
 
+# 3000 + 3000 + 7 x 600 = 10,200 positions, each with all 21 rolls
+SELF_PLAY = RANDOM_PLAY = 3000
+PER_KIND = 600
+
+
 def test_self_play_positions() -> None:
-    boards = played_boards(random.Random(2), 3000, greedy=True)
+    boards = played_boards(random.Random(2), SELF_PLAY, greedy=True)
     assert mismatches(boards, ROLLS) == []
 
 
 def test_random_play_positions() -> None:
-    boards = played_boards(random.Random(3), 3000, greedy=False)
+    boards = played_boards(random.Random(3), RANDOM_PLAY, greedy=False)
     assert mismatches(boards, ROLLS) == []
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_random_boards(kind: str) -> None:
-    rng = random.Random(kind)
-    boards = []
-    for _ in range(600):
-        b = _Builder(rng)
-        KINDS[kind](b)
-        if sum(b.board[MOVER]) and sum(b.board[OPP]):
-            boards.append(b.board)
-    assert len(boards) > 500
+    boards = boards_of_kind(random.Random(kind), kind, PER_KIND)
     assert mismatches(boards, ROLLS) == []
 
 
 def test_generators_reach_the_hard_cases() -> None:
     """The random boards really contain what they are meant to test."""
-    boards = list(random_boards(random.Random(7), 700))
+    boards = random_boards(random.Random(7), 700)
     arrays = [to_array(b) for b in boards]
     assert sum(s[25] > 0 for s in arrays) > 150  # mover on the bar
     assert sum(all(v <= 0 for v in s[7:26]) for s in arrays) > 100  # bearing off
@@ -251,7 +254,7 @@ def test_generators_reach_the_hard_cases() -> None:
 
 def test_ids_and_keys_round_trip() -> None:
     rng = random.Random(11)
-    boards = played_boards(rng, 300, greedy=False) + list(random_boards(rng, 700))
+    boards = played_boards(rng, 300, greedy=False) + random_boards(rng, 700)
     for board in boards:
         pos = Position.from_points(board[1], board[0])
         assert pos.position_id() == g.position_id(board)
@@ -260,3 +263,7 @@ def test_ids_and_keys_round_trip() -> None:
         assert [list(side) for side in back] == [list(side) for side in board]
         assert Position.from_position_id(g.position_id(board)) == pos
         assert pos.board == to_array(board)
+        # pip counts: each checker's distance from off in its owner's numbering
+        assert pos.pips() == tuple(
+            sum(n * count for n, count in enumerate(side, start=1)) for side in (board[1], board[0])
+        )

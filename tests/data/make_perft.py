@@ -32,7 +32,7 @@ def main() -> None:
     boards = (
         played_boards(rng, 700, greedy=True)
         + played_boards(rng, 700, greedy=False)
-        + list(random_boards(rng, 1400))
+        + random_boards(rng, 1400)
     )
     seen: set[str] = set()
     print(f"# legal-play counts by gnubg-nn {version('gnubg-nn')} (moves), backgammon rules")
