@@ -58,32 +58,43 @@ def _decode(data: bytes, source: str) -> tuple[str, list[Problem]]:
 
 def open_games(path: str | Path, fmt: str | None = None) -> tuple[Match, Iterable[Game]]:
     """Open a record for streaming: the match header and an iterable of its
-    games, read one at a time where the format allows (.mat).
+    games, read one at a time where the format allows (.mat: memory stays
+    flat however large the file).
 
     A file that cannot be read gives a match whose problems say so and no
     games; nothing is raised.
     """
+    from .text import open_text
+
     source = str(path)
     try:
-        data = Path(path).read_bytes()
+        stream, problems = open_text(path)
     except OSError as exc:
         match = Match(source=source)
         match.problems.append(Problem("unreadable", "error", f"cannot read the file: {exc.strerror or exc}",
                                       file=source))
         return match, ()
-    text, problems = _decode(data, source)
-    fmt = _check_format(fmt or detect_format(source, text))
+    problems = [p.replace(file=source) for p in problems]
+    head = stream.read(4096)
+    stream.seek(0)
+    fmt = _check_format(fmt or detect_format(source, head))
     if fmt == "mat":
         from .mat import read_mat
 
-        reader = read_mat(io.StringIO(text), source=source)
+        reader = read_mat(stream, source=source)
         reader.match.problems[:0] = problems
-        return reader.match, reader.games()
-    match = _load(text, source, fmt)
+        return reader.match, _closing(reader.games(), stream)
+    with stream:
+        match = _load(stream.read(), source, fmt)
     match.problems[:0] = problems
     games = match.games
     match.games = []
     return match, games
+
+
+def _closing(games: Iterator[Game], stream: IO[str]) -> Iterator[Game]:
+    with stream:
+        yield from games
 
 
 def _load(text: str, source: str | None, fmt: str) -> Match:

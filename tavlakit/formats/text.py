@@ -9,6 +9,11 @@
 
 from __future__ import annotations
 
+import codecs
+import io
+from pathlib import Path
+from typing import IO
+
 from ..problem import Problem
 
 #: Legacy encodings tried in order when the bytes are not UTF-8. cp1254
@@ -41,4 +46,52 @@ def decode(data: bytes) -> tuple[str, list[Problem]]:
         return text, [Problem("encoding", "warning",
                               f"not UTF-8 (byte 0x{data[bad]:02x} at offset {bad}); read as {encoding}",
                               line=line)]
+    raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
+
+
+_CHUNK = 1 << 20
+
+
+def _first_error(path: Path, encoding: str) -> tuple[int, int] | None:
+    """Offset and byte of the first undecodable byte, reading in chunks."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset = 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                return offset + exc.start, chunk[exc.start]
+            offset += len(chunk)
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as exc:
+            return offset + exc.start, 0
+    return None
+
+
+def open_text(path: str | Path) -> tuple[IO[str], list[Problem]]:
+    """Open a record file as a text stream, choosing the encoding as
+    :func:`decode` does but without holding the file in memory (one pass in
+    chunks to check the bytes, then the stream). Raises ``OSError`` only.
+    """
+    path = Path(path)
+    with open(path, "rb") as handle:
+        nul_line = 1
+        while chunk := handle.read(_CHUNK):
+            if b"\0" in chunk:
+                nul_line += chunk[: chunk.index(b"\0")].count(b"\n")
+                return io.StringIO(""), [Problem("encoding", "error", "binary data, not a text record (NUL bytes)",
+                                                 line=nul_line)]
+            nul_line += chunk.count(b"\n")
+    bad = _first_error(path, "utf-8")
+    if bad is None:
+        return open(path, encoding="utf-8-sig", newline=""), []
+    for encoding in LEGACY:
+        if _first_error(path, encoding) is None:
+            with open(path, "rb") as handle:
+                line = handle.read(bad[0]).count(b"\n") + 1
+            problem = Problem("encoding", "warning",
+                              f"not UTF-8 (byte 0x{bad[1]:02x} at offset {bad[0]}); read as {encoding}", line=line)
+            return open(path, encoding=encoding, newline=""), [problem]
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
