@@ -509,7 +509,10 @@ class _GameReader:
         played = self.played()
         rest: list[_Prop] = []
         dice_turn: Turn | None = None
+        has_dice = any(p.ident == "DI" for p in props)
         for prop in props:
+            if prop.ident == "PL" and has_dice:
+                continue  # gnubg's ;PL[B]DI[51]: whose dice (read by set_dice)
             if prop.ident in _SETUP and not played:
                 self.set_up(prop)
             elif prop.ident == "DI":
@@ -528,7 +531,7 @@ class _GameReader:
                                  "replay ignores it", prop.line, prop.column, number)
                 rest.append(prop)
         if dice_turn is not None:
-            self.keep(dice_turn, [p for p in rest if p.ident != "PL"], "sgf")
+            self.keep(dice_turn, rest, "sgf")
         elif not played and not self.game.turns:
             for prop in rest:
                 if prop.ident == "C":
@@ -733,7 +736,7 @@ class _Writer:
                 self.lost(f"tag {tag} {value!r} has no SGF property")
         text = "".join(f"{prop}[{_escape(props[prop])}]" for prop in ROOT_TAGS if prop in props)
         if self.match.comments:
-            text += "GC[" + _escape("\n".join(self.match.comments)) + "]"
+            text += "GC" + "".join(f"[{_escape(c)}]" for c in self.match.comments)
         return text
 
     def rules(self, game: Game) -> str:
@@ -851,7 +854,7 @@ class _Writer:
         else:
             parts.append(f"\n;{color}[{'double' if turn.kind == 'beaver' else turn.kind}]")
         parts.append(self.extras(turn.extra, "sgf", turn, game))
-        if turn.comment:
+        if turn.comment is not None:
             parts.append(f"C[{_escape(turn.comment)}]")
         self.foreign(turn.extra, game, turn)
         after = self.extras(turn.extra, "sgf-after", turn, game)
