@@ -46,6 +46,7 @@ _GAME_LINE = re.compile(r"\s*Game\s+\d+\s*$")
 _TAG = re.compile(r';\s*\[\s*(.*?)\s+"(.*)"\s*\]\s*$')
 _SCORE = re.compile(r"(.*?)\s*:\s*(-?\d+)\s+(.*?)\s*:\s*(-?\d+)$")
 _NUMBER = re.compile(r"\d+")
+_ROW = re.compile(r"\s*(\d+)\)")
 #: A cell whose token starts this many columns after the row number or more
 #: is the right cell (left cells start 1-2 columns after it, right ones >= 29).
 _RIGHT_OFFSET = 12
@@ -296,7 +297,7 @@ class MatReader:
         header, first = self._chunk()
         self._header(header, first)
         self._first = self._read_game() if self._next_game else None
-        if self._empty:
+        if self._empty and not self.match.problems:
             self.match.problems.append(Problem("empty", "error", "the file holds no match", file=source))
 
     # -- chunks of lines -------------------------------------------------
@@ -306,16 +307,24 @@ class MatReader:
         lines: list[str] = []
         first = 0
         self._next_game = None
-        for number, raw in self._lines:
-            line = raw.rstrip()
-            if not first:
-                first = number
-            if line and self._empty:
-                self._empty = False
-            if "Game" in line and _GAME_LINE.match(line):
-                self._next_game = (number, line)
-                break
-            lines.append(line)
+        try:
+            for number, raw in self._lines:
+                line = raw.rstrip()
+                if not first:
+                    first = number
+                    if number == 1:
+                        line = line.lstrip("\ufeff")
+                if line and self._empty:
+                    self._empty = False
+                if "Game" in line and _GAME_LINE.match(line):
+                    self._next_game = (number, line)
+                    break
+                lines.append(line)
+        except UnicodeDecodeError as exc:
+            self._lines = iter(())
+            self.match.problems.append(Problem(
+                "encoding", "error", f"the text cannot be decoded after line {(first or 1) + len(lines) - 1} "
+                f"({exc.encoding}: {exc.reason}); open the file in binary and use decode()", file=self.source))
         return lines, first or 1
 
     def _parse(self, lines: list[str], first: int, problems: list[Problem], game: int | None) -> Iterator[tuple[int, list]]:
@@ -352,6 +361,8 @@ class MatReader:
             message = f"{text!r} is not expected here"
         elif isinstance(exc, UnexpectedCharacters) and exc.pos_in_stream > indent:
             column = exc.pos_in_stream
+            while line[column - 1] in " \t":
+                column += 1
             message = f"cannot read {line[column - 1:column + 19]!r}"
         elif isinstance(exc, UnexpectedCharacters):
             column = indent
@@ -359,7 +370,9 @@ class MatReader:
         else:
             column = len(line) + 1
             message = f"the line ends too early: {line.strip()[:40]!r}"
-        return Problem("syntax", "error", message, file=self.source, line=number, column=column, game=game)
+        row = _ROW.match(line)
+        return Problem("syntax", "error", message, file=self.source, line=number, column=column, game=game,
+                       move=int(row[1]) if row else None)
 
     # -- header and games -------------------------------------------------
 
@@ -440,7 +453,7 @@ def load_mat(text_or_stream: str | bytes | TextIO | Iterable[str], source: str |
         text_or_stream, problems = decode(text_or_stream)
         problems = [p.replace(file=source) for p in problems]
     if isinstance(text_or_stream, str):
-        text_or_stream = io.StringIO(text_or_stream)
+        text_or_stream = io.StringIO(text_or_stream, newline=None)
     reader = read_mat(text_or_stream, source)
     match = reader.match
     match.problems[:0] = problems

@@ -1,0 +1,141 @@
+"""Bad input gives clear, located problems: no traceback, no hang, flat memory."""
+
+from __future__ import annotations
+
+import random
+import time
+import tracemalloc
+from pathlib import Path
+
+from tavlakit.formats.mat import MAX_LINE, decode, load_mat, read_mat
+
+GAME = """ Game {n}
+ Ann : {a}                        Bob : {b}
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 63: 24/18 13/10              Doubles => 2
+  3)  Takes                      55: 13/8 13/8 6/1* 6/1
+  4) 51: 25/20 6/5*               Doubles => 4
+  5)  Drops                       Wins 2 points
+"""
+
+
+def problems(match) -> list:
+    return match.problems + [p for g in match.games for p in g.problems]
+
+
+def test_empty_file() -> None:
+    for text in ("", "\n\n   \n"):
+        match = load_mat(text, source="empty.mat")
+        assert [(p.code, p.file) for p in match.problems] == [("empty", "empty.mat")]
+        assert match.games == []
+
+
+def test_binary_junk_with_nul_bytes() -> None:
+    data = random.Random(5).randbytes(200_000)
+    assert b"\0" in data
+    match = load_mat(data, source="junk.mat")
+    assert [p.code for p in match.problems] == ["encoding", "empty"]
+    assert "binary" in match.problems[0].message and match.problems[0].file == "junk.mat"
+
+
+def test_junk_text_gives_syntax_problems_per_line() -> None:
+    data = bytes(b if b not in (0, 10, 13) else 65 for b in random.Random(7).randbytes(50_000))
+    data = b"\n".join(data[i:i + 60] for i in range(0, len(data), 60))
+    start = time.perf_counter()
+    match = load_mat(data, source="junk.txt")
+    assert time.perf_counter() - start < 5
+    found = problems(match)
+    assert found[0].code == "encoding"  # not UTF-8: read as cp1254, said so
+    syntax = [p for p in found if p.code == "syntax"]
+    assert len(syntax) > 100 and all(p.line and p.column for p in syntax)
+
+
+def test_one_bad_row_does_not_stop_the_next() -> None:
+    text = " 1 point match\n" + GAME.format(n=1, a=0, b=0).replace("63: 24/18 13/10", "63: 24/18 xx/10")
+    match = load_mat(text, source="bad.mat")
+    [problem] = problems(match)
+    assert (problem.code, problem.line, problem.column, problem.game, problem.move) == ("syntax", 5, 16, 1, 2)
+    assert "xx/10" in problem.message
+    numbers = [t.number for t in match.games[0].turns]
+    assert numbers == [1, 1, 3, 3, 4, 4, 5]  # row 2 is lost (and reported), rows 3-5 are read
+    assert match.games[0].result.points == 2
+
+
+def test_truncated_game_has_no_result() -> None:
+    text = " 3 point match\n" + GAME.format(n=1, a=0, b=0) + "\n" + "\n".join(GAME.format(n=2, a=0, b=2).splitlines()[:4])
+    match = load_mat(text)
+    assert problems(match) == []
+    assert match.games[0].result is not None and match.games[1].result is None
+    assert len(match.games[1].turns) == 4  # rows 1 and 2
+
+
+def test_long_line_is_reported_not_parsed() -> None:
+    text = " 1 point match\n" + GAME.format(n=1, a=0, b=0) + ("  6) 31: " + "8/5 " * 250_000) + "\n"
+    start = time.perf_counter()
+    match = load_mat(text, source="long.mat")
+    assert time.perf_counter() - start < 2
+    [problem] = problems(match)
+    assert (problem.code, problem.line, problem.game) == ("syntax", 9, 1)
+    assert "1000008 characters long" in problem.message and 1_000_008 > MAX_LINE
+
+
+def test_crlf_and_bom_read_like_lf() -> None:
+    text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0)
+    plain = load_mat(text)
+    assert load_mat(("\ufeff" + text).replace("\n", "\r\n").encode("utf-8")) == plain
+    assert load_mat(text.replace("\n", "\r")) == plain  # old Mac line ends
+    assert problems(load_mat(("\ufeff" + text).replace("\n", "\r\n"))) == []
+
+
+def test_turkish_names_in_utf8_and_cp1254() -> None:
+    text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe Çağlar").replace("Bob", "Gülşen İnce")
+    utf8 = load_mat(text.encode("utf-8"))
+    assert utf8.players == ("Ayşe Çağlar", "Gülşen İnce") and problems(utf8) == []
+    legacy = load_mat(text.encode("cp1254"), source="tr.mat")
+    assert legacy == utf8
+    [warning] = problems(legacy)
+    assert (warning.code, warning.severity, warning.file, warning.line) == ("encoding", "warning", "tr.mat", 4)
+    assert "cp1254" in warning.message
+    # bytes cp1254 leaves undefined fall back to ISO-8859-9, still without loss
+    text, found = decode("Ayşe".encode("iso-8859-9") + b"\x81")
+    assert text == "Ayşe\x81" and "iso-8859-9" in found[0].message
+
+
+def test_wrongly_decoded_stream_is_a_problem(tmp_path: Path) -> None:
+    path = tmp_path / "tr.mat"
+    path.write_bytes((" 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe")).encode("cp1254"))
+    with open(path, encoding="utf-8") as stream:
+        reader = read_mat(stream)
+        games = list(reader.games())
+    assert [p.code for p in reader.match.problems] == ["encoding"]
+    assert games == []
+
+
+def test_fifty_megabytes_stream_in_flat_memory(tmp_path: Path) -> None:
+    """A 50 MB file of repeated games (each with long comment lines, to make
+    it big quickly) is read game by game; the memory peak stays far below
+    the file size."""
+    comment = "; " + "a very long remark about this game " * 100 + "\n"
+    path = tmp_path / "big.mat"
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(" 0 point match\n\n")
+        n = 0
+        while out.tell() < 50_000_000:
+            n += 1
+            out.write(GAME.format(n=n, a=2 * (n - 1), b=0) + comment * 10 + "\n")
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        with open(path, encoding="utf-8") as stream:
+            reader = read_mat(stream, source=str(path))
+            count = turns = bad = 0
+            for game in reader.games():
+                count += 1
+                turns += len(game.turns)
+                bad += len(game.problems)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == n and turns == 9 * n and bad == 0
+    assert size >= 50_000_000
+    assert peak < 2_000_000, f"peak {peak} bytes for a {size}-byte file"
