@@ -20,7 +20,6 @@ CODES: dict[str, str] = {
     "encoding": "bytes that are not valid in the file's encoding",
     "unreadable": "the file cannot be opened or read",
     "empty": "the file holds no match",
-    "truncated": "a game stops before its result",
     "lost-on-write": "a writer could not hold some information",
     "unsupported": "something the format holds but the record model does not (kept raw where possible)",
     "internal": "tavlakit failed on this input: a bug, please report it",
