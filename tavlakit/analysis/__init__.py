@@ -1,0 +1,1 @@
+"""Analysis of replayed records: frames for pandas, dice luck, mars rates, plots."""

@@ -1,0 +1,182 @@
+"""Cubeless equity from GNU Backgammon's neural net (gnubg-nn, 0-ply).
+
+The net gives five probabilities for the side to move: win, win a gammon
+(mars), win a backgammon, lose a gammon, lose a backgammon (cumulative:
+a backgammon is also a gammon). :func:`equity` turns them into the
+cubeless equity of the rules in force: under Tavla (``backgammon`` off) a
+mars counts 2 and there is no 3-point result; under backgammon rules it is
+the usual money equity (gammon 2, backgammon 3).
+
+The net knows gnubg's gammon only (the loser has borne off nothing); under
+``mars="outside-home"`` its gammon chances stand in for mars chances until
+the game is over, where :class:`Evaluator` scores the finished board
+exactly by the rules.
+
+>>> round(equity((0.5, 0.1, 0.01, 0.1, 0.02), Rules.preset("backgammon")), 3)
+-0.01
+>>> round(equity((0.5, 0.1, 0.01, 0.1, 0.02), Rules.preset("tavla")), 3)
+0.0
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Callable, Generic, Hashable, TypeVar
+
+import gnubg_nn
+
+from ..position import CHECKERS, Position
+from ..rules import RESULT_MULTIPLIER, Rules
+
+Probabilities = tuple[float, float, float, float, float]
+Roll = tuple[int, int]
+
+#: The 21 distinct rolls, larger die first, and how many of 36 throws give each.
+ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+WEIGHTS: dict[Roll, int] = {roll: 1 if roll[0] == roll[1] else 2 for roll in ROLLS}
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def equity(probs: Probabilities, rules: Rules) -> float:
+    """Cubeless equity of the side the probabilities belong to."""
+    win, win_g, win_bg, lose_g, lose_bg = probs
+    value = 2.0 * win - 1.0 + win_g - lose_g
+    if rules.backgammon:
+        value += win_bg - lose_bg
+    return value
+
+
+def invert(probs: Probabilities) -> Probabilities:
+    """The same probabilities from the other side's view."""
+    win, win_g, win_bg, lose_g, lose_bg = probs
+    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
+
+
+def net_board(pos: Position) -> list[list[int]]:
+    """gnubg's board ``[opponent, side to move]``, 25 counts each (index 24 = bar)."""
+    mover, opponent = pos.points()
+    return [list(opponent), list(mover)]
+
+
+class _Cache(Generic[K, V]):
+    """A bounded least-recently-used memo for one function."""
+
+    __slots__ = ("func", "size", "data", "hits", "misses")
+
+    def __init__(self, func: Callable[[K], V], size: int) -> None:
+        self.func = func
+        self.size = size
+        self.data: OrderedDict[K, V] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def __call__(self, key: K) -> V:
+        data = self.data
+        try:
+            value = data[key]
+        except KeyError:
+            self.misses += 1
+            value = data[key] = self.func(key)
+            if len(data) > self.size:
+                data.popitem(last=False)
+            return value
+        self.hits += 1
+        data.move_to_end(key)
+        return value
+
+
+class Evaluator:
+    """0-ply cubeless evaluation under one set of rules, with caches.
+
+    ``best_values(pos)`` is the heart of dice luck: for each of the 21 rolls,
+    the equity (for the side to move in ``pos``) after its best play. Each
+    play is scored with the opponent on roll, as gnubg does.
+
+    >>> ev = Evaluator(Rules.preset("backgammon"))
+    >>> values = ev.best_values(Position.initial())
+    >>> max(values, key=values.get)  # the best roll in the starting position
+    (6, 6)
+    """
+
+    def __init__(self, rules: Rules, cache_size: int = 200_000) -> None:
+        self.rules = rules
+        # gnubg's own move generator follows these two options' backgammon values
+        self.net_moves = rules.larger_die and rules.hit_and_run
+        self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, cache_size)
+        self._best: _Cache[Position, dict[Roll, tuple[float, int]]] = _Cache(self._best_table, cache_size)
+
+    # --- single positions --------------------------------------------------
+
+    def probabilities(self, pos: Position) -> Probabilities:
+        """The side to move's five probabilities (exact once the game is over)."""
+        return self._probs(pos)
+
+    def equity(self, pos: Position) -> float:
+        """Cubeless equity of the side to move in ``pos``."""
+        return equity(self._probs(pos), self.rules)
+
+    def equity_after(self, after: Position) -> float:
+        """Equity for the side that just moved; ``after`` has the opponent on roll."""
+        return -equity(self._probs(after), self.rules)
+
+    def _probabilities(self, pos: Position) -> Probabilities:
+        winner = pos.winner()
+        if winner is None:
+            return tuple(gnubg_nn.probabilities(net_board(pos), 0))  # type: ignore[return-value]
+        kind = pos.result_kind(self.rules) or "single"
+        multiplier = RESULT_MULTIPLIER[kind]
+        won = (1.0, float(multiplier >= 2), float(multiplier >= 3), 0.0, 0.0)
+        return won if winner == 0 else invert(won)
+
+    # --- best plays --------------------------------------------------------
+
+    def best_values(self, pos: Position) -> dict[Roll, float]:
+        """For each of the 21 rolls, the mover's equity after the best play."""
+        return {roll: value for roll, (value, _) in self._best(pos).items()}
+
+    def best(self, pos: Position, dice: Roll) -> float:
+        """The mover's equity after the best play of ``dice``."""
+        return self._best(pos)[_key(dice)][0]
+
+    def choices(self, pos: Position, dice: Roll) -> int:
+        """How many different positions the legal plays of ``dice`` reach
+        (1 for a forced play or no move)."""
+        return self._best(pos)[_key(dice)][1]
+
+    def _best_table(self, pos: Position) -> dict[Roll, tuple[float, int]]:
+        near_end = CHECKERS - pos.off()[0] <= 4
+        if self.net_moves and not near_end:
+            return {roll: self._best_net(pos, roll) for roll in ROLLS}
+        return {roll: self._best_engine(pos, roll) for roll in ROLLS}
+
+    def _best_net(self, pos: Position, roll: Roll) -> tuple[float, int]:
+        """gnubg-nn generates and scores the plays (the same legal plays as
+        ours under these rules); a finishing play never reaches here."""
+        found = gnubg_nn.best_move(net_board(pos), roll[0], roll[1], list=1)
+        candidates = found[1] if found else ()
+        if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
+            return self._best_engine(pos, roll)
+        rules = self.rules
+        return max(-equity(c[2], rules) for c in candidates), len(candidates)
+
+    def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int]:
+        results = pos.legal_positions(roll, self.rules)
+        return max(self.equity_after(after) for after in results), len(results)
+
+    def cache_info(self) -> dict[str, int]:
+        """Hits and misses of the two caches (for benchmarks)."""
+        return {
+            "positions_hits": self._probs.hits, "positions_misses": self._probs.misses,
+            "tables_hits": self._best.hits, "tables_misses": self._best.misses,
+        }
+
+
+def _key(dice: Roll) -> Roll:
+    a, b = int(dice[0]), int(dice[1])
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise ValueError(f"dice {dice!r} are not two numbers 1-6")
+    return (a, b) if a >= b else (b, a)
+
+
+__all__ = ["Evaluator", "ROLLS", "WEIGHTS", "equity", "invert", "net_board"]

@@ -1,0 +1,87 @@
+"""Dice luck and checker-play errors, as GNU Backgammon defines them.
+
+The luck of a roll is the equity after the best play for the roll thrown
+minus the average, over all 36 throws, of the equity after the best play
+for each (0-ply, cubeless, in the equity of the rules in force; see
+:mod:`.equity`). For the opening roll under ``use-opening-dice`` gnubg
+averages over the 30 non-doubles, 15 with each side starting, because the
+same throw decides who starts: :func:`opening_luck`. Under ``reroll`` the
+first roll is an ordinary roll.
+
+>>> from tavlakit import Position, Rules
+>>> ev = Evaluator(Rules.preset("backgammon"))
+>>> abs(sum(WEIGHTS[r] * roll_luck(ev, Position.initial(), r) for r in ROLLS)) < 1e-9
+True
+>>> luck_mark(0.45), luck_rating(-0.07)
+('lucky', 'Go to bed')
+"""
+
+from __future__ import annotations
+
+from ..position import Position
+from .equity import ROLLS, WEIGHTS, Evaluator, Roll
+
+#: gnubg's marks for one roll (``arLuckLevel``): above 0.6 very lucky,
+#: above 0.3 lucky, and the same below zero.
+MARK_LEVELS = (0.6, 0.3)
+#: gnubg's luck rating of a player's luck per roll (``getLuckRating``:
+#: the marks' levels applied to ten times the rate).
+RATINGS = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
+
+
+def roll_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
+    """Luck of throwing ``dice`` in ``before`` (side to move = roller)."""
+    values = ev.best_values(before)
+    mean = sum(WEIGHTS[r] * v for r, v in values.items()) / 36.0
+    return ev.best(before, dice) - mean
+
+
+def opening_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
+    """Luck of an opening throw of two different dice that also decided who
+    starts: gnubg's average over the 15 non-doubles for each side."""
+    if dice[0] == dice[1]:
+        raise ValueError(f"an opening throw has two different dice, not {dice[0]}{dice[1]}")
+    mine = ev.best_values(before)
+    theirs = ev.best_values(before.flip())
+    total = sum(mine[r] - theirs[r] for r in ROLLS if r[0] != r[1])
+    return ev.best(before, dice) - total / 30.0
+
+
+def play_error(ev: Evaluator, before: Position, dice: Roll, after: Position) -> float:
+    """Equity lost by the play that led from ``before`` to ``after`` (both
+    seen by the mover; ``after`` before the turn passes) against the best
+    play; 0 for the best play."""
+    return max(0.0, ev.best(before, dice) - ev.equity_after(after.flip()))
+
+
+def luck_mark(luck: float) -> str | None:
+    """gnubg's mark of one roll: ``very lucky``, ``lucky``, ``unlucky``,
+    ``very unlucky`` or ``None``."""
+    very, plain = MARK_LEVELS
+    if luck > very:
+        return "very lucky"
+    if luck > plain:
+        return "lucky"
+    if luck < -very:
+        return "very unlucky"
+    if luck < -plain:
+        return "unlucky"
+    return None
+
+
+def luck_rating(per_roll: float) -> str:
+    """gnubg's rating of a player's average luck per roll."""
+    very, plain = MARK_LEVELS
+    r = per_roll * 10
+    if r > very:
+        return RATINGS[4]
+    if r > plain:
+        return RATINGS[3]
+    if r < -very:
+        return RATINGS[0]
+    if r < -plain:
+        return RATINGS[1]
+    return RATINGS[2]
+
+
+__all__ = ["MARK_LEVELS", "RATINGS", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]
