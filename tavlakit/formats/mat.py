@@ -525,19 +525,19 @@ def _write_game(game: Game, out: list[str], absolute: bool, problems: list[Probl
             flush()
     result = game.result
     if result is not None:
-        wins = f"Wins {_points(result.points)}"
+        wins = f"Wins {_points(result.points)}"  # at col 6 on a line of its own, col 34 in a right cell
         if result.resigned:
             if result.winner == 1:
                 flush()
                 row[0] = f" Losses {_points(result.points)}"
-                row[1] = wins
+                row[1] = f" {wins}"
                 flush()
             else:
                 row[1] = f" Losses {_points(result.points)}"
                 flush()
                 out.append(f"      {wins}")
         elif result.winner == 1 and row[0] is not None:
-            row[1] = wins
+            row[1] = f" {wins}"
             flush()
         else:
             flush()
