@@ -17,6 +17,8 @@ from typing import Sequence
 
 Side = Sequence[int]
 
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
 
 def _pack(first: Side, second: Side) -> bytes:
     bits = 0
@@ -71,7 +73,13 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
 
     >>> decode_position_id("4HPwATDgc/ABMA")[1][5]
     5
+    >>> decode_position_id("4HPwATDgc/ABMB")
+    Traceback (most recent call last):
+    ...
+    ValueError: Position ID '4HPwATDgc/ABMB' has bits set after the 80 it holds (last character)
     """
+    if not isinstance(position_id, str):
+        raise ValueError(f"a Position ID is a string of 14 characters, not {position_id!r}")
     text = position_id.strip()
     if len(text) != 14:
         raise ValueError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
@@ -79,11 +87,16 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
         data = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError):
         raise ValueError(f"{text!r} is not a Position ID (base64 expected)") from None
+    # 14 characters carry 84 bits; the last character's low 4 are padding
+    if _B64.index(text[-1]) & 15:
+        raise ValueError(f"Position ID {text!r} has bits set after the 80 it holds (last character)")
     return _unpack(data, f"Position ID {text!r}")
 
 
 def decode_position_key(key: str) -> tuple[list[int], list[int]]:
     """Boards ``(not on roll, on roll)`` from a 20-letter position key."""
+    if not isinstance(key, str):
+        raise ValueError(f"a position key is a string of 20 letters A-P, not {key!r}")
     text = key.strip()
     if len(text) != 20 or any(not "A" <= c <= "P" for c in text):
         raise ValueError(f"a position key is 20 letters A-P, not {text!r}")

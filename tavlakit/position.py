@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import operator
 from operator import neg
 from typing import Iterable, Sequence
 
@@ -34,7 +35,10 @@ class Position:
     __slots__ = ("_s", "_hash")
 
     def __init__(self, board: Sequence[int]) -> None:
-        s = tuple(int(v) for v in board)
+        try:
+            s = tuple(map(operator.index, board))
+        except TypeError:
+            raise ValueError(f"a board array holds whole numbers, not {list(board)!r}") from None
         _check(s)
         self._s: Board = s
         self._hash = hash(s)
@@ -63,12 +67,15 @@ class Position:
         >>> Position.from_points({6: 2}, {1: 1}).pips()
         (12, 1)
         """
-        mine = _as_list(mover)
-        theirs = _as_list(opponent)
+        mine = _as_list(mover, "side to move")
+        theirs = _as_list(opponent, "opponent")
         s = [0] * 26
         for point in range(1, 25):
             if mine[point - 1] and theirs[24 - point]:
-                raise ValueError(f"point {point} holds checkers of both sides")
+                raise ValueError(
+                    f"point {point} of the side to move (the opponent's {25 - point}) "
+                    "holds checkers of both sides"
+                )
             s[point] = mine[point - 1] - theirs[24 - point]
         s[25] = mine[24]
         s[0] = -theirs[24]
@@ -230,29 +237,45 @@ def _flipped(s: Board) -> Board:
 def _dice(dice: tuple[int, int] | Sequence[int]) -> tuple[int, int]:
     if len(dice) != 2:
         raise ValueError(f"a roll has two dice, not {len(dice)}")
-    a, b = int(dice[0]), int(dice[1])
-    return a, b
+    try:
+        return operator.index(dice[0]), operator.index(dice[1])
+    except TypeError:
+        raise ValueError(f"dice must be whole numbers 1-6, not {tuple(dice)}") from None
 
 
-def _as_list(side: dict[int, int] | Sequence[int]) -> list[int]:
+def _count(value: object, where: str) -> int:
+    """A checker count: a whole number 0-15."""
+    try:
+        count = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"{where} holds {value!r} checkers; a whole number is expected") from None
+    if not 0 <= count <= CHECKERS:
+        raise ValueError(f"{where} holds {count} checkers; 0 to {CHECKERS} are possible")
+    return count
+
+
+def _as_list(side: dict[int, int] | Sequence[int], who: str) -> list[int]:
+    """25 counts (points 1-24, bar) of one side, checked."""
     if isinstance(side, dict):
         out = [0] * 25
         for point, count in side.items():
-            if not 1 <= point <= 25:
-                raise ValueError(f"point {point} is not 1-24 or 25 (bar)")
+            if not (isinstance(point, int) and 1 <= point <= 25):
+                raise ValueError(f"point {point!r} of the {who} is not 1-24 or 25 (bar)")
             out[point - 1] = count
-        return out
-    out = list(side)
-    if len(out) != 25:
-        raise ValueError(f"a side's board has 25 entries (24 points and the bar), not {len(out)}")
-    return out
+    else:
+        out = list(side)
+        if len(out) != 25:
+            raise ValueError(f"a side's board has 25 entries (24 points and the bar), not {len(out)}")
+    return [_count(v, f"{'the bar' if i == 24 else f'point {i + 1}'} of the {who}") for i, v in enumerate(out)]
 
 
 def _check(s: Board) -> None:
     if len(s) != 26:
         raise ValueError(f"a board array has 26 entries, not {len(s)}")
-    if s[25] < 0 or s[0] > 0:
-        raise ValueError("bar counts cannot be negative")
+    if s[25] < 0:
+        raise ValueError(f"the side to move has {s[25]} checkers on the bar (board[25])")
+    if s[0] > 0:
+        raise ValueError(f"the opponent has {-s[0]} checkers on the bar (board[0] must be <= 0)")
     mine = sum(v for v in s if v > 0)
     theirs = -sum(v for v in s if v < 0)
     for who, count in (("side to move", mine), ("opponent", theirs)):
