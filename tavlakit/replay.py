@@ -332,9 +332,10 @@ class _GameWalker:
                         "(rules: use-opening-dice)", turn, position=before)
         if turn.status in ("unknown", "illegal"):
             what = "'???'" if turn.status == "unknown" else "gnubg's 'Illegal play' row"
+            later = any(t.kind == "roll" for t in self.game.turns[index + 1:])
             self.report("unknown-play", "warning",
-                        f"the play is not known ({what}); later plays of this game are not checked",
-                        turn, position=before)
+                        f"the play is not known ({what})" + ("; later plays of this game are not checked"
+                                                             if later else ""), turn, position=before)
             step.legal = False
             self.synced = False
             return
