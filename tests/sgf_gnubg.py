@@ -60,6 +60,8 @@ def gnubg_view(dump: dict) -> list[dict]:
             elif kind in ("double", "take", "drop"):
                 actions.append((SIDE[action["player"]], kind, None, ()))
         winner = info.get("winner")
+        if actions and actions[-1][1] == "roll" and not actions[-1][3] and (not winner or info.get("resigned")):
+            actions.pop()  # see record_view
         games.append({"score": (info["score-X"], info["score-O"]),
                       "result": (SIDE[winner], info["points-won"], bool(info.get("resigned"))) if winner else None,
                       "actions": actions})
@@ -68,8 +70,8 @@ def gnubg_view(dump: dict) -> list[dict]:
 
 def record_view(match: Match) -> list[dict]:
     """The same view of a record. A last roll without moves in a game that
-    was resigned or is unfinished is what gnubg keeps as set dice
-    (``DI``); gnubg.match() leaves it out, so this view does too."""
+    was resigned or is unfinished is left out of both views: gnubg keeps it
+    as set dice (``DI``, not in gnubg.match()) unless it was a dance."""
     games = []
     for game in match.games:
         actions = []
