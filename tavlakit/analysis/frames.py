@@ -1,0 +1,334 @@
+"""pandas frames of replayed records: one row per turn, per game, per player.
+
+Every function takes one :class:`~tavlakit.record.Match` or any iterable of
+them (a list, or ``tk.read_matches(paths)`` streaming file by file). The
+rules come from ``rules=``, else each match's tags, else backgammon.
+
+>>> import tavlakit as tk
+>>> from tavlakit._data import data_dir
+>>> match = tk.read_match(data_dir("samples") / "tavla-t000.mat")
+>>> games = games_frame(match)
+>>> list(games.columns[:4])
+['match', 'game', 'player0', 'player1']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+import pandas as pd
+
+from ..position import Position
+from ..record import Match
+from ..replay import ReplayedGame, default_rules, replay
+from ..rules import Rules
+from .equity import Evaluator
+from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
+from .pips import turn_facts
+
+Matches = Match | Iterable[Match]
+
+#: Column types of :func:`plays_frame` (fixed, so batches concatenate and
+#: Parquet files written in parts share one schema).
+PLAY_COLUMNS: dict[str, str] = {
+    "match": "string", "game": "Int64", "turn": "Int64", "number": "Int64",
+    "player": "Int64", "name": "string", "kind": "string", "opening": "boolean",
+    "opening_dice": "boolean", "dice": "string", "die1": "Int64", "die2": "Int64",
+    "play": "string", "dance": "boolean", "cube": "Int64", "cube_action": "string",
+    "pips_before": "Int64", "opp_pips_before": "Int64", "pips_after": "Int64", "opp_pips_after": "Int64",
+    "hits": "Int64", "entered": "Int64", "borne_off": "Int64", "home_points": "Int64",
+    "closed_board": "boolean", "position_id": "string", "legal": "boolean", "choices": "Int64",
+    "luck": "float64", "luck_mark": "string", "error": "float64",
+}
+GAME_COLUMNS: dict[str, str] = {
+    "match": "string", "game": "Int64", "player0": "string", "player1": "string", "rules": "string",
+    "length": "Int64", "score0": "Int64", "score1": "Int64", "crawford": "boolean",
+    "starter": "Int64", "opening_roll": "string", "winner": "Int64", "winner_name": "string",
+    "points": "Int64", "resigned": "boolean", "dropped": "boolean", "cube": "Int64",
+    "result_kind": "string", "kind_none_borne_off": "string", "kind_outside_home": "string",
+    "turns": "Int64", "plies": "Int64", "problems": "Int64",
+}
+
+
+@dataclass
+class Analysis:
+    """The plays and games frames of a collection; :attr:`players` derives
+    the per-player summary from them."""
+
+    plays: pd.DataFrame
+    games: pd.DataFrame
+
+    @property
+    def players(self) -> pd.DataFrame:
+        return players_frame(self)
+
+
+def _matches(matches: Matches) -> Iterator[Match]:
+    if isinstance(matches, Match):
+        yield matches
+    else:
+        yield from matches
+
+
+def _match_id(match: Match, index: int) -> str:
+    return match.source or f"match-{index + 1}"
+
+
+class _Walker:
+    """Replays matches and turns them into rows, one evaluator per rules."""
+
+    def __init__(self, rules: Rules | None, luck: bool) -> None:
+        self.rules = rules
+        self.luck = luck
+        self.evaluators: dict[Rules, Evaluator] = {}
+
+    def evaluator(self, rules: Rules) -> Evaluator:
+        if rules not in self.evaluators:
+            self.evaluators[rules] = Evaluator(rules)
+        return self.evaluators[rules]
+
+    def run(self, matches: Matches) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
+        """Per match: (play rows, game rows)."""
+        for index, match in enumerate(_matches(matches)):
+            rules = self.rules or default_rules(match)
+            mid = _match_id(match, index)
+            plays: list[dict[str, Any]] = []
+            games: list[dict[str, Any]] = []
+            for rg in replay(match, rules):
+                plays.extend(self.play_rows(match, mid, rules, rg))
+                games.append(game_row(match, mid, rules, rg))
+            yield plays, games
+
+    def play_rows(self, match: Match, mid: str, rules: Rules, rg: ReplayedGame) -> Iterator[dict[str, Any]]:
+        ev = self.evaluator(rules) if self.luck else None
+        known = True  # the board is known (no unknown play or bad dice earlier in the game)
+        first = True
+        for step in rg.steps:
+            turn = step.turn
+            row: dict[str, Any] = {
+                "match": mid, "game": rg.game.number, "turn": step.index, "number": turn.number,
+                "player": step.player, "name": match.players[step.player], "kind": turn.kind,
+                "cube": step.cube, "legal": step.legal,
+                "cube_action": None if turn.kind == "roll" else turn.kind,
+            }
+            if known:
+                row["position_id"] = step.before.position_id()
+            if turn.kind != "roll":
+                if known:
+                    row.update(turn_facts(step.before, step.before))
+                yield row
+                continue
+            opening, first = first, False
+            dice = turn.dice
+            valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+            opening_dice = opening and rules.opening == "use-opening-dice" and rg.game.start is None
+            row.update(opening=opening, opening_dice=opening_dice, play=turn.play.notation())
+            if valid:
+                assert dice is not None
+                row.update(dice=f"{dice[0]}{dice[1]}", die1=dice[0], die2=dice[1])
+            played = turn.status == "play" and (step.legal or step.after != step.before)
+            if known:
+                before = step.before
+                if played:
+                    row.update(turn_facts(before, step.after))
+                if valid:
+                    assert dice is not None
+                    row.update(self.roll_values(ev, rules, before, step.after, (dice[0], dice[1]),
+                                                opening_dice and dice[0] != dice[1],
+                                                played and step.legal))
+            if turn.status in ("unknown", "illegal") or not valid:
+                known = False
+            yield row
+
+    def roll_values(self, ev: Evaluator | None, rules: Rules, before: Position, after: Position,
+                    dice: tuple[int, int], opening: bool, judged: bool) -> dict[str, Any]:
+        dance = after == before and not any(p.moves for p in before.legal_plays(dice, rules))
+        out: dict[str, Any] = {"dance": dance}
+        if ev is None:
+            return out
+        luck = opening_luck(ev, before, dice) if opening else roll_luck(ev, before, dice)
+        out.update(luck=luck, luck_mark=luck_mark(luck), choices=ev.choices(before, dice))
+        if judged and (after != before or dance):
+            out["error"] = play_error(ev, before, dice, after)
+        return out
+
+
+def game_row(match: Match, mid: str, rules: Rules, rg: ReplayedGame) -> dict[str, Any]:
+    """One row of :func:`games_frame`."""
+    game = rg.game
+    result = game.result
+    rolls = [s for s in rg.steps if s.turn.kind == "roll"]
+    first = rolls[0].turn.dice if rolls else None
+    dropped = any(s.turn.kind == "drop" for s in rg.steps)
+    finished = rg.result_kind is not None
+    kind = rg.result_kind
+    if kind is None and result is not None and not dropped and rg.cube:
+        kind = {1: "single", 2: "mars", 3: "backgammon"}.get(result.points // rg.cube
+                                                            if result.points % rg.cube == 0 else 0)
+    if kind is None and dropped:
+        kind = "single"
+    return {
+        "match": mid, "game": game.number, "player0": match.players[0], "player1": match.players[1],
+        "rules": rules.name, "length": match.length, "score0": game.score[0], "score1": game.score[1],
+        "crawford": game.crawford, "starter": rg.starter,
+        "opening_roll": f"{first[0]}{first[1]}" if first else None,
+        "winner": result.winner if result else None,
+        "winner_name": match.players[result.winner] if result and result.winner in (0, 1) else None,
+        "points": result.points if result else None, "resigned": result.resigned if result else None,
+        "dropped": dropped, "cube": rg.cube, "result_kind": kind,
+        "kind_none_borne_off": rg.final.result_kind(rules.replace(mars="none-borne-off")) if finished else None,
+        "kind_outside_home": rg.final.result_kind(rules.replace(mars="outside-home")) if finished else None,
+        "turns": len(game.turns), "plies": len(rolls),
+        "problems": sum(1 for p in [*game.problems, *rg.problems] if p.severity == "error"),
+    }
+
+
+def _frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=list(columns))
+    return frame.astype(columns)
+
+
+def analyse(matches: Matches, rules: Rules | None = None, luck: bool = True) -> Analysis:
+    """Replay every match once and build the plays and games frames.
+
+    ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
+    ``choices``, ``error``), which is much faster.
+    """
+    plays: list[dict[str, Any]] = []
+    games: list[dict[str, Any]] = []
+    for p, g in _Walker(rules, luck).run(matches):
+        plays.extend(p)
+        games.extend(g)
+    return Analysis(_frame(plays, PLAY_COLUMNS), _frame(games, GAME_COLUMNS))
+
+
+def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:
+    """One row per turn (rolls and cube actions); see :data:`PLAY_COLUMNS`.
+
+    Pips and board events are seen by the turn's player (``opp_*``: the
+    opponent); ``luck`` is in equity units of the rules (:mod:`.luck`),
+    ``error`` the equity the play lost against the best 0-ply play.
+    Positions after an unknown play (``???``) are not known: those rows
+    keep the turn but leave the board columns empty.
+    """
+    return analyse(matches, rules, luck).plays
+
+
+def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:
+    """One row per game; see :data:`GAME_COLUMNS`. ``result_kind`` follows
+    the rules in force (from the board, else from points / cube for a
+    resignation); ``kind_none_borne_off`` and ``kind_outside_home`` judge
+    the final board under each mars definition (empty when the game did
+    not end on the board)."""
+    return analyse(matches, rules, luck=False).games
+
+
+def players_frame(data: Analysis | Matches, rules: Rules | None = None) -> pd.DataFrame:
+    """Per player per match (``scope="match"``) and per player name over
+    everything (``scope="overall"``): games, wins, mars for and against,
+    points, luck (total, per roll, gnubg's rating, net of the opponent's,
+    luck-adjusted result) and checker-play errors (total, per unforced
+    move)."""
+    if not isinstance(data, Analysis):
+        data = analyse(data, rules)
+    plays, games = data.plays, data.games
+    rows = []
+    for mid, match_games in games.groupby("match", sort=False):
+        match_plays = plays[(plays["match"] == mid) & (plays["kind"] == "roll")]
+        for side in (0, 1):
+            rows.append(_player_counts(mid, side, match_games, match_plays))
+    per_match = pd.DataFrame(rows)
+    if per_match.empty:
+        return per_match
+    overall = per_match.drop(columns=["match", "side"]).groupby("player", sort=False).sum(numeric_only=True)
+    overall = overall.reset_index().assign(scope="overall", match=None, side=None)
+    out = pd.concat([per_match.assign(scope="match"), overall], ignore_index=True)
+    return _rates(out)
+
+
+def _player_counts(mid: str, side: int, games: pd.DataFrame, rolls: pd.DataFrame) -> dict[str, Any]:
+    name = games[f"player{side}"].iloc[0]
+    won = games["winner"] == side
+    lost = games["winner"] == 1 - side
+    marsy = games["result_kind"].isin(["mars", "backgammon"])
+    mine = rolls[rolls["player"] == side]
+    theirs = rolls[rolls["player"] == 1 - side]
+    points = games["points"].fillna(0)
+    luck_points = (mine["luck"] * mine["cube"]).sum()
+    opp_luck_points = (theirs["luck"] * theirs["cube"]).sum()
+    result = float(points[won].sum() - points[lost].sum())
+    return {
+        "match": mid, "player": name, "side": side, "games": len(games),
+        "wins": int(won.sum()), "losses": int(lost.sum()),
+        "mars_for": int((won & marsy).sum()), "mars_against": int((lost & marsy).sum()),
+        "points_for": int(points[won].sum()), "points_against": int(points[lost].sum()), "result": result,
+        "rolls": int(mine["luck"].notna().sum()), "luck": float(mine["luck"].sum()),
+        "opp_luck": float(theirs["luck"].sum()),
+        "luck_adjusted": result - float(luck_points - opp_luck_points),
+        "very_lucky": int((mine["luck_mark"] == "very lucky").sum()),
+        "lucky": int((mine["luck_mark"] == "lucky").sum()),
+        "unlucky": int((mine["luck_mark"] == "unlucky").sum()),
+        "very_unlucky": int((mine["luck_mark"] == "very unlucky").sum()),
+        "unforced": int((mine["choices"] > 1).sum()), "error": float(mine["error"].sum()),
+    }
+
+
+def _rates(frame: pd.DataFrame) -> pd.DataFrame:
+    frame["net_luck"] = frame["luck"] - frame["opp_luck"]
+    rolls = frame["rolls"].where(frame["rolls"] > 0)
+    frame["luck_per_roll"] = frame["luck"] / rolls
+    frame["luck_rating"] = frame["luck_per_roll"].map(lambda r: None if pd.isna(r) else luck_rating(r))
+    frame["error_rate"] = frame["error"] / frame["unforced"].where(frame["unforced"] > 0)
+    first = ["scope", "match", "player", "side"]
+    return frame[first + [c for c in frame.columns if c not in first]]
+
+
+def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None, luck: bool = True,
+               batch: int = 50, progress: Callable[[int], None] | None = None) -> tuple[Path, Path]:
+    """Write ``plays.parquet`` and ``games.parquet`` into ``folder``, ``batch``
+    matches at a time, so a large streamed collection never sits in memory
+    whole. ``progress`` is called with the number of matches done. Returns
+    the two paths."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = (out / "plays.parquet", out / "games.parquet")
+    writers: list[Any] = [None, None]
+    buffers: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    columns = (PLAY_COLUMNS, GAME_COLUMNS)
+
+    def flush() -> None:
+        for i in (0, 1):
+            table = pa.Table.from_pandas(_frame(buffers[i], columns[i]), preserve_index=False)
+            if writers[i] is None:
+                writers[i] = pq.ParquetWriter(paths[i], table.schema)
+            writers[i].write_table(table)
+            buffers[i].clear()
+
+    done = 0
+    try:
+        for plays, games in _Walker(rules, luck).run(matches):
+            buffers[0].extend(plays)
+            buffers[1].extend(games)
+            done += 1
+            if done % batch == 0:
+                flush()
+            if progress:
+                progress(done)
+        if buffers[1] or writers[1] is None:
+            flush()
+    finally:
+        for writer in writers:
+            if writer is not None:
+                writer.close()
+    return paths
+
+
+__all__ = [
+    "Analysis", "GAME_COLUMNS", "PLAY_COLUMNS", "analyse", "game_row", "games_frame", "players_frame",
+    "plays_frame", "to_parquet",
+]

@@ -1,0 +1,70 @@
+"""What a turn did to the board: pips, hits, entering, bearing off, home points.
+
+>>> from tavlakit import Position, Play
+>>> start = Position.initial()
+>>> facts = turn_facts(start, start.apply(Play.parse("8/2 6/2")))
+>>> facts["pips_after"], facts["home_points"], facts["hits"]
+(157, 3, 0)
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..position import Position
+
+
+def home_points(pos: Position) -> int:
+    """Points of the side to move's home (1-6) holding two or more of its checkers."""
+    s = pos.board
+    return sum(1 for p in range(1, 7) if s[p] >= 2)
+
+
+def turn_facts(before: Position, after: Position) -> dict[str, int | bool]:
+    """Pips and board events of one turn; both positions seen by the mover
+    (``after`` before the turn passes)."""
+    pips_before, opp_before = before.pips()
+    pips_after, opp_after = after.pips()
+    points = home_points(after)
+    return {
+        "pips_before": pips_before,
+        "opp_pips_before": opp_before,
+        "pips_after": pips_after,
+        "opp_pips_after": opp_after,
+        "hits": after.bar()[1] - before.bar()[1],
+        "entered": before.bar()[0] - after.bar()[0],
+        "borne_off": after.off()[0] - before.off()[0],
+        "home_points": points,
+        "closed_board": points == 6,
+    }
+
+
+def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = None) -> pd.DataFrame:
+    """Both players' pip counts after every roll of one game of a
+    :func:`~tavlakit.analysis.frames.plays_frame` (the first game by default):
+    columns ``ply``, ``player0``, ``player1`` and ``lead`` (player 0's lead
+    in the race: player 1's pips minus player 0's)."""
+    rows = plays[plays["kind"] == "roll"]
+    if match is None:
+        if rows.empty:
+            raise ValueError("the plays frame has no rolls")
+        match = rows["match"].iloc[0]
+    rows = rows[rows["match"] == match]
+    if game is None and not rows.empty:
+        game = int(rows["game"].iloc[0])
+    rows = rows[rows["game"] == game]
+    if rows.empty:
+        raise ValueError(f"no rolls for game {game} of match {match!r}")
+    mine = rows["pips_after"].to_numpy()
+    theirs = rows["opp_pips_after"].to_numpy()
+    zero = (rows["player"] == 0).to_numpy()
+    race = pd.DataFrame({
+        "ply": range(1, len(rows) + 1),
+        "player0": pd.array([m if z else t for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
+        "player1": pd.array([t if z else m for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
+    })
+    race["lead"] = race["player1"] - race["player0"]
+    return race
+
+
+__all__ = ["home_points", "pip_race", "turn_facts"]
