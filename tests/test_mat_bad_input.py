@@ -55,10 +55,22 @@ def test_one_bad_row_does_not_stop_the_next() -> None:
     match = load_mat(text, source="bad.mat")
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column, problem.game, problem.move) == ("syntax", 5, 16, 1, 2)
-    assert "xx/10" in problem.message
-    numbers = [t.number for t in match.games[0].turns]
-    assert numbers == [1, 1, 3, 3, 4, 4, 5]  # row 2 is lost (and reported), rows 3-5 are read
+    assert "xx/10" in problem.message and "unknown play" in problem.message
+    turns = match.games[0].turns
+    assert [t.number for t in turns] == [1, 1, 2, 2, 3, 3, 4, 4, 5]
+    # the bad cell is kept as a roll whose play is unknown; the other cell is read
+    assert (turns[2].player, turns[2].dice, turns[2].moves, turns[2].status) == (0, (6, 3), (), "unknown")
+    assert (turns[3].player, turns[3].kind, turns[3].cube) == (1, "double", 2)
     assert match.games[0].result.points == 2
+
+
+def test_bad_cube_cell_is_left_out_and_said() -> None:
+    text = " 1 point match\n" + GAME.format(n=1, a=0, b=0).replace("Doubles => 4", "Doubles => x")
+    match = load_mat(text, source="bad.mat")
+    [problem] = problems(match)
+    assert (problem.line, problem.column, problem.move) == (7, 35, 4)
+    assert "'Doubles => x' is left out" in problem.message
+    assert [(t.number, t.player) for t in match.games[0].turns][6:] == [(4, 0), (5, 0)]
 
 
 def test_truncated_game_has_no_result() -> None:

@@ -47,6 +47,8 @@ _TAG = re.compile(r';\s*\[\s*(.*?)\s+"(.*)"\s*\]\s*$')
 _SCORE = re.compile(r"(.*?)\s*:\s*(-?\d+)\s+(.*?)\s*:\s*(-?\d+)$")
 _NUMBER = re.compile(r"\d+")
 _ROW = re.compile(r"\s*(\d+)\)")
+#: Where a cell may start in a row (used to set aside a cell that does not parse).
+_CELL_START = re.compile(r"(?<!\S)(?:\d\d:|Doubles|Beavers|Takes|Drops|Passes|Wins|Losses)")
 #: A cell whose token starts this many columns after the row number or more
 #: is the right cell (left cells start 1-2 columns after it, right ones >= 29).
 _RIGHT_OFFSET = 12
@@ -349,9 +351,37 @@ class MatReader:
             try:
                 parsed = _PARSER.parse("\n" + line)
             except UnexpectedInput as exc:
-                problems.append(self._syntax(exc, line, first + i, game))
-                continue
+                problem = self._syntax(exc, line, first + i, game)
+                salvaged = self._salvage(line, problem.column or 0) if isinstance(exc, UnexpectedCharacters) else None
+                if salvaged is not None:
+                    parsed, note = salvaged
+                    problem = problem.replace(message=f"{problem.message}; {note}")
+                problems.append(problem)
+                if salvaged is None:
+                    continue
             yield first + i - 2, parsed
+
+    @staticmethod
+    def _salvage(line: str, column: int) -> tuple[list, str] | None:
+        """Parse a row again with the cell that holds ``column`` (1-based)
+        written as an unknown play (``31: ???``), or left out when it is not
+        a roll, so the other cell and the turn order survive a typo."""
+        if not _ROW.match(line):
+            return None
+        starts = [found.start() for found in _CELL_START.finditer(line)]
+        before = [start for start in starts if start <= column - 1]
+        if not before:
+            return None
+        start = before[-1]
+        end = next((after for after in starts if after > start and after >= column - 1), len(line))
+        cell = line[start:end]
+        roll = cell[2] == ":"
+        stand_in = cell[:3] + " ???" if roll else ""
+        try:
+            parsed = _PARSER.parse("\n" + (line[:start] + stand_in.ljust(end - start) + line[end:]).rstrip())
+        except UnexpectedInput:
+            return None
+        return parsed, "the roll is read as an unknown play" if roll else f"{cell.strip()!r} is left out"
 
     def _syntax(self, exc: UnexpectedInput, line: str, number: int, game: int | None) -> Problem:
         """A problem for a line that does not parse (``exc`` from parsing ``"\\n" + line``)."""
@@ -363,7 +393,7 @@ class MatReader:
             column = exc.pos_in_stream
             while line[column - 1] in " \t":
                 column += 1
-            message = f"cannot read {line[column - 1:column + 19]!r}"
+            message = f"cannot read {line[column - 1:column + 19].rstrip()!r}"
         elif isinstance(exc, UnexpectedCharacters):
             column = indent
             message = f"cannot read the line {line.strip()[:40]!r}"
