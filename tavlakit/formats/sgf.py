@@ -667,8 +667,8 @@ class _GameReader:
         if game.turns:
             turn = game.turns[0]
             first = turn.player if turn.kind in ("roll", "double") else 1 - turn.player
-        elif self.setup.on_roll is not None:
-            game.extra["sgf-setup:PL"] = ["WB"[self.setup.on_roll]]
+        elif self.setup.on_roll == 1:  # who is on roll; White unless said
+            game.extra["sgf-setup:PL"] = ["B"]
         start = self.start_position(first)
         if start is not None and start != Position.initial():
             game.start = start.position_id()
