@@ -4,7 +4,7 @@
 >>> start = Position.initial()
 >>> facts = turn_facts(start, start.apply(Play.parse("8/2 6/2")))
 >>> facts["pips_after"], facts["home_points"], facts["hits"]
-(157, 3, 0)
+(157, 2, 0)
 """
 
 from __future__ import annotations
