@@ -151,3 +151,36 @@ def test_fifty_megabytes_stream_in_flat_memory(tmp_path: Path) -> None:
     assert count == n and turns == 9 * n and bad == 0
     assert size >= 50_000_000
     assert peak < 2_000_000, f"peak {peak} bytes for a {size}-byte file"
+
+
+def test_resignation_that_contradicts_the_result() -> None:
+    """`Losses` in the left cell says the left player resigned; a `Wins` for
+    the left player contradicts it."""
+    text = (" 1 point match\n Game 1\n Ann : 0                        Bob : 0\n"
+            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+            "  2)  Losses 1 point\n"
+            "      Wins 1 point\n")
+    match = load_mat(text, source="r.mat")
+    [problem] = problems(match)
+    assert (problem.code, problem.line, problem.column) == ("result-mismatch", 5, 7)
+    result = match.games[0].result
+    assert (result.winner, result.points, result.resigned) == (0, 1, True)
+
+
+def test_header_is_ready_before_the_games_are_read() -> None:
+    text = ' ; [Site "x"]\n\n 7 point match\n\n' + "\n".join(GAME.format(n=n, a=0, b=2 * n - 2) for n in (1, 2, 3))
+    pulled = []
+
+    def lines():
+        for line in text.splitlines(keepends=True):
+            pulled.append(line)
+            yield line
+
+    reader = read_mat(lines(), source="s.mat")
+    assert reader.match.length == 7 and reader.match.players == ("Ann", "Bob")
+    assert reader.match.tags == {"Site": "x"} and reader.match.games == []
+    assert pulled[-1] == " Game 2\n"  # the header and game 1 only (and game 2's first line)
+    games = reader.games()
+    assert next(games).number == 1 and pulled[-1] == " Game 2\n"
+    assert next(games).number == 2 and pulled[-1] == " Game 3\n"
+    assert [g.number for g in games] == [3]
