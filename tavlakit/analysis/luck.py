@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+import pandas as pd
+
 from ..position import Position
 from .equity import ROLLS, WEIGHTS, Evaluator, Roll
 
@@ -84,4 +86,22 @@ def luck_rating(per_roll: float) -> str:
     return RATINGS[2]
 
 
-__all__ = ["MARK_LEVELS", "RATINGS", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]
+def cumulative_luck(plays: pd.DataFrame, match: str | None = None) -> pd.DataFrame:
+    """Running luck total of each player over one match of a plays frame
+    (the first by default): one row per roll, columns ``roll``, ``game``,
+    and one per player name."""
+    rows = plays[(plays["kind"] == "roll") & plays["luck"].notna()]
+    if rows.empty:
+        raise ValueError("the plays frame has no luck values (was it built with luck=False?)")
+    match = rows["match"].iloc[0] if match is None else match
+    rows = rows[rows["match"] == match]
+    if rows.empty:
+        raise ValueError(f"no rolls with luck for match {match!r}")
+    out = pd.DataFrame({"roll": range(1, len(rows) + 1), "game": rows["game"].to_numpy()})
+    for name in pd.unique(rows["name"]):
+        mine = rows["luck"].where(rows["name"] == name, 0.0)
+        out[str(name)] = mine.cumsum().to_numpy()
+    return out
+
+
+__all__ = ["MARK_LEVELS", "RATINGS", "cumulative_luck", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]
