@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from record_strategies import matches
 
 from tavlakit.formats.jsonfmt import match_to_dict, read_json, write_json
@@ -120,3 +121,19 @@ def test_streams_bytes_and_paths(tmp_path: Path) -> None:
     assert "Ayşe" in path.read_text(encoding="utf-8")
     assert read_json(path) == read_json(path.read_bytes()) == match
     assert read_json(path).source == str(path)
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=6),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                               st.sampled_from(["games", "turns", "number", "player", "dice", "moves", "kind",
+                                                "score", "result", "winner", "points", "tags", "players",
+                                                "extra", "start", "cube", "x"]), inner, max_size=5),
+                           max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(JSON_VALUES)
+def test_any_json_value_never_raises(value: object) -> None:
+    match = read_json(json.dumps(value))
+    assert isinstance(match, Match)
+    assert all(p.code == "syntax" for p in match.problems + [p for g in match.games for p in g.problems])

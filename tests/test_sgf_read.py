@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import letter_point, point_letter, read_sgf
@@ -201,3 +203,27 @@ def test_bytes_streams_and_paths(tmp_path: Path) -> None:
     with open(path, encoding="cp1254") as stream:
         assert read_sgf(stream) == match
     assert isinstance(read_sgf("(;GM[6])"), Match)
+
+
+MUTABLE = "(;GM[6]MI[length:7][game:0][ws:0][bs:0]RE[W+2Resign]\n;B[42qusu]C[a\\]b]\n;W[32xvmj]\n;B[double]\n" \
+          ";W[take]\n;PL[B]DI[43];B[43aesv]\n;AE[a:g]AB[l][l]PL[W]\n;W[52ywwr])\n(;GM[6];W[34])"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_mutated_sgf_never_raises(data: st.DataObject) -> None:
+    text = list(MUTABLE)
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(text) - 1))
+        char = data.draw(st.sampled_from(list("()[];\\:WBabyz0123456789 \nAEPLDIC")))
+        op = data.draw(st.integers(0, 2))
+        if op == 0:
+            text[i] = char
+        elif op == 1:
+            del text[i]
+        else:
+            text.insert(i, char)
+    match = read_sgf("".join(text), source="m.sgf")
+    for problem in match.problems + [p for g in match.games for p in g.problems]:
+        assert problem.file == "m.sgf"
+        assert problem.line is None or problem.line >= 1
