@@ -164,6 +164,16 @@ def _on_bar(b: _Builder) -> None:
     b.scatter(OPP, b.left(OPP), range(24))
 
 
+def _stragglers(b: _Builder) -> None:
+    """One or two checkers outside home, the rest deep in it (they cannot
+    move until all are home), against scattered opposing points: often only
+    one die can be played."""
+    b.scatter(MOVER, b.rng.randint(1, 2), range(6, 24))
+    b.scatter(MOVER, b.rng.randint(0, 13), range(3))
+    b.make_points(OPP, b.rng.sample(range(23), b.rng.randint(3, 7)))
+    b.scatter(OPP, b.rng.randint(0, 3), range(24))
+
+
 KINDS: dict[str, Callable[[_Builder], None]] = {
     "scattered": _scattered,
     "crowded": _crowded,
@@ -172,6 +182,7 @@ KINDS: dict[str, Callable[[_Builder], None]] = {
     "primed": _primed,
     "closed": _closed,
     "on-bar": _on_bar,
+    "stragglers": _stragglers,
 }
 
 
@@ -220,7 +231,7 @@ def mismatches(boards: list[GnubgBoard], rolls: list[tuple[int, int]]) -> list[s
     return bad
 
 
-# 3000 + 3000 + 7 x 600 = 10,200 positions, each with all 21 rolls
+# 3000 + 3000 + 8 x 600 = 10,800 positions, each with all 21 rolls
 SELF_PLAY = RANDOM_PLAY = 3000
 PER_KIND = 600
 
@@ -246,7 +257,7 @@ def test_generators_reach_the_hard_cases() -> None:
     boards = random_boards(random.Random(7), 700)
     arrays = [to_array(b) for b in boards]
     assert sum(s[25] > 0 for s in arrays) > 150  # mover on the bar
-    assert sum(all(v <= 0 for v in s[7:26]) for s in arrays) > 100  # bearing off
+    assert sum(all(v <= 0 for v in s[7:26]) for s in arrays) > 80  # bearing off
     closed = [s for s in arrays if s[25] and all(v <= -2 for v in s[19:25])]
     assert len(closed) > 50  # dancing
     assert all(set(legal_results(s, (6, 6), BACKGAMMON)) == {s} for s in closed)
