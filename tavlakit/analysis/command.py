@@ -1,0 +1,166 @@
+"""``tavlakit stats``: luck, mars rates, errors and dice fairness of many files.
+
+A plain function with Typer annotations; the CLI registers it with
+``app.command()(stats)``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator, List, Optional
+
+import pandas as pd
+import typer
+
+from ..formats import EXTENSIONS, read_matches
+from ..rules import PRESETS, Rules
+from .dice import fairness
+from .frames import Analysis, analyse
+from .outcomes import mars_rates
+
+PLAYER_COLUMNS = ["player", "games", "wins", "mars_for", "mars_against", "mars_rate_for", "low_for", "high_for",
+                  "rolls", "luck", "luck_per_roll", "luck_rating", "net_luck", "luck_adjusted", "error",
+                  "error_rate", "faces_p", "rolls_p", "doubles_rate"]
+#: The columns printed as a table (CSV and JSON carry them all).
+SHOWN = ["player", "match", "games", "wins", "mars_for", "mars_against", "mars", "luck_per_roll", "luck_rating",
+         "net_luck", "luck0", "luck1", "error_rate", "faces_p", "doubles_rate", "problems"]
+FILE_COLUMNS = ["match", "games", "plies", "mars", "problems", "rolls", "luck0", "luck1", "faces_p", "rolls_p",
+                "doubles_rate"]
+
+
+def record_files(paths: List[Path]) -> list[Path]:
+    """The record files named, folders searched recursively for known extensions."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in EXTENSIONS))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise typer.BadParameter(f"{path}: no such file or folder")
+    return files
+
+
+def by_player(result: Analysis) -> pd.DataFrame:
+    """One row per player name over every file."""
+    players = result.players
+    overall = players[players["scope"] == "overall"].drop(columns=["scope", "match", "side"])
+    mars = mars_rates(result.games).drop(columns=["wins", "mars_for", "losses", "mars_against"])
+    dice = fairness(result.plays, by="name").rename(columns={"name": "player", "rolls": "dice_rolls"})
+    out = overall.merge(mars, on="player", how="left").merge(dice, on="player", how="left")
+    return out[[c for c in PLAYER_COLUMNS if c in out.columns]]
+
+
+def by_file(result: Analysis) -> pd.DataFrame:
+    """One row per file (match)."""
+    games, plays = result.games, result.plays
+    rolls = plays[plays["kind"] == "roll"]
+    rows = []
+    dice = fairness(plays, by="match").set_index("match")
+    for mid, part in games.groupby("match", sort=False):
+        mine = rolls[rolls["match"] == mid]
+        row = {
+            "match": mid, "games": len(part), "plies": int(part["plies"].sum()),
+            "mars": int(part["result_kind"].isin(["mars", "backgammon"]).sum()),
+            "problems": int(part["problems"].sum()), "rolls": len(mine),
+            "luck0": float(mine["luck"][mine["player"] == 0].sum(min_count=1)),
+            "luck1": float(mine["luck"][mine["player"] == 1].sum(min_count=1)),
+        }
+        if mid in dice.index:
+            row.update(dice.loc[mid, ["faces_p", "rolls_p", "doubles_rate"]].to_dict())
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    return out[[c for c in FILE_COLUMNS if c in out.columns]]
+
+
+def _progress(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("analysing", total=len(files))
+
+        def matches() -> Iterator:
+            for match in read_matches(files):
+                yield match
+                bar.advance(task)
+
+        return analyse(matches(), rules, luck)
+
+
+def _plot(result: Analysis, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plots import plot_dice, plot_luck, plot_mars_rates, plot_pip_race
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    if not result.plays.empty:
+        plot_pip_race(result.plays, ax=axes[0, 0])
+        if result.plays["luck"].notna().any():
+            plot_luck(result.plays, ax=axes[0, 1])
+        plot_dice(result.plays, ax=axes[1, 0])
+    plot_mars_rates(result.games, ax=axes[1, 1])
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def stats(
+    paths: List[Path] = typer.Argument(..., help="Record files or folders (searched recursively)."),
+    rules: Optional[str] = typer.Option(None, help=f"Rule set ({', '.join(PRESETS)}); default: each file's tags, "
+                                                   "else backgammon."),
+    by: str = typer.Option("player", help="Summarise by 'player' or by 'file'."),
+    csv: Optional[Path] = typer.Option(None, help="Also write the summary as CSV to this file."),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON object per row."),
+    plot: Optional[Path] = typer.Option(None, help="Write a PNG: pip race, luck, dice faces, mars rates."),
+    luck: bool = typer.Option(True, help="Compute dice luck and errors with the neural net (slower)."),
+) -> None:
+    """Luck, errors, mars rates and dice fairness of a collection of records."""
+    if by not in ("player", "file"):
+        raise typer.BadParameter(f"--by must be 'player' or 'file', not {by!r}")
+    try:
+        chosen = Rules.preset(rules) if rules else None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    files = record_files(paths)
+    if not files:
+        raise typer.BadParameter("no record files found")
+    result = _progress(files, chosen, luck)
+    table = by_player(result) if by == "player" else by_file(result)
+    if csv is not None:
+        table.to_csv(csv, index=False)
+    if plot is not None:
+        _plot(result, plot)
+    if json_output:
+        for record in json.loads(table.to_json(orient="records")):
+            typer.echo(json.dumps(record, ensure_ascii=False))
+        return
+    _print(table[[c for c in SHOWN if c in table.columns]], f"{len(files)} file(s), {len(result.games)} game(s), "
+                  f"{int((result.plays['kind'] == 'roll').sum())} roll(s)")
+
+
+def _print(table: pd.DataFrame, caption: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Table(caption=caption)
+    for column in table.columns:
+        out.add_column(column, justify="left" if table[column].dtype == object else "right")
+    for row in table.itertuples(index=False):
+        out.add_row(*(_cell(v) for v in row))
+    Console().print(out)
+
+
+def _cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+__all__ = ["by_file", "by_player", "record_files", "stats"]
