@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavlakit.formats.mat import load_mat
-from tavlakit.formats.sgf import letter_point, point_letter, read_sgf
+from tavlakit.formats.sgf import SgfReader, letter_point, point_letter, read_sgf
 from tavlakit.play import Move
 from tavlakit.position import Position
 from tavlakit.record import Game, Match
@@ -227,3 +227,11 @@ def test_mutated_sgf_never_raises(data: st.DataObject) -> None:
     for problem in match.problems + [p for g in match.games for p in g.problems]:
         assert problem.file == "m.sgf"
         assert problem.line is None or problem.line >= 1
+
+
+def test_header_before_the_games(corpus_dir: Path) -> None:
+    reader = SgfReader(corpus_dir / "gnubgparser" / "charlot1-charlot2_7p_2025-11-08-2308.sgf")
+    assert reader.match.players == ("charlot1", "charlot2") and reader.match.length == 7
+    assert reader.match.tags == {"EventDate": "2025.11.08", "Crawford": "On"} and reader.match.games == []
+    games = reader.games()
+    assert [len(next(games).turns), len(next(games).turns)] == [68, 70]

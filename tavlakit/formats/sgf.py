@@ -264,10 +264,33 @@ class SgfReader:
                 self.match.problems.append(Problem(
                     "unsupported", "warning", f"game tree skipped: {what}",
                     file=source, line=tree.line, column=tree.column))
-        if not self._trees:
+        if self._trees:
+            self._header(self._trees[0].nodes[0])
+        else:
             self.match.problems.append(Problem("empty", "error", "no backgammon game tree (GM[6]) in the file",
                                                file=source))
-        self._header_done = False
+
+    def _header(self, root: _Node) -> None:
+        """Players, length, tags and comments from the first game's root."""
+        match = self.match
+        names = list(match.players)
+        for prop in root.props:
+            value = prop.values[0]
+            if prop.ident in ("PW", "PB"):
+                names[prop.ident == "PB"] = value
+            elif prop.ident == "MI":
+                for info in prop.values:
+                    key, _, number = info.partition(":")
+                    if key == "length" and number.strip().isdigit():
+                        match.length = int(number)
+            elif prop.ident in ROOT_TAGS:
+                text = _date_from_sgf(value) if prop.ident == "DT" else value
+                match.tags.setdefault(ROOT_TAGS[prop.ident], text)
+            elif prop.ident == "GC":
+                match.comments.extend(prop.values)
+            elif prop.ident == "RU":
+                _rule_words(value, match.tags)
+        match.players = (names[0], names[1])
 
     def games(self) -> Iterator[Game]:
         """The games, converted one by one."""
@@ -369,20 +392,16 @@ class _GameReader:
     # root -------------------------------------------------------------------
     def root(self, node: _Node) -> None:
         game, match = self.game, self.match
-        first = self.index == 0
-        names = list(match.players)
         for prop in node.props:
             ident, values = prop.ident, prop.values
             value = values[0]
             if ident in _BOOKKEEPING:
                 continue
             if ident == "MI":
-                self.match_info(prop, first)
+                self.match_info(prop)
             elif ident in ("PW", "PB"):
                 who = 0 if ident == "PW" else 1
-                if first:
-                    names[who] = value
-                elif value != match.players[who]:
+                if value != match.players[who]:
                     self.problem("syntax", "warning", f"{ident}[{value}] differs from the first game's "
                                  f"{match.players[who]!r}; the first name is kept", prop.line, prop.column)
             elif ident in ROOT_TAGS:
@@ -393,9 +412,7 @@ class _GameReader:
                 elif match.tags[tag] != text:
                     game.extra.setdefault(f"sgf:{ident}", []).extend(values)
             elif ident == "GC":
-                if first:
-                    match.comments.extend(values)
-                else:
+                if self.index:  # the first game's is the match comment
                     game.extra.setdefault("sgf:GC", []).extend(values)
             elif ident == "RU":
                 self.rules(prop)
@@ -405,10 +422,8 @@ class _GameReader:
                 game.comments.extend(values)
             else:
                 game.extra.setdefault(f"sgf:{ident}", []).extend(values)
-        if first:
-            match.players = (names[0], names[1])
 
-    def match_info(self, prop: _Prop, first: bool) -> None:
+    def match_info(self, prop: _Prop) -> None:
         score = list(self.game.score)
         for value in prop.values:
             key, _, number = value.partition(":")
@@ -418,9 +433,7 @@ class _GameReader:
                 self.problem("syntax", "error", f"MI[{value}]: {number!r} is not a number", prop.line, prop.column)
                 continue
             if key == "length":
-                if first:
-                    self.match.length = n
-                elif n != self.match.length:
+                if n != self.match.length:
                     self.problem("syntax", "warning", f"MI length {n} differs from the first game's "
                                  f"{self.match.length}", prop.line, prop.column)
             elif key == "game":
@@ -432,29 +445,14 @@ class _GameReader:
         self.game.score = (score[0], score[1])
 
     def rules(self, prop: _Prop) -> None:
-        tags = self.match.tags
-        unknown = []
-        crawford_game = False
-        for word in prop.values[0].split(":"):
-            if word == "Crawford":
-                tags["Crawford"] = "On"
-            elif word == "CrawfordGame":
-                crawford_game = True
-            elif word == "Jacoby":
-                tags["Jacoby"] = "On"
-            elif word in _VARIATIONS:
-                tags["Variation"] = word
-            elif word == "NoCube":
-                tags["Cube"] = "Off"
-            elif word:
-                unknown.append(word)
+        crawford_game, unknown = _rule_words(prop.values[0], self.match.tags)
         if unknown:
             self.game.extra["sgf:RU"] = [":".join(unknown)]
             self.problem("unsupported", "warning", f"unknown rule words {':'.join(unknown)} kept raw",
                          prop.line, prop.column)
         if crawford_game:
             self.game.crawford = True
-        elif tags.get("Crawford") == "On":
+        elif self.match.tags.get("Crawford") == "On":
             self.game.crawford = False
 
     def result(self, prop: _Prop) -> None:
@@ -672,6 +670,27 @@ class _GameReader:
         start = self.start_position(first)
         if start is not None and start != Position.initial():
             game.start = start.position_id()
+
+
+def _rule_words(value: str, tags: dict[str, str]) -> tuple[bool, list[str]]:
+    """Set the tags an ``RU`` value names; returns (``CrawfordGame`` said,
+    unknown words)."""
+    unknown = []
+    crawford_game = False
+    for word in value.split(":"):
+        if word == "Crawford":
+            tags["Crawford"] = "On"
+        elif word == "CrawfordGame":
+            crawford_game = True
+        elif word == "Jacoby":
+            tags["Jacoby"] = "On"
+        elif word in _VARIATIONS:
+            tags["Variation"] = word
+        elif word == "NoCube":
+            tags["Cube"] = "Off"
+        elif word:
+            unknown.append(word)
+    return crawford_game, unknown
 
 
 def _point_list(values: list[str]) -> list[str]:
