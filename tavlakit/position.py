@@ -295,27 +295,27 @@ def render(pos: Position) -> str:
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
 
-    def cell(point: int, row: int) -> str:
-        n = abs(s[point])
-        if row >= min(n, 5):
+    def stack(count: int, mark: str, row: int) -> str:
+        """Row ``row`` (0 = at the edge) of a stack; past 5 the count is shown."""
+        if row >= min(count, 5):
             return "   "
-        if row == 4 and n > 5:
-            return f"{n:2d} "
-        return " X " if s[point] > 0 else " O "
+        if row == 4 and count > 5:
+            return f"{count:2d} "
+        return f" {mark} "
 
-    def bar_cell(count: int, mark: str, row: int) -> str:
-        return f" {mark} " if row < count else "   "
+    def cell(point: int, row: int) -> str:
+        return stack(abs(s[point]), "X" if s[point] > 0 else "O", row)
 
     lines = [f" +13-14-15-16-17-18------19-20-21-22-23-24-+  O: {pips_o} pips, {off_o} off"]
     for row in range(5):
         left = "".join(cell(p, row) for p in top[:6])
         right = "".join(cell(p, row) for p in top[6:])
-        lines.append(f" |{left}|{bar_cell(-s[0], 'O', row)}|{right}|")
+        lines.append(f" |{left}|{stack(-s[0], 'O', row)}|{right}|")
     lines.append(" |                  |BAR|                  |")
     for row in range(4, -1, -1):
         left = "".join(cell(p, row) for p in bottom[:6])
         right = "".join(cell(p, row) for p in bottom[6:])
-        lines.append(f" |{left}|{bar_cell(s[25], 'X', row)}|{right}|")
+        lines.append(f" |{left}|{stack(s[25], 'X', row)}|{right}|")
     lines.append(f" +12-11-10--9--8--7-------6--5--4--3--2--1-+  X: {pips_x} pips, {off_x} off (to move)")
     lines.append(f" Position ID: {pos.position_id()}")
     return "\n".join(lines)
