@@ -89,7 +89,7 @@ class _Lines(Transformer):
         return ("result", tokens)
 
 
-_PARSER = Lark(grammar_text("mat"), parser="lalr", lexer="contextual", transformer=_Lines())
+_PARSER = Lark(grammar_text("mat"), parser="lalr", lexer="contextual", transformer=_Lines(), cache=True)
 
 
 @lru_cache(maxsize=4096)
@@ -199,18 +199,20 @@ class _GameBuilder:
         """A numbered row: cells are told apart by their order and, for the
         first one, by how far it stands from the row number."""
         head = tokens[0]
-        number = int(head.lstrip()[:-1])
+        number_text, _, rest = head.lstrip().partition(")")
+        number = int(number_text)
         line = head.end_line + base
+        after_number = head.end_column - len(rest)  # 1-based column just after the ")"
         side = -1
         lost: int | None = None
-        for token in tokens[1:]:
-            text = token.lstrip()
+        for token in tokens if rest else tokens[1:]:
+            text = (rest if token is head else token).lstrip()
             column = token.end_column - len(text)
             kind = _CELL_KINDS.get(text[:2]) or ("roll" if text[2:3] == ":" else "number")
             if kind == "number":
                 continue
             if side < 0:
-                side = 0 if column - head.end_column < _RIGHT_OFFSET else 1
+                side = 0 if column - after_number < _RIGHT_OFFSET else 1
             else:
                 side += 1
             if kind == "wins":
