@@ -184,3 +184,20 @@ def test_header_is_ready_before_the_games_are_read() -> None:
     assert next(games).number == 1 and pulled[-1] == " Game 2\n"
     assert next(games).number == 2 and pulled[-1] == " Game 3\n"
     assert [g.number for g in games] == [3]
+
+
+def test_roll_after_an_unnumbered_result_is_reported() -> None:
+    text = " 1 point match\n Game 1\n a : 0    b : 0\n  1) 31: 8/5 6/5\n      Wins 1 point    63: 24/18 13/10\n"
+    match = load_mat(text)
+    [problem] = problems(match)
+    assert (problem.code, problem.line, problem.column) == ("syntax", 5, 23)
+    assert (match.games[0].result.winner, match.games[0].result.points) == (0, 1)
+
+
+def test_pathological_lines_are_quick() -> None:
+    """Lines just under MAX_LINE built to make regular expressions backtrack."""
+    for body in ("24/" * 1300, "a : " * 1000, " : 1 " * 800, "(2)" * 1300, "24/18*" * 650, "1" * 4000):
+        start = time.perf_counter()
+        match = load_mat(" 1 point match\n Game 1\n a : 0    b : 0\n  1) 63: " + body + "\n")
+        assert time.perf_counter() - start < 0.5
+        assert [p.code for p in problems(match)] == ["syntax"]

@@ -256,8 +256,10 @@ class _GameBuilder:
             line = token.end_line + base
             if text.startswith("Wins"):
                 self.wins.append((0 if column < _RIGHT_COLUMN else 1, text, line, column))
-            else:
+            elif text.startswith("Losses"):
                 self.losses.append((None, text, line, column))
+            else:
+                self.problem(f"{text!r} after a result, outside a numbered row", line, column)
 
     def finish(self) -> Game:
         """The game with its result worked out from the `Wins` and `Losses` seen."""
