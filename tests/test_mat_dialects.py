@@ -254,3 +254,19 @@ def test_tavla(corpus_dir: Path) -> None:
     # t002: `  1)                             44: 24/20 24/20 8/4 8/4` (an opening double)
     match = read(corpus_dir, "tavla/t002.mat")
     assert only(match, 1, 1, 1).moves == (M(24, 20), M(24, 20), M(8, 4), M(8, 4))
+
+
+def test_galaxy_row_number_printed_twice() -> None:
+    """Galaxy layout (d), from FORMATS.md 2.9 (bglab match2900236.txt, not in
+    the corpus): ` 24) 43: 21/18 18/14              24)  Losses 2 point ...`
+    with `Wins 2 point and the match` after it on the same row."""
+    text = ("5 point match\n\n Game 1\n lasse : 3                       foo : 2\n"
+            " 23) 65: 13/7 13/8                 41: 24/23 13/9\n"
+            " 24) 43: 21/18 18/14              24)  Losses 2 point"
+            "                Wins 2 point and the match\n")
+    match = load_mat(text)
+    assert match.games[0].problems == []
+    assert only(match, 1, 24, 0).moves == (M(21, 18), M(18, 14))
+    assert cells(match, 1, 24).keys() == {0}
+    result = match.games[0].result
+    assert (result.winner, result.points, result.resigned) == (0, 2, True)
