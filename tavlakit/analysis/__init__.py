@@ -1,1 +1,22 @@
-"""Analysis of replayed records: frames for pandas, dice luck, mars rates, plots."""
+"""Analysis of replayed records for Jupyter and the command line.
+
+Frames (pandas): :func:`plays_frame` (one row per turn), :func:`games_frame`,
+:func:`players_frame`, :func:`analyse` (all at once), :func:`to_parquet`.
+Dice luck and play errors from gnubg-nn's 0-ply net: :mod:`.luck`,
+:mod:`.equity`. Outcomes and dice fairness: :mod:`.outcomes`, :mod:`.dice`.
+Charts: :mod:`.plots` (matplotlib is imported only when drawing).
+"""
+
+from .dice import chi2_sf, face_counts, fairness, roll_counts
+from .equity import Evaluator, equity
+from .frames import Analysis, analyse, games_frame, players_frame, plays_frame, to_parquet
+from .luck import cumulative_luck, luck_mark, luck_rating, opening_luck, play_error, roll_luck
+from .outcomes import first_roll_advantage, mars_rates, wilson
+from .pips import pip_race, turn_facts
+
+__all__ = [
+    "Analysis", "Evaluator", "analyse", "chi2_sf", "cumulative_luck", "equity", "face_counts", "fairness",
+    "first_roll_advantage", "games_frame", "luck_mark", "luck_rating", "mars_rates", "opening_luck",
+    "pip_race", "play_error", "players_frame", "plays_frame", "roll_counts", "roll_luck", "to_parquet",
+    "turn_facts", "wilson",
+]
