@@ -89,7 +89,11 @@ def compare(ours: Match, theirs: dict, sort_dice: bool = False, split: bool = Fa
         assert game.score == (gi["score-X"], gi["score-O"]), game.number
         assert game.result is not None
         assert game.result.winner == gnubg_side(gi["winner"]), game.number
-        if ours.length:  # in money play gnubg scores by its Jacoby rule, not by the file
+        if game.result.resigned:
+            # our `Losses` row is read by gnubg as a resignation too; gnubg then
+            # scores it from its cube, not from the points Galaxy wrote
+            assert gi["resigned"], game.number
+        elif ours.length:  # in money play gnubg scores by its Jacoby rule, not by the file
             assert game.result.points == gi["points-won"], game.number
         expected = gnubg_actions(other, sort_dice)
         got = our_actions(game, sort_dice, expected if split else None)
@@ -114,11 +118,13 @@ def test_selfplay_set_has_cube_actions() -> None:
     assert len(SELFPLAY) >= 4
 
 
-# One corpus match per writer; they have no `Losses` / `???` rows, which gnubg's
-# importer does not know (the XG file's `???` rows are checked apart).
+# One corpus match per writer, and Galaxy resignations in both cells.
 DIALECTS = {
     "gnubg": "gnubgparser/charlot1-charlot2_7p_2025-11-08-2305.mat",
     "galaxy": "bglab/match10074339.txt",
+    "galaxy-resign": "bglab/match11860310.txt",
+    "galaxy-resign-right": "bglab/match1004844.txt",
+    "xg": "matfile_go/fullmatch1.mat",
     "studio": "bglab/Bulgakov - Llabba 13pt Backgammon Studio 2023_09_12 13_54_06.txt",
     "dailygammon": "bglib/1864694.txt",
     "fibs": "bglib/BlueNote-nori-2009Jan172304.txt",
