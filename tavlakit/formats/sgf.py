@@ -16,7 +16,9 @@ True
 ('l', 13)
 
 Hits are not written in SGF: the reader replays the moves on a board to
-set :attr:`Move.hit` as a ``.mat`` transcript marks them. Properties the
+set :attr:`Move.hit` as a ``.mat`` transcript marks them (after a move the
+board cannot make, the rest of the game keeps ``hit=False``; judging the
+play is the replayer's job). Properties the
 record has no field for are kept as raw text in ``extra`` dictionaries so a
 rewrite keeps them (gnubg's analysis ``A``, ``DA``, ``LU``, ``GS`` ...):
 
@@ -331,7 +333,7 @@ class _Board:
         marked = []
         try:
             for move in moves:
-                hit = move.dst != OFF and 0 < move.dst < 25 and pos.board[move.dst] == -1
+                hit = 0 < move.dst < 25 and pos.board[move.dst] == -1
                 pos = pos.apply([move])
                 marked.append(Move(move.src, move.dst, hit))
         except ValueError:
