@@ -1,9 +1,16 @@
 """Jellyfish match transcripts (``.mat`` / ``.txt``): read every dialect, write gnubg's.
 
-The reader splits the file into lines itself and hands the LALR parser one
-chunk at a time: the header, then one game. A chunk that does not parse is
-parsed again line by line, so a bad row gives one located ``syntax`` problem
-and the rows around it are still read. Games are produced one at a time.
+The reader splits the file into lines itself and hands the LALR parser
+(``grammars/mat.lark``) one chunk at a time: the header, then one game, so
+games are produced one at a time in flat memory. A chunk that does not parse
+is parsed again line by line: a bad row gives one located ``syntax`` problem,
+its bad cell is kept as a roll with an unknown play, and the rows around it
+are still read.
+
+Writers place cells at different columns (FORMATS.md section 2), so cells
+are told apart by their order in the row; only the first cell of a row is
+placed by its distance from the row number. Player 0 is always the left
+column. Columns in turns, results and problems are 1-based.
 
 >>> match = load_mat('''
 ...  3 point match
