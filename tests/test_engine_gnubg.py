@@ -39,12 +39,17 @@ def _swap(board: GnubgBoard) -> GnubgBoard:
 
 
 def played_boards(rng: random.Random, count: int, greedy: bool) -> list[GnubgBoard]:
-    """Boards met in whole games: gnubg-nn's best play (``greedy``) or a
-    random one among gnubg-nn's legal plays; games restart when one ends."""
+    """``count`` distinct boards met in whole games: gnubg-nn's best play
+    (``greedy``) or a random one among gnubg-nn's legal plays; games
+    restart when one ends."""
     out: list[GnubgBoard] = []
+    seen: set[str] = set()
     board = [list(side) for side in g.board_from_position_id(START_ID)]
     while len(out) < count:
-        out.append(board)
+        key = g.key_of_board(board)
+        if key not in seen:
+            seen.add(key)
+            out.append(board)
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         keys = g.moves(board, d1, d2)
         if not keys:
@@ -231,9 +236,9 @@ def mismatches(boards: list[GnubgBoard], rolls: list[tuple[int, int]]) -> list[s
     return bad
 
 
-# 3000 + 3000 + 8 x 600 = 10,800 positions, each with all 21 rolls
-SELF_PLAY = RANDOM_PLAY = 3000
-PER_KIND = 600
+# 3300 + 3300 distinct positions from play + 8 x 450 random boards, each with all 21 rolls
+SELF_PLAY = RANDOM_PLAY = 3300
+PER_KIND = 450
 
 
 def test_self_play_positions() -> None:
