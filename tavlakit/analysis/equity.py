@@ -146,19 +146,21 @@ class Evaluator:
 
     def _best_table(self, pos: Position) -> dict[Roll, tuple[float, int]]:
         near_end = CHECKERS - pos.off()[0] <= 4
-        if self.net_moves and not near_end:
-            return {roll: self._best_net(pos, roll) for roll in ROLLS}
-        return {roll: self._best_engine(pos, roll) for roll in ROLLS}
-
-    def _best_net(self, pos: Position, roll: Roll) -> tuple[float, int]:
-        """gnubg-nn generates and scores the plays (the same legal plays as
-        ours under these rules); a finishing play never reaches here."""
-        found = gnubg_nn.best_move(net_board(pos), roll[0], roll[1], list=1)
-        candidates = found[1] if found else ()
-        if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
-            return self._best_engine(pos, roll)
-        rules = self.rules
-        return max(-equity(c[2], rules) for c in candidates), len(candidates)
+        if not self.net_moves or near_end:  # a finishing play needs the rules' exact score
+            return {roll: self._best_engine(pos, roll) for roll in ROLLS}
+        board = net_board(pos)
+        table = {}
+        for roll in ROLLS:
+            found = gnubg_nn.best_move(board, roll[0], roll[1], list=1)
+            candidates = found[1] if found else ()
+            if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
+                table[roll] = self._best_engine(pos, roll)
+            elif self.rules.backgammon:  # gnubg-nn's own score is the money equity
+                table[roll] = max(c[3] for c in candidates), len(candidates)
+            else:
+                rules = self.rules
+                table[roll] = max(-equity(c[2], rules) for c in candidates), len(candidates)
+        return table
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int]:
         results = pos.legal_positions(roll, self.rules)
