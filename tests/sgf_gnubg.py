@@ -60,7 +60,7 @@ def gnubg_view(dump: dict) -> list[dict]:
             elif kind in ("double", "take", "drop"):
                 actions.append((SIDE[action["player"]], kind, None, ()))
         winner = info.get("winner")
-        if actions and actions[-1][1] == "roll" and not actions[-1][3] and (not winner or info.get("resigned")):
+        if actions and actions[-1][1] == "roll" and not actions[-1][3]:
             actions.pop()  # see record_view
         games.append({"score": (info["score-X"], info["score-O"]),
                       "result": (SIDE[winner], info["points-won"], bool(info.get("resigned"))) if winner else None,
@@ -69,16 +69,16 @@ def gnubg_view(dump: dict) -> list[dict]:
 
 
 def record_view(match: Match) -> list[dict]:
-    """The same view of a record. A last roll without moves in a game that
-    was resigned or is unfinished is left out of both views: gnubg keeps it
-    as set dice (``DI``, not in gnubg.match()) unless it was a dance."""
+    """The same view of a record. A last roll without moves is left out of
+    both views: a game cannot end on a dance, so it is a roll followed by a
+    resignation (or the end of the record), which gnubg keeps as set dice
+    (``DI``), not in gnubg.match(); a .mat does not say it was resigned."""
     games = []
     for game in match.games:
         actions = []
         for i, turn in enumerate(game.turns):
             if turn.kind == "roll":
-                last = i == len(game.turns) - 1
-                if not turn.moves and last and (game.result is None or game.result.resigned):
+                if not turn.moves and i == len(game.turns) - 1:
                     continue
                 actions.append((turn.player, "roll", tuple(turn.dice or ()),
                                 tuple((m.src, m.dst) for m in turn.moves)))
@@ -98,7 +98,10 @@ def _main() -> None:  # runs inside gnubg
     for sgf, out in json.loads(Path(os.environ["TAVLAKIT_SGF_JOBS"]).read_text(encoding="utf-8")):
         gnubg.command(f'load match "{sgf}"')
         dump = strip(gnubg.match())
-        dump["ids"] = [gnubg.positionid(), gnubg.matchid()]
+        try:
+            dump["ids"] = [gnubg.positionid(), gnubg.matchid()]
+        except ValueError:  # "no current position available"
+            dump["ids"] = None
         Path(out).write_text(json.dumps(dump, default=str), encoding="utf-8")
 
 

@@ -868,8 +868,9 @@ class _Writer:
                     return
                 board.play(turn.player, turn.moves)
                 parts.append(f"\n;{color}[{roll}{letters}]")
-            elif board.ok and any(p.moves for p in board.view(turn.player).legal_plays(dice, _BACKGAMMON)):
-                parts.append(f"\n;PL[{color}]DI[{roll}]")  # rolled, not played (the game was resigned)
+            elif turn is game.turns[-1] and board.ok \
+                    and any(p.moves for p in board.view(turn.player).legal_plays(dice, _BACKGAMMON)):
+                parts.append(f"\n;PL[{color}]DI[{roll}]")  # rolled, then the game was resigned
             else:
                 parts.append(f"\n;{color}[{roll}]")
         else:
