@@ -95,10 +95,30 @@ def test_absolute_numbering() -> None:
 def test_what_cannot_be_written_is_reported() -> None:
     match = small_match()
     match.players = ("a:b", "c")
-    match.games[0].turns.append(Turn(1, dice=None))
+    match.comments = ["two\nlines"]
+    game = match.games[0]
+    game.turns[0].comment = "a fine play"
+    game.turns.append(Turn(1, dice=None))
+    game.start, game.crawford = "4HPwATDgc/ABMA", True
     out = io.StringIO()
     problems = write_mat(match, out)
-    assert [p.code for p in problems] == ["lost-on-write", "lost-on-write"]
-    assert "a;b" in out.getvalue() and "???" in out.getvalue()
+    assert {p.code for p in problems} == {"lost-on-write"}
+    messages = " | ".join(p.message for p in problems)
+    for what in ("player names", "comments with line breaks", "turn comments (game 1)",
+                 "set-up start positions (game 1)", "Crawford marks (game 1)", "rolls without two one-digit dice"):
+        assert what in messages
+    text = out.getvalue()
+    assert " a;b : 0" in text and "; two\n; lines\n" in text
+    again = load_mat(text)
+    assert again.problems == [] and again.games[0].problems == []
+    assert len(again.games[0].turns) == len(game.turns) - 1
     with pytest.raises(ValueError, match="numbering"):
         write_mat(match, io.StringIO(), numbering="upside-down")
+
+
+def test_double_without_cube_value_doubles_the_cube() -> None:
+    """Records from formats without cube values (gnubg SGF's ``;W[double]``)."""
+    game = Game(number=1, turns=[Turn(0, kind="double"), Turn(1, kind="take"), Turn(1, kind="double"),
+                                 Turn(0, kind="beaver"), Turn(1, kind="drop")], result=Result(0, 8))
+    again = load_mat(written(Match(length=0, games=[game])))
+    assert [t.cube for t in again.games[0].turns] == [2, None, 4, 8, None]

@@ -508,113 +508,163 @@ def _points(points: int) -> str:
     return f"{points} point" if points == 1 else f"{points} points"
 
 
-def _cell(turn: Turn, absolute: bool, problems: list[Problem], game: int) -> str:
-    if turn.kind == "double":
-        return f" Doubles => {turn.cube}"
-    if turn.kind == "beaver":
-        return f" Beavers => {turn.cube}"
-    if turn.kind == "take":
-        return " Takes"
-    if turn.kind == "drop":
-        return " Drops"
-    if turn.dice is None:
-        problems.append(Problem("lost-on-write", "error", "a roll without dice cannot be written; written as '???'",
-                                game=game, move=turn.number))
-        return "???"
-    dice = f"{turn.dice[0]}{turn.dice[1]}:"
-    if turn.status == "cannot-move":
-        return f"{dice} Cannot Move"
-    if turn.status == "unknown":
-        return f"{dice} ???"
-    if turn.status == "illegal":
-        payload = turn.extra.get("illegal", [""])[0]
-        return f"{dice} Illegal play ({payload})"
-    flip = absolute and turn.player == 1
-    parts = []
-    for move in turn.moves:
-        src, dst = (25 - move.src, 25 - move.dst) if flip else (move.src, move.dst)
-        parts.append(f"{src}/{dst}{'*' if move.hit else ''}")
-    return " ".join([dice, *parts])
+def _one_line(text: str) -> str:
+    """``text`` with line breaks turned into blanks."""
+    return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
 
 
-def _write_game(game: Game, out: list[str], absolute: bool, problems: list[Problem],
-                players: tuple[str, str]) -> None:
-    out.append(f" Game {game.number}")
-    out.append(f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}")
-    row: list[str | None] = [None, None]
-    number = 0
+class _Writer:
+    """Writes a match in gnubg's layout and keeps track of what it cannot hold."""
 
-    def flush() -> None:
-        nonlocal number, row
-        if row[0] is None and row[1] is None:
-            return
-        number += 1
-        left = row[0] or ""
-        right = row[1] or ""
-        out.append(f"{number:3d}) {left:<27} {right}".rstrip())
-        row = [None, None]
+    def __init__(self, match: Match, absolute: bool) -> None:
+        self.match = match
+        self.absolute = absolute
+        self.problems: list[Problem] = []
+        #: what the format cannot hold, and what is done instead -> game numbers (0: the header)
+        self.lost: dict[tuple[str, str], list[int]] = {}
 
-    for turn in game.turns:
-        if turn.player not in (0, 1):
-            problems.append(Problem("lost-on-write", "error", f"a turn by player {turn.player} cannot be written",
-                                    game=game.number, move=turn.number))
-            continue
-        if turn.player == 0 and (row[0] is not None or row[1] is not None):
-            flush()
-        row[turn.player] = _cell(turn, absolute, problems, game.number)
-        if turn.player == 1:
-            flush()
-    result = game.result
-    if result is not None:
-        wins = f"Wins {_points(result.points)}"  # at col 6 on a line of its own, col 34 in a right cell
-        if result.resigned:
-            if result.winner == 1:
+    def lose(self, what: str, instead: str, game: int) -> None:
+        self.lost.setdefault((what, instead), []).append(game)
+
+    def header(self) -> list[str]:
+        tags = dict(self.match.tags)
+        if self.absolute:
+            tags["Numbering"] = "absolute"
+        else:
+            tags.pop("Numbering", None)
+        out = []
+        for key, value in tags.items():
+            if _one_line(key + value) != key + value:
+                self.lose(f"line breaks in tag {key!r}", "written as blanks", 0)
+            out.append(f'; [{_one_line(key)} "{_one_line(value)}"]')
+        out.extend(self.comments(self.match.comments, 0))
+        out.extend(["", f" {self.match.length} point match", ""])
+        return out
+
+    def comments(self, comments: list[str], game: int) -> list[str]:
+        out = []
+        for comment in comments:
+            lines = [line.strip() for line in comment.splitlines()] or [""]
+            if len(lines) > 1 or lines[0] != comment:
+                self.lose("comments with line breaks or outer blanks", "split into lines and stripped", game)
+            out.extend(f"; {line}" if line else ";" for line in lines)
+        return out
+
+    def players(self) -> tuple[str, str]:
+        names = tuple(_one_line(name).replace(":", ";").strip() for name in self.match.players)
+        if names != self.match.players:
+            self.lose(f"player names {self.match.players!r}", f"written as {names!r}", 0)
+        return names  # type: ignore[return-value]
+
+    def cell(self, turn: Turn, game: int, cube: int) -> str:
+        if turn.kind in ("double", "beaver"):
+            word = "Doubles" if turn.kind == "double" else "Beavers"
+            return f" {word} => {turn.cube or 2 * cube}"
+        if turn.kind == "take":
+            return " Takes"
+        if turn.kind == "drop":
+            return " Drops"
+        assert turn.dice is not None
+        dice = f"{turn.dice[0]}{turn.dice[1]}:"
+        if turn.status == "cannot-move":
+            return f"{dice} Cannot Move"
+        if turn.status == "unknown":
+            return f"{dice} ???"
+        if turn.status == "illegal":
+            return f"{dice} Illegal play ({turn.extra.get('illegal', [''])[0]})"
+        flip = self.absolute and turn.player == 1
+        parts = [dice]
+        for move in turn.moves:
+            src, dst = (25 - move.src, 25 - move.dst) if flip else (move.src, move.dst)
+            parts.append(f"{src}/{dst}{'*' if move.hit else ''}")
+        return " ".join(parts)
+
+    def game(self, game: Game, players: tuple[str, str]) -> list[str]:
+        out = [f" Game {game.number}", f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"]
+        if game.start is not None:
+            self.lose("set-up start positions", "left out", game.number)
+        if game.crawford is not None:
+            self.lose("Crawford marks", "left out", game.number)
+        row: list[str | None] = [None, None]
+        number = 0
+        cube = 1
+
+        def flush() -> None:
+            nonlocal number, row
+            if row[0] is None and row[1] is None:
+                return
+            number += 1
+            out.append(f"{number:3d}) {row[0] or '':<27} {row[1] or ''}".rstrip())
+            row = [None, None]
+
+        for turn in game.turns:
+            if turn.player not in (0, 1):
+                self.lose(f"turns by a player numbered {turn.player}", "left out", game.number)
+                continue
+            if turn.kind == "roll" and (turn.dice is None or not all(0 <= die <= 9 for die in turn.dice)):
+                self.lose("rolls without two one-digit dice", "left out", game.number)
+                continue
+            if turn.comment is not None:
+                self.lose("turn comments", "left out", game.number)
+            if turn.player == 0 and (row[0] is not None or row[1] is not None):
                 flush()
-                row[0] = f" Losses {_points(result.points)}"
+            row[turn.player] = self.cell(turn, game.number, cube)
+            if turn.kind in ("double", "beaver"):
+                cube = turn.cube or 2 * cube
+            if turn.player == 1:
+                flush()
+        result = game.result
+        if result is not None:
+            wins = f"Wins {_points(result.points)}"  # at col 6 on a line of its own, col 34 in a right cell
+            losses = f" Losses {_points(result.points)}"
+            if result.resigned and result.winner == 1:
+                flush()
+                row = [losses, f" {wins}"]
+                flush()
+            elif result.resigned:
+                row[1] = losses
+                flush()
+                out.append(f"      {wins}")
+            elif result.winner == 1 and row[0] is not None:
                 row[1] = f" {wins}"
                 flush()
             else:
-                row[1] = f" Losses {_points(result.points)}"
                 flush()
-                out.append(f"      {wins}")
-        elif result.winner == 1 and row[0] is not None:
-            row[1] = f" {wins}"
-            flush()
-        else:
-            flush()
-            out.append(f"{' ' * (6 if result.winner == 0 else 34)}{wins}")
-    flush()
-    out.extend(f"; {comment}" for comment in game.comments)
-    out.append("")
+                out.append(f"{' ' * (6 if result.winner == 0 else 34)}{wins}")
+        flush()
+        out.extend(self.comments(game.comments, game.number))
+        out.append("")
+        return out
+
+    def lost_problems(self) -> list[Problem]:
+        problems = []
+        for (what, instead), games in self.lost.items():
+            where = [g for g in dict.fromkeys(games) if g]
+            place = f" (game{'s' if len(where) > 1 else ''} {', '.join(map(str, where[:10]))}" \
+                    f"{' ...' if len(where) > 10 else ''})" if where else ""
+            problems.append(Problem("lost-on-write", "warning",
+                                    f"{what}{place} cannot be written in a .mat transcript; {instead}",
+                                    game=where[0] if where else None))
+        return problems
 
 
 def write_mat(match: Match, stream: TextIO, numbering: str = "relative") -> list[Problem]:
-    """Write ``match`` in gnubg's layout; returns what could not be written.
+    """Write ``match`` in gnubg's layout; returns what could not be written
+    (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
+    marks, ...).
 
     ``numbering="absolute"`` writes player 1's points as ``25 - p`` (for
     sources where one side moves 1 -> 24) and adds ``; [Numbering "absolute"]``.
     A resignation is written the Galaxy way (``Losses N points`` in the
-    loser's cell before the ``Wins`` line), which this reader reads back.
+    loser's cell before the ``Wins`` line), which this reader reads back;
+    gnubg reads it as a resignation too. A double without a cube value is
+    written as doubling the cube in play.
     """
     if numbering not in ("relative", "absolute"):
         raise ValueError(f"numbering must be 'relative' or 'absolute', not {numbering!r}")
-    absolute = numbering == "absolute"
-    problems: list[Problem] = []
-    tags = dict(match.tags)
-    if absolute:
-        tags["Numbering"] = "absolute"
-    else:
-        tags.pop("Numbering", None)
-    out = [f'; [{key} "{value}"]' for key, value in tags.items()]
-    out.extend(f"; {comment}" for comment in match.comments)
-    out.extend(["", f" {match.length} point match", ""])
-    players = tuple(name.replace(":", ";") for name in match.players)
-    if players != match.players:
-        problems.append(Problem("lost-on-write", "warning",
-                                f"player names {match.players!r} hold ':'; written with ';'"))
-    stream.write("\n".join(out) + "\n")
+    writer = _Writer(match, numbering == "absolute")
+    stream.write("\n".join(writer.header()) + "\n")
+    players = writer.players()
     for game in match.games:
-        out = []
-        _write_game(game, out, absolute, problems, players)  # type: ignore[arg-type]
-        stream.write("\n".join(out) + "\n")
-    return problems
+        stream.write("\n".join(writer.game(game, players)) + "\n")
+    return writer.lost_problems()
