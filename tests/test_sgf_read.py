@@ -235,3 +235,13 @@ def test_header_before_the_games(corpus_dir: Path) -> None:
     assert reader.match.tags == {"EventDate": "2025.11.08", "Crawford": "On"} and reader.match.games == []
     games = reader.games()
     assert [len(next(games).turns), len(next(games).turns)] == [68, 70]
+
+
+def test_beaver_and_variations() -> None:
+    match = read_sgf("(;GM[6];W[double];B[double];W[take];B[31qtst]C[main](;W[41fbfe])(;W[41fbfa]C[side]))")
+    game = match.games[0]
+    assert [(t.player, t.kind, t.cube) for t in game.turns] == [
+        (0, "double", 2), (1, "beaver", 4), (0, "take", None), (1, "roll", None), (0, "roll", None)]
+    assert game.turns[-1].moves[-1].dst == 5  # the first variation is the main line
+    [problem] = game.problems
+    assert problem.code == "unsupported" and "side variation" in problem.message and problem.line == 1
