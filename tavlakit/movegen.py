@@ -115,6 +115,8 @@ class _Search:
         self.run(0, _occupied(s), outside)
 
     def run(self, i: int, sources: Sequence[int], outside: int) -> None:
+        """Play ``dice[i]`` from each of ``sources`` that can, then go on;
+        a play that can go no further is recorded where it stops."""
         s = self.s
         frozen = self.frozen
         path = self.path
@@ -188,6 +190,7 @@ class _Search:
         return [dst, *bear] if dst else bear
 
     def record(self) -> None:
+        """Keep the current board if its play uses the most dice so far."""
         n = len(self.path)
         if n < self.most:
             return
