@@ -201,3 +201,12 @@ def test_pathological_lines_are_quick() -> None:
         match = load_mat(" 1 point match\n Game 1\n a : 0    b : 0\n  1) 63: " + body + "\n")
         assert time.perf_counter() - start < 0.5
         assert [p.code for p in problems(match)] == ["syntax"]
+
+
+def test_game_line_with_extra_text_still_starts_a_game() -> None:
+    text = " 3 point match\n" + GAME.format(n=1, a=0, b=0).replace(" Game 1", " Game 1 (Crawford)") \
+        + "\n" + GAME.format(n=2, a=0, b=2)
+    match = load_mat(text)
+    assert [g.number for g in match.games] == [1, 2]
+    [problem] = problems(match)
+    assert (problem.code, problem.line, problem.column, problem.game) == ("syntax", 2, 9, 1)

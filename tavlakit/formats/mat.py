@@ -49,7 +49,7 @@ __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "decode", "MAX_LINE
 #: Lines longer than this are reported and not parsed (real rows are < 200).
 MAX_LINE = 4096
 
-_GAME_LINE = re.compile(r"\s*Game\s+\d+\s*$")
+_GAME_LINE = re.compile(r"\s*Game\s+\d+\b")
 _TAG = re.compile(r';\s*\[\s*(.*?)\s+"(.*)"\s*\]\s*$')
 _SCORE = re.compile(r"(.*?)\s*:\s*(-?\d+)\s+(.*?)\s*:\s*(-?\d+)$")
 _NUMBER = re.compile(r"\d+")
