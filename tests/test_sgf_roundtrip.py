@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from record_strategies import matches
 
+from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
 from tavlakit.play import Move
 from tavlakit.record import Game, Match, Turn
@@ -77,3 +78,12 @@ def test_generated_round_trip(match: Match) -> None:
     # hits were not written, yet the reader finds each one the engine made
     assert [m.hit for g in again.games for t in g.turns for m in t.moves] == \
         [m.hit for g in match.games for t in g.turns for m in t.moves]
+
+
+def test_hit_marks_other_than_the_board_are_reported(corpus_dir: Path) -> None:
+    """Gibbon's .mat marks no hits: SGF cannot keep that, and says so."""
+    match = load_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
+    again, _, problems = rewrite(match)
+    [problem] = problems
+    assert problem.code == "lost-on-write" and "hit" in problem.message
+    assert sum(m.hit for g in again.games for t in g.turns for m in t.moves) > 20

@@ -725,6 +725,9 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     root = writer.match_root()
     for index, game in enumerate(match.games):
         stream.write(writer.game(game, index, root if index == 0 else ""))
+    if writer.hit_marks:
+        writer.lost(f"{writer.hit_marks} play(s) mark hits other than the board's; SGF has no hit marks "
+                    "(a reader marks the hits the board makes)")
     return writer.problems
 
 
@@ -733,6 +736,7 @@ class _Writer:
         self.match = match
         self.problems: list[Problem] = []
         self.lost_keys: set[str] = set()
+        self.hit_marks = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
         self.problems.append(Problem("lost-on-write", "warning", message, file=self.match.source,
@@ -866,7 +870,9 @@ class _Writer:
                 except ValueError as exc:
                     self.lost(f"play {turn.play}: {exc}", game, turn)
                     return
-                board.play(turn.player, turn.moves)
+                marked = board.play(turn.player, turn.moves)
+                if board.ok and [m.hit for m in marked] != [m.hit for m in turn.moves]:
+                    self.hit_marks += 1
                 parts.append(f"\n;{color}[{roll}{letters}]")
             elif turn is game.turns[-1] and board.ok \
                     and any(p.moves for p in board.view(turn.player).legal_plays(dice, _BACKGAMMON)):
