@@ -108,6 +108,10 @@ def test_turn_facts_by_hand() -> None:
     # "43:" with nothing written while on the bar: a dance
     dances = rolls[rolls["dance"].fillna(False).astype(bool)]
     assert len(dances) > 0 and (dances["pips_before"] == dances["pips_after"]).all()
+    # counted by hand from the transcript: player 0 hits on rows 6 and 9, player 1 on
+    # rows 4, 5, 6, 9 and 11; player 0 dances on row 10 and rows 12-19
+    assert rolls.groupby("player")["hits"].sum().tolist() == [2, 5]
+    assert rolls.groupby("player")["dance"].sum().tolist() == [9, 0]
     off = rolls[rolls["play"].str.contains("off")]
     assert (off["borne_off"] >= 1).all()
     race = pip_race(plays, game=1)

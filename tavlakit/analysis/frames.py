@@ -228,9 +228,10 @@ def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:
 def players_frame(data: Analysis | Matches, rules: Rules | None = None) -> pd.DataFrame:
     """Per player per match (``scope="match"``) and per player name over
     everything (``scope="overall"``): games, wins, mars for and against,
-    points, luck (total, per roll, gnubg's rating, net of the opponent's,
-    luck-adjusted result) and checker-play errors (total, per unforced
-    move)."""
+    points, rolls, hits, dances, turns ending with a closed board, luck
+    (total, per roll, gnubg's marks and rating, net of the opponent's,
+    luck-adjusted result: the result minus the net luck, each roll's luck
+    times the cube) and checker-play errors (total, per unforced move)."""
     if not isinstance(data, Analysis):
         data = analyse(data, rules)
     plays, games = data.plays, data.games
@@ -264,7 +265,10 @@ def _player_counts(mid: str, side: int, games: pd.DataFrame, rolls: pd.DataFrame
         "wins": int(won.sum()), "losses": int(lost.sum()),
         "mars_for": int((won & marsy).sum()), "mars_against": int((lost & marsy).sum()),
         "points_for": int(points[won].sum()), "points_against": int(points[lost].sum()), "result": result,
-        "rolls": int(mine["luck"].notna().sum()), "luck": float(mine["luck"].sum()),
+        "rolls": int(mine["die1"].notna().sum()), "judged_rolls": int(mine["luck"].notna().sum()),
+        "hits": int(mine["hits"].sum()), "dances": int(mine["dance"].fillna(False).sum()),
+        "closed_boards": int(mine["closed_board"].fillna(False).sum()),
+        "luck": float(mine["luck"].sum()),
         "opp_luck": float(theirs["luck"].sum()),
         "luck_adjusted": result - float(luck_points - opp_luck_points),
         "very_lucky": int((mine["luck_mark"] == "very lucky").sum()),
@@ -277,7 +281,7 @@ def _player_counts(mid: str, side: int, games: pd.DataFrame, rolls: pd.DataFrame
 
 def _rates(frame: pd.DataFrame) -> pd.DataFrame:
     frame["net_luck"] = frame["luck"] - frame["opp_luck"]
-    rolls = frame["rolls"].where(frame["rolls"] > 0)
+    rolls = frame["judged_rolls"].where(frame["judged_rolls"] > 0)
     frame["luck_per_roll"] = frame["luck"] / rolls
     frame["luck_rating"] = frame["luck_per_roll"].map(lambda r: None if pd.isna(r) else luck_rating(r))
     frame["error_rate"] = frame["error"] / frame["unforced"].where(frame["unforced"] > 0)
