@@ -89,6 +89,9 @@ class _Cache(Generic[K, V]):
 class Evaluator:
     """0-ply cubeless evaluation under one set of rules, with caches.
 
+    ``cache_size`` bounds the 21-roll tables kept (about 1 kB each); four
+    times as many single evaluations are kept.
+
     ``best_values(pos)`` is the heart of dice luck: for each of the 21 rolls,
     the equity (for the side to move in ``pos``) after its best play. Each
     play is scored with the opponent on roll, as gnubg does.
@@ -99,11 +102,11 @@ class Evaluator:
     (6, 6)
     """
 
-    def __init__(self, rules: Rules, cache_size: int = 200_000) -> None:
+    def __init__(self, rules: Rules, cache_size: int = 50_000) -> None:
         self.rules = rules
         # gnubg's own move generator follows these two options' backgammon values
         self.net_moves = rules.larger_die and rules.hit_and_run
-        self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, cache_size)
+        self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, 4 * cache_size)
         self._best: _Cache[Position, dict[Roll, tuple[float, int]]] = _Cache(self._best_table, cache_size)
 
     # --- single positions --------------------------------------------------

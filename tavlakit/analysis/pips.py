@@ -43,7 +43,8 @@ def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = N
     """Both players' pip counts after every roll of one game of a
     :func:`~tavlakit.analysis.frames.plays_frame` (the first game by default):
     columns ``ply``, ``player0``, ``player1`` and ``lead`` (player 0's lead
-    in the race: player 1's pips minus player 0's)."""
+    in the race: player 1's pips minus player 0's); ``attrs`` name the
+    match and game."""
     rows = plays[plays["kind"] == "roll"]
     if match is None:
         if rows.empty:
@@ -64,6 +65,7 @@ def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = N
         "player1": pd.array([t if z else m for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
     })
     race["lead"] = race["player1"] - race["player0"]
+    race.attrs.update(match=match, game=game)
     return race
 
 

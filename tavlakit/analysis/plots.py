@@ -33,11 +33,10 @@ def plot_pip_race(plays: pd.DataFrame, match: str | None = None, game: int | Non
     """Both players' pip counts after each roll of one game."""
     race = pip_race(plays, match, game)
     ax = _axes(ax)
-    rolls = plays[plays["kind"] == "roll"]
-    names = (rolls["name"][rolls["player"] == 0].head(1).tolist() or ["player 0"])[0], \
-        (rolls["name"][rolls["player"] == 1].head(1).tolist() or ["player 1"])[0]
-    ax.plot(race["ply"], race["player0"], label=str(names[0]))
-    ax.plot(race["ply"], race["player1"], label=str(names[1]))
+    rolls = plays[(plays["kind"] == "roll") & (plays["match"] == race.attrs["match"])]
+    for side in (0, 1):
+        names = rolls["name"][rolls["player"] == side]
+        ax.plot(race["ply"], race[f"player{side}"], label=str(names.iloc[0]) if len(names) else f"player {side}")
     ax.set_xlabel("roll")
     ax.set_ylabel("pips")
     ax.set_title("Pip race")
