@@ -8,7 +8,7 @@ that player's own numbering (index 24 = bar).
 Positions come from three independent sources, none of them our engine:
 gnubg-nn self-play (``best_move``), random legal play chosen among
 gnubg-nn's own move lists, and random boards built here (bar, bear-off,
-primes, closed boards, crowded and scattered boards).
+primes, closed boards, stragglers, crowded and scattered boards).
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ def played_boards(rng: random.Random, count: int, greedy: bool) -> list[GnubgBoa
     seen: set[str] = set()
     board = [list(side) for side in g.board_from_position_id(START_ID)]
     while len(out) < count:
-        key = g.key_of_board(board)
-        if key not in seen:
-            seen.add(key)
+        ident = g.key_of_board(board)
+        if ident not in seen:
+            seen.add(ident)
             out.append(board)
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         keys = g.moves(board, d1, d2)
