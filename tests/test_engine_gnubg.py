@@ -283,3 +283,18 @@ def test_ids_and_keys_round_trip() -> None:
         assert pos.pips() == tuple(
             sum(n * count for n, count in enumerate(side, start=1)) for side in (board[1], board[0])
         )
+
+
+def test_public_api_gives_gnubgs_positions() -> None:
+    """``Position.legal_plays``/``legal_positions`` with gnubg's own keys:
+    the after-positions (opponent on roll), seen back from the mover."""
+    rng = random.Random(13)
+    boards = played_boards(rng, 120, greedy=False) + random_boards(rng, 80)
+    for board in boards:
+        pos = Position.from_position_id(g.position_id(board))
+        for dice in ROLLS:
+            after = pos.legal_positions(dice, BACKGAMMON)
+            plays = pos.legal_plays(dice, BACKGAMMON)
+            assert [pos.play(play) for play in plays] == after
+            keys = {p.flip().position_key() for p in after}
+            assert keys == (set(g.moves(board, *dice)) or {pos.position_key()})
