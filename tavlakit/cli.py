@@ -10,6 +10,7 @@ from typing import Iterator, List, Optional
 
 import typer
 
+from .analysis.command import stats
 from .formats import EXTENSIONS, FORMATS, open_games, read_match, write_match
 from .formats.text import decode
 from .position import Position
@@ -252,6 +253,9 @@ def convert(
         written += 1
     typer.echo(f"{written} of {len(files)} file(s) converted to {fmt}")
     raise typer.Exit(status)
+
+
+app.command()(stats)
 
 
 def main() -> None:  # pragma: no cover - console entry
