@@ -20,16 +20,21 @@ Side = Sequence[int]
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+# "n ones then a zero" for each possible count, as bit characters
+_RUNS = {count: "1" * count + "0" for count in range(16)}
+# each byte as gnubg's two key letters A-P
+_KEY_LETTERS = [chr(65 + (byte >> 4)) + chr(65 + (byte & 15)) for byte in range(256)]
+
+
 def _pack(first: Side, second: Side) -> bytes:
-    bits = 0
-    n = 0
-    for side in (first, second):
-        for count in side:
-            bits |= ((1 << count) - 1) << n
-            n += count + 1
-    if n > 80:
+    try:
+        bits = "".join([_RUNS[count] for count in first] + [_RUNS[count] for count in second])
+    except (KeyError, TypeError):
+        raise ValueError(f"checker counts must be whole numbers 0-15: {first}, {second}") from None
+    if len(bits) > 80:
         raise ValueError("too many checkers for a Position ID")
-    return bits.to_bytes(10, "little")
+    # the first bit is the lowest: read the string backwards as a binary number
+    return int(bits[::-1], 2).to_bytes(10, "little")
 
 
 def encode_position_id(first: Side, second: Side) -> str:
@@ -39,11 +44,7 @@ def encode_position_id(first: Side, second: Side) -> str:
 
 def encode_position_key(first: Side, second: Side) -> str:
     """gnubg's 20-letter key: the same 10 bytes, each as two letters A-P."""
-    out = []
-    for byte in _pack(first, second):
-        out.append(chr(ord("A") + (byte >> 4)))
-        out.append(chr(ord("A") + (byte & 15)))
-    return "".join(out)
+    return "".join([_KEY_LETTERS[byte] for byte in _pack(first, second)])
 
 
 def _unpack(data: bytes, what: str) -> tuple[list[int], list[int]]:

@@ -98,8 +98,8 @@ class Position:
         """gnubg-style boards ``(mover, opponent)``: 25 counts each, own view,
         index 24 = bar."""
         s = self._s
-        mover = tuple(max(s[p], 0) for p in range(1, 25)) + (s[25],)
-        opponent = tuple(max(-s[25 - p], 0) for p in range(1, 25)) + (-s[0],)
+        mover = tuple([v if v > 0 else 0 for v in s[1:]])
+        opponent = tuple([-v if v < 0 else 0 for v in s[24::-1]])
         return mover, opponent
 
     def position_id(self) -> str:

@@ -88,3 +88,17 @@ def test_impossible_id_both_sides_on_a_point() -> None:
 def test_bad_position_keys(key: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         decode_position_key(key)
+
+
+@pytest.mark.parametrize(
+    ("side", "message"),
+    [
+        ([-1] + [0] * 24, "whole numbers 0-15"),
+        ([16] + [0] * 24, "whole numbers 0-15"),
+        ([1.5] + [0] * 24, "whole numbers 0-15"),
+        ([15] * 25, "too many checkers"),
+    ],
+)
+def test_encoding_refuses_impossible_counts(side: list[int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        encode_position_id(side, [0] * 25)
