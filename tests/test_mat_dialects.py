@@ -171,16 +171,18 @@ def test_dailygammon(corpus_dir: Path) -> None:
 
 def test_gnubg_snowie_export_illegal_rows(corpus_dir: Path) -> None:
     match = read(corpus_dir, "bglib/Nori-Kenji081229.txt")
+    on_line: dict[int, list[Turn]] = {}
+    for game in match.games:
+        for turn in game.turns:
+            on_line.setdefault(turn.line, []).append(turn)
     # line 315 ` 24) 11: Illegal play (25;0;1;...;1;1;) 11: `: left illegal, right rolled 11 and no move
-    turns = {t.line: t for g in match.games for t in g.turns if t.line in (315, 486, 517)}
-    illegal = [t for t in (g_t for g in match.games for g_t in g.turns) if t.line == 315]
-    assert [(t.player, t.dice, t.status) for t in illegal] == [(0, (1, 1), "illegal"), (1, (1, 1), "play")]
-    assert illegal[0].extra["illegal"][0].startswith("25;0;1;0;0;Kenji;nori;")
+    assert [(t.player, t.dice, t.status, t.moves) for t in on_line[315]] == [
+        (0, (1, 1), "illegal", ()), (1, (1, 1), "play", ())]
+    assert on_line[315][0].extra["illegal"][0].startswith("25;0;1;0;0;Kenji;nori;")
     # line 486 ` 24) 53: 6/1 6/3                 21: Illegal play (...) `
-    assert (turns[486].player, turns[486].dice, turns[486].status) == (1, (2, 1), "illegal")
+    assert [(t.player, t.dice, t.status) for t in on_line[486]] == [(0, (5, 3), "play"), (1, (2, 1), "illegal")]
     # line 517 ` 13) 21: Illegal play (...)  Doubles => 2` and ` 14)  Drops   Wins 1 point`
-    doubles = [t for g in match.games for t in g.turns if t.line == 517]
-    assert [(t.player, t.kind) for t in doubles] == [(0, "roll"), (1, "double")]
+    assert [(t.player, t.kind, t.status) for t in on_line[517]] == [(0, "roll", "illegal"), (1, "double", "play")]
 
 
 def test_gibbon_crlf(corpus_dir: Path) -> None:
