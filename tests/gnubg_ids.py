@@ -2,8 +2,9 @@
 
 Inside gnubg (``gnubg -t -q -p gnubg_ids.py``) this reads a job list from
 ``TAVLAKIT_ID_JOBS``: ``["xgid", text]`` runs ``set xgid``, ``["matchid",
-id]`` runs ``set matchid``; after each, gnubg's IDs and its own view of the
-state (``posinfo()``, ``cubeinfo()``) are written out.
+id]`` runs ``set matchid``, ``["command", text]`` runs any command; after
+each, gnubg's IDs and its own view of the state (``posinfo()``,
+``cubeinfo()``) are written out.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def _main() -> None:  # runs inside gnubg
     gnubg.command("new game")
     answers = []
     for kind, text in json.loads(Path(os.environ["TAVLAKIT_ID_JOBS"]).read_text(encoding="utf-8")):
-        gnubg.command(f"set {kind} {text}")
+        gnubg.command(text if kind == "command" else f"set {kind} {text}")
         answers.append({"position_id": gnubg.positionid(), "match_id": gnubg.matchid(),
                         "posinfo": gnubg.posinfo(), "cubeinfo": {k: v for k, v in gnubg.cubeinfo().items()
                                                                   if k != "gammonprice"}})

@@ -135,3 +135,34 @@ def test_position_from_xgid_matches_board() -> None:
     assert state.jacoby and state.beaver and not state.crawford
     assert pos == Position.from_points({1: 1, 4: 2, 5: 2, 6: 2, 7: 3, 8: 3, 25: 1},
                                        {9: 2, 7: 2, 6: 2, 5: 3, 4: 2, 3: 1, 2: 2, 25: 1})
+
+
+def test_doubled_and_resigned_states_from_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
+    """States only play reaches (a double waiting for an answer, a
+    resignation offered): gnubg's IDs decode to what gnubg says the state is."""
+    jobs = [["command", "set player 0 human"], ["command", "set player 1 human"],
+            ["matchid", "cAkgAVAAAAAE"], ["command", "double"],
+            ["matchid", "cAkgAVAAAAAE"], ["command", "roll"], ["command", "resign backgammon"],
+            ["matchid", "UQngADAAMAAE"], ["command", "resign single"]]
+    answers = ask_gnubg(gnubg_bin, jobs, tmp_path)
+    doubled, resigned, resigned_before_roll = answers[3], answers[6], answers[8]
+    for answer in answers[2:]:
+        state = decode_match_id(answer["match_id"])
+        assert encode_match_id(state) == answer["match_id"]
+        cube, info = answer["cubeinfo"], answer["posinfo"]
+        assert (state.cube, -1 if state.cube_owner is None else state.cube_owner, state.on_roll, state.score,
+                state.length) == (cube["cube"], cube["cubeowner"], cube["move"], tuple(cube["score"]),
+                                  cube["matchto"])
+        assert (state.turn, int(state.doubled), state.resign, state.dice) == \
+            (info["turn"], info["doubled"], info["resigned"], tuple(sorted(info["dice"], reverse=True)))
+    assert decode_match_id(doubled["match_id"]).doubled and decode_match_id(doubled["match_id"]).turn == 0
+    assert decode_match_id(resigned["match_id"]).resign == 3
+    assert decode_match_id(resigned_before_roll["match_id"]).resign == 1
+
+
+def test_xgid_doubled() -> None:
+    """'D' in the dice field: a double waits for the other side's answer
+    (gnubg's SetXGID: fTurn = !fMove, fDoubled)."""
+    pos, state = parse_xgid("XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:5:10")
+    assert (state.doubled, state.on_roll, state.turn, state.dice, state.cube) == (True, 1, 0, (0, 0), 2)
+    assert format_xgid(pos, state) == "XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:5:10"
