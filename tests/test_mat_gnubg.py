@@ -97,7 +97,7 @@ def compare(ours: Match, theirs: dict, split: bool = False) -> None:
         expected = gnubg_actions(other)
         got = our_actions(game, expected if split else None)
         # gnubg's unplayed last roll has no board: leave ours out of the comparison there
-        got = [mine[:3] + (None,) + mine[4:] if other[3] is None else mine for mine, other in zip(got, expected)] \
+        got = [mine[:3] + (None,) + mine[4:] if ref[3] is None else mine for mine, ref in zip(got, expected)] \
             + got[len(expected):]
         assert got == expected, f"game {game.number}"
 
