@@ -343,19 +343,20 @@ class _Board:
         return tuple(marked)
 
 
+_START = {point: n for point, n in enumerate(Position.initial().points()[0], start=1) if n}
+
+
 @dataclass
 class _Setup:
+    """Each side's checkers by its own point numbers while set-up nodes are read."""
+
     boards: list[dict[int, int]] = field(default_factory=lambda: [dict(_START), dict(_START)])
     touched: bool = False
     on_roll: int | None = None
 
 
-_START = {24: 2, 13: 5, 8: 3, 6: 5}
-
-
 class _GameReader:
     def __init__(self, reader: SgfReader, tree: _Tree, index: int) -> None:
-        self.reader = reader
         self.match = reader.match
         self.source = reader.source
         self.tree = tree
