@@ -99,6 +99,14 @@ def test_crlf_and_bom_read_like_lf() -> None:
     assert problems(load_mat(("\ufeff" + text).replace("\n", "\r\n"))) == []
 
 
+def test_utf16_files_read_like_utf8() -> None:
+    text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe")
+    plain = load_mat(text.encode("utf-8"))
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        match = load_mat(text.replace("\n", "\r\n").encode(encoding))
+        assert match == plain and problems(match) == []
+
+
 def test_turkish_names_in_utf8_and_cp1254() -> None:
     text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe Çağlar").replace("Bob", "Gülşen İnce")
     utf8 = load_mat(text.encode("utf-8"))

@@ -25,10 +25,17 @@ def decode(data: bytes) -> tuple[str, list[Problem]]:
     """Decode a record file without losing characters.
 
     UTF-8 (a BOM is dropped) is tried first, then :data:`LEGACY`, with a
-    warning saying which was used. Data holding NUL bytes is not text: the
-    result is empty and one ``encoding`` error says so.
+    warning saying which was used. UTF-16 (as Windows editors may save) is
+    read when it has a BOM or looks like it. Other data holding NUL bytes is
+    not text: the result is empty and one ``encoding`` error says so.
+
+    >>> decode("Game 1".encode("utf-16"))
+    ('Game 1', [])
     """
     if b"\0" in data:
+        text = _utf16(data)
+        if text is not None:
+            return text, []
         count = data.count(b"\0")
         return "", [Problem("encoding", "error",
                             f"binary data, not a text record ({count} NUL byte{'s' if count > 1 else ''})",
@@ -47,6 +54,23 @@ def decode(data: bytes) -> tuple[str, list[Problem]]:
                               f"not UTF-8 (byte 0x{data[bad]:02x} at offset {bad}); read as {encoding}",
                               line=line)]
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
+
+
+def _utf16(data: bytes) -> str | None:
+    """``data`` as UTF-16 text when it has a UTF-16 BOM, or NULs in every
+    other byte as ASCII text in UTF-16 has; else ``None``."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    elif data[1::2].count(0) > len(data) // 4 and not data[0::2].count(0):
+        encoding = "utf-16-le"
+    elif data[0::2].count(0) > len(data) // 4 and not data[1::2].count(0):
+        encoding = "utf-16-be"
+    else:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
 
 
 _CHUNK = 1 << 20
@@ -95,3 +119,20 @@ def open_text(path: str | Path) -> tuple[IO[str], list[Problem]]:
                               f"not UTF-8 (byte 0x{bad[1]:02x} at offset {bad[0]}); read as {encoding}", line=line)
             return open(path, encoding=encoding, newline=""), [problem]
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
+
+
+def _utf16(data: bytes) -> str | None:
+    """``data`` as UTF-16 text when it has a UTF-16 BOM, or NULs in every
+    other byte as ASCII text in UTF-16 has; else ``None``."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    elif data[1::2].count(0) > len(data) // 4 and not data[0::2].count(0):
+        encoding = "utf-16-le"
+    elif data[0::2].count(0) > len(data) // 4 and not data[1::2].count(0):
+        encoding = "utf-16-be"
+    else:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
