@@ -54,7 +54,8 @@ def test_lost_on_write() -> None:
     match = Match(("A", "B"), 5, [Game(1, (0, 0), [Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5)),
                                                         extra={"mat:row": ["x"]}),
                                                    Turn(1, "roll", None),
-                                                   Turn(1, "roll", (6, 6), status="unknown")],
+                                                   Turn(1, "roll", (6, 6), status="unknown"),
+                                                   Turn(0, "roll", (6, 6), status="cannot-move")],
                                        crawford=False, extra={"sgf:bad key": ["1"]})],
                   tags={"Variation": "Tavla", "Site": "home", "CubeLimit": "64"})
     again, text, problems = rewrite(match)
@@ -63,9 +64,9 @@ def test_lost_on_write() -> None:
     assert any("Variation" in m for m in messages) and any("CubeLimit" in m for m in messages)
     assert any("mat:row" in m for m in messages) and any("sgf:bad key" in m for m in messages)
     assert any("dice None" in m for m in messages) and any("'unknown'" in m for m in messages)
-    assert any("crawford=False" in m for m in messages)
+    assert any("crawford=False" in m for m in messages) and any("Cannot Move" in m for m in messages)
     assert "PC[home]" in text and again.tags == {"Site": "home"}
-    assert len(again.games[0].turns) == 2
+    assert len(again.games[0].turns) == 3
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))

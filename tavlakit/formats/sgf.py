@@ -729,6 +729,8 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     if writer.hit_marks:
         writer.lost(f"{writer.hit_marks} play(s) mark hits other than the board's; SGF has no hit marks "
                     "(a reader marks the hits the board makes)")
+    if writer.cannot_move:
+        writer.lost(f"{writer.cannot_move} roll(s) marked 'Cannot Move' are written as plain dances")
     return writer.problems
 
 
@@ -738,6 +740,7 @@ class _Writer:
         self.problems: list[Problem] = []
         self.lost_keys: set[str] = set()
         self.hit_marks = 0
+        self.cannot_move = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
         self.problems.append(Problem("lost-on-write", "warning", message, file=self.match.source,
@@ -861,7 +864,9 @@ class _Writer:
                 return
             roll = f"{dice[0]}{dice[1]}"
             if turn.status in ("unknown", "illegal"):
-                self.lost(f"the play status {turn.status!r} is written as dice only", game, turn)
+                self.lost(f"the play status {turn.status!r} is not kept (written as the roll alone)", game, turn)
+            elif turn.status == "cannot-move":
+                self.cannot_move += 1
             if turn.moves:
                 if len(turn.moves) > 4:
                     self.lost("gnubg reads only four moves of a play", game, turn)
