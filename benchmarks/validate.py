@@ -23,11 +23,10 @@ DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def jf_files(corpus: Path) -> list[Path]:
-    """The corpus files SOURCES.tsv lists as Jellyfish .mat, plus the Tavla matches."""
+    """The corpus files SOURCES.tsv lists as Jellyfish .mat (the Tavla matches included)."""
     with open(corpus / "SOURCES.tsv", encoding="utf-8") as handle:
         rows = csv.DictReader(handle, delimiter="\t")
-        files = [corpus / row["file"] for row in rows if row["format"] == "jf-mat"]
-    return files + sorted((corpus / "tavla").glob("*.mat"))
+        return [corpus / row["file"] for row in rows if row["format"] == "jf-mat"]
 
 
 def run(texts: list[tuple[str, str]]) -> tuple[int, int, Counter[str]]:
