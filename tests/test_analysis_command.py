@@ -19,7 +19,7 @@ from tavlakit._data import data_dir  # noqa: E402
 from tavlakit.analysis import plots  # noqa: E402
 from tavlakit.analysis.command import stats  # noqa: E402
 from tavlakit.analysis.dice import face_counts  # noqa: E402
-from tavlakit.analysis.frames import analyse  # noqa: E402
+from tavlakit.analysis.frames import Analysis, analyse  # noqa: E402
 from tavlakit.analysis.luck import cumulative_luck  # noqa: E402
 from tavlakit.analysis.pips import pip_race  # noqa: E402
 
@@ -36,7 +36,7 @@ def app() -> typer.Typer:
 
 
 @pytest.fixture(scope="module")
-def tavla() -> tk.analysis.Analysis:  # type: ignore[name-defined]
+def tavla() -> Analysis:
     return analyse(tk.read_match(TAVLA))
 
 
@@ -75,7 +75,7 @@ def test_stats_bad_arguments(tmp_path: Path) -> None:
     assert empty.exit_code != 0 and "no record files" in empty.output
 
 
-def test_plots_draw_the_computed_numbers(tavla) -> None:
+def test_plots_draw_the_computed_numbers(tavla: Analysis) -> None:
     plays, games = tavla.plays, tavla.games
     ax = plots.plot_pip_race(plays, game=1)
     race = pip_race(plays, game=1)

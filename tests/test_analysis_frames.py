@@ -14,7 +14,7 @@ import pytest
 import tavlakit as tk
 from tavlakit._data import data_dir
 from tavlakit.analysis.dice import chi2_sf, chi_square, face_counts, fairness, roll_counts
-from tavlakit.analysis.frames import PLAY_COLUMNS, analyse, games_frame, players_frame, plays_frame, to_parquet
+from tavlakit.analysis.frames import PLAY_COLUMNS, Analysis, analyse, games_frame, players_frame, plays_frame, to_parquet
 from tavlakit.analysis.outcomes import first_roll_advantage, mars_rates, wilson
 from tavlakit.analysis.pips import pip_race
 
@@ -30,11 +30,11 @@ def gnubg_pips(position_id: str) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def selfplay() -> tk.analysis.frames.Analysis:  # type: ignore[name-defined]
+def selfplay() -> Analysis:
     return analyse(tk.read_matches(SELFPLAY), luck=False)
 
 
-def test_pips_agree_with_gnubg_for_every_position(selfplay) -> None:
+def test_pips_agree_with_gnubg_for_every_position(selfplay: Analysis) -> None:
     plays = selfplay.plays
     checked = 0
     for path in SELFPLAY:
@@ -51,7 +51,7 @@ def test_pips_agree_with_gnubg_for_every_position(selfplay) -> None:
     assert checked > 500
 
 
-def test_games_and_players_follow_the_record(selfplay) -> None:
+def test_games_and_players_follow_the_record(selfplay: Analysis) -> None:
     games = selfplay.games
     for path in SELFPLAY:
         record = json.loads(path.with_suffix(".json").read_text())
