@@ -28,21 +28,28 @@ def test_validate_samples_clean() -> None:
     assert "0 error(s)" in result.output.splitlines()[-1]
 
 
-def test_validate_reports_location_row_and_caret(tmp_path: Path) -> None:
+def _illegal_row_3(tmp_path: Path) -> tuple[Path, int, str]:
+    """gnubg's export with row 3's left cell playing from points it does not
+    hold, the game ended there by resignation. Returns the file, the 0-based
+    line and the row's text."""
     lines = GNUBG_MAT.read_text(encoding="utf-8").split("\n")
     row = next(i for i, line in enumerate(lines) if line.startswith("  3) "))
-    # the left cell of row 3 plays from a point it does not hold
     lines[row] = lines[row][:5] + "32: 10/7 10/8"
     del lines[row + 1 :]
     lines.append("      Wins 1 point")
     bad = tmp_path / "bad.mat"
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return bad, row, lines[row]
+
+
+def test_validate_reports_location_row_and_caret(tmp_path: Path) -> None:
+    bad, row, text = _illegal_row_3(tmp_path)
     result = run("validate", bad)
     assert result.exit_code == 1
     out = result.output.splitlines()
     first = next(i for i, line in enumerate(out) if ": error " in line)
     assert out[first].startswith(f"{bad}:{row + 1}:6: error illegal-play:")
-    assert out[first + 1].strip() == lines[row].strip()
+    assert out[first + 1].strip() == text.strip()
     assert out[first + 2] == "    " + " " * 5 + "^"
     assert out[-1].endswith("[illegal-play 1]") or "illegal-play 1" in out[-1]
 
@@ -96,13 +103,7 @@ def test_validate_binary_junk_no_traceback(tmp_path: Path) -> None:
 
 
 def test_show_board(tmp_path: Path) -> None:
-    lines = GNUBG_MAT.read_text(encoding="utf-8").split("\n")
-    row = next(i for i, line in enumerate(lines) if line.startswith("  3) "))
-    lines[row] = lines[row][:5] + "32: 10/7 10/8"
-    del lines[row + 1 :]
-    lines.append("      Wins 1 point")
-    bad = tmp_path / "bad.mat"
-    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bad, _, _ = _illegal_row_3(tmp_path)
     result = run("validate", "--show-board", bad)
     assert "+13-14-15-16-17-18" in result.output
     assert "Position ID:" in result.output

@@ -12,13 +12,17 @@ from __future__ import annotations
 import codecs
 import io
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable, Iterator
 
 from ..problem import Problem
 
 #: Legacy encodings tried in order when the bytes are not UTF-8. cp1254
 #: (Windows Turkish) leaves a few bytes undefined; ISO-8859-9 maps every byte.
 LEGACY = ("cp1254", "iso-8859-9")
+
+
+_CHUNK = 1 << 20
+Chunks = Callable[[], Iterator[bytes]]
 
 
 def decode(data: bytes) -> tuple[str, list[Problem]]:
@@ -32,107 +36,88 @@ def decode(data: bytes) -> tuple[str, list[Problem]]:
     >>> decode("Game 1".encode("utf-16"))
     ('Game 1', [])
     """
-    if b"\0" in data:
-        text = _utf16(data)
-        if text is not None:
-            return text, []
-        count = data.count(b"\0")
-        return "", [Problem("encoding", "error",
-                            f"binary data, not a text record ({count} NUL byte{'s' if count > 1 else ''})",
-                            line=data[: data.index(b"\0")].count(b"\n") + 1)]
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        bad = exc.start
-    for encoding in LEGACY:
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        line = data[:bad].count(b"\n") + 1
-        return text, [Problem("encoding", "warning",
-                              f"not UTF-8 (byte 0x{data[bad]:02x} at offset {bad}); read as {encoding}",
-                              line=line)]
-    raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
-
-
-def _utf16(data: bytes) -> str | None:
-    """``data`` as UTF-16 text when it has a UTF-16 BOM, or NULs in every
-    other byte as ASCII text in UTF-16 has; else ``None``."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        encoding = "utf-16"
-    elif data[1::2].count(0) > len(data) // 4 and not data[0::2].count(0):
-        encoding = "utf-16-le"
-    elif data[0::2].count(0) > len(data) // 4 and not data[1::2].count(0):
-        encoding = "utf-16-be"
-    else:
-        return None
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError:
-        return None
-
-
-_CHUNK = 1 << 20
-
-
-def _first_error(path: Path, encoding: str) -> tuple[int, int] | None:
-    """Offset and byte of the first undecodable byte, reading in chunks."""
-    decoder = codecs.getincrementaldecoder(encoding)()
-    offset = 0
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            try:
-                decoder.decode(chunk)
-            except UnicodeDecodeError as exc:
-                return offset + exc.start, chunk[exc.start]
-            offset += len(chunk)
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError as exc:
-            return offset + exc.start, 0
-    return None
+    encoding, problems = choose_encoding(lambda: iter((data,)))
+    return ("" if encoding is None else data.decode(encoding)), problems
 
 
 def open_text(path: str | Path) -> tuple[IO[str], list[Problem]]:
     """Open a record file as a text stream, choosing the encoding as
-    :func:`decode` does but without holding the file in memory (one pass in
-    chunks to check the bytes, then the stream). Raises ``OSError`` only.
+    :func:`decode` does but without holding the file in memory (passes over
+    the bytes in chunks, then the stream). Raises ``OSError`` only.
     """
-    path = Path(path)
-    with open(path, "rb") as handle:
-        nul_line = 1
-        while chunk := handle.read(_CHUNK):
-            if b"\0" in chunk:
-                nul_line += chunk[: chunk.index(b"\0")].count(b"\n")
-                return io.StringIO(""), [Problem("encoding", "error", "binary data, not a text record (NUL bytes)",
-                                                 line=nul_line)]
-            nul_line += chunk.count(b"\n")
-    bad = _first_error(path, "utf-8")
+
+    def chunks() -> Iterator[bytes]:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                yield chunk
+
+    encoding, problems = choose_encoding(chunks)
+    if encoding is None:
+        return io.StringIO(""), problems
+    return open(path, encoding=encoding, newline=""), problems
+
+
+def choose_encoding(chunks: Chunks) -> tuple[str | None, list[Problem]]:
+    """The codec to read the bytes ``chunks()`` yields with (``None``: not
+    text), and the problem saying so when it is not plain UTF-8."""
+    first = next(chunks(), b"")
+    utf16 = _utf16(first)
+    if utf16 is not None and _first_error(chunks, utf16) is None:
+        return utf16, []
+    line = 1
+    for chunk in chunks():
+        if b"\0" in chunk:
+            line += chunk[: chunk.index(b"\0")].count(b"\n")
+            return None, [Problem("encoding", "error", "binary data, not a text record (it holds NUL bytes)",
+                                  line=line)]
+        line += chunk.count(b"\n")
+    bad = _first_error(chunks, "utf-8")
     if bad is None:
-        return open(path, encoding="utf-8-sig", newline=""), []
+        return "utf-8-sig", []
+    offset, byte = bad
     for encoding in LEGACY:
-        if _first_error(path, encoding) is None:
-            with open(path, "rb") as handle:
-                line = handle.read(bad[0]).count(b"\n") + 1
-            problem = Problem("encoding", "warning",
-                              f"not UTF-8 (byte 0x{bad[1]:02x} at offset {bad[0]}); read as {encoding}", line=line)
-            return open(path, encoding=encoding, newline=""), [problem]
+        if _first_error(chunks, encoding) is None:
+            return encoding, [Problem("encoding", "warning",
+                                      f"not UTF-8 (byte 0x{byte:02x} at offset {offset}); read as {encoding}",
+                                      line=_line_at(chunks, offset))]
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
 
 
-def _utf16(data: bytes) -> str | None:
-    """``data`` as UTF-16 text when it has a UTF-16 BOM, or NULs in every
-    other byte as ASCII text in UTF-16 has; else ``None``."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        encoding = "utf-16"
-    elif data[1::2].count(0) > len(data) // 4 and not data[0::2].count(0):
-        encoding = "utf-16-le"
-    elif data[0::2].count(0) > len(data) // 4 and not data[1::2].count(0):
-        encoding = "utf-16-be"
-    else:
-        return None
+def _utf16(first: bytes) -> str | None:
+    """The UTF-16 codec when the first bytes have a UTF-16 BOM, or NULs in
+    every other byte as ASCII text in UTF-16 has; else ``None``."""
+    if first.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    if first[1::2].count(0) > len(first) // 4 and not first[0::2].count(0):
+        return "utf-16-le"
+    if first[0::2].count(0) > len(first) // 4 and not first[1::2].count(0):
+        return "utf-16-be"
+    return None
+
+
+def _first_error(chunks: Chunks, encoding: str) -> tuple[int, int] | None:
+    """Offset and value of the first byte ``encoding`` cannot decode."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset = 0
+    for chunk in chunks():
+        try:
+            decoder.decode(chunk)
+        except UnicodeDecodeError as exc:
+            return offset + exc.start, chunk[exc.start]
+        offset += len(chunk)
     try:
-        return data.decode(encoding)
-    except UnicodeDecodeError:
-        return None
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        return offset + exc.start, 0
+    return None
+
+
+def _line_at(chunks: Chunks, offset: int) -> int:
+    """The 1-based line of byte ``offset``."""
+    line = 1
+    for chunk in chunks():
+        if offset < len(chunk):
+            return line + chunk[:offset].count(b"\n")
+        line += chunk.count(b"\n")
+        offset -= len(chunk)
+    return line
