@@ -57,6 +57,27 @@ def test_luck_follows_gnubg_analysis(reference: tuple[np.ndarray, np.ndarray, np
     assert np.corrcoef(ours, analysed)[0, 1] > 0.95
 
 
+def test_plays_frame_of_gnubg_sessions() -> None:
+    """End to end: gnubg's exported sessions read, replayed and analysed give
+    gnubg's positions, pips and luck roll by roll (opening throws included)."""
+    import tavlakit as tk
+    from tavlakit.analysis import plays_frame
+
+    ours, theirs = [], []
+    for path in sorted(DATA.glob("session-*.mat"))[:1]:  # one session keeps it quick
+        reference = json.loads(path.with_suffix(".json").read_text())
+        plays = plays_frame(tk.read_match(path))
+        rolls = plays[plays["kind"] == "roll"]
+        assert rolls["game"].nunique() == len(reference)
+        for (_, mine), game in zip(rolls.groupby("game"), reference):
+            assert mine["position_id"].tolist() == [r["position_id"] for r in game]
+            assert mine[["pips_before", "opp_pips_before"]].values.tolist() == [r["pips"] for r in game]
+            ours += mine["luck"].tolist()
+            theirs += [r["luck"] for r in game]
+    assert len(ours) > 600
+    assert (np.abs(np.array(ours) - np.array(theirs)) < 0.005).mean() >= 0.95
+
+
 def test_pips_match_gnubg_boards() -> None:
     for path in sorted(DATA.glob("session-*.json")):
         for game in json.loads(path.read_text()):

@@ -10,7 +10,8 @@ play for the roll thrown, minus the mean of the same over all 36 rolls (over
 the 30 non-doubles, 15 for each side, for the opening roll of a game).
 ``gnubg.findbestmove`` picks the play and ``gnubg.evaluate`` scores the result
 with the opponent on roll. It also runs ``analyse match`` and keeps gnubg's
-own per-roll ``luck-value`` (0-ply, cubeful) and gnubg's pip counts.
+own per-roll ``luck-value`` (0-ply, cubeful) and gnubg's pip counts, and
+exports each session as ``session-<seed>.mat``.
 
 The three sessions committed here took about 15 minutes of wall-clock time
 (gnubg 1.07.001, Debian). Writes ``session-<seed>.json``: a list of games, each a list of rolls
@@ -100,6 +101,7 @@ for seed, games in SESSIONS:
     for _ in range(games - 1):
         gnubg.command("new game")
     gnubg.command("analyse match")
+    gnubg.command(f"export match mat {os.path.join(OUT, f'session-{seed}.mat')}")
     out = []
     for game in gnubg.match(1)["games"]:
         rolls = []
