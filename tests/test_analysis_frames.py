@@ -175,3 +175,21 @@ def test_mars_rates_and_first_roll_hand_made() -> None:
     assert (rates.loc["A", "low_for"], rates.loc["A", "high_for"]) == pytest.approx(wilson(1, 2))
     advantage = first_roll_advantage(games)
     assert (advantage["games"], advantage["starter_wins"]) == (4, 2)
+
+
+def test_opening_luck_follows_the_rules() -> None:
+    """Under Tavla's re-roll the first roll is an ordinary roll (36-throw
+    average); under backgammon's opening dice gnubg's 30-throw average."""
+    from tavlakit.analysis.equity import Evaluator
+    from tavlakit.analysis.luck import opening_luck, roll_luck
+
+    start = tk.Position.initial()
+    for path, rules, luck in ((TAVLA, "tavla", roll_luck), (GNUBG / "selfplay-3p-7.mat", "backgammon", opening_luck)):
+        plays = plays_frame(tk.read_match(path))
+        ev = Evaluator(tk.Rules.preset(rules))
+        firsts = plays[plays["opening"].fillna(False).astype(bool)]
+        assert len(firsts) == plays["game"].nunique()
+        for _, row in firsts.iterrows():
+            dice = (int(row["die1"]), int(row["die2"]))
+            assert row["luck"] == pytest.approx(luck(ev, start, dice), abs=1e-9)
+            assert bool(row["opening_dice"]) == (rules == "backgammon")
