@@ -75,6 +75,17 @@ def test_stats_bad_arguments(tmp_path: Path) -> None:
     assert empty.exit_code != 0 and "no record files" in empty.output
 
 
+def test_stats_names_unreadable_files(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.mat"
+    junk.write_bytes(b"not a match\x00\xff")
+    result = CliRunner().invoke(app(), ["stats", str(junk), str(TAVLA), "--no-luck", "--json"])
+    assert result.exit_code == 0, result.output
+    assert f"{junk}: encoding:" in result.output  # said on stderr, not dropped
+    rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert {r["player"] for r in rows} == {"Ayşe", "Mehmet Ali"}
+    assert all(r["luck"] is None for r in rows)  # no luck computed, not zero
+
+
 def test_plots_draw_the_computed_numbers(tavla: Analysis) -> None:
     plays, games = tavla.plays, tavla.games
     ax = plots.plot_pip_race(plays, game=1)

@@ -130,6 +130,7 @@ def stats(
     if not files:
         raise typer.BadParameter("no record files found")
     result = _progress(files, chosen, luck)
+    _warn(result)
     table = by_player(result) if by == "player" else by_file(result)
     if csv is not None:
         table.to_csv(csv, index=False)
@@ -141,6 +142,19 @@ def stats(
         return
     _print(table[[c for c in SHOWN if c in table.columns]], f"{len(files)} file(s), {len(result.games)} game(s), "
                   f"{int((result.plays['kind'] == 'roll').sum())} roll(s)")
+
+
+def _warn(result: Analysis) -> None:
+    """Say on stderr what could not be analysed, so nothing is dropped silently."""
+    errors = [p for p in result.problems if p.severity == "error"]
+    for problem in errors[:10]:
+        typer.echo(f"{problem.file}: {problem.code}: {problem.message}", err=True)
+    if len(errors) > 10:
+        typer.echo(f"... and {len(errors) - 10} more file-level error(s)", err=True)
+    bad_games = int((result.games["problems"] > 0).sum()) if not result.games.empty else 0
+    if bad_games:
+        typer.echo(f"{bad_games} game(s) have errors; their rows after an unknown play carry no board "
+                   "(see 'tavlakit validate')", err=True)
 
 
 def _print(table: pd.DataFrame, caption: str) -> None:

@@ -14,13 +14,15 @@ rules come from ``rules=``, else each match's tags, else backgammon.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
 from ..position import Position
+from ..problem import Problem
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
@@ -55,10 +57,13 @@ GAME_COLUMNS: dict[str, str] = {
 @dataclass
 class Analysis:
     """The plays and games frames of a collection; :attr:`players` derives
-    the per-player summary from them."""
+    the per-player summary from them. ``problems`` holds the problems of
+    whole files (unreadable, junk outside games); each game row counts its
+    own errors."""
 
     plays: pd.DataFrame
     games: pd.DataFrame
+    problems: list[Problem] = field(default_factory=list)
 
     @property
     def players(self) -> pd.DataFrame:
@@ -89,8 +94,8 @@ class _Walker:
             self.evaluators[rules] = Evaluator(rules)
         return self.evaluators[rules]
 
-    def run(self, matches: Matches) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
-        """Per match: (play rows, game rows)."""
+    def run(self, matches: Matches) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
+        """Per match: (play rows, game rows, the match's own problems)."""
         for index, match in enumerate(_matches(matches)):
             rules = self.rules or default_rules(match)
             mid = _match_id(match, index)
@@ -99,7 +104,7 @@ class _Walker:
             for rg in replay(match, rules):
                 plays.extend(self.play_rows(match, mid, rules, rg))
                 games.append(game_row(match, mid, rules, rg))
-            yield plays, games
+            yield plays, games, match.problems
 
     def play_rows(self, match: Match, mid: str, rules: Rules, rg: ReplayedGame) -> Iterator[dict[str, Any]]:
         ev = self.evaluator(rules) if self.luck else None
@@ -198,10 +203,12 @@ def analyse(matches: Matches, rules: Rules | None = None, luck: bool = True) -> 
     """
     plays: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
-    for p, g in _Walker(rules, luck).run(matches):
+    problems: list[Problem] = []
+    for p, g, trouble in _Walker(rules, luck).run(matches):
         plays.extend(p)
         games.extend(g)
-    return Analysis(_frame(plays, PLAY_COLUMNS), _frame(games, GAME_COLUMNS))
+        problems.extend(trouble)
+    return Analysis(_frame(plays, PLAY_COLUMNS), _frame(games, GAME_COLUMNS), problems)
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:
@@ -243,7 +250,7 @@ def players_frame(data: Analysis | Matches, rules: Rules | None = None) -> pd.Da
     per_match = pd.DataFrame(rows)
     if per_match.empty:
         return per_match
-    overall = per_match.drop(columns=["match", "side"]).groupby("player", sort=False).sum(numeric_only=True)
+    overall = per_match.drop(columns=["match", "side"]).groupby("player", sort=False).sum(numeric_only=True, min_count=1)
     overall = overall.reset_index().assign(scope="overall", match=None, side=None)
     out = pd.concat([per_match.assign(scope="match"), overall], ignore_index=True)
     return _rates(out)
@@ -257,8 +264,8 @@ def _player_counts(mid: str, side: int, games: pd.DataFrame, rolls: pd.DataFrame
     mine = rolls[rolls["player"] == side]
     theirs = rolls[rolls["player"] == 1 - side]
     points = games["points"].fillna(0)
-    luck_points = (mine["luck"] * mine["cube"]).sum()
-    opp_luck_points = (theirs["luck"] * theirs["cube"]).sum()
+    luck_points = _total(mine["luck"] * mine["cube"].astype("float64"))
+    opp_luck_points = _total(theirs["luck"] * theirs["cube"].astype("float64"))
     result = float(points[won].sum() - points[lost].sum())
     return {
         "match": mid, "player": name, "side": side, "games": len(games),
@@ -268,15 +275,19 @@ def _player_counts(mid: str, side: int, games: pd.DataFrame, rolls: pd.DataFrame
         "rolls": int(mine["die1"].notna().sum()), "judged_rolls": int(mine["luck"].notna().sum()),
         "hits": int(mine["hits"].sum()), "dances": int(mine["dance"].fillna(False).sum()),
         "closed_boards": int(mine["closed_board"].fillna(False).sum()),
-        "luck": float(mine["luck"].sum()),
-        "opp_luck": float(theirs["luck"].sum()),
+        "luck": _total(mine["luck"]), "opp_luck": _total(theirs["luck"]),
         "luck_adjusted": result - float(luck_points - opp_luck_points),
         "very_lucky": int((mine["luck_mark"] == "very lucky").sum()),
         "lucky": int((mine["luck_mark"] == "lucky").sum()),
         "unlucky": int((mine["luck_mark"] == "unlucky").sum()),
         "very_unlucky": int((mine["luck_mark"] == "very unlucky").sum()),
-        "unforced": int((mine["choices"] > 1).sum()), "error": float(mine["error"].sum()),
+        "unforced": int((mine["choices"] > 1).sum()), "error": _total(mine["error"]),
     }
+
+
+def _total(values: pd.Series) -> float:
+    """The sum, or NaN when there is no value (luck not computed)."""
+    return float(values.sum()) if values.notna().any() else math.nan
 
 
 def _rates(frame: pd.DataFrame) -> pd.DataFrame:
@@ -315,7 +326,7 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
 
     done = 0
     try:
-        for plays, games in _Walker(rules, luck).run(matches):
+        for plays, games, _ in _Walker(rules, luck).run(matches):
             buffers[0].extend(plays)
             buffers[1].extend(games)
             done += 1
