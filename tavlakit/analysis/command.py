@@ -146,11 +146,14 @@ def stats(
 
 def _warn(result: Analysis) -> None:
     """Say on stderr what could not be analysed, so nothing is dropped silently."""
-    errors = [p for p in result.problems if p.severity == "error"]
-    for problem in errors[:10]:
-        typer.echo(f"{problem.file}: {problem.code}: {problem.message}", err=True)
-    if len(errors) > 10:
-        typer.echo(f"... and {len(errors) - 10} more file-level error(s)", err=True)
+    first: dict[str | None, str] = {}
+    for problem in result.problems:
+        if problem.severity == "error" and problem.file not in first:
+            first[problem.file] = f"{problem.file}: {problem.code}: {problem.message}"
+    for line in list(first.values())[:10]:
+        typer.echo(line, err=True)
+    if len(first) > 10:
+        typer.echo(f"... and {len(first) - 10} more file(s) with errors", err=True)
     bad_games = int((result.games["problems"] > 0).sum()) if not result.games.empty else 0
     if bad_games:
         typer.echo(f"{bad_games} game(s) have errors; their rows after an unknown play carry no board "
