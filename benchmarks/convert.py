@@ -9,6 +9,7 @@ equal, and matches/s for write and for read-back.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import time
 from collections import Counter
@@ -18,7 +19,7 @@ from tavlakit.formats import FORMATS, read_match, write_match
 from tavlakit.formats.jsonfmt import read_json
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf
-from tavlakit.record import Match
+from tavlakit.record import Game, Match
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 READERS = {"mat": load_mat, "sgf": read_sgf, "json": read_json}
@@ -61,10 +62,24 @@ def main() -> None:
         start = time.perf_counter()
         back = [READERS[fmt](text) for text in texts]
         read = time.perf_counter() - start
-        equal = sum(1 for a, b in zip(matches, back) if a.games == b.games and a.players == b.players)
-        print(f"{fmt:>4}: {equal}/{len(matches)} round-trip equal; write {len(matches) / wrote:,.0f} matches/s, "
-              f"read back {len(matches) / read:,.0f} matches/s"
-              + (f"; writer notes: {dict(lost)}" if lost else ""))
+        equal = sum(1 for a, b in zip(matches, back) if a == b)
+        same_games = sum(1 for a, b in zip(matches, back) if _plain(a.games) == _plain(b.games))
+        print(f"{fmt:>4}: {equal}/{len(matches)} read back equal, {same_games}/{len(matches)} with the same plays, "
+              f"cube actions and results; write {len(matches) / wrote:,.0f} matches/s, read back {len(matches) / read:,.0f} "
+              "matches/s" + (f"; reported lost: {dict(lost)}" if lost else ""))
+
+
+def _plain(games: list[Game]) -> list[Game]:
+    """The games without what SGF cannot say the way a .mat does: hit marks
+    (SGF has none; its reader marks hits from the board), 'Cannot Move'
+    (a roll with no moves) and an unknown Crawford flag (SGF says no)."""
+    out = []
+    for game in games:
+        turns = [dataclasses.replace(t, moves=tuple(m._replace(hit=False) for m in t.moves),
+                                     status="play" if t.status == "cannot-move" else t.status)
+                 for t in game.turns]
+        out.append(dataclasses.replace(game, turns=turns, crawford=bool(game.crawford)))
+    return out
 
 
 if __name__ == "__main__":
