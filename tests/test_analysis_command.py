@@ -102,6 +102,8 @@ def test_plots_draw_the_computed_numbers(tavla: Analysis) -> None:
     assert ax.lines[0].get_ydata()[0] == pytest.approx(face_counts(plays).sum() / 6)
     ax = plots.plot_mars_rates(games)
     assert len(ax.patches) == 3  # two players and overall
+    ax = plots.plot_mars_rates(games, top=1)
+    assert len(ax.patches) == 2 and ax.get_xticklabels()[-1].get_text() == "overall"
 
 
 def test_luck_needs_luck_columns() -> None:

@@ -98,10 +98,17 @@ def _plot(result: Analysis, out: Path) -> None:
     from .plots import plot_dice, plot_luck, plot_mars_rates, plot_pip_race
 
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-    if not result.plays.empty:
-        plot_pip_race(result.plays, ax=axes[0, 0])
-        if result.plays["luck"].notna().any():
-            plot_luck(result.plays, ax=axes[0, 1])
+    rolls = result.plays[result.plays["kind"] == "roll"]
+    if not rolls.empty:
+        # the match with the most rolls, and its longest game
+        match = rolls.groupby("match").size().idxmax()
+        game = int(rolls[rolls["match"] == match].groupby("game").size().idxmax())
+        plot_pip_race(result.plays, match=match, game=game, ax=axes[0, 0])
+        if rolls["luck"].notna().any():
+            plot_luck(result.plays, match=match, ax=axes[0, 1])
+        else:
+            axes[0, 1].set_axis_off()
+            axes[0, 1].text(0.5, 0.5, "luck not computed (--no-luck)", ha="center")
         plot_dice(result.plays, ax=axes[1, 0])
     plot_mars_rates(result.games, ax=axes[1, 1])
     fig.tight_layout()

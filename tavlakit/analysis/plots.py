@@ -72,9 +72,16 @@ def plot_dice(plays: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", ax: Axes | None = None) -> Axes:
-    """Share of each player's wins that were mars, with 95% Wilson intervals."""
+def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | None = 15,
+                    ax: Axes | None = None) -> Axes:
+    """Share of each player's wins that were mars, with 95% Wilson intervals:
+    the ``top`` players with the most decided games (all when ``None``), then
+    everyone together."""
     rates = mars_rates(games, kind)
+    if top is not None:
+        players, overall = rates.iloc[:-1], rates.iloc[-1:]
+        busiest = (players["wins"] + players["losses"]).sort_values(ascending=False, kind="stable").index[:top]
+        rates = pd.concat([players.loc[sorted(busiest)], overall])
     ax = _axes(ax)
     centre = rates["mars_rate_for"].fillna(0.0)
     errors = [(centre - rates["low_for"]).clip(lower=0), (rates["high_for"] - centre).clip(lower=0)]
