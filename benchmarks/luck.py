@@ -71,7 +71,8 @@ def bench_reference(repeat: int) -> None:
         best = min(best, time.perf_counter() - start)
     info = ev.cache_info()
     print(f"gnubg self-play rolls: {len(rolls)} rolls in {best:.2f} s: {len(rolls) / best:,.0f} rolls/s "
-          f"(21-roll tables computed {info['tables_misses']}, reused {info['tables_hits']})")
+          f"(best plays found {info['rolls_misses']}, reused {info['rolls_hits']}; "
+          f"36-throw averages {info['means_misses']}, reused {info['means_hits']})")
 
 
 def jf_files(corpus: Path, count: int) -> list[Path]:

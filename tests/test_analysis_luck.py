@@ -113,7 +113,8 @@ def test_average_luck_is_zero_and_opening_is_symmetric() -> None:
     for rules in (BACKGAMMON, Rules.preset("tavla")):
         ev = Evaluator(rules)
         pos = Position.from_position_id("4HPwATDgc/ABMA")
-        assert abs(sum(WEIGHTS[r] * roll_luck(ev, pos, r) for r in ROLLS)) < 1e-9
+        # the 36-throw average comes from gnubg-nn's 1-ply (float32 sums) under backgammon rules
+        assert abs(sum(WEIGHTS[r] * roll_luck(ev, pos, r) for r in ROLLS)) < 1e-5
     ev = Evaluator(BACKGAMMON)
     start = Position.initial()
     # in the symmetric start, gnubg's opening luck is the equity after the best play

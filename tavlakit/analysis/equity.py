@@ -106,10 +106,12 @@ class Evaluator:
         self.rules = rules
         # gnubg's own move generator follows these two options' backgammon values
         self.net_moves = rules.larger_die and rules.hit_and_run
+        # gnubg-nn's 1-ply evaluation is the 36-throw average of the best plays
+        # chosen by money equity: the same number when that is our equity
+        self.net_average = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
         self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, 4 * cache_size)
-        self._best: _Cache[Position, dict[Roll, tuple[float, int]]] = _Cache(self._best_table, cache_size)
-
-    # --- single positions --------------------------------------------------
+        self._rolls: _Cache[tuple[Position, Roll], tuple[float, int]] = _Cache(self._best_roll, 21 * cache_size)
+        self._means: _Cache[Position, float] = _Cache(self._mean_best, cache_size)
 
     def probabilities(self, pos: Position) -> Probabilities:
         """The side to move's five probabilities (exact once the game is over)."""
@@ -136,34 +138,45 @@ class Evaluator:
 
     def best_values(self, pos: Position) -> dict[Roll, float]:
         """For each of the 21 rolls, the mover's equity after the best play."""
-        return {roll: value for roll, (value, _) in self._best(pos).items()}
+        return {roll: self._rolls((pos, roll))[0] for roll in ROLLS}
 
     def best(self, pos: Position, dice: Roll) -> float:
         """The mover's equity after the best play of ``dice``."""
-        return self._best(pos)[_key(dice)][0]
+        return self._rolls((pos, _key(dice)))[0]
 
     def choices(self, pos: Position, dice: Roll) -> int:
         """How many different positions the legal plays of ``dice`` reach
         (1 for a forced play or no move)."""
-        return self._best(pos)[_key(dice)][1]
+        return self._rolls((pos, _key(dice)))[1]
 
-    def _best_table(self, pos: Position) -> dict[Roll, tuple[float, int]]:
-        near_end = CHECKERS - pos.off()[0] <= 4
-        if not self.net_moves or near_end:  # a finishing play needs the rules' exact score
-            return {roll: self._best_engine(pos, roll) for roll in ROLLS}
-        board = net_board(pos)
-        table = {}
-        for roll in ROLLS:
-            found = gnubg_nn.best_move(board, roll[0], roll[1], list=1)
-            candidates = found[1] if found else ()
-            if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
-                table[roll] = self._best_engine(pos, roll)
-            elif self.rules.backgammon:  # gnubg-nn's own score is the money equity
-                table[roll] = max(c[3] for c in candidates), len(candidates)
-            else:
-                rules = self.rules
-                table[roll] = max(-equity(c[2], rules) for c in candidates), len(candidates)
-        return table
+    def mean_best(self, pos: Position) -> float:
+        """The average over the 36 throws of :meth:`best`: what the side to
+        move can expect before rolling.
+
+        >>> ev = Evaluator(Rules.preset("backgammon"))
+        >>> pos = Position.initial()
+        >>> by_roll = sum(WEIGHTS[r] * v for r, v in ev.best_values(pos).items()) / 36
+        >>> abs(ev.mean_best(pos) - by_roll) < 1e-6
+        True
+        """
+        return self._means(pos)
+
+    def _mean_best(self, pos: Position) -> float:
+        if self.net_average and not _near_end(pos):
+            return equity(tuple(gnubg_nn.probabilities(net_board(pos), 1)), self.rules)  # type: ignore[arg-type]
+        return sum(WEIGHTS[roll] * value for roll, value in self.best_values(pos).items()) / 36.0
+
+    def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int]:
+        pos, roll = key
+        if not self.net_moves or _near_end(pos):  # a finishing play needs the rules' exact score
+            return self._best_engine(pos, roll)
+        found = gnubg_nn.best_move(net_board(pos), roll[0], roll[1], list=1)
+        candidates = found[1] if found else ()
+        if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
+            return self._best_engine(pos, roll)
+        if self.rules.backgammon:  # gnubg-nn's own score is the money equity
+            return max(c[3] for c in candidates), len(candidates)
+        return max(-equity(c[2], self.rules) for c in candidates), len(candidates)
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int]:
         results = pos.legal_positions(roll, self.rules)
@@ -173,8 +186,14 @@ class Evaluator:
         """Hits and misses of the two caches (for benchmarks)."""
         return {
             "positions_hits": self._probs.hits, "positions_misses": self._probs.misses,
-            "tables_hits": self._best.hits, "tables_misses": self._best.misses,
+            "rolls_hits": self._rolls.hits, "rolls_misses": self._rolls.misses,
+            "means_hits": self._means.hits, "means_misses": self._means.misses,
         }
+
+
+def _near_end(pos: Position) -> bool:
+    """Four or fewer checkers left: plays may finish the game."""
+    return CHECKERS - pos.off()[0] <= 4
 
 
 def _key(dice: Roll) -> Roll:
