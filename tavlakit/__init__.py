@@ -16,8 +16,17 @@ from .rules import Rules
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    """``tk.analysis`` is imported on first use (it brings in pandas)."""
+    if name == "analysis":
+        import importlib
+
+        return importlib.import_module(".analysis", __name__)
+    raise AttributeError(f"module 'tavlakit' has no attribute {name!r}")
+
 __all__ = [
     "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "Problem", "ProblemError", "Result",
-    "Rules", "Turn", "formats", "read_match", "read_matches", "replay", "validate", "write_match",
+    "Rules", "Turn", "analysis", "formats", "read_match", "read_matches", "replay", "validate", "write_match",
     "__version__",
 ]
