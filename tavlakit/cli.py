@@ -221,6 +221,7 @@ def convert(
     lines = _Lines()
     status = 0
     written = 0
+    used: set[Path] = set()
     for path in progress(files, "converting"):
         try:
             match = read_match(path)
@@ -241,7 +242,7 @@ def convert(
             continue
         if chosen is not None:
             match.tags.update(rules_to_tags(chosen))
-        target = output / f"{path.stem}.{fmt}" if many else output
+        target = _target(output, path, fmt, used) if many else output
         options = {"numbering": numbering} if fmt == "mat" else {}
         try:
             lost = write_match(match, target, fmt, **options)
@@ -256,6 +257,17 @@ def convert(
 
 
 app.command()(stats)
+
+
+def _target(folder: Path, source: Path, fmt: str, used: set[Path]) -> Path:
+    """The output file for ``source`` in ``folder``: its name with the new
+    extension; inputs with the same name get their folder's name prefixed,
+    then a number, so no output overwrites another of the same run."""
+    candidates = [f"{source.stem}.{fmt}", f"{source.parent.name}-{source.stem}.{fmt}"]
+    candidates += [f"{source.parent.name}-{source.stem}-{n}.{fmt}" for n in range(2, len(used) + 3)]
+    target = next(folder / name for name in candidates if folder / name not in used)
+    used.add(target)
+    return target
 
 
 def main() -> None:  # pragma: no cover - console entry

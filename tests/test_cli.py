@@ -140,3 +140,14 @@ def test_console_script_runs() -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "0 error(s)" in proc.stdout
+
+
+def test_convert_many_inputs_with_one_name(tmp_path: Path) -> None:
+    """Two inputs called alike must not overwrite each other's output."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "m.mat").write_text(GNUBG_MAT.read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("convert", tmp_path / "a" / "m.mat", tmp_path / "b" / "m.mat", "-o", out, "--to", "json")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["b-m.json", "m.json"]
