@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from .movegen import Board, apply_move, can_move, highest, legal_results, undo_move
-from .play import BAR, OFF, Move, Play
+from .play import BAR, Move, Play
 from .position import Position
 from .problem import Problem, ProblemError, Severity
 from .record import Game, Match, Turn

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.play import Move

@@ -9,6 +9,7 @@ same throw decides who starts: :func:`opening_luck`. Under ``reroll`` the
 first roll is an ordinary roll.
 
 >>> from tavlakit import Position, Rules
+>>> from tavlakit.analysis.equity import WEIGHTS
 >>> ev = Evaluator(Rules.preset("backgammon"))
 >>> abs(sum(WEIGHTS[r] * roll_luck(ev, Position.initial(), r) for r in ROLLS)) < 1e-5
 True
@@ -21,7 +22,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..position import Position
-from .equity import ROLLS, WEIGHTS, Evaluator, Roll
+from .equity import ROLLS, Evaluator, Roll
 
 #: gnubg's marks for one roll (``arLuckLevel``): above 0.6 very lucky,
 #: above 0.3 lucky, and the same below zero.

@@ -6,7 +6,6 @@ The format comes from ``fmt``, else the file extension, else the content.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 

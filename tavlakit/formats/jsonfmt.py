@@ -26,6 +26,7 @@ from typing import IO, Any, get_args
 from ..play import Move, parse_part
 from ..problem import Problem
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
+from .text import read_input
 
 __all__ = ["read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
 
@@ -289,24 +290,19 @@ def match_from_dict(data: Any, source: str | None = None) -> Match:
 def read_json(stream_or_text: str | bytes | Path | IO, source: str | None = None) -> Match:
     """Read a match written by :func:`write_json`. Bad JSON or a bad header
     gives an empty match whose ``problems`` say where; nothing is raised."""
-    if isinstance(stream_or_text, Path):
-        source = source or str(stream_or_text)
-        stream_or_text = stream_or_text.read_bytes()
-    elif not isinstance(stream_or_text, (str, bytes)):
-        source = source or getattr(stream_or_text, "name", None)
-        stream_or_text = stream_or_text.read()
-    text = stream_or_text.decode("utf-8-sig", errors="replace") if isinstance(stream_or_text, bytes) \
-        else stream_or_text
+    text, source, decoding = read_input(stream_or_text, source)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        match = Match(source=source)
+        match = Match(source=source, problems=decoding)
         match.problems.append(Problem("syntax", "error", f"not valid JSON: {exc.msg}", file=source,
                                       line=exc.lineno, column=exc.colno))
         return match
     try:
-        return match_from_dict(data, source)
+        match = match_from_dict(data, source)
     except _Invalid as exc:
-        match = Match(source=source)
+        match = Match(source=source, problems=decoding)
         match.problems.append(Problem("syntax", "error", f"not a tavlakit match: {exc}", file=source))
         return match
+    match.problems[:0] = decoding
+    return match

@@ -53,6 +53,7 @@ from ..position import Position
 from ..problem import Problem
 from ..record import Game, Match, Result, Turn
 from ..rules import Rules
+from .text import read_input
 
 __all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point"]
 
@@ -227,22 +228,6 @@ def _error_message(exc: UnexpectedInput) -> str:
 # --- trees into games ----------------------------------------------------------
 
 
-def _text_of(stream_or_text: str | bytes | Path | IO, source: str | None) -> tuple[str, str | None, list[Problem]]:
-    from .text import decode
-
-    if isinstance(stream_or_text, Path):
-        source = source or str(stream_or_text)
-        stream_or_text = stream_or_text.read_bytes()
-    elif not isinstance(stream_or_text, (str, bytes)):
-        source = source or getattr(stream_or_text, "name", None)
-        stream_or_text = stream_or_text.read()
-    problems: list[Problem] = []
-    if isinstance(stream_or_text, bytes):
-        stream_or_text, problems = decode(stream_or_text)
-        problems = [p.replace(file=source) for p in problems]
-    return stream_or_text.replace("\r\n", "\n"), source, problems
-
-
 class SgfReader:
     """Read an SGF collection game by game.
 
@@ -252,7 +237,8 @@ class SgfReader:
     """
 
     def __init__(self, stream_or_text: str | bytes | Path | IO, source: str | None = None) -> None:
-        text, source, problems = _text_of(stream_or_text, source)
+        text, source, problems = read_input(stream_or_text, source)
+        text = text.replace("\r\n", "\n")
         self.source = source
         trees, syntax = _parse(text, source)
         self.match = Match(source=source, problems=problems + syntax)

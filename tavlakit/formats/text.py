@@ -121,3 +121,23 @@ def _line_at(chunks: Chunks, offset: int) -> int:
         line += chunk.count(b"\n")
         offset -= len(chunk)
     return line
+
+
+def read_input(stream_or_text: str | bytes | Path | IO, source: str | None = None
+               ) -> tuple[str, str | None, list[Problem]]:
+    """Text, source name and decoding problems from what a reader was given:
+    a path, bytes (decoded as :func:`decode` does), a text stream or text.
+
+    >>> read_input("Ayşe".encode("cp1254"), "x.sgf")[2][0].file
+    'x.sgf'
+    """
+    if isinstance(stream_or_text, Path):
+        source = source or str(stream_or_text)
+        stream_or_text = stream_or_text.read_bytes()
+    elif not isinstance(stream_or_text, (str, bytes)):
+        source = source or getattr(stream_or_text, "name", None)
+        stream_or_text = stream_or_text.read()
+    if isinstance(stream_or_text, bytes):
+        text, problems = decode(stream_or_text)
+        return text, source, [p.replace(file=source) for p in problems]
+    return stream_or_text, source, []
