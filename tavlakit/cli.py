@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import typer
 
 from .analysis.command import stats
-from .formats import EXTENSIONS, FORMATS, open_games, read_match, write_match
+from .console import progress
+from .formats import EXTENSIONS, FORMATS, find_records, open_games, read_match, write_match
 from .formats.text import decode
 from .position import Position
 from .problem import Problem, ProblemError
@@ -59,33 +59,6 @@ def moves(
     pos = _position(position_id)
     for play in pos.legal_plays((die1, die2), _rules(rules)):
         typer.echo(str(play) or "(no move)")
-
-
-def expand_paths(paths: List[Path]) -> list[Path]:
-    """Files named, and the record files (by extension) inside folders named."""
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in EXTENSIONS))
-        else:
-            out.append(path)
-    return out
-
-
-def progress(items: list[Path], label: str) -> Iterator[Path]:
-    """Iterate with a rich progress bar on a terminal when there are many items."""
-    if len(items) < 20 or not sys.stderr.isatty():
-        yield from items
-        return
-    from rich.progress import track
-
-    yield from track(items, description=label, console=_stderr_console(), transient=True)
-
-
-def _stderr_console():  # type: ignore[no-untyped-def]
-    from rich.console import Console
-
-    return Console(stderr=True)
 
 
 class _Lines:
@@ -142,7 +115,7 @@ def validate(
     Exit status: 0 no errors, 1 errors found, 2 a file could not be read.
     """
     chosen = _rules(rules) if rules else None
-    files = expand_paths(paths)
+    files = find_records(paths)
     if not files:
         typer.echo("no record files found", err=True)
         raise typer.Exit(2)
@@ -208,7 +181,7 @@ def convert(
     if numbering not in ("relative", "absolute"):
         raise typer.BadParameter("--numbering must be 'relative' or 'absolute'")
     chosen = _rules(rules) if rules else None
-    files = expand_paths(inputs)
+    files = find_records(inputs)
     if not files:
         typer.echo("no record files found", err=True)
         raise typer.Exit(2)

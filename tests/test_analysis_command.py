@@ -110,3 +110,12 @@ def test_luck_needs_luck_columns() -> None:
     plays = analyse(tk.read_match(TAVLA), luck=False).plays
     with pytest.raises(ValueError, match="luck=False"):
         cumulative_luck(plays)
+
+
+def test_stats_on_files_without_games(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.mat"
+    junk.write_bytes(b"\0\1\2 not a match")
+    result = CliRunner().invoke(app(), ["stats", str(junk)])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "no game could be read" in result.output

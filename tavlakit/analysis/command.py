@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import pandas as pd
 import typer
 
-from ..formats import EXTENSIONS, read_matches
+from ..console import progress
+from ..formats import find_records, read_matches
 from ..rules import PRESETS, Rules
 from .dice import fairness
 from .frames import Analysis, analyse
@@ -27,19 +28,6 @@ SHOWN = ["player", "match", "games", "wins", "mars_for", "mars_against", "mars",
          "net_luck", "luck0", "luck1", "error_rate", "faces_p", "doubles_rate", "problems"]
 FILE_COLUMNS = ["match", "games", "plies", "mars", "problems", "rolls", "luck0", "luck1", "faces_p", "rolls_p",
                 "doubles_rate"]
-
-
-def record_files(paths: List[Path]) -> list[Path]:
-    """The record files named, folders searched recursively for known extensions."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in EXTENSIONS))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise typer.BadParameter(f"{path}: no such file or folder")
-    return files
 
 
 def by_player(result: Analysis) -> pd.DataFrame:
@@ -74,19 +62,8 @@ def by_file(result: Analysis) -> pd.DataFrame:
     return out[[c for c in FILE_COLUMNS if c in out.columns]]
 
 
-def _progress(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("analysing", total=len(files))
-
-        def matches() -> Iterator:
-            for match in read_matches(files):
-                yield match
-                bar.advance(task)
-
-        return analyse(matches(), rules, luck)
+def _analyse(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
+    return analyse(read_matches(progress(files, "analysing")), rules, luck)
 
 
 def _plot(result: Analysis, out: Path) -> None:
@@ -133,11 +110,17 @@ def stats(
         chosen = Rules.preset(rules) if rules else None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    files = record_files(paths)
+    files = find_records(paths)
     if not files:
         raise typer.BadParameter("no record files found")
-    result = _progress(files, chosen, luck)
+    missing = [str(p) for p in files if not p.exists()]
+    if missing:
+        raise typer.BadParameter(f"{', '.join(missing)}: no such file or folder")
+    result = _analyse(files, chosen, luck)
     _warn(result)
+    if result.games.empty:
+        typer.echo("no game could be read from the files given", err=True)
+        raise typer.Exit(1)
     table = by_player(result) if by == "player" else by_file(result)
     if csv is not None:
         table.to_csv(csv, index=False)
@@ -187,4 +170,4 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-__all__ = ["by_file", "by_player", "record_files", "stats"]
+__all__ = ["by_file", "by_player", "stats"]

@@ -42,6 +42,19 @@ def detect_format(name: str | None, text: str) -> str:
     return "mat"
 
 
+def find_records(paths: Iterable[str | Path]) -> list[Path]:
+    """The files named, and the record files (by extension) inside the
+    folders named, searched recursively. A path that does not exist is
+    kept, so reading it reports it as unreadable."""
+    out: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in EXTENSIONS))
+        else:
+            out.append(path)
+    return out
+
+
 def _check_format(fmt: str) -> str:
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
