@@ -38,7 +38,7 @@ def test_binary_junk_with_nul_bytes() -> None:
     assert "binary" in match.problems[0].message and match.problems[0].file == "junk.mat"
 
 
-def test_junk_text_gives_syntax_problems_per_line() -> None:
+def test_junk_text_gives_one_located_problem() -> None:
     data = bytes(b if b not in (0, 10, 13) else 65 for b in random.Random(7).randbytes(50_000))
     data = b"\n".join(data[i:i + 60] for i in range(0, len(data), 60))
     start = time.perf_counter()
@@ -46,8 +46,11 @@ def test_junk_text_gives_syntax_problems_per_line() -> None:
     assert time.perf_counter() - start < 5
     found = problems(match)
     assert found[0].code == "encoding"  # not UTF-8: read as cp1254, said so
-    syntax = [p for p in found if p.code == "syntax"]
-    assert len(syntax) > 100 and all(p.line and p.column for p in syntax)
+    # no match line and no game: one problem for the file, at its first bad line
+    [empty] = found[1:]
+    assert empty.code == "empty" and empty.line and empty.column
+    assert "line(s) not understood" in empty.message
+    assert match.games == []
 
 
 def test_one_bad_row_does_not_stop_the_next() -> None:
@@ -218,3 +221,11 @@ def test_game_line_with_extra_text_still_starts_a_game() -> None:
     assert [g.number for g in match.games] == [1, 2]
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column, problem.game) == ("syntax", 2, 9, 1)
+
+
+def test_a_file_that_is_no_transcript_is_one_problem() -> None:
+    """gnubg's text export of a game (a board, analysis) is not a .mat."""
+    text = "\n".join(f"Move number {n}:  X to play 51   analysis line {n}" for n in range(1, 300)) + "\n"
+    match = load_mat(text, source="export.txt")
+    assert [(p.code, p.line) for p in problems(match)] == [("empty", 1)]
+    assert "299 line(s) not understood" in problems(match)[0].message

@@ -312,6 +312,8 @@ class MatReader:
         self._first = self._read_game() if self._next_game else None
         if self._empty and not self.match.problems:
             self.match.problems.append(Problem("empty", "error", "the file holds no match", file=source))
+        elif self._first is None and not self.match.length:
+            self._not_a_transcript()
 
     # -- chunks of lines -------------------------------------------------
 
@@ -436,6 +438,18 @@ class MatReader:
                     self._outside(f"{text!r} outside any game", line, column)
         # The numbering describes the file, not the match: honoured, not kept.
         self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
+
+    def _not_a_transcript(self) -> None:
+        """No length line and no game: one problem for the file, not one per line."""
+        problems = self.match.problems
+        unread = [p for p in problems if p.code == "syntax"]
+        if not unread:
+            return
+        first = unread[0]
+        problems[:] = [p for p in problems if p.code != "syntax"]
+        problems.append(first.replace(code="empty", message=(
+            f"no match here: no 'N point match' line and no 'Game N' line; {len(unread)} line(s) not "
+            f"understood, the first: {first.message}")))
 
     def _outside(self, message: str, line: int, column: int) -> None:
         self.match.problems.append(Problem("syntax", "error", message, file=self.source, line=line, column=column))
