@@ -13,6 +13,7 @@ from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
 from tavlakit.play import Move
 from tavlakit.record import Game, Match, Turn
+from tavlakit.rules import Rules
 
 DATA = Path(__file__).parent / "data" / "sgf"
 
@@ -61,11 +62,13 @@ def test_lost_on_write() -> None:
     again, text, problems = rewrite(match)
     messages = [p.message for p in problems]
     assert all(p.code == "lost-on-write" and p.severity == "warning" for p in problems)
-    assert any("Variation" in m for m in messages) and any("CubeLimit" in m for m in messages)
+    # tags without an SGF property travel in tavlakit's own TK property
+    assert not any("Variation" in m or "CubeLimit" in m for m in messages)
+    assert "TK[Variation=Tavla][CubeLimit=64]" in text
     assert any("mat:row" in m for m in messages) and any("sgf:bad key" in m for m in messages)
     assert any("dice None" in m for m in messages) and any("'unknown'" in m for m in messages)
     assert any("crawford=False" in m for m in messages) and any("Cannot Move" in m for m in messages)
-    assert "PC[home]" in text and again.tags == {"Site": "home"}
+    assert "PC[home]" in text and again.tags == {"Site": "home", "Variation": "Tavla", "CubeLimit": "64"}
     assert len(again.games[0].turns) == 3
 
 
@@ -88,3 +91,12 @@ def test_hit_marks_other_than_the_board_are_reported(corpus_dir: Path) -> None:
     [problem] = problems
     assert problem.code == "lost-on-write" and "hit" in problem.message
     assert sum(m.hit for g in again.games for t in g.turns for m in t.moves) > 20
+
+
+def test_tavla_rules_survive_sgf(corpus_dir) -> None:
+    """A Tavla match written as SGF reads back under the same rules."""
+    for name in ("t000.mat", "t002.mat"):
+        match = load_mat((corpus_dir / "tavla" / name).read_bytes())
+        again, text, problems = rewrite(match)
+        assert again.rules == match.rules == Rules.preset("tavla")
+        assert again.tags == match.tags

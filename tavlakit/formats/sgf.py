@@ -34,7 +34,10 @@ the tags ``EventDate`` (``YYYY.MM.DD``), ``Event``, ``Round``, ``Site``,
 ``Transcriber``, ``Player 1 Rating``, ``Player 2 Rating``; ``GC`` becomes
 ``Match.comments``. ``RU`` words become tags (``Crawford``/``Jacoby`` ``On``,
 ``Variation`` for Nackgammon and Hypergammon, ``Cube`` ``Off`` for
-``NoCube``) and ``CrawfordGame`` sets :attr:`Game.crawford`.
+``NoCube``) and ``CrawfordGame`` sets :attr:`Game.crawford`. Every other
+tag (a .mat's ``Variation "Tavla"``, ``Rules``, site-specific tags) goes
+into tavlakit's own root property ``TK[Key=Value]``, which gnubg loads and
+ignores.
 """
 
 from __future__ import annotations
@@ -71,6 +74,10 @@ ROOT_TAGS: dict[str, str] = {
     "AN": "Transcriber",
 }
 _TAG_PROPS = {tag: prop for prop, tag in ROOT_TAGS.items()}
+#: tavlakit's private root property for the other tags, as ``Key=Value``
+#: (``TK[Variation=Tavla][Rules=tavla-outside-home]``), so a Tavla match
+#: keeps its rules through SGF.
+TAGS_PROP = "TK"
 _VARIATIONS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 #: Root properties that only describe the file; the writer writes its own.
 _BOOKKEEPING = {"FF", "GM", "CA", "AP"}
@@ -276,6 +283,10 @@ class SgfReader:
                 match.tags.setdefault(ROOT_TAGS[prop.ident], text)
             elif prop.ident == "GC":
                 match.comments.extend(prop.values)
+            elif prop.ident == TAGS_PROP:
+                for text in prop.values:
+                    tag, _, tag_value = text.partition("=")
+                    match.tags.setdefault(tag, tag_value)
             elif prop.ident == "RU":
                 _rule_words(value, match.tags)
         match.players = (names[0], names[1])
@@ -738,18 +749,23 @@ class _Writer:
         """First game's root properties from the tags; rules are per game."""
         tags = self.match.tags
         props: dict[str, str] = {}
+        private: list[str] = []
         for tag, value in tags.items():
             if tag in _TAG_PROPS:
                 props[_TAG_PROPS[tag]] = _date_to_sgf(value) if tag == "EventDate" else value
-            elif tag in ("Crawford", "Jacoby") and value.strip().lower() in ("on", "off"):
-                pass
-            elif tag == "Variation" and value in (*_VARIATIONS, "Backgammon", "Standard"):
-                pass
+            elif tag in ("Crawford", "Jacoby") and value.strip().lower() == "on":
+                pass  # RU says it
+            elif tag == "Variation" and value in _VARIATIONS:
+                pass  # RU says it
             elif tag == "Cube" and value.strip().lower() == "off":
-                pass
+                pass  # RU[NoCube] says it
+            elif "=" in tag:
+                self.lost(f"tag {tag} {value!r}: a tag name with '=' cannot be kept")
             else:
-                self.lost(f"tag {tag} {value!r} has no SGF property")
+                private.append(f"{tag}={value}")
         text = "".join(f"{prop}[{_escape(props[prop])}]" for prop in ROOT_TAGS if prop in props)
+        if private:  # tavlakit's own property; gnubg loads the file and leaves it alone
+            text += TAGS_PROP + "".join(f"[{_escape(t)}]" for t in private)
         if self.match.comments:
             text += "GC" + "".join(f"[{_escape(c)}]" for c in self.match.comments)
         return text
