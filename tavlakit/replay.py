@@ -23,9 +23,6 @@ from .problem import Problem, ProblemError, Severity
 from .record import Game, Match, Turn
 from .rules import PRESETS, ResultKind, Rules
 
-_MAX_CUBE = 1 << 15
-
-
 @dataclass
 class Step:
     """One turn as replayed. Positions are seen by the turn's player."""
@@ -324,7 +321,8 @@ class _GameWalker:
         if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
             self.report("bad-dice", "error", f"dice {dice!r} are not two numbers 1-6", turn, position=before)
             step.legal = False
-            self.synced = False if turn.moves else self.synced
+            if turn.moves:  # moves with unknown dice: the board is unknown from here
+                self.synced = False
             return
         if first_roll and dice[0] == dice[1] and self.rules.opening == "use-opening-dice" and not self.game.start:
             self.report("opening-double", "error",

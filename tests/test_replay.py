@@ -371,3 +371,53 @@ def test_no_legal_move_but_play_written() -> None:
     report = validate(Match(("A", "B"), 0, [game]), BG)
     assert [p.code for p in report.errors] == ["illegal-play"]
     assert "no move is possible" in report.errors[0].message
+
+
+def test_wrong_player(matches) -> None:
+    """A roll by the side that just rolled."""
+    _, match = matches["selfplay-3p-7"]
+    bad = copy.deepcopy(match)
+    game = bad.games[0]
+    second = game.turns[1]
+    game.turns[1] = dataclasses.replace(second, player=1 - second.player, number=2)
+    del bad.games[1:]
+    report = validate(bad, BG)
+    assert (report.errors[0].code, report.errors[0].move) == ("wrong-player", 2)
+
+
+def _board_ended(matches) -> tuple[Match, int]:
+    """A copy of a match cut after its first game that ended on the board
+    with no cube action, and that game's index."""
+    for name in NAMES:
+        match = copy.deepcopy(matches[name][1])
+        for index, game in enumerate(match.games):
+            if game.result and not game.result.resigned and all(t.kind == "roll" for t in game.turns):
+                del match.games[index + 1 :]
+                return match, index
+    pytest.fail("no game ended on the board without a cube action")
+
+
+def test_turn_after_the_game_ended(matches) -> None:
+    bad, index = _board_ended(matches)
+    game = bad.games[index]
+    last = game.turns[-1]
+    game.turns.append(Turn(1 - last.player, "roll", (3, 1), (), number=999))
+    report = validate(bad, BG)
+    assert [(p.code, p.move) for p in report.errors] == [("after-end", 999)]
+
+
+def test_beaver_needs_the_rule_and_doubles_twice(matches) -> None:
+    """Doubles => 2, Beavers => 4 (no Takes, as gnubg and Jellyfish write
+    it): the game goes on at 4 and is worth four times its value."""
+    base, index = _board_ended(matches)
+    game = base.games[index]
+    roller = game.turns[2].player
+    game.turns[2:2] = [Turn(roller, "double", cube=2, number=90), Turn(1 - roller, "beaver", cube=4, number=90)]
+    game.result.points *= 4
+    money = dataclasses.replace(base, length=0, games=[dataclasses.replace(game, score=(0, 0))])
+    with_beaver = BG.replace(beaver=True)
+    assert validate(money, with_beaver).errors == []
+    assert [p.code for p in validate(money, BG).errors] == ["cube-not-allowed"]
+    wrong_value = copy.deepcopy(money)
+    wrong_value.games[0].turns[3].cube = 8
+    assert [p.code for p in validate(wrong_value, with_beaver).problems if p.code != "hit-mark"] == ["cube-value"]
