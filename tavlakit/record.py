@@ -76,6 +76,10 @@ class Game:
     start: str | None = None
     """Position ID of a set-up start, seen by the player who rolls first
     (``None``: the standard initial position)."""
+    cube: int = 1
+    """Cube value at the start (a set-up position may begin with it turned)."""
+    cube_owner: int | None = None
+    """Owner of the cube at the start (``None``: centred)."""
     comments: list[str] = field(default_factory=list)
     line: int | None = _loc()
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)

@@ -235,7 +235,8 @@ class _GameWalker:
         self.views: list[Position] = []  # [player 0 view, player 1 view]
         self.on_roll: int | None = None
         self.synced = True  # False once the board is unknown (after ???)
-        self.owner: int | None = None
+        self.owner: int | None = game.cube_owner
+        self.out.cube = game.cube
         self.offered: int | None = None  # the doubler while a double is pending
         self.dropped_by: int | None = None
         self.ended_at: Turn | None = None

@@ -76,7 +76,10 @@ def _game(c: Chooser, number: int, length: int, crawford_rule: bool, sgf: bool) 
     score_max = length - 1 if length else 20
     game = Game(number=number, score=(c.integer(0, score_max), c.integer(0, score_max)), start=start,
                 crawford=bool(c.integer(0, 1)) if crawford_rule else None)
-    player, cube, owner = first, 1, None
+    if start is not None and c.integer(0, 2) == 0:  # a set-up may start with the cube turned
+        game.cube = 2 ** c.integer(1, 3)
+        game.cube_owner = c.integer(0, 1)
+    player, cube, owner = first, game.cube, game.cube_owner
     ended = False
     for _ in range(c.integer(0, 40)):
         if (owner is None or owner == player) and c.integer(0, 9) == 0:

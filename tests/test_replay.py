@@ -421,3 +421,20 @@ def test_beaver_needs_the_rule_and_doubles_twice(matches) -> None:
     wrong_value = copy.deepcopy(money)
     wrong_value.games[0].turns[3].cube = 8
     assert [p.code for p in validate(wrong_value, with_beaver).problems if p.code != "hit-mark"] == ["cube-value"]
+
+
+def test_starting_cube_of_a_set_up_game() -> None:
+    """A set-up game that starts at cube 2 owned by player 0: a gammon is
+    worth 4, player 0 may redouble to 4, player 1 may not double."""
+    start = Position.from_points({1: 1}, {13: 15})  # the loser has borne off none, none in the winner's home
+    win = Turn(0, "roll", (2, 1), (Move(1, 0),), number=2)
+
+    def errors(owner: int, turns: list[Turn], points: int) -> list[str]:
+        game = Game(1, start=start.position_id(), cube=2, cube_owner=owner, turns=turns, result=Result(0, points))
+        return [p.code for p in validate(Match(("A", "B"), 0, [game]), BG).errors]
+
+    assert errors(0, [win], 4) == []
+    assert errors(0, [win], 2) == ["result-mismatch"]
+    redouble = [Turn(0, "double", cube=4, number=1), Turn(1, "take", number=1), win]
+    assert errors(0, redouble, 8) == []
+    assert errors(1, redouble, 8) == ["cube-not-allowed"]

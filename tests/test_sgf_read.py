@@ -99,7 +99,9 @@ def test_edited_position(corpus_dir: Path) -> None:
     assert game.start == Position.from_points(white, black).position_id()
     # Debian gnubg 1.07 shows this Position ID after `load match edited.sgf`
     assert game.start == "4HPiAWAzTvABMA"
-    assert game.turns[0].extra == {"sgf-after:CV": ["2"], "sgf-after:CO": ["w"], "sgf-after:CP": ["w"]}
+    # the cube set-up (CV[2], CP[w]) is the game's starting cube; CO is kept raw
+    assert (game.cube, game.cube_owner) == (2, 0)
+    assert game.turns[0].extra == {"sgf-after:CO": ["w"]}
     assert {p.code for p in game.problems} == {"unsupported"}
 
 

@@ -66,6 +66,10 @@ def _game_to_dict(game: Game) -> dict[str, Any]:
         out["crawford"] = game.crawford
     if game.start is not None:
         out["start"] = game.start
+    if game.cube != 1:
+        out["cube"] = game.cube
+    if game.cube_owner is not None:
+        out["cube_owner"] = game.cube_owner
     if game.result is not None:
         r = game.result
         out["result"] = {"winner": r.winner, "points": r.points, "resigned": r.resigned}
@@ -213,7 +217,7 @@ def _turn(obj: Any, path: str) -> Turn:
     )
 
 
-_GAME_KEYS = {"number", "score", "crawford", "start", "result", "comments", "extra", "turns"}
+_GAME_KEYS = {"number", "score", "crawford", "start", "cube", "cube_owner", "result", "comments", "extra", "turns"}
 
 
 def _game(obj: Any, path: str) -> Game:
@@ -242,7 +246,8 @@ def _game(obj: Any, path: str) -> Game:
                         _expect(r.get("resigned", False), bool, f"{path}/result/resigned", "true or false"))
     game = Game(number=_int(obj["number"], f"{path}/number"),
                 score=(_int(score[0], f"{path}/score/0"), _int(score[1], f"{path}/score/1")),
-                result=result, crawford=crawford, start=start,
+                result=result, crawford=crawford, start=start, cube=_int(obj.get("cube", 1), f"{path}/cube"),
+                cube_owner=None if obj.get("cube_owner") is None else _player(obj["cube_owner"], f"{path}/cube_owner"),
                 comments=_strings(obj.get("comments", []), f"{path}/comments"),
                 extra=_extra(obj.get("extra", {}), f"{path}/extra"))
     turns = _expect(obj["turns"], list, f"{path}/turns", "a list of turns")

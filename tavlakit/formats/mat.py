@@ -597,6 +597,8 @@ class _Writer:
         out = [f" Game {game.number}", f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"]
         if game.start is not None:
             self.lose("set-up start positions", "left out", game.number)
+        if game.cube != 1 or game.cube_owner is not None:
+            self.lose("starting cube values and owners", "left out", game.number)
         if game.crawford is not None:
             self.lose("Crawford marks", "left out", game.number)
         row: list[str | None] = [None, None]

@@ -78,6 +78,8 @@ _TAG_PROPS = {tag: prop for prop, tag in ROOT_TAGS.items()}
 #: (``TK[Variation=Tavla][Rules=tavla-outside-home]``), so a Tavla match
 #: keeps its rules through SGF.
 TAGS_PROP = "TK"
+#: ``CP`` values: the cube's owner at a set-up.
+_OWNERS: dict[str, int | None] = {"c": None, "w": 0, "b": 1}
 _VARIATIONS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 #: Root properties that only describe the file; the writer writes its own.
 _BOOKKEEPING = {"FF", "GM", "CA", "AP"}
@@ -515,12 +517,14 @@ class _GameReader:
                 self.set_up(prop)
             elif prop.ident == "DI":
                 dice_turn = self.set_dice(prop, props, number)
+            elif prop.ident == "CV" and prop.values[0].strip().isdigit() and not played:
+                self.cube = self.game.cube = int(prop.values[0])
+            elif prop.ident == "CP" and prop.values[0].strip().lower() in _OWNERS and not played:
+                self.game.cube_owner = _OWNERS[prop.values[0].strip().lower()]
             elif prop.ident in ("CV", "CP", "CO"):
-                if prop.ident == "CV" and prop.values[0].isdigit():
-                    self.cube = int(prop.values[0])
                 self.problem("unsupported", "warning",
-                             f"cube set-up {prop.text} is kept raw; the record's replay starts from a centred "
-                             "cube of 1", prop.line, prop.column, number)
+                             f"cube set-up {prop.text} is kept raw; the record's replay does not use it",
+                             prop.line, prop.column, number)
                 rest.append(prop)
             else:
                 if prop.ident in _SETUP:
@@ -849,6 +853,10 @@ class _Writer:
                 for player, ident in ((0, "AW"), (1, "AB")):
                     letters = "".join(f"[{point_letter(i + 1, player)}]" * n for i, n in enumerate(boards[player]))
                     parts.append(f"{ident}{letters}" if letters else "")
+        if game.cube != 1:
+            parts.append(f"\n;CV[{game.cube}]")
+        if game.cube_owner is not None:
+            parts.append(f"\n;CP[{'wb'[game.cube_owner]}]")
         text = self.extras(setup, "sgf-setup", game, game)
         if text:
             parts.append("\n;" + text)
