@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from record_strategies import random_match
-from sgf_gnubg import gnubg_view, load_in_gnubg, record_view
+from gnubg_load import gnubg_view, load_in_gnubg, record_view
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf

@@ -6,19 +6,14 @@ Writes ``selfplay-<len>p-<seed>.mat`` (gnubg's ``export match mat``) and
 
 import json
 import os
+import sys
 
 import gnubg
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
+sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg helpers
 
-
-def strip(value):
-    """``gnubg.match()`` without analysis entries (they are large and not needed)."""
-    if isinstance(value, dict):
-        return {k: strip(v) for k, v in value.items() if k != "analysis"}
-    if isinstance(value, (list, tuple)):
-        return [strip(v) for v in value]
-    return value
+from gnubg_load import strip  # noqa: E402
 
 
 gnubg.command("set defaultnames Alpha Bravo")

@@ -8,19 +8,14 @@ Both players are gnubg at 0 ply, so a match takes a few seconds.
 
 import json
 import os
+import sys
 
 import gnubg
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
+sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg helpers
 
-
-def strip(value):
-    """``gnubg.match()`` without analysis entries."""
-    if isinstance(value, dict):
-        return {k: strip(v) for k, v in value.items() if k != "analysis"}
-    if isinstance(value, (list, tuple)):
-        return [strip(v) for v in value]
-    return value
+from gnubg_load import strip  # noqa: E402
 
 
 for player in (0, 1):

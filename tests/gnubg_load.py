@@ -1,8 +1,11 @@
-"""Load SGF files into Debian's gnubg and dump what it read (``gnubg.match()``).
+"""Load .sgf and .mat files into Debian's gnubg and dump what it read
+(``gnubg.match()``).
 
-Used by the SGF interop tests: one gnubg process loads every file of a
-batch. Inside gnubg this module runs as a script (``gnubg -t -q -p``) and
-reads its job list from the ``TAVLAKIT_SGF_JOBS`` environment variable.
+Used by the interop tests: one gnubg process loads every file of a batch
+(``load match`` for SGF, ``import mat`` for .mat). Inside gnubg this module
+runs as a script (``gnubg -t -q -p``) and reads its job list from the
+``TAVLAKIT_GNUBG_JOBS`` environment variable. The scripts that made the
+reference data under ``tests/data`` import :func:`strip` from here.
 """
 
 from __future__ import annotations
@@ -29,19 +32,19 @@ def strip(value):
 
 
 def load_in_gnubg(gnubg_bin: Path, files: list[Path], workdir: Path) -> list[dict]:
-    """gnubg's ``gnubg.match()`` for each SGF file (one gnubg run), plus the
-    position and match IDs it shows after loading (``"ids"``)."""
+    """gnubg's ``gnubg.match()`` for each .sgf or .mat file (one gnubg run),
+    plus the position and match IDs it shows after loading (``"ids"``)."""
     jobs = [(str(f), str(workdir / f"dump-{i}.json")) for i, f in enumerate(files)]
     job_file = workdir / "jobs.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(os.environ, TAVLAKIT_SGF_JOBS=str(job_file))
+    env = dict(os.environ, TAVLAKIT_GNUBG_JOBS=str(job_file))
     run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True,
                          text=True, timeout=300, cwd=workdir)
     dumps = []
-    for sgf, out in jobs:
+    for record, out in jobs:
         path = Path(out)
         if not path.exists():
-            raise AssertionError(f"gnubg did not load {sgf}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
+            raise AssertionError(f"gnubg did not load {record}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
         dumps.append(json.loads(path.read_text(encoding="utf-8")))
     return dumps
 
@@ -95,8 +98,9 @@ def _main() -> None:  # runs inside gnubg
     import gnubg  # type: ignore[import-not-found]
 
     gnubg.command("set confirm new off")
-    for sgf, out in json.loads(Path(os.environ["TAVLAKIT_SGF_JOBS"]).read_text(encoding="utf-8")):
-        gnubg.command(f'load match "{sgf}"')
+    for record, out in json.loads(Path(os.environ["TAVLAKIT_GNUBG_JOBS"]).read_text(encoding="utf-8")):
+        command = "import mat" if record.endswith(".mat") else "load match"
+        gnubg.command(f'{command} "{record}"')
         dump = strip(gnubg.match())
         try:
             dump["ids"] = [gnubg.positionid(), gnubg.matchid()]
@@ -105,5 +109,5 @@ def _main() -> None:  # runs inside gnubg
         Path(out).write_text(json.dumps(dump, default=str), encoding="utf-8")
 
 
-if __name__ == "__main__" and os.environ.get("TAVLAKIT_SGF_JOBS"):
+if __name__ == "__main__" and os.environ.get("TAVLAKIT_GNUBG_JOBS"):
     _main()
