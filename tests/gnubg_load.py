@@ -31,6 +31,25 @@ def strip(value):
     return value
 
 
+def play_itself(gnubg) -> None:  # type: ignore[no-untyped-def]
+    """Inside gnubg: both players gnubg at 0 ply, games and rolls automatic,
+    so ``new match N`` plays a whole match in seconds."""
+    for player in (0, 1):
+        gnubg.command(f"set player {player} gnubg")
+        gnubg.command(f"set player {player} chequerplay evaluation plies 0")
+        gnubg.command(f"set player {player} cubedecision evaluation plies 0")
+    gnubg.command("set automatic game on")
+    gnubg.command("set automatic roll on")
+    gnubg.command("set display off")
+
+
+def dump_match(gnubg, path: str) -> None:  # type: ignore[no-untyped-def]
+    """Inside gnubg: write :func:`strip` of ``gnubg.match()`` as JSON."""
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(strip(gnubg.match()), out, indent=1, default=str)
+        out.write("\n")
+
+
 def load_in_gnubg(gnubg_bin: Path, files: list[Path], workdir: Path) -> list[dict]:
     """gnubg's ``gnubg.match()`` for each .sgf or .mat file (one gnubg run),
     plus the position and match IDs it shows after loading (``"ids"``)."""

@@ -4,7 +4,6 @@ Writes ``selfplay-<len>p-<seed>.mat`` (gnubg's ``export match mat``) and
 ``selfplay-<len>p-<seed>.json`` (``gnubg.match()`` with the analysis left out).
 """
 
-import json
 import os
 import sys
 
@@ -13,23 +12,15 @@ import gnubg
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg helpers
 
-from gnubg_load import strip  # noqa: E402
+from gnubg_load import dump_match, play_itself  # noqa: E402
 
 
 gnubg.command("set defaultnames Alpha Bravo")
-for player in (0, 1):
-    gnubg.command(f"set player {player} gnubg")
-    gnubg.command(f"set player {player} chequerplay evaluation plies 0")
-    gnubg.command(f"set player {player} cubedecision evaluation plies 0")
-gnubg.command("set automatic game on")
-gnubg.command("set automatic roll on")
-gnubg.command("set display off")
+play_itself(gnubg)
 
 for length, seed in ((3, 1), (3, 7), (5, 2), (5, 11), (7, 5)):
     gnubg.command(f"set seed {seed}")
     gnubg.command(f"new match {length}")
     base = os.path.join(HERE, f"selfplay-{length}p-{seed}")
     gnubg.command(f"export match mat {base}.mat")
-    with open(base + ".json", "w", encoding="utf-8") as out:
-        json.dump(strip(gnubg.match()), out, indent=1, default=str)
-        out.write("\n")
+    dump_match(gnubg, base + ".json")

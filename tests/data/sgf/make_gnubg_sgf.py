@@ -6,7 +6,6 @@ Writes ``gnubg-<len>p-<seed>.sgf`` (gnubg's own ``save match``) and
 Both players are gnubg at 0 ply, so a match takes a few seconds.
 """
 
-import json
 import os
 import sys
 
@@ -15,16 +14,10 @@ import gnubg
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg helpers
 
-from gnubg_load import strip  # noqa: E402
+from gnubg_load import dump_match, play_itself  # noqa: E402
 
 
-for player in (0, 1):
-    gnubg.command(f"set player {player} gnubg")
-    gnubg.command(f"set player {player} chequerplay evaluation plies 0")
-    gnubg.command(f"set player {player} cubedecision evaluation plies 0")
-gnubg.command("set automatic game on")
-gnubg.command("set automatic roll on")
-gnubg.command("set display off")
+play_itself(gnubg)
 
 for length, seed in ((5, 3), (7, 13)):
     gnubg.command(f"set seed {seed}")
@@ -33,6 +26,4 @@ for length, seed in ((5, 3), (7, 13)):
     gnubg.command("set player 1 name Schwarz")
     base = os.path.join(HERE, f"gnubg-{length}p-{seed}")
     gnubg.command(f"save match {base}.sgf")
-    with open(base + ".json", "w", encoding="utf-8") as out:
-        json.dump(strip(gnubg.match()), out, indent=1, default=str)
-        out.write("\n")
+    dump_match(gnubg, base + ".json")
