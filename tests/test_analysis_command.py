@@ -17,7 +17,7 @@ from typer.testing import CliRunner  # noqa: E402
 import tavlakit as tk  # noqa: E402
 from tavlakit._data import data_dir  # noqa: E402
 from tavlakit.analysis import plots  # noqa: E402
-from tavlakit.analysis.command import stats  # noqa: E402
+from tavlakit.cli.stats import stats  # noqa: E402
 from tavlakit.analysis.dice import face_counts  # noqa: E402
 from tavlakit.analysis.frames import Analysis, analyse  # noqa: E402
 from tavlakit.analysis.luck import cumulative_luck  # noqa: E402

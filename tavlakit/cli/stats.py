@@ -1,68 +1,30 @@
 """``tavlakit stats``: luck, mars rates, errors and dice fairness of many files.
 
-A plain function with Typer annotations; the CLI registers it with
-``app.command()(stats)``.
+pandas and the analysis are imported when the command runs, so that the
+other commands start quickly.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
-import pandas as pd
 import typer
 
 from ..console import progress
 from ..formats import find_records, read_matches
 from ..rules import PRESETS, Rules
-from .dice import fairness
-from .frames import Analysis, analyse
-from .outcomes import mars_rates
 
-PLAYER_COLUMNS = ["player", "games", "wins", "mars_for", "mars_against", "mars_rate_for", "low_for", "high_for",
-                  "rolls", "luck", "luck_per_roll", "luck_rating", "net_luck", "luck_adjusted", "error",
-                  "error_rate", "faces_p", "rolls_p", "doubles_rate"]
-#: The columns printed as a table (CSV and JSON carry them all).
-SHOWN = ["player", "match", "games", "wins", "mars_for", "mars_against", "mars", "luck_per_roll", "luck_rating",
-         "net_luck", "luck0", "luck1", "error_rate", "faces_p", "doubles_rate", "problems"]
-FILE_COLUMNS = ["match", "games", "plies", "mars", "problems", "rolls", "luck0", "luck1", "faces_p", "rolls_p",
-                "doubles_rate"]
+if TYPE_CHECKING:
+    import pandas as pd
 
-
-def by_player(result: Analysis) -> pd.DataFrame:
-    """One row per player name over every file."""
-    players = result.players
-    overall = players[players["scope"] == "overall"].drop(columns=["scope", "match", "side"])
-    mars = mars_rates(result.games).drop(columns=["wins", "mars_for", "losses", "mars_against"])
-    dice = fairness(result.plays, by="name").rename(columns={"name": "player", "rolls": "dice_rolls"})
-    out = overall.merge(mars, on="player", how="left").merge(dice, on="player", how="left")
-    return out[[c for c in PLAYER_COLUMNS if c in out.columns]]
-
-
-def by_file(result: Analysis) -> pd.DataFrame:
-    """One row per file (match)."""
-    games, plays = result.games, result.plays
-    rolls = plays[plays["kind"] == "roll"]
-    rows = []
-    dice = fairness(plays, by="match").set_index("match")
-    for mid, part in games.groupby("match", sort=False):
-        mine = rolls[rolls["match"] == mid]
-        row = {
-            "match": mid, "games": len(part), "plies": int(part["plies"].sum()),
-            "mars": int(part["result_kind"].isin(["mars", "backgammon"]).sum()),
-            "problems": int(part["problems"].sum()), "rolls": len(mine),
-            "luck0": float(mine["luck"][mine["player"] == 0].sum(min_count=1)),
-            "luck1": float(mine["luck"][mine["player"] == 1].sum(min_count=1)),
-        }
-        if mid in dice.index:
-            row.update(dice.loc[mid, ["faces_p", "rolls_p", "doubles_rate"]].to_dict())
-        rows.append(row)
-    out = pd.DataFrame(rows)
-    return out[[c for c in FILE_COLUMNS if c in out.columns]]
+    from ..analysis.frames import Analysis
 
 
 def _analyse(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
+    from ..analysis.frames import analyse
+
     return analyse(read_matches(progress(files, "analysing")), rules, luck)
 
 
@@ -72,7 +34,7 @@ def _plot(result: Analysis, out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plots import plot_dice, plot_luck, plot_mars_rates, plot_pip_race
+    from ..analysis.plots import plot_dice, plot_luck, plot_mars_rates, plot_pip_race
 
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
     rolls = result.plays[result.plays["kind"] == "roll"]
@@ -121,6 +83,8 @@ def stats(
     if result.games.empty:
         typer.echo("no game could be read from the files given", err=True)
         raise typer.Exit(1)
+    from ..analysis.summary import SHOWN, by_file, by_player
+
     table = by_player(result) if by == "player" else by_file(result)
     if csv is not None:
         table.to_csv(csv, index=False)
@@ -169,5 +133,3 @@ def _cell(value: object) -> str:
         return f"{value:.3f}"
     return str(value)
 
-
-__all__ = ["by_file", "by_player", "stats"]

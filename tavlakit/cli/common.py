@@ -1,0 +1,71 @@
+"""What every command shares: option parsing and the way problems are shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..formats.text import decode
+from ..position import Position
+from ..problem import Problem
+from ..rules import PRESETS, Rules
+
+RULES_HELP = f"Rule set: {', '.join(PRESETS)}."
+
+
+def parse_rules(name: str) -> Rules:
+    """A preset by name, or a clear command-line error."""
+    try:
+        return Rules.preset(name)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def parse_position(position_id: str) -> Position:
+    """A Position from a gnubg Position ID, or a clear command-line error."""
+    try:
+        return Position.from_position_id(position_id)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+class SourceLines:
+    """The source lines of files, read only when a problem needs showing."""
+
+    def __init__(self) -> None:
+        self.cache: dict[str, list[str]] = {}
+
+    def get(self, file: str | None, line: int | None) -> str | None:
+        if not file or not line:
+            return None
+        if file not in self.cache:
+            try:
+                text, _ = decode(Path(file).read_bytes())
+            except OSError:
+                text = ""
+            self.cache[file] = text.splitlines()
+        lines = self.cache[file]
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def show_problem(problem: Problem, lines: SourceLines, show_board: bool) -> str:
+    """A problem as a compiler shows an error: the message, the row, a caret."""
+    out = [str(problem)]
+    row = lines.get(problem.file, problem.line)
+    if row is not None and len(row) <= 200:
+        out.append("    " + row)
+        if problem.column:
+            out.append("    " + " " * (problem.column - 1) + "^")
+    if problem.expected:
+        out.append("    expected one of: " + ", ".join(problem.expected))
+    if show_board and problem.position_id:
+        board = str(Position.from_position_id(problem.position_id))
+        out.extend("    " + line for line in board.splitlines())
+    return "\n".join(out)
+
+
+def internal_problem(path: Path, exc: Exception) -> Problem:
+    """A located report of a failure inside tavlakit itself."""
+    return Problem("internal", "error", f"tavlakit failed on this file ({type(exc).__name__}: {exc}); "
+                   "this is a bug, please report it with the file", file=str(path))
