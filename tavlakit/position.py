@@ -225,6 +225,12 @@ class Position:
     def __str__(self) -> str:
         return render(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (Jupyter shows a Position this way)."""
+        from . import svg  # the picture is drawn on top of the engine
+
+        return svg.board(self)
+
 
 _DEFAULT = Rules()
 
