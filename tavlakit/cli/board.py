@@ -2,14 +2,71 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
+from .. import svg
+from ..i18n import _
+from ..matchid import MatchState, parse_gnubg_id, parse_xgid
+from ..position import Position
 from .common import RULES_HELP, parse_position, parse_rules
 
+ID_HELP = "A GNU Backgammon Position ID, gnubg's PositionID:MatchID, or an XGID."
 
-def board(position_id: str = typer.Argument(..., help="GNU Backgammon Position ID.")) -> None:
-    """Show a position as an ASCII board."""
-    typer.echo(str(parse_position(position_id)))
+
+def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
+    """A position (seen by the player on roll) and, when the ID carries one,
+    the match state; a clear command-line error otherwise.
+
+    >>> parse_board_id("4HPwATDgc/ABMA")[1] is None
+    True
+    >>> parse_board_id("4HPwATDgc/ABMA:cAkgAVAAAAAE")[1].length
+    9
+    """
+    body = text.strip()
+    try:
+        if body.upper().startswith("XGID=") or body.count(":") > 1:
+            return parse_xgid(body)
+        if ":" in body:
+            return parse_gnubg_id(body)
+        return Position.from_position_id(body), None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def board(
+    position_id: str = typer.Argument(..., help=ID_HELP),
+    svg_out: Optional[Path] = typer.Option(None, "--svg", help="Also write the board as an SVG picture here."),
+    numbering: str = typer.Option("gnubg", help="Point numbers in the picture: gnubg (from the player on roll) "
+                                  "or absolute (White 24->1, Black 1->24)."),
+    size: int = typer.Option(400, min=50, max=10000, help="Width of the picture in pixels."),
+    flipped: bool = typer.Option(False, "--flipped", help="Draw the player on roll at the top."),
+) -> None:
+    """Show a position as an ASCII board; with --svg also as a picture (dice, cube, score from the ID)."""
+    if numbering not in ("gnubg", "absolute"):
+        raise typer.BadParameter(_("numbering is gnubg or absolute, not {name!r}").format(name=numbering),
+                                 param_hint="--numbering")
+    position, state = parse_board_id(position_id)
+    typer.echo(str(position))
+    if svg_out is None:
+        return
+    style: svg.Numbering = "absolute" if numbering == "absolute" else "gnubg"
+    picture = svg.board(
+        position, size=size, flipped=flipped, numbering=style,
+        dice=state.dice if state and all(state.dice) else None,
+        cube=(state.cube, state.cube_owner) if state and not state.crawford else None,
+        score=state.score if state else None,
+        length=state.length if state else 0,
+        player=state.on_roll if state else 0,
+        on_roll=state is None or state.state == "playing",
+    )
+    try:
+        svg_out.write_text(picture, encoding="utf-8")
+    except OSError as exc:
+        raise typer.BadParameter(_("cannot write {path}: {reason}").format(path=svg_out, reason=exc.strerror),
+                                 param_hint="--svg") from None
 
 
 def moves(
