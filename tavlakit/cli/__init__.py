@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import board, convert, stats, validate
+from . import board, convert, show, stats, validate
 
 app = typer.Typer(
     help="Tavla and backgammon records: validate, convert, analyse.",
@@ -17,6 +17,7 @@ app.command()(convert.convert)
 app.command()(stats.stats)
 app.command()(board.board)
 app.command()(board.moves)
+app.command()(show.show)
 
 
 def main() -> None:  # pragma: no cover - console entry

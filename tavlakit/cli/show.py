@@ -1,0 +1,144 @@
+"""``tavlakit show``: write a self-contained HTML viewer for each match."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..console import progress
+from ..formats import find_records, read_matches
+from ..i18n import _
+from ..record import Match
+from ..rules import Rules
+from ..svg import Numbering
+from ..viewer import build, page as viewer_page, problem_count
+from .common import RULES_HELP, internal_problem, parse_rules
+
+NUMBERINGS = ("gnubg", "absolute")
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(_("error: {message}").format(message=message), err=True)
+    return typer.Exit(2)
+
+
+def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
+    """One distinct ``.html`` name per record, from its path inside the
+    folder given (``sub-x.html``); the extension stays in the name where
+    two records differ only by it (``x.mat.html``, ``x.sgf.html``)."""
+    stems = []
+    for path in files:
+        root = next((r for r in roots if r in path.resolve().parents), None)
+        parts = path.resolve().relative_to(root).parts if root else (path.name,)
+        stems.append(("-".join(parts[:-1] + (Path(parts[-1]).stem,)), parts[-1]))
+    counts = Counter(stem.lower() for stem, _last in stems)
+    names: list[str] = []
+    for stem, last in stems:
+        name = f"{stem}.html" if counts[stem.lower()] == 1 else f"{stem}{Path(last).suffix}.html"
+        while name.lower() in (n.lower() for n in names):
+            name = "_" + name
+        names.append(name)
+    return names
+
+
+def _index(rows: list[tuple[str, Match, int, str]]) -> str:
+    """The page listing every match written: players, length, final score, problems."""
+    head = "".join(f"<th>{html.escape(t)}</th>" for t in (
+        _("match"), _("players"), _("length"), _("games"), _("final score"), _("problems")))
+    body = []
+    for name, match, problems, score in rows:
+        length = str(match.length) if match.length else _("money")
+        players = " \u2013 ".join(match.players)
+        bad = ' class="bad"' if problems else ""
+        body.append(f'<tr><td><a href="{html.escape(name)}">{html.escape(Path(match.source or name).name)}</a></td>'
+                    f"<td>{html.escape(players)}</td><td>{length}</td><td>{len(match.games)}</td>"
+                    f"<td>{html.escape(score)}</td><td{bad}>{problems}</td></tr>")
+    title = html.escape(_("Matches"))
+    style = ("body{font:14px/1.4 system-ui,sans-serif;margin:16px;background:#faf7f0;color:#222}"
+             "table{border-collapse:collapse;background:#fff}th,td{padding:4px 10px;border:1px solid #ddd;"
+             "text-align:left}th{background:#f0ebe0}td.bad{color:#b3261e;font-weight:600}")
+    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style>'
+            f"</head><body><h1>{title}</h1><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
+            "</tbody></table></body></html>\n")
+
+
+def _final_score(match: Match) -> str:
+    if not match.games:
+        return ""
+    last = match.games[-1]
+    score = list(last.score)
+    if last.result is not None and last.result.winner in (0, 1):
+        score[last.result.winner] += last.result.points
+    return f"{score[0]}\u2013{score[1]}"
+
+
+def show(
+    paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Output .html file (one match) or folder."),
+    game: Optional[int] = typer.Option(None, "--game", help="Open the viewer at this game number."),
+    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
+    analyse: bool = typer.Option(False, "--analyse/--no-analyse",
+                                 help="Add dice luck, play errors and a chart per game (gnubg-nn, slower)."),
+    numbering: str = typer.Option("gnubg", help="Point numbers: gnubg (from the side on roll) or absolute."),
+) -> None:
+    """Write a self-contained HTML viewer (board, moves, problems) for each match.
+
+    On a folder, or with several files, OUT is a folder and also gets an
+    index.html listing every match.
+    """
+    if numbering not in NUMBERINGS:
+        raise _fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
+    chosen: Rules | None = None
+    if rules:
+        try:
+            chosen = parse_rules(rules)
+        except typer.BadParameter as exc:
+            raise _fail(str(exc)) from None
+    files = find_records(paths)
+    if not files:
+        raise _fail(_("no record files found"))
+    many = len(files) > 1 or any(p.is_dir() for p in paths)
+    if many:
+        folder = out or Path(".")
+        if folder.exists() and not folder.is_dir():
+            raise _fail(_("{path} is not a folder (several matches are written)").format(path=folder))
+        folder.mkdir(parents=True, exist_ok=True)
+        targets = [folder / name for name in _page_names(files, [p.resolve() for p in paths if p.is_dir()])]
+    else:
+        targets = [out if out and out.suffix.lower() in (".html", ".htm")
+                   else (out or Path(".")) / f"{files[0].stem}.html"]
+        targets[0].parent.mkdir(parents=True, exist_ok=True)
+    kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
+    rows: list[tuple[str, Match, int, str]] = []
+    failed = 0
+    for path, target in progress(list(zip(files, targets)), "drawing"):
+        match = next(read_matches([path]))
+        unreadable = [p for p in match.problems if p.code == "unreadable"]
+        if unreadable:
+            typer.echo(str(unreadable[0]), err=True)
+            failed += 1
+            continue
+        try:
+            games = build(match, rules=chosen, analyse=analyse, numbering=kind)
+            page = viewer_page(match, games, analyse=analyse, game=game)
+        except ValueError as exc:  # --game N that the match does not have
+            typer.echo(f"{path}: {exc}", err=True)
+            failed += 1
+            continue
+        except Exception as exc:  # a bug in tavlakit: say so, go on with the other files
+            typer.echo(str(internal_problem(path, exc)), err=True)
+            failed += 1
+            continue
+        target.write_text(page, encoding="utf-8")
+        rows.append((target.name, match, problem_count(match, games), _final_score(match)))
+        typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
+    if many:
+        index = targets[0].parent / "index.html"
+        index.write_text(_index(rows), encoding="utf-8")
+        typer.echo(_("wrote {index}").format(index=index))
+    if failed:
+        raise typer.Exit(2)

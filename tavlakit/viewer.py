@@ -1,0 +1,539 @@
+"""A match viewer: one self-contained HTML page that steps through every turn.
+
+The page holds, for every turn of every game, the board drawn by
+:func:`tavlakit.svg.board` (one drawing: the page has no board renderer of
+its own), the play, the validator's problems at that turn and, with
+``analyse=True``, the luck of the roll and the error of the play. Boards
+are cut into their top-level SVG elements and each distinct element is
+stored once, so a long match stays small.
+
+>>> import tavlakit as tk
+>>> from tavlakit._data import data_dir
+>>> page = html(tk.read_match(data_dir("samples") / "tavla-t000.mat"))
+>>> page.startswith("<!DOCTYPE html>") and 'data-role="position-id"' in page
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html as _html
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from . import svg
+from .i18n import _, ngettext
+from .play import Play
+from .position import Position
+from .problem import Problem
+from .record import Game, Match, Turn
+from .replay import ReplayedGame, Step, default_rules, replay
+from .rules import Rules
+from .svg import Numbering
+
+if TYPE_CHECKING:  # the analysis (pandas, gnubg-nn) is imported only with analyse=True
+    from .analysis.equity import Evaluator
+
+#: gnubg's marks of a checker play by the equity it lost (doubtful, bad, very bad).
+ERROR_MARKS = ((0.16, "??"), (0.08, "?"), (0.04, "?!"))
+_ICONS = {name: f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="{path}"/></svg>'
+          for name, path in (("first", "M2 2h2.5v12H2zM14 2v12L5 8z"), ("prev", "M12 2v12L3 8z"),
+                             ("next", "M4 2v12l9-6z"), ("last", "M2 2v12l9-6zM11.5 2H14v12h-2.5z"))}
+LUCK_SYMBOLS = {"very lucky": "++", "lucky": "+", "unlucky": "\u2212", "very unlucky": "\u2212\u2212"}
+
+
+@dataclass
+class Frame:
+    """What the page shows at one step: the board after a turn (or a game's start)."""
+
+    board: str
+    position_id: str
+    """gnubg Position ID with the player to move next on roll."""
+    label: str
+    on_roll: int
+    """The player (0 or 1) to move next."""
+    step: Step | None = None
+    problems: list[Problem] = field(default_factory=list)
+    luck: float | None = None
+    luck_mark: str | None = None
+    error: float | None = None
+    best: str | None = None
+    equity: float | None = None
+    """Cubeless equity for player 0 of the position shown (analysis only)."""
+
+
+@dataclass
+class GameFrames:
+    """One game's frames: the start, then one per turn."""
+
+    replayed: ReplayedGame
+    frames: list[Frame]
+    result: str
+
+
+# --- the turns ------------------------------------------------------------------
+
+
+def turn_text(turn: Turn, names: Sequence[str]) -> str:
+    """A turn as the move list writes it: ``52: 13/8 24/22``, ``Doubles => 2``."""
+    if turn.kind == "roll":
+        dice = f"{turn.dice[0]}{turn.dice[1]}" if turn.dice and len(turn.dice) == 2 else "??"
+        if turn.status == "unknown":
+            return f"{dice}: ???"
+        if turn.status == "illegal":
+            return _("{dice}: illegal play").format(dice=dice)
+        play = Play(turn.moves).notation()
+        return f"{dice}: {play}" if play else _("{dice}: no move").format(dice=dice)
+    if turn.kind == "double":
+        return _("Doubles => {cube}").format(cube=turn.cube) if turn.cube else _("Doubles")
+    return {"take": _("Takes"), "drop": _("Drops"), "beaver": _("Beavers")}[turn.kind]
+
+
+def result_text(game: Game, names: Sequence[str]) -> str:
+    """``Alpha wins 2 points`` (or that the game has no result)."""
+    result = game.result
+    if result is None or result.winner not in (0, 1):
+        return _("no result")
+    return ngettext("{name} wins {points} point", "{name} wins {points} points", result.points).format(
+        name=names[result.winner], points=result.points)
+
+
+def _cube_after(step: Step) -> tuple[int, int | None]:
+    kind = step.turn.kind
+    if kind == "take":
+        return step.cube * 2, step.player
+    if kind == "beaver":
+        return step.cube * 4, step.player
+    return step.cube, step.owner
+
+
+def _next_view(step: Step) -> tuple[Position, int]:
+    """The position after ``step`` seen by the player to move next, and that player."""
+    if step.turn.kind == "roll":
+        return step.after.flip(), 1 - step.player
+    if step.turn.kind == "double":
+        return step.before, step.player
+    return step.before.flip(), 1 - step.player  # take, beaver, drop: the doubler rolls next
+
+
+class _Drawer:
+    """Calls :func:`svg.board` with the match's fixed options."""
+
+    def __init__(self, match: Match, numbering: Numbering) -> None:
+        self.names = match.players
+        self.length = match.length
+        self.numbering: Numbering = numbering
+
+    def draw(self, view: Position, on_roll: int, game: Game, cube: tuple[int, int | None], over: bool = False,
+             dice: tuple[int, int] | None = None, play: Play | None = None) -> str:
+        """``view`` is seen by ``on_roll``, the player to move next; a play
+        is the one the other player has just made. Player 0 stays at the bottom."""
+        return svg.board(view, dice=dice, play=play, play_by=1, cube=cube, score=game.score,
+                         length=self.length, names=self.names, player=on_roll, numbering=self.numbering,
+                         flipped=on_roll == 1, size=None, on_roll=not over)
+
+
+def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> list[Frame]:
+    game = rg.game
+    starter = rg.starter if rg.starter is not None else 0
+    if rg.steps:
+        start = rg.steps[0].before
+    else:
+        start = Position.from_position_id(game.start) if game.start else Position.initial()
+    frames = [Frame(drawer.draw(start, starter, game, (game.cube, game.cube_owner)), start.position_id(),
+                    _("Game {number}: the start").format(number=game.number), starter)]
+    for step in rg.steps:
+        turn = step.turn
+        view, on_roll = _next_view(step)
+        over = turn.kind == "drop" or view.winner() is not None
+        dice = play = None
+        if turn.kind == "roll":
+            if turn.dice and len(turn.dice) == 2 and all(1 <= d <= 6 for d in turn.dice):
+                dice = turn.dice
+            if turn.moves and turn.status == "play" and (step.legal or step.after != step.before):
+                play = Play(turn.moves)
+        board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play)
+        label = f"{names[step.player]} {turn_text(turn, names)}"
+        frames.append(Frame(board, view.position_id(), label, on_roll, step))
+    return frames
+
+
+def _place_problems(frames: list[Frame], game: Game, problems: Sequence[Problem], names: Sequence[str]) -> None:
+    """Attach each problem to the turn it was found at (by line, else move
+    number and player); problems of the whole game go to its start (score,
+    match) or its end (result)."""
+    first_line = next((f.step.turn.line for f in frames[1:] if f.step and f.step.turn.line), None)
+    for problem in problems:
+        target = None
+        for frame in frames[1:]:
+            turn = frame.step.turn if frame.step else None
+            if turn is None:
+                continue
+            same_player = problem.player is None or problem.player == names[turn.player]
+            if problem.line is not None and turn.line == problem.line and same_player:
+                target = frame
+                break
+            if target is None and problem.move is not None and turn.number == problem.move and same_player:
+                target = frame
+        if target is None:
+            early = problem.line is not None and first_line is not None and problem.line < first_line
+            target = frames[0] if early or problem.code in ("score-mismatch", "match-over") else frames[-1]
+        target.problems.append(problem)
+
+
+# --- analysis ---------------------------------------------------------------------
+
+
+def _analyse(match: Match, rules: Rules, games: list[GameFrames]) -> None:
+    """Luck, play error and best play per roll (gnubg-nn 0-ply, via
+    :mod:`tavlakit.analysis`), and player 0's equity at every frame."""
+    from .analysis import plays_frame
+    from .analysis.equity import Evaluator
+
+    plays = plays_frame(match, rules)
+    columns = [plays[c].tolist() for c in ("game", "turn", "luck", "luck_mark", "error")]
+    rows = {(game, turn): (luck, mark, error) for game, turn, luck, mark, error in zip(*columns)}
+    ev = Evaluator(rules)
+    for gf in games:
+        known = True  # the board is known (no unknown play or bad dice before)
+        for frame in gf.frames:
+            step = frame.step
+            if step is not None and step.turn.kind == "roll":
+                luck, mark, error = rows.get((gf.replayed.game.number, step.index), (None, None, None))
+                frame.luck, frame.error = _number(luck), _number(error)
+                frame.luck_mark = mark if isinstance(mark, str) else None
+                dice = step.turn.dice
+                if frame.error is not None and frame.error >= 0.0005 and dice:
+                    frame.best = _best_play(ev, step.before, (dice[0], dice[1]), rules)
+                if step.turn.status in ("unknown", "illegal") or frame.luck is None:
+                    known = False
+            if known:
+                value = ev.equity(Position.from_position_id(frame.position_id))
+                frame.equity = value if frame.on_roll == 0 else -value
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and value == value else None
+
+
+def _best_play(ev: Evaluator, before: Position, dice: tuple[int, int], rules: Rules) -> str:
+    """The play the 0-ply evaluation likes best."""
+    best = max(before.legal_plays(dice, rules), key=lambda p: ev.equity_after(before.play(p)))
+    return best.notation() or _("no move")
+
+
+def _error_mark(error: float | None) -> str:
+    if error is None:
+        return ""
+    return next((mark for level, mark in ERROR_MARKS if error >= level), "")
+
+
+# --- the page ---------------------------------------------------------------------------
+
+
+class _Lines:
+    """Distinct lines of the boards (:func:`svg.board` writes one element a
+    line), each stored once; a board is the list of its lines' numbers."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def refs(self, board: str) -> list[int]:
+        index = self.index
+        return [index.setdefault(line, len(index)) for line in board.split("\n")]
+
+
+def pack(data: Any) -> str:
+    """``data`` as the page embeds it: JSON, gzip, base64."""
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, 6, mtime=0)).decode("ascii")
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """The data embedded in a viewer page (boards as line lists, labels,
+    Position IDs, problems), for scripts and tests.
+
+    >>> import tavlakit as tk
+    >>> from tavlakit._data import data_dir
+    >>> data = page_data(html(tk.read_match(data_dir("samples") / "tavla-t000.mat")))
+    >>> data["games"][0]["frames"][0]["id"]
+    '4HPwATDgc/ABMA'
+    """
+    found = re.search(r'<script type="application/octet-stream" id="tk-data">([^<]*)</script>', page)
+    if found is None:
+        raise ValueError("not a tavlakit viewer page")
+    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    return data
+
+
+@cache
+def _asset(name: str) -> str:
+    return (resources.files("tavlakit") / "static" / name).read_text(encoding="utf-8")
+
+
+def _esc(text: object) -> str:
+    return _html.escape(str(text), quote=True)
+
+
+def _problem_json(problem: Problem) -> list[str]:
+    return [problem.severity, problem.code, problem.message, problem.location()]
+
+
+def _analysis_text(frame: Frame) -> str:
+    parts = []
+    if frame.luck is not None:
+        mark = f" ({_(frame.luck_mark)})" if frame.luck_mark else ""
+        parts.append(_("luck {luck:+.3f}{mark}").format(luck=frame.luck, mark=mark))
+    if frame.best:
+        parts.append(_("error {error:.3f}{mark}, best play {best}").format(
+            error=frame.error, mark=f" {_error_mark(frame.error)}" if _error_mark(frame.error) else "",
+            best=frame.best))
+    elif frame.error is not None:
+        parts.append(_("the best play"))
+    return " \u00b7 ".join(parts)
+
+
+def _cell(frame: Frame, gi: int, fi: int, names: Sequence[str]) -> str:
+    assert frame.step is not None
+    classes = ["turn"]
+    severities = {p.severity for p in frame.problems}
+    if severities:
+        classes.append("error" if "error" in severities else "warning")
+    marks = ""
+    if frame.luck_mark:
+        marks += f'<span class="luck {frame.luck_mark.replace(" ", "-")}">{LUCK_SYMBOLS[frame.luck_mark]}</span>'
+    mark = _error_mark(frame.error)
+    if mark:
+        marks += f'<span class="err">{mark}</span>'
+    if severities:
+        marks += '<span class="flag">\u26a0</span>'
+    tip = " | ".join(p.message for p in frame.problems)
+    title = f' title="{_esc(tip)}"' if tip else ""
+    return (f'<td class="{" ".join(classes)}" data-g="{gi}" data-f="{fi}"{title}>'
+            f'{_esc(turn_text(frame.step.turn, names))}{marks}</td>')
+
+
+def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
+    """The turns in two columns, one row per move number, as a .mat writes them."""
+    rows: list[list[tuple[int, Frame] | None]] = []
+    for fi, frame in enumerate(gf.frames[1:], 1):
+        assert frame.step is not None
+        side = frame.step.player
+        if not rows or rows[-1][side] is not None or (side == 0 and rows[-1][1] is not None):
+            rows.append([None, None])
+        rows[-1][side] = (fi, frame)
+    game = gf.replayed.game
+    out = [f'<table class="moves" data-game="{gi}"><thead><tr><th></th><th>{_esc(names[0])}</th>'
+           f'<th>{_esc(names[1])}</th></tr></thead><tbody>',
+           f'<tr><td></td><td colspan="2" class="turn start" data-g="{gi}" data-f="0">'
+           f'{_esc(_("start"))} \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>']
+    for number, row in enumerate(rows, 1):
+        cells = "".join(_cell(c[1], gi, c[0], names) if c else "<td></td>" for c in row)
+        out.append(f'<tr><td class="num">{number}</td>{cells}</tr>')
+    last = len(gf.frames) - 1
+    out.append(f'<tr><td></td><td colspan="2" class="turn result" data-g="{gi}" data-f="{last}">'
+               f'{_esc(gf.result)}</td></tr></tbody></table>')
+    return "".join(out)
+
+
+def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
+    """Player 0's cubeless equity and net luck (player 0's luck minus player
+    1's, summed) over one game, as a small inline SVG; a click jumps there."""
+    frames = gf.frames
+    n = max(len(frames) - 1, 1)
+    width, height, left, right, top_y, plot_h = 360.0, 150.0, 8.0, 34.0, 8.0, 112.0
+    luck = 0.0
+    net: list[float] = [0.0]
+    for frame in frames[1:]:
+        if frame.luck is not None and frame.step is not None:
+            luck += frame.luck if frame.step.player == 0 else -frame.luck
+        net.append(luck)
+    equity = [(i, f.equity) for i, f in enumerate(frames) if f.equity is not None]
+    top = max([1.0] + [abs(v) for v in net] + [abs(v) for _i, v in equity])
+
+    def x(i: int) -> float:
+        return left + (width - left - right) * i / n
+
+    def y(v: float) -> float:
+        return top_y + plot_h / 2 * (1 - v / top)
+
+    def line(points: list[tuple[int, float]], cls: str) -> str:
+        path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
+        return f'<polyline class="{cls}" points="{path}"/>' if len(points) > 1 else ""
+
+    def tick(v: float, text: str) -> str:
+        return (f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+                f'<text class="tick" x="{width - right + 4}" y="{y(v) + 4:.1f}">{text}</text>')
+
+    legend_y = top_y + plot_h + 22
+    return "".join([
+        f'<svg class="chart" data-game="{gi}" data-n="{n}" data-x0="{left}" data-x1="{width - right}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" role="img">',
+        tick(top, f"+{top:.1f}"), tick(0, "0"), tick(-top, f"\u2212{top:.1f}"),
+        line(equity, "equity"), line(list(enumerate(net)), "netluck"),
+        f'<line class="cursor" x1="{left}" x2="{left}" y1="{top_y - 4}" y2="{top_y + plot_h + 4}"/>',
+        f'<line class="equity" x1="{left}" x2="{left + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
+        f'<text x="{left + 22}" y="{legend_y}">{_esc(_("equity of {name}").format(name=names[0]))}</text>',
+        f'<line class="netluck" x1="{width / 2}" x2="{width / 2 + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
+        f'<text x="{width / 2 + 22}" y="{legend_y}">{_esc(_("net luck of {name}").format(name=names[0]))}</text>',
+        "</svg>"])
+
+
+def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
+          numbering: Numbering = "gnubg") -> list[GameFrames]:
+    """Every game's frames (boards drawn, problems placed, analysis added)."""
+    rules = rules or default_rules(match)
+    names = match.players
+    drawer = _Drawer(match, numbering)
+    games = []
+    for rg in replay(match, rules):
+        frames = _game_frames(drawer, rg, names)
+        _place_problems(frames, rg.game, [*rg.game.problems, *rg.problems], names)
+        games.append(GameFrames(rg, frames, result_text(rg.game, names)))
+    if analyse:
+        _analyse(match, rules, games)
+    return games
+
+
+def _title(match: Match) -> str:
+    names = " \u2013 ".join(match.players)
+    if match.length:
+        return ngettext("{names}, {length}-point match", "{names}, {length}-point match",
+                        match.length).format(names=names, length=match.length)
+    return _("{names}, money game").format(names=names)
+
+
+def _game_option(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
+    game = gf.replayed.game
+    errors = sum(1 for f in gf.frames for p in f.problems if p.severity == "error")
+    flag = " \u26a0" if errors else ""
+    text = _("Game {number} ({score0}\u2013{score1}): {result}").format(
+        number=game.number, score0=game.score[0], score1=game.score[1], result=gf.result)
+    return f'<option value="{gi}">{_esc(text + flag)}</option>'
+
+
+def _data(games: list[GameFrames], analyse: bool, names: Sequence[str]) -> dict[str, Any]:
+    lines = _Lines()
+    out_games = []
+    for gf in games:
+        frames = []
+        for frame in gf.frames:
+            item: dict[str, Any] = {"s": lines.refs(frame.board), "id": frame.position_id, "t": frame.label}
+            if frame.problems:
+                item["p"] = [_problem_json(p) for p in frame.problems]
+            if analyse and frame.step is not None and frame.step.turn.kind == "roll":
+                text = _analysis_text(frame)
+                if text:
+                    item["a"] = text
+            frames.append(item)
+        frames[-1]["r"] = gf.result
+        out_games.append({"frames": frames})
+    return {"lines": list(lines.index), "games": out_games}
+
+
+def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: Numbering = "gnubg",
+         game: int | None = None, title: str | None = None) -> str:
+    """The whole viewer page for ``match``: one self-contained HTML file.
+
+    ``game`` (a game number) is shown first; ``analyse`` adds luck, play
+    errors and a chart per game (gnubg-nn, 0-ply: slower).
+    """
+    if numbering not in ("gnubg", "absolute"):
+        raise ValueError(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
+    return page(match, build(match, rules=rules, analyse=analyse, numbering=numbering), analyse=analyse,
+                game=game, title=title)
+
+
+def problem_count(match: Match, games: Sequence[GameFrames]) -> int:
+    """The problems the page shows: the match's own and those of every turn."""
+    return len(match.problems) + sum(len(f.problems) for gf in games for f in gf.frames)
+
+
+def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: int | None = None,
+         title: str | None = None) -> str:
+    """The page for frames made by :func:`build` (``analyse``: they hold analysis)."""
+    start = 0
+    if game is not None:
+        numbers = [gf.replayed.game.number for gf in games]
+        if game not in numbers:
+            raise ValueError(_("the match has no game {number} (games: {numbers})").format(
+                number=game, numbers=", ".join(map(str, numbers)) or _("none")))
+        start = numbers.index(game)
+    names = match.players
+    title = title or _title(match)
+    keys = _("Keys: Left/Right turn by turn, Home/End start and end of the game, "
+             "PageUp/PageDown previous and next game.")
+    too_old = _("This browser is too old to show the viewer (it lacks DecompressionStream).")
+    data = _data(games, analyse, names)
+    data["start"] = start
+    data["text"] = {"of": _("turn {n} of {total}")}
+    match_problems = "".join(f'<li class="{p.severity}">{_esc(p)}</li>' for p in match.problems)
+    total = problem_count(match, games)
+    summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
+        f"<title>{_esc(title)}</title><style>{_asset('viewer.css')}</style></head>",
+        f'<body class="{"analysed" if analyse else "plain"}" data-too-old="{_esc(too_old)}">'
+        f"<header><h1>{_esc(title)}</h1>",
+        f'<span class="summary{" bad" if total else ""}">{_esc(summary)}</span></header>',
+        f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
+        '<main><section class="stage"><nav>',
+        f'<select class="game" aria-label="{_esc(_("game"))}">'
+        + "".join(_game_option(gf, gi, names) for gi, gf in enumerate(games)) + "</select>",
+        f'<button data-go="first" title="{_esc(_("start of the game (Home)"))}">{_ICONS["first"]}</button>',
+        f'<button data-go="prev" title="{_esc(_("previous turn (Left)"))}">{_ICONS["prev"]}</button>',
+        f'<button data-go="next" title="{_esc(_("next turn (Right)"))}">{_ICONS["next"]}</button>',
+        f'<button data-go="last" title="{_esc(_("end of the game (End)"))}">{_ICONS["last"]}</button>',
+        '<span class="counter"></span></nav>',
+        '<div class="board"></div>', f"<footer>{_esc(keys)}</footer></section>",
+        '<aside><div class="turn-info"><div class="caption"><span class="label"></span>',
+        f'<span class="pid">{_esc(_("Position ID"))} <code data-role="position-id"></code></span></div>',
+        '<div class="analysis"></div><div class="problems"></div></div>',
+        "".join(f'<div class="game-pane" data-game="{gi}">'
+                + (_chart(gf, gi, names) if analyse else "") + _move_list(gf, gi, names) + "</div>"
+                for gi, gf in enumerate(games)),
+        "</aside></main>",
+        f'<script type="application/octet-stream" id="tk-data">{pack(data)}</script>',
+        f"<script>{_asset('viewer.js')}</script></body></html>",
+    ]
+    return "\n".join(p for p in parts if p)
+
+
+class Viewer:
+    """The viewer for Jupyter: shows the page in an isolated ``<iframe srcdoc>``.
+
+    >>> import tavlakit as tk
+    >>> from tavlakit._data import data_dir
+    >>> Viewer(tk.read_match(data_dir("samples") / "tavla-t000.mat"))._repr_html_()[:7]
+    '<iframe'
+    """
+
+    def __init__(self, match: Match, *, height: int = 760, **options: Any) -> None:
+        self.match = match
+        self.height = height
+        self.options = options
+
+    def html(self) -> str:
+        """The page (see :func:`html`)."""
+        return html(self.match, **self.options)
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe srcdoc="{_esc(self.html())}" style="width:100%;height:{self.height}px;border:0" '
+                f'sandbox="allow-scripts"></iframe>')
+
+
+def frames(match: Match, **options: Any) -> Iterator[Frame]:
+    """Every frame of every game, in the page's order (for scripts and tests)."""
+    for gf in build(match, **options):
+        yield from gf.frames
+
+
+__all__ = ["Frame", "GameFrames", "Viewer", "build", "frames", "html", "page", "page_data", "problem_count", "turn_text"]

@@ -1,0 +1,117 @@
+"""The match viewer in a real browser: Debian's chromium driven by Playwright.
+
+The viewer of a gnubg-written match, opened from disk, is stepped through
+with the keyboard; at every step the Position ID it shows must be the one
+in GNU Backgammon's own record of that match (``gnubg.match()``, saved in
+tests/data/gnubg). No console error and no network request may occur.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from gnubg_records import DATA, gnubg_dump
+from viewer_reference import gnubg_ids
+
+from tavlakit import viewer
+from tavlakit.formats import read_match
+
+CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+MATCH = "selfplay-3p-7"  # 2 games, 83 turns, doubles, a take and a drop
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A page that records console errors, page errors and requests that
+    are not the page file itself or ``data:`` URLs."""
+
+    def __init__(self, browser: Any, path: Path) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 860})
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.url = path.resolve().as_uri()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: None if r.url.split("#")[0] == self.url or r.url.startswith("data:")
+                     else self.requests.append(r.url))
+        self.page.goto(self.url)
+        self.page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+
+    def shown_id(self) -> str:
+        return str(self.page.text_content('[data-role="position-id"]'))
+
+    def board_id(self) -> str:
+        return str(self.page.get_attribute(".board svg", "data-position-id"))
+
+    def clean(self) -> None:
+        assert self.errors == []
+        assert self.requests == []
+
+
+def test_keyboard_walk_matches_gnubg_record(browser: Any, tmp_path: Path) -> None:
+    """Right arrow from the first frame to the last: every Position ID shown
+    (and the board's own) is gnubg's; Home, End and PageUp land where they should."""
+    expected = gnubg_ids(gnubg_dump(MATCH))
+    page_file = tmp_path / f"{MATCH}.html"
+    page_file.write_text(viewer.html(read_match(DATA / f"{MATCH}.mat")), encoding="utf-8")
+    watched = Watched(browser, page_file)
+    page = watched.page
+    shown = []
+    for step in range(len(expected)):
+        shown.append(watched.shown_id())
+        assert watched.board_id() == shown[-1], step
+        if step == 20:
+            page.screenshot(path=str(tmp_path / "turn-20.png"))
+        page.keyboard.press("ArrowRight")
+    assert shown == expected
+    assert watched.shown_id() == expected[-1]  # the last frame stays the last
+    last_game = [a for a in gnubg_dump(MATCH)["games"][-1]["game"] if a["action"] != "resign"]
+    start_of_last = len(expected) - len(last_game) - 1
+    page.keyboard.press("Home")
+    assert watched.shown_id() == expected[start_of_last]
+    page.keyboard.press("End")
+    assert watched.shown_id() == expected[-1]
+    page.keyboard.press("PageUp")
+    assert watched.shown_id() == expected[0]
+    assert page.get_attribute(".turn.current", "data-f") == "0"
+    page.screenshot(path=str(tmp_path / "start.png"))
+    watched.clean()
+
+
+def test_problems_and_analysis_shown(browser: Any, tmp_path: Path) -> None:
+    """A transcript with an illegal play still gets a viewer: the turn is
+    flagged in the move list and clicking it shows the problem's message;
+    with analysis each game has a chart and a roll shows its luck."""
+    good = (DATA / f"{MATCH}.mat").read_text(encoding="utf-8")
+    bad = good.replace("63: 8/5 11/5", "63: 8/2 11/5", 1)
+    assert bad != good
+    source = tmp_path / "bad.mat"
+    source.write_text(bad, encoding="utf-8")
+    page_file = tmp_path / "bad.html"
+    page_file.write_text(viewer.html(read_match(source), analyse=True), encoding="utf-8")
+    watched = Watched(browser, page_file)
+    page = watched.page
+    flagged = page.locator(".game-pane:not([hidden]) .turn.error")
+    assert flagged.count() >= 1
+    flagged.first.click()
+    message = str(page.text_content(".problems"))
+    assert "illegal-play" in message and "(roll 63)" in message and "bad.mat:8" in message
+    assert "luck" in str(page.text_content(".analysis"))
+    assert page.locator(".chart").count() == 2
+    page.screenshot(path=str(tmp_path / "problem.png"))
+    watched.clean()
