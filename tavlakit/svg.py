@@ -44,9 +44,9 @@ from __future__ import annotations
 import html
 import math
 from functools import lru_cache
-from typing import Iterable, Literal, Mapping
+from typing import Dict, Iterable, Literal, Mapping, Tuple
 
-from .i18n import _
+from .i18n import _, language
 from .play import BAR, OFF, Move, Play
 from .position import Position
 
@@ -132,6 +132,7 @@ def board(
     colors: Mapping[str, str] | None = None,
     on_roll: bool = True,
     caption: str | None = None,
+    labels_by: int = 0,
 ) -> str:
     """The SVG picture of ``position`` (the side to move at the bottom).
 
@@ -148,7 +149,8 @@ def board(
     * ``player``: the player (0 White, 1 Black) side 0 is: colours, and
       the ``absolute`` numbering (White's points 24->1, Black's 1->24, as
       ``--numbering absolute`` of the .mat writer); ``gnubg`` numbers the
-      points from the side to move.
+      points from side ``labels_by`` (0: the side to move; 1: the
+      opponent, e.g. to read its play just made on the labels).
     * ``flipped``: the side to move at the top (both homes stay right).
     * ``size``: the width in pixels (``None``: no width, scale with CSS).
     * ``colors``: overrides of :data:`COLORS` by part name.
@@ -156,8 +158,8 @@ def board(
       that is over).
     * ``caption``: a line of text under the board.
     """
-    if player not in (0, 1) or play_by not in (0, 1):
-        raise ValueError("player and play_by are 0 or 1")
+    if player not in (0, 1) or play_by not in (0, 1) or labels_by not in (0, 1):
+        raise ValueError("player, play_by and labels_by are 0 or 1")
     if numbering not in ("gnubg", "absolute"):
         raise ValueError(f"numbering is 'gnubg' or 'absolute', not {numbering!r}")
     palette = _palette(colors)
@@ -172,31 +174,29 @@ def board(
         + (f' width="{size}" height="{round(size * height / _WIDTH)}"' if size else "")
         + f' class="tavlakit-board" data-position-id="{position.position_id()}"'
         ' font-family="sans-serif">',
-        _static(tuple(sorted(palette.items())), bottom, numbering == "absolute" and player == 1, height),
+        _static(palette, bottom, player == 1 if numbering == "absolute" else labels_by == 1, height),
     ]
     for side in (0, 1):
         colour = players[side]
         own = counts[side]
-        for point in range(1, 25):
+        for point in range(1, 26):
             if own[point - 1]:
-                x, row = _spot(side, point, bottom)
-                out.append(_stack(side, point, own[point - 1], x, row, colour, palette))
-        if own[24]:
-            row = 0 if side == bottom else 1
-            out.append(_stack(side, BAR, own[24], _BAR_X + _BAR_W // 2, row, colour, palette, bar=True))
+                out.append(_stack(side, point, own[point - 1], bottom, colour, palette))
     for side, off in enumerate(position.off()):
         if off:
             out.append(_tray(side, off, 0 if side == bottom else 1, players[side], palette))
     if cube is not None:
-        out.append(_cube(cube, players, bottom, palette))
+        out.append(_cube(cube if isinstance(cube, int) else (cube[0], cube[1]), players, bottom, palette))
     if dice and all(dice):
-        out.append(_dice(dice, play_by == bottom, players[play_by], palette))
+        out.append(_dice((dice[0], dice[1]), play_by == bottom, players[play_by], palette))
     if play is not None:
-        out.append(_arrows(position, Play(play), play_by, bottom, palette))
+        out.append(_arrows(counts, Play(play), play_by, bottom, palette))
     pips = position.pips()
+    who = (names[0], names[1]) if names else None
+    points = (score[0], score[1]) if score else None
     for side in (0, 1):
-        out.append(_info(side, 0 if side == bottom else 1, players[side], pips[side], names, score, length,
-                         on_roll and side == 0, palette))
+        out.append(_info(side, 0 if side == bottom else 1, players[side], pips[side], who, points, length,
+                         on_roll and side == 0, palette, language()))
     if caption:
         out.append(f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
                    f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>')
@@ -204,13 +204,27 @@ def board(
     return "\n".join(out)
 
 
-def _palette(colors: Mapping[str, str] | None) -> dict[str, str]:
+class _Palette(Dict[str, str]):
+    """Colours by part, hashable so that the drawing of a part can be cached."""
+
+    def __init__(self, colours: Mapping[str, str]) -> None:
+        super().__init__(colours)
+        self._hash = hash(tuple(sorted(self.items())))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return self._hash
+
+
+_DEFAULT = _Palette(COLORS)
+
+
+def _palette(colors: Mapping[str, str] | None) -> _Palette:
     if not colors:
-        return COLORS
+        return _DEFAULT if _DEFAULT == COLORS else _Palette(COLORS)
     unknown = set(colors) - set(COLORS)
     if unknown:
         raise ValueError(f"unknown colour part(s) {sorted(unknown)}; the parts are {sorted(COLORS)}")
-    return {**COLORS, **{k: html.escape(v) for k, v in colors.items()}}
+    return _Palette({**COLORS, **{k: html.escape(v) for k, v in colors.items()}})
 
 
 def _spot(side: int, point: int, bottom: int) -> tuple[int, int]:
@@ -235,9 +249,9 @@ def _bar_y(row: int, index: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _static(palette_items: tuple[tuple[str, str], ...], bottom: int, black_labels: bool, height: int) -> str:
-    """Everything that does not depend on the checkers: frame, felt, points, labels."""
-    p = dict(palette_items)
+def _static(p: _Palette, bottom: int, mirrored_labels: bool, height: int) -> str:
+    """Everything that does not depend on the checkers: frame, felt, points, labels
+    (``mirrored_labels``: point q of the side to move is labelled 25 - q)."""
     out = [
         f'<rect class="background" width="{_WIDTH}" height="{height}" fill="{p["background"]}"/>',
         f'<rect class="frame" x="0" y="{_TOP - _RIM}" width="{_WIDTH}" height="{_BOTTOM - _TOP + 2 * _RIM}"'
@@ -262,9 +276,9 @@ def _static(palette_items: tuple[tuple[str, str], ...], bottom: int, black_label
         out.append(f'<polygon class="point point-{shade}" data-point="{q}"'
                    f' points="{x - _R + 1},{base} {x + _R - 1},{base} {x},{apex}"'
                    f' fill="{p["point_" + shade]}"/>')
-        label = 25 - q if black_labels else q
-        y = _BOTTOM + _RIM + 15 if row == 0 else _TOP - _RIM - 5
-        out.append(f'<text class="label" x="{x}" y="{y}" text-anchor="middle" font-size="14"'
+        label = 25 - q if mirrored_labels else q
+        y = _BOTTOM + _RIM + 17 if row == 0 else _TOP - _RIM - 4
+        out.append(f'<text class="label" x="{x}" y="{y}" text-anchor="middle" font-size="16"'
                    f' fill="{p["text"]}">{label}</text>')
     return "\n".join(out)
 
@@ -276,10 +290,13 @@ def _checker(x: float, y: float, colour: int, p: Mapping[str, str], r: float = _
             ' stroke-opacity="0.45" stroke-width="1.2"/>')
 
 
-def _stack(side: int, point: int, count: int, x: int, row: int, colour: int, p: Mapping[str, str],
-           bar: bool = False) -> str:
-    place = _bar_y if bar else _slot_y
-    shown = min(count, _SHOWN - 1 if bar else _SHOWN)
+@lru_cache(maxsize=8192)
+def _stack(side: int, point: int, count: int, bottom: int, colour: int, p: _Palette) -> str:
+    """The checkers of ``side`` on its own ``point`` (25: the bar)."""
+    if point == BAR:
+        x, row, place, shown = _BAR_X + _BAR_W // 2, 0 if side == bottom else 1, _bar_y, min(count, _SHOWN - 1)
+    else:
+        (x, row), place, shown = _spot(side, point, bottom), _slot_y, min(count, _SHOWN)
     out = [f'<g class="stack side-{side}" data-side="{side}" data-point="{point}" data-count="{count}">']
     for i in range(shown):
         out.append(_checker(x, place(row, i), colour, p))
@@ -291,7 +308,8 @@ def _stack(side: int, point: int, count: int, x: int, row: int, colour: int, p: 
     return "".join(out)
 
 
-def _tray(side: int, count: int, row: int, colour: int, p: Mapping[str, str]) -> str:
+@lru_cache(maxsize=1024)
+def _tray(side: int, count: int, row: int, colour: int, p: _Palette) -> str:
     out = [f'<g class="stack tray-stack side-{side}" data-side="{side}" data-point="0" data-count="{count}">']
     for i in range(count):
         y = _BOTTOM - 3 - (i + 1) * _SLICE if row == 0 else _TOP + 3 + i * _SLICE
@@ -305,7 +323,8 @@ def _tray(side: int, count: int, row: int, colour: int, p: Mapping[str, str]) ->
     return "".join(out)
 
 
-def _cube(cube: int | tuple[int, int | None], players: tuple[int, int], bottom: int, p: Mapping[str, str]) -> str:
+@lru_cache(maxsize=1024)
+def _cube(cube: int | tuple[int, int | None], players: tuple[int, int], bottom: int, p: _Palette) -> str:
     value, owner = (cube, None) if isinstance(cube, int) else cube
     if value < 1:
         raise ValueError(f"a cube value is 1 or more, not {value}")
@@ -324,7 +343,8 @@ def _cube(cube: int | tuple[int, int | None], players: tuple[int, int], bottom: 
             f' fill="{p["cube_text"]}">{shown}</text></g>')
 
 
-def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: Mapping[str, str]) -> str:
+@lru_cache(maxsize=1024)
+def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: _Palette) -> str:
     centre = (_RIGHT if at_bottom else _LEFT) + _FIELD_W // 2
     out = [f'<g class="dice" data-dice="{dice[0]}{dice[1]}">']
     fill, edge, spot = p[f"checker{colour}"], p[f"checker{colour}_edge"], p[f"checker{colour}_text"]
@@ -342,17 +362,20 @@ def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: Mapping[str, s
     return "".join(out)
 
 
-def _anchor(position: Position, side: int, point: int, bottom: int) -> tuple[float, float]:
+Counts = Tuple[Tuple[int, ...], Tuple[int, ...]]
+
+
+def _anchor(counts: Counts, side: int, point: int, bottom: int) -> tuple[float, float]:
     """Where an arrow starts or ends on ``side``'s own ``point`` (bar, off too):
     the top checker there, or the rim of an empty point."""
-    mover, opponent = position.points()
+    mover, opponent = counts
     row = 0 if side == bottom else 1
     if point == OFF:
-        off = position.off()[side]
+        off = 15 - sum(counts[side])
         y = _BOTTOM - 3 - off * _SLICE - 4 if row == 0 else _TOP + 3 + off * _SLICE + 4
         return _TRAY_X + _TRAY_W / 2, y
     if point == BAR:
-        count = (mover, opponent)[side][24]
+        count = counts[side][24]
         return _BAR_X + _BAR_W / 2, _bar_y(row, max(0, min(count, _SHOWN - 1) - 1))
     x, row = _spot(side, point, bottom)
     q = point if side == 0 else 25 - point
@@ -360,11 +383,11 @@ def _anchor(position: Position, side: int, point: int, bottom: int) -> tuple[flo
     return x, _slot_y(row, max(0, min(count, _SHOWN) - 1))
 
 
-def _arrows(position: Position, play: Play, by: int, bottom: int, p: Mapping[str, str]) -> str:
+def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> str:
     out = ['<g class="play">']
     seen: dict[tuple[int, int], int] = {}
     for move in play:
-        (x1, y1), (x2, y2) = _anchor(position, by, move.src, bottom), _anchor(position, by, move.dst, bottom)
+        (x1, y1), (x2, y2) = _anchor(counts, by, move.src, bottom), _anchor(counts, by, move.dst, bottom)
         repeat = seen.get((move.src, move.dst), 0)
         seen[(move.src, move.dst)] = repeat + 1
         dx, dy = x2 - x1, y2 - y1
@@ -401,18 +424,20 @@ def _arrows(position: Position, play: Play, by: int, bottom: int, p: Mapping[str
     return "\n".join(out)
 
 
+@lru_cache(maxsize=4096)
 def _info(side: int, row: int, colour: int, pips: int, names: tuple[str, str] | None,
-          score: tuple[int, int] | None, length: int, on_roll: bool, p: Mapping[str, str]) -> str:
-    """The line above (row 1) or below (row 0) the board: name, score, pips, on roll."""
-    y = _HEIGHT - 10 if row == 0 else 21
+          score: tuple[int, int] | None, length: int, on_roll: bool, p: _Palette, lang: str) -> str:
+    """The line above (row 1) or below (row 0) the board: name, score, pips, on
+    roll (``lang``, the language in use, keeps cached text apart)."""
+    y = _HEIGHT - 9 if row == 0 else 22
     out = [f'<g class="info side-{side}" data-side="{side}">',
            _checker(14, y - 5, colour, p, r=8).replace('class="checker', 'class="token checker', 1)]
     x = 28
     if names:
-        out.append(f'<text class="name" x="{x}" y="{y}" font-size="17" font-weight="bold"'
-                   f' fill="{p["text"]}">{html.escape(names[colour])}</text>')
+        out.append(f'<text class="name" x="{x}" y="{y}" font-size="19" font-weight="bold"'
+                   f' fill="{p["text"]}">{html.escape(_short(names[colour]))}</text>')
     if on_roll:
-        out.append(f'<text class="on-roll" x="{_WIDTH // 2}" y="{y}" text-anchor="middle" font-size="16"'
+        out.append(f'<text class="on-roll" x="{_WIDTH // 2}" y="{y}" text-anchor="middle" font-size="18"'
                    f' font-weight="bold" fill="{p["on_roll"]}">{html.escape(_("on roll"))}</text>')
     parts = []
     if score is not None:
@@ -421,9 +446,14 @@ def _info(side: int, row: int, colour: int, pips: int, names: tuple[str, str] | 
         else:
             parts.append(_("{score} points").format(score=score[colour]))
     parts.append(_("{pips} pips").format(pips=pips))
-    out.append(f'<text class="pips" x="{_WIDTH - 8}" y="{y}" text-anchor="end" font-size="16"'
+    out.append(f'<text class="pips" x="{_WIDTH - 8}" y="{y}" text-anchor="end" font-size="18"'
                f' fill="{p["text"]}">{html.escape("  ·  ".join(parts))}</text></g>')
     return "".join(out)
+
+
+def _short(name: str, most: int = 22) -> str:
+    """A name cut to fit beside the "on roll" mark."""
+    return name if len(name) <= most else name[: most - 1].rstrip() + "\u2026"
 
 
 __all__ = ["COLORS", "board"]
