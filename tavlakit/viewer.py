@@ -27,7 +27,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import svg
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
 from .play import Play
 from .position import Position
 from .problem import Problem
@@ -45,6 +45,8 @@ _ICONS = {name: f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="t
           for name, path in (("first", "M2 2h2.5v12H2zM14 2v12L5 8z"), ("prev", "M12 2v12L3 8z"),
                              ("next", "M4 2v12l9-6z"), ("last", "M2 2v12l9-6zM11.5 2H14v12h-2.5z"))}
 LUCK_SYMBOLS = {"very lucky": "++", "lucky": "+", "unlucky": "\u2212", "very unlucky": "\u2212\u2212"}
+LUCK_NAMES = {"very lucky": N_("very lucky"), "lucky": N_("lucky"), "unlucky": N_("unlucky"),
+              "very unlucky": N_("very unlucky")}
 
 
 @dataclass
@@ -130,12 +132,14 @@ class _Drawer:
         self.numbering: Numbering = numbering
 
     def draw(self, view: Position, on_roll: int, game: Game, cube: tuple[int, int | None], over: bool = False,
-             dice: tuple[int, int] | None = None, play: Play | None = None) -> str:
-        """``view`` is seen by ``on_roll``, the player to move next; a play
-        is the one the other player has just made. Player 0 stays at the bottom."""
+             dice: tuple[int, int] | None = None, play: Play | None = None, rolled: bool = False) -> str:
+        """``view`` is seen by ``on_roll``, the player to move next; dice and
+        play are those the other player has just ``rolled`` (the points are
+        then numbered for that player, as the play is written). Player 0
+        stays at the bottom."""
         return svg.board(view, dice=dice, play=play, play_by=1, cube=cube, score=game.score,
                          length=self.length, names=self.names, player=on_roll, numbering=self.numbering,
-                         flipped=on_roll == 1, size=None, on_roll=not over)
+                         flipped=on_roll == 1, size=None, on_roll=not over, labels_by=1 if rolled else 0)
 
 
 def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> list[Frame]:
@@ -157,7 +161,7 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
                 dice = turn.dice
             if turn.moves and turn.status == "play" and (step.legal or step.after != step.before):
                 play = Play(turn.moves)
-        board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play)
+        board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play, turn.kind == "roll")
         label = f"{names[step.player]} {turn_text(turn, names)}"
         frames.append(Frame(board, view.position_id(), label, on_roll, step))
     return frames
@@ -287,14 +291,16 @@ def _problem_json(problem: Problem) -> list[str]:
 def _analysis_text(frame: Frame) -> str:
     parts = []
     if frame.luck is not None:
-        mark = f" ({_(frame.luck_mark)})" if frame.luck_mark else ""
-        parts.append(_("luck {luck:+.3f}{mark}").format(luck=frame.luck, mark=mark))
-    if frame.best:
-        parts.append(_("error {error:.3f}{mark}, best play {best}").format(
-            error=frame.error, mark=f" {_error_mark(frame.error)}" if _error_mark(frame.error) else "",
-            best=frame.best))
+        if frame.luck_mark:
+            parts.append(_("Luck {luck:+.3f} ({mark})").format(luck=frame.luck, mark=_(LUCK_NAMES[frame.luck_mark])))
+        else:
+            parts.append(_("Luck {luck:+.3f}").format(luck=frame.luck))
+    if frame.best and frame.error is not None:
+        mark = _error_mark(frame.error)
+        parts.append(_("Error {error:.3f}{mark}; best play {best}").format(
+            error=frame.error, mark=f" {mark}" if mark else "", best=frame.best))
     elif frame.error is not None:
-        parts.append(_("the best play"))
+        parts.append(_("The best play"))
     return " \u00b7 ".join(parts)
 
 
@@ -328,7 +334,7 @@ def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
             rows.append([None, None])
         rows[-1][side] = (fi, frame)
     game = gf.replayed.game
-    out = [f'<table class="moves" data-game="{gi}"><thead><tr><th></th><th>{_esc(names[0])}</th>'
+    out = [f'<div class="moves-scroll"><table class="moves" data-game="{gi}"><thead><tr><th></th><th>{_esc(names[0])}</th>'
            f'<th>{_esc(names[1])}</th></tr></thead><tbody>',
            f'<tr><td></td><td colspan="2" class="turn start" data-g="{gi}" data-f="0">'
            f'{_esc(_("start"))} \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>']
@@ -337,7 +343,7 @@ def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
         out.append(f'<tr><td class="num">{number}</td>{cells}</tr>')
     last = len(gf.frames) - 1
     out.append(f'<tr><td></td><td colspan="2" class="turn result" data-g="{gi}" data-f="{last}">'
-               f'{_esc(gf.result)}</td></tr></tbody></table>')
+               f'{_esc(gf.result)}</td></tr></tbody></table></div>')
     return "".join(out)
 
 
@@ -468,6 +474,9 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
     title = title or _title(match)
     keys = _("Keys: Left/Right turn by turn, Home/End start and end of the game, "
              "PageUp/PageDown previous and next game.")
+    legend = '<div class="legend">' + _esc(_(
+        "++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play "
+        "(gnubg-nn 0-ply, cubeless equity)")) + "</div>"
     too_old = _("This browser is too old to show the viewer (it lacks DecompressionStream).")
     data = _data(games, analyse, names)
     data["start"] = start
@@ -498,7 +507,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         f'<span class="pid">{_esc(_("Position ID"))} <code data-role="position-id"></code></span></div>',
         '<div class="analysis"></div><div class="problems"></div></div>',
         "".join(f'<div class="game-pane" data-game="{gi}">'
-                + (_chart(gf, gi, names) if analyse else "") + _move_list(gf, gi, names) + "</div>"
+                + (_chart(gf, gi, names) + legend if analyse else "") + _move_list(gf, gi, names) + "</div>"
                 for gi, gf in enumerate(games)),
         "</aside></main>",
         f'<script type="application/octet-stream" id="tk-data">{pack(data)}</script>',
