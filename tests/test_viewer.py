@@ -104,7 +104,7 @@ def test_analysis_luck_error_and_chart() -> None:
     page = viewer.page(match, games, analyse=True)
     assert page.count('<svg class="chart"') == 2
     data = viewer.page_data(page)
-    assert any("luck" in frame.get("a", "") for frame in data["games"][0]["frames"])
+    assert any("Luck" in frame.get("a", "") for frame in data["games"][0]["frames"])
 
 
 def test_page_is_self_contained() -> None:

@@ -111,7 +111,7 @@ def test_problems_and_analysis_shown(browser: Any, tmp_path: Path) -> None:
     flagged.first.click()
     message = str(page.text_content(".problems"))
     assert "illegal-play" in message and "(roll 63)" in message and "bad.mat:8" in message
-    assert "luck" in str(page.text_content(".analysis"))
+    assert "Luck" in str(page.text_content(".analysis"))
     assert page.locator(".chart").count() == 2
     page.screenshot(path=str(tmp_path / "problem.png"))
     watched.clean()
