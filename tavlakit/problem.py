@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import summary
+
 Severity = Literal["error", "warning"]
 
 #: Every problem code, with what it means. Codes are stable: scripts rely on them.
@@ -87,6 +89,12 @@ class Problem:
         out = dataclasses.asdict(self)
         out["expected"] = list(self.expected)
         return out
+
+    def __repr__(self) -> str:
+        return summary.problem_repr(self)
+
+    def _repr_html_(self) -> str:
+        return summary.problem_html(self)
 
 
 class ProblemError(ValueError):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from . import summary
 from .play import Move, Play
 from .problem import Problem
 from .rules import PRESETS, Rules
@@ -86,6 +87,16 @@ class Game:
     problems: list[Problem] = field(default_factory=list, compare=False)
     """Problems found while reading this game."""
 
+    def score_after(self) -> tuple[int, int]:
+        """The score after this game (the score before plus its result's points)."""
+        return summary.score_after(self)
+
+    def __repr__(self) -> str:
+        return summary.game_repr(self)
+
+    def _repr_html_(self) -> str:
+        return summary.game_html(self)
+
 
 @dataclass
 class Match:
@@ -109,6 +120,16 @@ class Match:
         ``Jacoby`` and ``Beaver`` tags (``On``/``Off``) set those options.
         """
         return rules_from_tags(self.tags)
+
+    def final_score(self) -> tuple[int, int]:
+        """The score after the last game."""
+        return summary.final_score(self)
+
+    def __repr__(self) -> str:
+        return summary.match_repr(self)
+
+    def _repr_html_(self) -> str:
+        return summary.match_html(self)
 
 
 _TRUE = {"on", "true", "yes", "1"}

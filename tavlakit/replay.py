@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
+from . import summary
 from .movegen import Board, apply_move, can_move, highest, legal_results, undo_move
 from .play import BAR, Move, Play
 from .position import Position
@@ -80,6 +81,12 @@ class Report:
     def ok(self) -> bool:
         """True when no error was found (warnings allowed)."""
         return not self.errors
+
+    def __repr__(self) -> str:
+        return summary.report_repr(self)
+
+    def _repr_html_(self) -> str:
+        return summary.report_html(self)
 
 
 def default_rules(match: Match) -> Rules:
