@@ -383,6 +383,14 @@ def _anchor(counts: Counts, side: int, point: int, bottom: int) -> tuple[float, 
     return x, _slot_y(row, max(0, min(count, _SHOWN) - 1))
 
 
+_CLEAR = 14  # how far an arrow keeps from the centre of the checkers it joins
+
+
+def _unit(dx: float, dy: float) -> tuple[float, float]:
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length
+
+
 def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> str:
     out = ['<g class="play">']
     seen: dict[tuple[int, int], int] = {}
@@ -400,14 +408,13 @@ def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> st
         shift = 7 * repeat
         x1, y1, x2, y2 = x1 + nx * shift, y1 + ny * shift, x2 + nx * shift, y2 + ny * shift
         cx, cy = (x1 + x2) / 2 + nx * abs(bow), (y1 + y2) / 2 + ny * abs(bow)
-        # end a little short of the target checker's centre; the head ends there
-        tx, ty = x2 - cx, y2 - cy
-        t = math.hypot(tx, ty) or 1.0
-        ux, uy = tx / t, ty / t
-        hx, hy = x2 - ux * 8, y2 - uy * 8
+        # start and end off the checkers' centres, clear of a count written there
+        sx, sy = _unit(cx - x1, cy - y1)
+        ux, uy = _unit(x2 - cx, y2 - cy)
+        hx, hy = x2 - ux * _CLEAR, y2 - uy * _CLEAR
         bx, by_ = hx - ux * 16, hy - uy * 16
         head = (f"{hx:.1f},{hy:.1f} {bx - uy * 9:.1f},{by_ + ux * 9:.1f} {bx + uy * 9:.1f},{by_ - ux * 9:.1f}")
-        path = f"M{x1:.1f},{y1:.1f} Q{cx:.1f},{cy:.1f} {bx:.1f},{by_:.1f}"
+        path = f"M{x1 + sx * _CLEAR:.1f},{y1 + sy * _CLEAR:.1f} Q{cx:.1f},{cy:.1f} {bx:.1f},{by_:.1f}"
         arrow = [
             f'<g class="arrow" data-from="{move.src}" data-to="{move.dst}" data-hit="{int(move.hit)}">'
             f'<path d="{path}" fill="none" stroke="{p["arrow_edge"]}" stroke-width="8" stroke-linecap="round"'

@@ -207,7 +207,7 @@ def test_play_before_it_is_made() -> None:
     drawn = arrows(root)
     assert [(a.attrib["data-from"], a.attrib["data-to"], a.attrib["data-hit"]) for a in drawn] == [
         ("13", "8", "0"), ("8", "5", "1")]
-    assert path_start(drawn[0])[0] == spots["13"][0]
+    assert abs(path_start(drawn[0])[0] - spots["13"][0]) < 20  # within the 13-point (40 wide)
     rings = root.findall(".//s:circle[@class='hit']", NS)
     assert len(rings) == 1 and float(rings[0].attrib["cx"]) == spots["5"][0]
     assert root.find(".//s:g[@class='dice']", NS).attrib["data-dice"] == "53"  # type: ignore[union-attr]
@@ -222,7 +222,7 @@ def test_play_just_made_by_the_opponent() -> None:
     spots = labels(root)
     drawn = arrows(root)
     assert len(drawn) == 2
-    assert path_start(drawn[0])[0] == spots["12"][0]  # the mover's 13 is our 12
+    assert abs(path_start(drawn[0])[0] - spots["12"][0]) < 20  # the mover's 13 is our 12
     ring = root.find(".//s:circle[@class='hit']", NS)
     assert ring is not None and float(ring.attrib["cx"]) == spots["20"][0]
     assert float(ring.attrib["cy"]) < middle(root)
