@@ -10,9 +10,9 @@ play drawn as arrows). Best of ``--repeat`` runs.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
-from typing import Callable
+
+from movegen import best_time  # benchmarks/movegen.py
 
 from tavlakit import Position, svg
 from tavlakit.play import Play
@@ -23,15 +23,6 @@ TABLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft.tsv"
 def positions() -> list[Position]:
     lines = [line for line in TABLE.read_text().splitlines() if line and not line.startswith("#")]
     return [Position.from_position_id(line.split("\t")[0]) for line in lines[1:]]
-
-
-def best_time(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .i18n import _, ngettext
 

@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Dict, Iterable, Literal, Mapping, Tuple
+from typing import Literal
 
 from .i18n import _, language
 from .play import BAR, OFF, Move, Play
@@ -204,7 +205,7 @@ def board(
     return "\n".join(out)
 
 
-class _Palette(Dict[str, str]):
+class _Palette(dict[str, str]):
     """Colours by part, hashable so that the drawing of a part can be cached."""
 
     def __init__(self, colours: Mapping[str, str]) -> None:
@@ -254,8 +255,8 @@ def _static(p: _Palette, bottom: int, mirrored_labels: bool, height: int) -> str
     (``mirrored_labels``: point q of the side to move is labelled 25 - q)."""
     out = [
         f'<rect class="background" width="{_WIDTH}" height="{height}" fill="{p["background"]}"/>',
-        f'<rect class="frame" x="0" y="{_TOP - _RIM}" width="{_WIDTH}" height="{_BOTTOM - _TOP + 2 * _RIM}"'
-        f' rx="8" fill="{p["frame"]}" stroke="{p["frame_edge"]}" stroke-width="2"/>',
+        (f'<rect class="frame" x="0" y="{_TOP - _RIM}" width="{_WIDTH}" height="{_BOTTOM - _TOP + 2 * _RIM}"'
+         f' rx="8" fill="{p["frame"]}" stroke="{p["frame_edge"]}" stroke-width="2"/>'),
     ]
     for x in (_LEFT, _RIGHT):
         out.append(f'<rect class="felt" x="{x}" y="{_TOP}" width="{_FIELD_W}" height="{_BOTTOM - _TOP}"'
@@ -362,7 +363,7 @@ def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: _Palette) -> s
     return "".join(out)
 
 
-Counts = Tuple[Tuple[int, ...], Tuple[int, ...]]
+Counts = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def _anchor(counts: Counts, side: int, point: int, bottom: int) -> tuple[float, float]:
@@ -415,13 +416,13 @@ def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> st
         bx, by_ = hx - ux * 16, hy - uy * 16
         head = (f"{hx:.1f},{hy:.1f} {bx - uy * 9:.1f},{by_ + ux * 9:.1f} {bx + uy * 9:.1f},{by_ - ux * 9:.1f}")
         path = f"M{x1 + sx * _CLEAR:.1f},{y1 + sy * _CLEAR:.1f} Q{cx:.1f},{cy:.1f} {bx:.1f},{by_:.1f}"
-        arrow = [
+        arrow = [(
             f'<g class="arrow" data-from="{move.src}" data-to="{move.dst}" data-hit="{int(move.hit)}">'
             f'<path d="{path}" fill="none" stroke="{p["arrow_edge"]}" stroke-width="8" stroke-linecap="round"'
             ' stroke-opacity="0.55"/>'
             f'<path d="{path}" fill="none" stroke="{p["arrow"]}" stroke-width="5" stroke-linecap="round"/>'
             f'<polygon points="{head}" fill="{p["arrow"]}" stroke="{p["arrow_edge"]}" stroke-width="1.2"'
-            ' stroke-linejoin="round"/>']
+            ' stroke-linejoin="round"/>')]
         if move.hit:
             arrow.append(f'<circle class="hit" cx="{x2:.1f}" cy="{y2:.1f}" r="{_R + 3}" fill="none"'
                          f' stroke="{p["hit"]}" stroke-width="3.5" stroke-dasharray="6 3"/>')
