@@ -126,10 +126,11 @@ def _next_view(step: Step) -> tuple[Position, int]:
 class _Drawer:
     """Calls :func:`svg.board` with the match's fixed options."""
 
-    def __init__(self, match: Match, numbering: Numbering) -> None:
+    def __init__(self, match: Match, numbering: Numbering, rules: Rules) -> None:
         self.names = match.players
         self.length = match.length
         self.numbering: Numbering = numbering
+        self.cube = rules.cube
 
     def draw(self, view: Position, on_roll: int, game: Game, cube: tuple[int, int | None], over: bool = False,
              dice: tuple[int, int] | None = None, play: Play | None = None, rolled: bool = False) -> str:
@@ -137,9 +138,10 @@ class _Drawer:
         play are those the other player has just ``rolled`` (the points are
         then numbered for that player, as the play is written). Player 0
         stays at the bottom."""
-        return svg.board(view, dice=dice, play=play, play_by=1, cube=cube, score=game.score,
-                         length=self.length, names=self.names, player=on_roll, numbering=self.numbering,
-                         flipped=on_roll == 1, size=None, on_roll=not over, labels_by=1 if rolled else 0)
+        return svg.board(view, dice=dice, play=play, play_by=1, cube=cube if self.cube else None,
+                         score=game.score, length=self.length, names=self.names, player=on_roll,
+                         numbering=self.numbering, flipped=on_roll == 1, size=None, on_roll=not over,
+                         labels_by=1 if rolled else 0)
 
 
 def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> list[Frame]:
@@ -395,7 +397,7 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
     """Every game's frames (boards drawn, problems placed, analysis added)."""
     rules = rules or default_rules(match)
     names = match.players
-    drawer = _Drawer(match, numbering)
+    drawer = _Drawer(match, numbering, rules)
     games = []
     for rg in replay(match, rules):
         frames = _game_frames(drawer, rg, names)
@@ -503,7 +505,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         f'<button data-go="last" title="{_esc(_("end of the game (End)"))}">{_ICONS["last"]}</button>',
         '<span class="counter"></span></nav>',
         '<div class="board"></div>', f"<footer>{_esc(keys)}</footer></section>",
-        '<aside><div class="turn-info"><div class="caption"><span class="label"></span>',
+        '<aside><div class="turn-info"><div class="turn-head"><span class="turn-label"></span>',
         f'<span class="pid">{_esc(_("Position ID"))} <code data-role="position-id"></code></span></div>',
         '<div class="analysis"></div><div class="problems"></div></div>',
         "".join(f'<div class="game-pane" data-game="{gi}">'

@@ -115,3 +115,31 @@ def test_problems_and_analysis_shown(browser: Any, tmp_path: Path) -> None:
     assert page.locator(".chart").count() == 2
     page.screenshot(path=str(tmp_path / "problem.png"))
     watched.clean()
+
+
+def test_analysed_turn_and_chart_click(browser: Any, tmp_path: Path) -> None:
+    """With analysis: a doubtful play shows its luck, error and the best
+    play; the highlighted move-list cell is the turn shown; a click on the
+    chart jumps to a turn of that game. The screenshot is the README's
+    picture (written to docs/viewer.png when TAVLAKIT_UPDATE_DOCS is set)."""
+    page_file = tmp_path / "analysed.html"
+    page_file.write_text(viewer.html(read_match(DATA / "selfplay-7p-5.mat"), analyse=True), encoding="utf-8")
+    watched = Watched(browser, page_file)
+    page = watched.page
+    for key in ["PageDown"] * 3 + ["ArrowRight"] * 35:  # game 4, Bravo's 63: 13/4
+        page.keyboard.press(key)
+    assert str(page.text_content(".counter")).startswith("turn 35 ")
+    assert page.text_content(".turn-label") == "Bravo 63: 13/4"
+    assert str(page.text_content(".turn.current")).startswith("63: 13/4")
+    analysis = str(page.text_content(".analysis"))
+    assert analysis.startswith("Luck ") and "Error 0.0" in analysis and "best play" in analysis
+    shot = tmp_path / "viewer.png"
+    page.screenshot(path=str(shot))
+    if os.environ.get("TAVLAKIT_UPDATE_DOCS"):
+        (Path(__file__).resolve().parents[1] / "docs" / "viewer.png").write_bytes(shot.read_bytes())
+    box = page.locator('.chart[data-game="3"]').bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.4)
+    turn = int(str(page.text_content(".counter")).split()[1])
+    assert 5 < turn < 30
+    watched.clean()

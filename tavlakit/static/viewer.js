@@ -21,7 +21,7 @@
   function start(data) {
     var lines = data.lines, games = data.games;
     var $ = function (sel) { return document.querySelector(sel); };
-    var board = $(".board"), pid = $('[data-role="position-id"]'), label = $(".label");
+    var board = $(".board"), pid = $('[data-role="position-id"]'), label = $(".turn-label");
     var counter = $(".counter"), problems = $(".problems"), analysis = $(".analysis");
     var select = $("select.game");
     var g = -1, f = 0;
