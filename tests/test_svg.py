@@ -291,3 +291,15 @@ def test_self_contained() -> None:
 def test_repr_svg() -> None:
     pos = Position.initial()
     assert pos._repr_svg_() == svg.board(pos)
+
+
+def test_labels_by_the_opponent() -> None:
+    """labels_by=1: the labels follow the opponent's own numbering, so its
+    checkers on its own 6-point sit on the label 6 (top right)."""
+    pos = Position.from_points({1: 1}, {6: 2})
+    root = check(pos, labels_by=1)
+    spots = labels(root)
+    assert stack_place(root, 1, 6)[0] == spots["6"][0] and spots["6"][1] < middle(root)
+    assert spots["24"][1] > middle(root) and spots["24"][0] == max(x for x, _ in spots.values())
+    # the absolute numbering does not depend on it
+    assert labels(parse(svg.board(pos, labels_by=1, numbering="absolute"))) == labels(parse(svg.board(pos)))
