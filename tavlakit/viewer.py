@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import svg
@@ -164,7 +165,7 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
             if turn.moves and turn.status == "play" and (step.legal or step.after != step.before):
                 play = Play(turn.moves)
         board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play, turn.kind == "roll")
-        label = f"{names[step.player]} {turn_text(turn, names)}"
+        label = _("{player} {turn}").format(player=names[step.player], turn=turn_text(turn, names))
         frames.append(Frame(board, view.position_id(), label, on_roll, step))
     return frames
 
@@ -287,7 +288,9 @@ def _esc(text: object) -> str:
 
 
 def _problem_json(problem: Problem) -> list[str]:
-    return [problem.severity, problem.code, problem.message, problem.location()]
+    """Severity, code, message and where (the file's name, line and column)."""
+    short = problem.replace(file=PurePath(problem.file).name) if problem.file else problem
+    return [problem.severity, problem.code, problem.message, short.location()]
 
 
 def _analysis_text(frame: Frame) -> str:
@@ -416,6 +419,10 @@ def _title(match: Match) -> str:
     return _("{names}, money game").format(names=names)
 
 
+def _button(action: str, text: str) -> str:
+    return f'<button data-go="{action}" title="{_esc(text)}" aria-label="{_esc(text)}">{_ICONS[action]}</button>'
+
+
 def _game_option(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
     game = gf.replayed.game
     errors = sum(1 for f in gf.frames for p in f.problems if p.severity == "error")
@@ -499,10 +506,8 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         '<main><section class="stage"><nav>',
         f'<select class="game" aria-label="{_esc(_("game"))}">'
         + "".join(_game_option(gf, gi, names) for gi, gf in enumerate(games)) + "</select>",
-        f'<button data-go="first" title="{_esc(_("start of the game (Home)"))}">{_ICONS["first"]}</button>',
-        f'<button data-go="prev" title="{_esc(_("previous turn (Left)"))}">{_ICONS["prev"]}</button>',
-        f'<button data-go="next" title="{_esc(_("next turn (Right)"))}">{_ICONS["next"]}</button>',
-        f'<button data-go="last" title="{_esc(_("end of the game (End)"))}">{_ICONS["last"]}</button>',
+        _button("first", _("start of the game (Home)")), _button("prev", _("previous turn (Left)")),
+        _button("next", _("next turn (Right)")), _button("last", _("end of the game (End)")),
         '<span class="counter"></span></nav>',
         '<div class="board"></div>', f"<footer>{_esc(keys)}</footer></section>",
         '<aside><div class="turn-info"><div class="turn-head"><span class="turn-label"></span>',
