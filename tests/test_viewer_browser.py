@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import pytest
 from gnubg_records import DATA, gnubg_dump
-from viewer_reference import gnubg_ids
+from viewer_reference import game_starts, gnubg_ids
 
 from tavlakit import viewer
 from tavlakit.formats import read_match
@@ -85,8 +85,7 @@ def test_keyboard_walk_matches_gnubg_record(browser: Any, tmp_path: Path) -> Non
         page.keyboard.press("ArrowRight")
     assert shown == expected
     assert watched.shown_id() == expected[-1]  # the last frame stays the last
-    last_game = [a for a in gnubg_dump(MATCH)["games"][-1]["game"] if a["action"] != "resign"]
-    start_of_last = len(expected) - len(last_game) - 1
+    start_of_last = game_starts(gnubg_dump(MATCH))[-1]
     page.keyboard.press("Home")
     assert watched.shown_id() == expected[start_of_last]
     page.keyboard.press("End")
@@ -148,3 +147,25 @@ def test_analysed_turn_and_chart_click(browser: Any, tmp_path: Path) -> None:
     turn = int(str(page.text_content(".counter")).split()[1])
     assert 5 < turn < 30
     watched.clean()
+
+
+def test_notebook_iframe_runs(browser: Any, tmp_path: Path) -> None:
+    """The Jupyter form (an iframe srcdoc, scripts sandboxed) shows the game
+    asked for and steps with the keyboard too."""
+    host = tmp_path / "notebook.html"
+    shown = viewer.Viewer(read_match(DATA / f"{MATCH}.mat"), game=2)._repr_html_()
+    host.write_text(f"<!DOCTYPE html><html><body>{shown}</body></html>", encoding="utf-8")
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(host.resolve().as_uri())
+    inner = page.frame_locator("iframe")
+    inner.locator("body[data-ready='1']").wait_for(timeout=10_000)
+    expected = gnubg_ids(gnubg_dump(MATCH))
+    start = game_starts(gnubg_dump(MATCH))[1]
+    pid = inner.locator('[data-role="position-id"]')
+    assert pid.text_content() == expected[start]
+    inner.locator(".board").click()
+    page.keyboard.press("ArrowRight")
+    assert pid.text_content() == expected[start + 1]
+    assert errors == []

@@ -34,3 +34,12 @@ def gnubg_ids(dump: dict[str, Any]) -> list[str]:
                 following = before.play(Move(a, b) for a, b in action["move"]).position_id()
             ids.append(following)
     return ids
+
+
+def game_starts(dump: dict[str, Any]) -> list[int]:
+    """The index, among :func:`gnubg_ids`, of each game's first frame."""
+    starts, at = [], 0
+    for game in dump["games"]:
+        starts.append(at)
+        at += 1 + sum(1 for a in game["game"] if a["action"] != "resign")
+    return starts
