@@ -5,7 +5,7 @@
 (167, 167)
 """
 
-from . import formats, replay, svg
+from . import formats, replay, svg, viewer
 from .formats import read_match, read_matches, write_match
 from .play import BAR, OFF, Move, Play
 from .position import Position
@@ -27,6 +27,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "Problem", "ProblemError", "Result",
-    "Rules", "Turn", "analysis", "formats", "read_match", "read_matches", "replay", "svg", "validate", "write_match",
+    "Rules", "Turn", "analysis", "formats", "read_match", "read_matches", "replay", "svg", "validate", "viewer",
+    "write_match",
     "__version__",
 ]

@@ -66,16 +66,6 @@ def _index(rows: list[tuple[str, Match, int, str]]) -> str:
             "</tbody></table></body></html>\n")
 
 
-def _final_score(match: Match) -> str:
-    if not match.games:
-        return ""
-    last = match.games[-1]
-    score = list(last.score)
-    if last.result is not None and last.result.winner in (0, 1):
-        score[last.result.winner] += last.result.points
-    return f"{score[0]}\u2013{score[1]}"
-
-
 def show(
     paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Output .html file (one match) or folder."),
@@ -134,7 +124,7 @@ def show(
             failed += 1
             continue
         target.write_text(page, encoding="utf-8")
-        rows.append((target.name, match, problem_count(match, games), _final_score(match)))
+        rows.append((target.name, match, problem_count(match, games), "{}\u2013{}".format(*match.final_score())))
         typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
     if many:
         index = targets[0].parent / "index.html"
