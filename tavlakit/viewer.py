@@ -439,6 +439,10 @@ def _data(games: list[GameFrames], analyse: bool, names: Sequence[str]) -> dict[
         frames = []
         for frame in gf.frames:
             item: dict[str, Any] = {"s": lines.refs(frame.board), "id": frame.position_id, "t": frame.label}
+            comments = [frame.step.turn.comment] if frame.step and frame.step.turn.comment else (
+                gf.replayed.game.comments if frame.step is None else [])
+            if comments:
+                item["c"] = "\n".join(comments)
             if frame.problems:
                 item["p"] = [_problem_json(p) for p in frame.problems]
             if analyse and frame.step is not None and frame.step.turn.kind == "roll":
@@ -512,7 +516,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         '<div class="board"></div>', f"<footer>{_esc(keys)}</footer></section>",
         '<aside><div class="turn-info"><div class="turn-head"><span class="turn-label"></span>',
         f'<span class="pid">{_esc(_("Position ID"))} <code data-role="position-id"></code></span></div>',
-        '<div class="analysis"></div><div class="problems"></div></div>',
+        '<div class="analysis"></div><div class="comment"></div><div class="problems"></div></div>',
         "".join(f'<div class="game-pane" data-game="{gi}">'
                 + (_chart(gf, gi, names) + legend if analyse else "") + _move_list(gf, gi, names) + "</div>"
                 for gi, gf in enumerate(games)),

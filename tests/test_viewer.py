@@ -200,3 +200,13 @@ def test_show_unreadable_file_exit_2(tmp_path: Path) -> None:
     result = run("show", tmp_path / "missing.mat", "-o", tmp_path)
     assert result.exit_code == 2
     assert "unreadable" in result.output and "Traceback" not in result.output
+
+
+def test_comments_shown_at_their_turn() -> None:
+    """A turn's comment (SGF ``C[]``) is shown with that turn, a game's with its start."""
+    match = read_match(DATA / "selfplay-3p-7.mat")
+    match.games[0].turns[2].comment = "the 5-point at once"
+    match.games[1].comments.append("Alpha leads 1-0")
+    data = viewer.page_data(viewer.html(match))
+    commented = [(gi, fi, f["c"]) for gi, g in enumerate(data["games"]) for fi, f in enumerate(g["frames"]) if "c" in f]
+    assert commented == [(0, 3, "the 5-point at once"), (1, 0, "Alpha leads 1-0")]

@@ -22,7 +22,7 @@
     var lines = data.lines, games = data.games;
     var $ = function (sel) { return document.querySelector(sel); };
     var board = $(".board"), pid = $('[data-role="position-id"]'), label = $(".turn-label");
-    var counter = $(".counter"), problems = $(".problems"), analysis = $(".analysis");
+    var counter = $(".counter"), problems = $(".problems"), analysis = $(".analysis"), comment = $(".comment");
     var select = $("select.game");
     var g = -1, f = 0;
 
@@ -40,6 +40,7 @@
       label.textContent = frame.t;
       counter.textContent = data.text.of.replace("{n}", fi).replace("{total}", game.frames.length - 1);
       analysis.textContent = frame.a || "";
+      comment.textContent = frame.c || "";
       problems.textContent = "";
       if (frame.r) { problems.appendChild(element("div", "result", frame.r)); }
       (frame.p || []).forEach(function (p) {
