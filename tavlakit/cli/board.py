@@ -11,14 +11,14 @@ from .. import svg
 from ..i18n import _
 from ..matchid import MatchState, parse_gnubg_id, parse_xgid
 from ..position import Position
-from .common import RULES_HELP, parse_position, parse_rules
+from .common import RULES_HELP, fail, parse_position, parse_rules
 
 ID_HELP = "A GNU Backgammon Position ID, gnubg's PositionID:MatchID, or an XGID."
 
 
 def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
     """A position (seen by the player on roll) and, when the ID carries one,
-    the match state; a clear command-line error otherwise.
+    the match state; a ``ValueError`` says what is wrong with the ID.
 
     >>> parse_board_id("4HPwATDgc/ABMA")[1] is None
     True
@@ -26,14 +26,11 @@ def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
     9
     """
     body = text.strip()
-    try:
-        if body.upper().startswith("XGID=") or body.count(":") > 1:
-            return parse_xgid(body)
-        if ":" in body:
-            return parse_gnubg_id(body)
-        return Position.from_position_id(body), None
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+    if body.upper().startswith("XGID=") or body.count(":") > 1:
+        return parse_xgid(body)
+    if ":" in body:
+        return parse_gnubg_id(body)
+    return Position.from_position_id(body), None
 
 
 def board(
@@ -41,14 +38,18 @@ def board(
     svg_out: Optional[Path] = typer.Option(None, "--svg", help="Also write the board as an SVG picture here."),
     numbering: str = typer.Option("gnubg", help="Point numbers in the picture: gnubg (from the player on roll) "
                                   "or absolute (White 24->1, Black 1->24)."),
-    size: int = typer.Option(400, min=50, max=10000, help="Width of the picture in pixels."),
+    size: int = typer.Option(400, help="Width of the picture in pixels (50-10000)."),
     flipped: bool = typer.Option(False, "--flipped", help="Draw the player on roll at the top."),
 ) -> None:
     """Show a position as an ASCII board; with --svg also as a picture (dice, cube, score from the ID)."""
     if numbering not in ("gnubg", "absolute"):
-        raise typer.BadParameter(_("numbering is gnubg or absolute, not {name!r}").format(name=numbering),
-                                 param_hint="--numbering")
-    position, state = parse_board_id(position_id)
+        raise fail(_("--numbering is gnubg or absolute, not {name!r}").format(name=numbering))
+    if not 50 <= size <= 10000:
+        raise fail(_("--size is a width of 50 to 10000 pixels, not {size}").format(size=size))
+    try:
+        position, state = parse_board_id(position_id)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     typer.echo(str(position))
     if svg_out is None:
         return
@@ -65,8 +66,7 @@ def board(
     try:
         svg_out.write_text(picture, encoding="utf-8")
     except OSError as exc:
-        raise typer.BadParameter(_("cannot write {path}: {reason}").format(path=svg_out, reason=exc.strerror),
-                                 param_hint="--svg") from None
+        raise fail(_("cannot write {path}: {reason}").format(path=svg_out, reason=exc.strerror)) from None
 
 
 def moves(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from ..i18n import _
 from ..formats.text import decode
 from ..position import Position
 from ..problem import Problem
@@ -69,3 +70,9 @@ def internal_problem(path: Path, exc: Exception) -> Problem:
     """A located report of a failure inside tavlakit itself."""
     return Problem("internal", "error", f"tavlakit failed on this file ({type(exc).__name__}: {exc}); "
                    "this is a bug, please report it with the file", file=str(path))
+
+
+def fail(message: str) -> typer.Exit:
+    """A one-line command-line error on stderr; raise the result (exit code 2)."""
+    typer.echo(_("error: {message}").format(message=message), err=True)
+    return typer.Exit(2)
