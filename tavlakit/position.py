@@ -160,15 +160,30 @@ class Position:
         Each move must start on a point holding a mover's checker and land
         on a point that is not closed; hits happen where a blot is landed on.
         """
+        return Position._trusted(self._walk(play)[0])
+
+    def mark_hits(self, play: Play | Iterable[Move]) -> Play:
+        """``play`` with each move's hit mark set from this board (the side to
+        move about to play it): a move hits when it lands on a lone opponent
+        checker, whatever the record wrote.
+
+        >>> Position.from_points({13: 1, 6: 1}, {20: 1}).mark_hits(Play.parse("13/8 6/5"))
+        Play('13/8 6/5*')
+        """
+        return Play(self._walk(play)[1])
+
+    def _walk(self, play: Play | Iterable[Move]) -> tuple[Board, list[Move]]:
+        """The board after the moves (mover's view) and the moves as made."""
         s = list(self._s)
+        made = []
         for move in play:
             src, dst = move.src, move.dst
             if not (0 <= dst < src <= 25) or s[src] <= 0:
                 raise ValueError(f"no checker of the side to move on {move.src} for {move}")
             if dst and s[dst] < -1:
                 raise ValueError(f"point {dst} is closed for {move}")
-            apply_move(s, src, src - dst)
-        return Position._trusted(tuple(s))
+            made.append(apply_move(s, src, src - dst))
+        return tuple(s), made
 
     def can_move(self, src: int, die: int) -> bool:
         """Whether a single checker on ``src`` may move ``die`` pips now."""

@@ -141,7 +141,9 @@ def board(
       ``None``: none).
     * ``play``: arrows from/to for each move, in the own numbering of side
       ``play_by`` (0: the side to move, whose play is still to be made on
-      this board; 1: the opponent, who has just made it); hits are ringed.
+      this board; 1: the opponent, who has just made it); hits are ringed
+      (with ``play_by=0`` found on the board, else the moves' ``hit`` marks:
+      for a record that writes no '*', pass ``before.mark_hits(play)``).
     * ``cube``: a value (centred) or ``(value, owner player or None)``;
       ``None`` draws no cube. A centred cube shows 64 while at 1, as on a
       real board.
@@ -191,7 +193,7 @@ def board(
     if dice and all(dice):
         out.append(_dice((dice[0], dice[1]), play_by == bottom, players[play_by], palette))
     if play is not None:
-        out.append(_arrows(counts, Play(play), play_by, bottom, palette))
+        out.append(_arrows(counts, _with_hits(position, Play(play), play_by), play_by, bottom, palette))
     pips = position.pips()
     who = (names[0], names[1]) if names else None
     points = (score[0], score[1]) if score else None
@@ -217,6 +219,17 @@ class _Palette(dict[str, str]):
 
 
 _DEFAULT = _Palette(COLORS)
+
+
+def _with_hits(position: Position, play: Play, by: int) -> Play:
+    """The play with its hits: found on the board when it is still to be made
+    (``by`` 0), else as the moves are marked."""
+    if by == 0:
+        try:
+            return position.mark_hits(play)
+        except ValueError:
+            pass  # not playable on this board: draw it as written
+    return play
 
 
 def _palette(colors: Mapping[str, str] | None) -> _Palette:

@@ -303,3 +303,14 @@ def test_labels_by_the_opponent() -> None:
     assert spots["24"][1] > middle(root) and spots["24"][0] == max(x for x, _ in spots.values())
     # the absolute numbering does not depend on it
     assert labels(parse(svg.board(pos, labels_by=1, numbering="absolute"))) == labels(parse(svg.board(pos)))
+
+
+def test_hits_found_on_the_board_before_the_play() -> None:
+    """A record without '*' marks: the board before the play shows the hit."""
+    root = check(BEFORE, play=Play.parse("13/8 8/5"))
+    assert [a.attrib["data-hit"] for a in arrows(root)] == ["0", "1"]
+    # after the play only the marks can tell: the marked play from the board before
+    after = BEFORE.play(HITTING)
+    unmarked = Play.parse("13/8 8/5")
+    assert "data-hit=\"1\"" not in svg.board(after, play=unmarked, play_by=1)
+    assert "data-hit=\"1\"" in svg.board(after, play=BEFORE.mark_hits(unmarked), play_by=1)
