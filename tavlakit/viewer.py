@@ -3,9 +3,9 @@
 The page holds, for every turn of every game, the board drawn by
 :func:`tavlakit.svg.board` (one drawing: the page has no board renderer of
 its own), the play, the validator's problems at that turn and, with
-``analyse=True``, the luck of the roll and the error of the play. Boards
-are cut into their top-level SVG elements and each distinct element is
-stored once, so a long match stays small.
+``analyse=True``, the luck of the roll and the error of the play. The
+boards' lines (``svg.board`` writes one element a line) are stored once
+each and the page's data is gzip-compressed, so a long match stays small.
 
 >>> import tavlakit as tk
 >>> from tavlakit._data import data_dir
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import svg
 from .i18n import N_, _, ngettext
@@ -82,7 +82,7 @@ class GameFrames:
 # --- the turns ------------------------------------------------------------------
 
 
-def turn_text(turn: Turn, names: Sequence[str]) -> str:
+def turn_text(turn: Turn) -> str:
     """A turn as the move list writes it: ``52: 13/8 24/22``, ``Doubles => 2``."""
     if turn.kind == "roll":
         dice = f"{turn.dice[0]}{turn.dice[1]}" if turn.dice and len(turn.dice) == 2 else "??"
@@ -165,12 +165,12 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
             if turn.moves and turn.status == "play" and (step.legal or step.after != step.before):
                 play = Play(turn.moves)
         board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play, turn.kind == "roll")
-        label = _("{player} {turn}").format(player=names[step.player], turn=turn_text(turn, names))
+        label = _("{player} {turn}").format(player=names[step.player], turn=turn_text(turn))
         frames.append(Frame(board, view.position_id(), label, on_roll, step))
     return frames
 
 
-def _place_problems(frames: list[Frame], game: Game, problems: Sequence[Problem], names: Sequence[str]) -> None:
+def _place_problems(frames: list[Frame], problems: Sequence[Problem], names: Sequence[str]) -> None:
     """Attach each problem to the turn it was found at (by line, else move
     number and player); problems of the whole game go to its start (score,
     match) or its end (result)."""
@@ -309,7 +309,7 @@ def _analysis_text(frame: Frame) -> str:
     return " \u00b7 ".join(parts)
 
 
-def _cell(frame: Frame, gi: int, fi: int, names: Sequence[str]) -> str:
+def _cell(frame: Frame, gi: int, fi: int) -> str:
     assert frame.step is not None
     classes = ["turn"]
     severities = {p.severity for p in frame.problems}
@@ -326,7 +326,7 @@ def _cell(frame: Frame, gi: int, fi: int, names: Sequence[str]) -> str:
     tip = " | ".join(p.message for p in frame.problems)
     title = f' title="{_esc(tip)}"' if tip else ""
     return (f'<td class="{" ".join(classes)}" data-g="{gi}" data-f="{fi}"{title}>'
-            f'{_esc(turn_text(frame.step.turn, names))}{marks}</td>')
+            f'{_esc(turn_text(frame.step.turn))}{marks}</td>')
 
 
 def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
@@ -344,7 +344,7 @@ def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
            f'<tr><td></td><td colspan="2" class="turn start" data-g="{gi}" data-f="0">'
            f'{_esc(_("start"))} \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>']
     for number, row in enumerate(rows, 1):
-        cells = "".join(_cell(c[1], gi, c[0], names) if c else "<td></td>" for c in row)
+        cells = "".join(_cell(c[1], gi, c[0]) if c else "<td></td>" for c in row)
         out.append(f'<tr><td class="num">{number}</td>{cells}</tr>')
     last = len(gf.frames) - 1
     out.append(f'<tr><td></td><td colspan="2" class="turn result" data-g="{gi}" data-f="{last}">'
@@ -404,7 +404,7 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
     games = []
     for rg in replay(match, rules):
         frames = _game_frames(drawer, rg, names)
-        _place_problems(frames, rg.game, [*rg.game.problems, *rg.problems], names)
+        _place_problems(frames, [*rg.game.problems, *rg.problems], names)
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
     if analyse:
         _analyse(match, rules, games)
@@ -423,7 +423,7 @@ def _button(action: str, text: str) -> str:
     return f'<button data-go="{action}" title="{_esc(text)}" aria-label="{_esc(text)}">{_ICONS[action]}</button>'
 
 
-def _game_option(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
+def _game_option(gf: GameFrames, gi: int) -> str:
     game = gf.replayed.game
     errors = sum(1 for f in gf.frames for p in f.problems if p.severity == "error")
     flag = " \u26a0" if errors else ""
@@ -432,7 +432,7 @@ def _game_option(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
     return f'<option value="{gi}">{_esc(text + flag)}</option>'
 
 
-def _data(games: list[GameFrames], analyse: bool, names: Sequence[str]) -> dict[str, Any]:
+def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
     lines = _Lines()
     out_games = []
     for gf in games:
@@ -491,7 +491,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         "++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play "
         "(gnubg-nn 0-ply, cubeless equity)")) + "</div>"
     too_old = _("This browser is too old to show the viewer (it lacks DecompressionStream).")
-    data = _data(games, analyse, names)
+    data = _data(games, analyse)
     data["start"] = start
     data["text"] = {"of": _("turn {n} of {total}")}
     match_problems = "".join(f'<li class="{p.severity}">{_esc(p)}</li>' for p in match.problems)
@@ -509,7 +509,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
         '<main><section class="stage"><nav>',
         f'<select class="game" aria-label="{_esc(_("game"))}">'
-        + "".join(_game_option(gf, gi, names) for gi, gf in enumerate(games)) + "</select>",
+        + "".join(_game_option(gf, gi) for gi, gf in enumerate(games)) + "</select>",
         _button("first", _("start of the game (Home)")), _button("prev", _("previous turn (Left)")),
         _button("next", _("next turn (Right)")), _button("last", _("end of the game (End)")),
         '<span class="counter"></span></nav>',
@@ -550,10 +550,4 @@ class Viewer:
                 f'sandbox="allow-scripts"></iframe>')
 
 
-def frames(match: Match, **options: Any) -> Iterator[Frame]:
-    """Every frame of every game, in the page's order (for scripts and tests)."""
-    for gf in build(match, **options):
-        yield from gf.frames
-
-
-__all__ = ["Frame", "GameFrames", "Viewer", "build", "frames", "html", "page", "page_data", "problem_count", "turn_text"]
+__all__ = ["Frame", "GameFrames", "Viewer", "build", "html", "page", "page_data", "problem_count", "turn_text"]
