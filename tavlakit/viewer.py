@@ -486,7 +486,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
     names = match.players
     title = title or _title(match)
     keys = _("Keys: Left/Right turn by turn, Home/End start and end of the game, "
-             "PageUp/PageDown previous and next game.")
+             "PageUp/PageDown previous and next game, N next problem.")
     legend = '<div class="legend">' + _esc(_(
         "++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play "
         "(gnubg-nn 0-ply, cubeless equity)")) + "</div>"
@@ -497,6 +497,7 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
     match_problems = "".join(f'<li class="{p.severity}">{_esc(p)}</li>' for p in match.problems)
     total = problem_count(match, games)
     summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
+    next_problem = _("go to the next turn with a problem (N)")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -505,7 +506,8 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
         f"<title>{_esc(title)}</title><style>{_asset('viewer.css')}</style></head>",
         f'<body class="{"analysed" if analyse else "plain"}" data-too-old="{_esc(too_old)}">'
         f"<header><h1>{_esc(title)}</h1>",
-        f'<span class="summary{" bad" if total else ""}">{_esc(summary)}</span></header>',
+        (f'<button class="summary bad" data-go="nextProblem" title="{_esc(next_problem)}">{_esc(summary)} '
+         "\u25b8</button></header>" if total else f'<span class="summary">{_esc(summary)}</span></header>'),
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
         '<main><section class="stage"><nav>',
         f'<select class="game" aria-label="{_esc(_("game"))}">'

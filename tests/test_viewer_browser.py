@@ -115,6 +115,12 @@ def test_problems_and_analysis_shown(browser: Any, tmp_path: Path) -> None:
     flagged.first.click()
     message = str(page.text_content(".problems"))
     assert "illegal-play" in message and "(roll 63)" in message and "bad.mat:8" in message
+    page.keyboard.press("Home")
+    page.keyboard.press("n")  # the next problem: the same turn, from the start
+    assert page.text_content(".problems") == message
+    page.click("button.summary")  # and on to the one after it
+    assert page.text_content(".problems") != message
+    assert page.locator(".turn.current.error, .turn.current.warning").count() == 1
     assert "Luck" in str(page.text_content(".analysis"))
     assert page.locator(".chart").count() == 2
     page.screenshot(path=str(tmp_path / "problem.png"))

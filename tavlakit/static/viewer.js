@@ -87,10 +87,19 @@
       first: function () { show(g, 0); },
       last: function () { show(g, games[g].frames.length - 1); },
       nextGame: function () { if (g < games.length - 1) { show(g + 1, 0); } },
+      nextProblem: function () {  /* the first turn with a problem after this one, round to the start */
+        var order = [];
+        games.forEach(function (game, gi) {
+          game.frames.forEach(function (frame, fi) { if (frame.p) { order.push([gi, fi]); } });
+        });
+        var after = order.filter(function (at) { return at[0] > g || (at[0] === g && at[1] > f); });
+        var to = after.length ? after[0] : order[0];
+        if (to) { show(to[0], to[1]); }
+      },
       prevGame: function () { if (g > 0) { show(g - 1, 0); } }
     };
     var keys = {ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last",
-                PageDown: "nextGame", PageUp: "prevGame"};
+                PageDown: "nextGame", PageUp: "prevGame", n: "nextProblem", N: "nextProblem"};
 
     document.addEventListener("keydown", function (event) {
       if (event.target === select || event.altKey || event.ctrlKey || event.metaKey) { return; }
