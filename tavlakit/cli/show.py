@@ -73,7 +73,8 @@ def show(
     rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
     analyse: bool = typer.Option(False, "--analyse/--no-analyse",
                                  help="Add dice luck, play errors and a chart per game (gnubg-nn, slower)."),
-    numbering: str = typer.Option("gnubg", help="Point numbers: gnubg (from the side on roll) or absolute."),
+    numbering: str = typer.Option("gnubg", help="Point numbers: gnubg (those of the player whose play is "
+                                  "shown) or absolute (White 24->1, Black 1->24)."),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
 
