@@ -175,3 +175,17 @@ def test_notebook_iframe_runs(browser: Any, tmp_path: Path) -> None:
     page.keyboard.press("ArrowRight")
     assert pid.text_content() == expected[start + 1]
     assert errors == []
+
+
+def test_record_without_games(browser: Any, tmp_path: Path) -> None:
+    """A file that holds no match still gets a page: its problem, no script error."""
+    source = tmp_path / "empty.mat"
+    source.write_text("hello\n", encoding="utf-8")
+    match = read_match(source)
+    assert not match.games and match.problems
+    page_file = tmp_path / "empty.html"
+    page_file.write_text(viewer.html(match), encoding="utf-8")
+    watched = Watched(browser, page_file)
+    assert "empty" in str(watched.page.text_content(".match-problems"))
+    watched.page.keyboard.press("ArrowRight")
+    watched.clean()

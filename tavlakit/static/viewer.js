@@ -122,6 +122,10 @@
       }
     });
 
+    if (!games.length) {  /* a record without games: only its problems are shown */
+      document.body.dataset.ready = "1";
+      return;
+    }
     var link = /^#g(\d+)t(\d+)$/.exec(location.hash);
     if (link && games[link[1] - 1] && games[link[1] - 1].frames[link[2]]) {
       show(Number(link[1]) - 1, Number(link[2]));
