@@ -20,6 +20,10 @@
 
   function start(data) {
     var lines = data.lines, games = data.games;
+    if (!games.length) {  /* a record without games: only its problems are shown */
+      document.body.dataset.ready = "1";
+      return;
+    }
     var $ = function (sel) { return document.querySelector(sel); };
     var board = $(".board"), pid = $('[data-role="position-id"]'), label = $(".turn-label");
     var counter = $(".counter"), problems = $(".problems"), analysis = $(".analysis"), comment = $(".comment");
@@ -122,10 +126,6 @@
       }
     });
 
-    if (!games.length) {  /* a record without games: only its problems are shown */
-      document.body.dataset.ready = "1";
-      return;
-    }
     var link = /^#g(\d+)t(\d+)$/.exec(location.hash);
     if (link && games[link[1] - 1] && games[link[1] - 1].frames[link[2]]) {
       show(Number(link[1]) - 1, Number(link[2]));
