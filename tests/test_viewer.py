@@ -151,9 +151,12 @@ def run(*args: object):  # type: ignore[no-untyped-def]
 
 def test_show_one_file(tmp_path: Path) -> None:
     out = tmp_path / "m.html"
-    result = run("show", DATA / "selfplay-5p-2.mat", "-o", out, "--game", 2, "--numbering", "absolute")
+    result = run("show", DATA / "selfplay-5p-2.mat", "-o", out, "--game", 2, "--numbering", "absolute",
+                 "--analyse")
     assert result.exit_code == 0, result.output
-    data = viewer.page_data(out.read_text(encoding="utf-8"))
+    page = out.read_text(encoding="utf-8")
+    assert page.count('<svg class="chart"') == 3
+    data = viewer.page_data(page)
     assert data["start"] == 1
     assert [pid for pid, _ in boards(data)] == gnubg_ids(gnubg_dump("selfplay-5p-2"))
 
