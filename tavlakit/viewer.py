@@ -21,6 +21,7 @@ import gzip
 import html as _html
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -33,7 +34,7 @@ from .play import Play
 from .position import Position
 from .problem import Problem
 from .record import Game, Match, Turn
-from .replay import ReplayedGame, Step, default_rules, replay
+from .replay import ReplayedGame, Step, default_rules, replay, validate
 from .rules import Rules
 from .svg import Numbering
 
@@ -77,6 +78,22 @@ class GameFrames:
     replayed: ReplayedGame
     frames: list[Frame]
     result: str
+
+
+@dataclass
+class MatchFrames:
+    """What :func:`page` shows of a match: every game's frames, and the
+    problems of the whole match (the reader's and the validator's)."""
+
+    match: Match
+    games: list[GameFrames]
+    problems: list[Problem]
+    analysed: bool = False
+
+    @property
+    def problem_count(self) -> int:
+        """The problems the page shows: the match's and those of every turn."""
+        return len(self.problems) + sum(len(f.problems) for gf in self.games for f in gf.frames)
 
 
 # --- the turns ------------------------------------------------------------------
@@ -170,26 +187,30 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
     return frames
 
 
+#: Problems about a whole game, shown at its start or at its end.
+START_CODES = frozenset({"score-mismatch", "match-over"})
+END_CODES = frozenset({"missing-result", "result-mismatch", "absurd-points", "points-capped"})
+
+
 def _place_problems(frames: list[Frame], problems: Sequence[Problem], names: Sequence[str]) -> None:
-    """Attach each problem to the turn it was found at (by line, else move
-    number and player); problems of the whole game go to its start (score,
-    match) or its end (result)."""
-    first_line = next((f.step.turn.line for f in frames[1:] if f.step and f.step.turn.line), None)
+    """Attach each problem to the turn it was found at (by line and player,
+    else move number and player); problems of the whole game go to its
+    start (score, match) or its end (result, and turns after the end)."""
+    turns = [f for f in frames[1:] if f.step is not None]
+    first_line = next((f.step.turn.line for f in turns if f.step and f.step.turn.line), None)
     for problem in problems:
         target = None
-        for frame in frames[1:]:
-            turn = frame.step.turn if frame.step else None
-            if turn is None:
-                continue
-            same_player = problem.player is None or problem.player == names[turn.player]
-            if problem.line is not None and turn.line == problem.line and same_player:
-                target = frame
-                break
-            if target is None and problem.move is not None and turn.number == problem.move and same_player:
-                target = frame
+        if problem.code not in START_CODES | END_CODES:
+            def mine(frame: Frame) -> bool:
+                assert frame.step is not None
+                return problem.player is None or problem.player == names[frame.step.player]
+            by_line = [f for f in turns if f.step and problem.line is not None and f.step.turn.line == problem.line]
+            by_move = [f for f in turns if f.step and problem.move is not None and f.step.turn.number == problem.move]
+            target = next((f for f in by_line + by_move if mine(f)), None)
         if target is None:
             early = problem.line is not None and first_line is not None and problem.line < first_line
-            target = frames[0] if early or problem.code in ("score-mismatch", "match-over") else frames[-1]
+            target = frames[0] if problem.code in START_CODES or (early and problem.code not in END_CODES) \
+                else frames[-1]
         target.problems.append(problem)
 
 
@@ -396,8 +417,12 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
 
 
 def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
-          numbering: Numbering = "gnubg") -> list[GameFrames]:
-    """Every game's frames (boards drawn, problems placed, analysis added)."""
+          numbering: Numbering = "gnubg") -> MatchFrames:
+    """Every game's frames (boards drawn, problems placed, analysis added).
+
+    Every problem :func:`~tavlakit.replay.validate` reports is shown: at its
+    turn, its game's start or end, or (about the whole match) at the top.
+    """
     rules = rules or default_rules(match)
     names = match.players
     drawer = _Drawer(match, numbering, rules)
@@ -408,7 +433,9 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
     if analyse:
         _analyse(match, rules, games)
-    return games
+    placed = Counter(p for gf in games for f in gf.frames for p in f.problems)
+    rest = list((Counter(validate(match, rules).problems) - placed).elements())
+    return MatchFrames(match, games, rest, analyse)
 
 
 def _title(match: Match) -> str:
@@ -464,18 +491,12 @@ def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, num
     """
     if numbering not in ("gnubg", "absolute"):
         raise ValueError(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
-    return page(match, build(match, rules=rules, analyse=analyse, numbering=numbering), analyse=analyse,
-                game=game, title=title)
+    return page(build(match, rules=rules, analyse=analyse, numbering=numbering), game=game, title=title)
 
 
-def problem_count(match: Match, games: Sequence[GameFrames]) -> int:
-    """The problems the page shows: the match's own and those of every turn."""
-    return len(match.problems) + sum(len(f.problems) for gf in games for f in gf.frames)
-
-
-def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: int | None = None,
-         title: str | None = None) -> str:
-    """The page for frames made by :func:`build` (``analyse``: they hold analysis)."""
+def page(frames: MatchFrames, *, game: int | None = None, title: str | None = None) -> str:
+    """The page for the frames :func:`build` made."""
+    match, games, analyse = frames.match, frames.games, frames.analysed
     start = 0
     if game is not None:
         numbers = [gf.replayed.game.number for gf in games]
@@ -494,8 +515,8 @@ def page(match: Match, games: list[GameFrames], *, analyse: bool = False, game: 
     data = _data(games, analyse)
     data["start"] = start
     data["text"] = {"of": _("turn {n} of {total}")}
-    match_problems = "".join(f'<li class="{p.severity}">{_esc(p)}</li>' for p in match.problems)
-    total = problem_count(match, games)
+    match_problems = "".join(f'<li class="{p.severity}">{_esc(p)}</li>' for p in frames.problems)
+    total = frames.problem_count
     summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
     next_problem = _("go to the next turn with a problem (N)")
     parts = [
@@ -552,4 +573,4 @@ class Viewer:
                 f'sandbox="allow-scripts"></iframe>')
 
 
-__all__ = ["Frame", "GameFrames", "Viewer", "build", "html", "page", "page_data", "problem_count", "turn_text"]
+__all__ = ["Frame", "GameFrames", "MatchFrames", "Viewer", "build", "html", "page", "page_data", "turn_text"]

@@ -85,12 +85,26 @@ def test_problems_shown_at_their_turn(tmp_path: Path) -> None:
     assert 'class="turn error" data-g="0" data-f="3"' in page
 
 
+def test_every_validator_problem_on_the_page() -> None:
+    """gnubg's .mat marks no hits: the validator's one warning about the
+    whole match is listed at the top of the page."""
+    match = read_match(DATA / "selfplay-3p-7.mat")
+    for game in match.games:
+        for turn in game.turns:
+            turn.moves = tuple(m._replace(hit=False) for m in turn.moves)
+    report = validate(match)
+    built = viewer.build(match)
+    assert built.problem_count == len(report.problems) == 1
+    assert [p.code for p in built.problems] == ["hit-mark"]
+    assert "written without" in viewer.page(built).split('<ul class="match-problems">')[1].split("</ul>")[0]
+
+
 def test_analysis_luck_error_and_chart() -> None:
     """With analysis every judged roll has its luck; gnubg's own 0-ply plays
     are nearly all the best play by the same net; a chart per game."""
     match = read_match(DATA / "selfplay-3p-7.mat")
-    games = viewer.build(match, analyse=True)
-    rolls = [f for gf in games for f in gf.frames if f.step is not None and f.step.turn.kind == "roll"]
+    built = viewer.build(match, analyse=True)
+    rolls = [f for gf in built.games for f in gf.frames if f.step is not None and f.step.turn.kind == "roll"]
     judged = [f for f in rolls if f.error is not None]
     assert all(f.luck is not None for f in rolls)
     assert len(judged) >= 0.9 * len(rolls)
@@ -101,7 +115,7 @@ def test_analysis_luck_error_and_chart() -> None:
             dice = frame.step.turn.dice  # type: ignore[union-attr]
             legal = {p.notation() for p in frame.step.before.legal_plays(dice)}  # type: ignore[union-attr]
             assert frame.best in legal
-    page = viewer.page(match, games, analyse=True)
+    page = viewer.page(built)
     assert page.count('<svg class="chart"') == 2
     data = viewer.page_data(page)
     assert any("Luck" in frame.get("a", "") for frame in data["games"][0]["frames"])

@@ -15,7 +15,7 @@ from ..i18n import _
 from ..record import Match
 from ..rules import Rules
 from ..svg import Numbering
-from ..viewer import build, page as viewer_page, problem_count
+from ..viewer import build, page as viewer_page
 from .common import RULES_HELP, internal_problem, parse_rules
 
 NUMBERINGS = ("gnubg", "absolute")
@@ -114,8 +114,8 @@ def show(
             failed += 1
             continue
         try:
-            games = build(match, rules=chosen, analyse=analyse, numbering=kind)
-            page = viewer_page(match, games, analyse=analyse, game=game)
+            frames = build(match, rules=chosen, analyse=analyse, numbering=kind)
+            page = viewer_page(frames, game=game)
         except ValueError as exc:  # --game N that the match does not have
             typer.echo(f"{path}: {exc}", err=True)
             failed += 1
@@ -125,7 +125,7 @@ def show(
             failed += 1
             continue
         target.write_text(page, encoding="utf-8")
-        rows.append((target.name, match, problem_count(match, games), "{}\u2013{}".format(*match.final_score())))
+        rows.append((target.name, match, frames.problem_count, "{}\u2013{}".format(*match.final_score())))
         typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
     if many:
         index = targets[0].parent / "index.html"
