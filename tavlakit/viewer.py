@@ -515,7 +515,8 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
     data = _data(games, analyse)
     data["start"] = start
     data["text"] = {"of": _("turn {n} of {total}")}
-    match_problems = "".join(f'<li class="{p.severity}">{_esc(p)}</li>' for p in frames.problems)
+    match_problems = "".join(f'<li class="{sev}"><b>{_esc(code)}</b> {_esc(message)} <small>{_esc(where)}</small></li>'
+                             for sev, code, message, where in map(_problem_json, frames.problems))
     total = frames.problem_count
     summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
     next_problem = _("go to the next turn with a problem (N)")
