@@ -16,14 +16,9 @@ from ..record import Match
 from ..rules import Rules
 from ..svg import Numbering
 from ..viewer import build, page as viewer_page
-from .common import RULES_HELP, internal_problem, parse_rules
+from .common import RULES_HELP, fail, internal_problem, parse_rules
 
 NUMBERINGS = ("gnubg", "absolute")
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(_("error: {message}").format(message=message), err=True)
-    return typer.Exit(2)
 
 
 def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
@@ -82,21 +77,21 @@ def show(
     index.html listing every match.
     """
     if numbering not in NUMBERINGS:
-        raise _fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
+        raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
     chosen: Rules | None = None
     if rules:
         try:
             chosen = parse_rules(rules)
         except typer.BadParameter as exc:
-            raise _fail(str(exc)) from None
+            raise fail(str(exc)) from None
     files = find_records(paths)
     if not files:
-        raise _fail(_("no record files found"))
+        raise fail(_("no record files found"))
     many = len(files) > 1 or any(p.is_dir() for p in paths)
     if many:
         folder = out or Path(".")
         if folder.exists() and not folder.is_dir():
-            raise _fail(_("{path} is not a folder (several matches are written)").format(path=folder))
+            raise fail(_("{path} is not a folder (several matches are written)").format(path=folder))
         folder.mkdir(parents=True, exist_ok=True)
         targets = [folder / name for name in _page_names(files, [p.resolve() for p in paths if p.is_dir()])]
     else:
