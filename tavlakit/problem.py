@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
 
 #: Every problem code, with what it means. Codes are stable: scripts rely on them.
 CODES: dict[str, str] = {
@@ -47,6 +47,8 @@ CODES: dict[str, str] = {
     "absurd-points": "a point total no game can produce",
     "points-capped": "points written capped at what the winner needed to win the match",
     "after-end": "turns written after the game was already over",
+    # collections
+    "duplicate-match": "the same match (dice, plays, cube, results) as another file of the collection",
 }
 
 
