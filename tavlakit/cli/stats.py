@@ -14,6 +14,7 @@ import typer
 
 from ..console import progress
 from ..formats import find_records, read_matches
+from ..i18n import _
 from ..rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -40,14 +41,14 @@ def _plot(result: Analysis, out: Path) -> None:
     rolls = result.plays[result.plays["kind"] == "roll"]
     if not rolls.empty:
         # the match with the most rolls, and its longest game
-        match = rolls.groupby("match").size().idxmax()
-        game = int(rolls[rolls["match"] == match].groupby("game").size().idxmax())
+        match = str(rolls.groupby("path").size().idxmax())
+        game = int(str(rolls[rolls["path"] == match].groupby("game").size().idxmax()))
         plot_pip_race(result.plays, match=match, game=game, ax=axes[0, 0])
         if rolls["luck"].notna().any():
             plot_luck(result.plays, match=match, ax=axes[0, 1])
         else:
             axes[0, 1].set_axis_off()
-            axes[0, 1].text(0.5, 0.5, "luck not computed (--no-luck)", ha="center")
+            axes[0, 1].text(0.5, 0.5, _("luck not computed (--no-luck)"), ha="center")
         plot_dice(result.plays, ax=axes[1, 0])
     plot_mars_rates(result.games, ax=axes[1, 1])
     fig.tight_layout()
@@ -115,15 +116,33 @@ def _warn(result: Analysis) -> None:
 
 
 def _print(table: pd.DataFrame, caption: str) -> None:
+    """A rich table on a terminal; elsewhere (a pipe, a file) plain columns
+    at full width, so that no header is cut."""
+    import pandas as pd
     from rich.console import Console
     from rich.table import Table
 
-    out = Table(caption=caption)
-    for column in table.columns:
-        out.add_column(column, justify="left" if table[column].dtype == object else "right")
-    for row in table.itertuples(index=False):
-        out.add_row(*(_cell(v) for v in row))
-    Console().print(out)
+    left = [not pd.api.types.is_numeric_dtype(table[c]) for c in table.columns]
+    rows = [[_cell(v) for v in row] for row in table.itertuples(index=False)]
+    console = Console()
+    if console.is_terminal:
+        out = Table(caption=caption)
+        for column, flush_left in zip(table.columns, left):
+            out.add_column(column, justify="left" if flush_left else "right")
+        for cells in rows:
+            out.add_row(*cells)
+        console.print(out)
+        return
+    widths = [max([len(str(c)), *(len(r[i]) for r in rows)]) for i, c in enumerate(table.columns)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if flush_left else c.rjust(w)
+                         for c, w, flush_left in zip(cells, widths, left)).rstrip()
+
+    typer.echo(line([str(c) for c in table.columns]))
+    for cells in rows:
+        typer.echo(line(cells))
+    typer.echo(caption)
 
 
 def _cell(value: object) -> str:
