@@ -143,6 +143,22 @@ def test_piped_tables_keep_their_headers() -> None:
     assert "BlueNote,1660" in names and "Mehmet Ali" in names
 
 
+def test_corpus_found_from_the_variable_or_beside(tmp_path: Path) -> None:
+    from conftest import find_corpus
+
+    repo = tmp_path / "checkout"
+    repo.mkdir()
+    corpus = tmp_path / "elsewhere"
+    corpus.mkdir()
+    assert find_corpus({"TAVLAKIT_CORPUS": str(corpus)}, repo) == (corpus, "")
+    missing, why = find_corpus({"TAVLAKIT_CORPUS": str(tmp_path / "nope")}, repo)
+    assert missing is None and "is not a folder" in why
+    none, why = find_corpus({}, repo)
+    assert none is None and "set TAVLAKIT_CORPUS" in why and str(tmp_path / "shared") in why
+    (tmp_path / "shared" / "corpus").mkdir(parents=True)
+    assert find_corpus({}, repo) == (tmp_path / "shared" / "corpus", "")
+
+
 # --- plots ---------------------------------------------------------------
 
 
