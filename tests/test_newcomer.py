@@ -227,5 +227,7 @@ def test_charts_say_which_match_and_game() -> None:
     race = plots.plot_pip_race(plays, game=2)
     assert "tavla-t000.mat" in race.get_title() and "2" in race.get_title()
     luck = plots.plot_luck(plays)
-    assert "tavla-t000.mat" in luck.get_title()
+    assert "tavla-t000.mat" in luck.get_title() and "6 games" in luck.get_title()
+    # a dotted line where each of games 2-6 starts (the transcript has six games)
+    assert len([line for line in luck.lines if line.get_linestyle() == ":"]) == 5
     matplotlib.pyplot.close("all")

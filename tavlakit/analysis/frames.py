@@ -357,8 +357,8 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
     matches at a time, so a large streamed collection never sits in memory
     whole. ``progress`` is called with the number of matches done. Returns
     the two paths."""
-    import pyarrow as pa  # type: ignore[import-untyped]
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)

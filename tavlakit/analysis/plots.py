@@ -59,15 +59,20 @@ def plot_pip_race(plays: pd.DataFrame, match: str | None = None, game: int | Non
 
 
 def plot_luck(plays: pd.DataFrame, match: str | None = None, ax: Axes | None = None) -> Axes:
-    """Cumulative luck of each player over a match (equity units)."""
+    """Cumulative luck of each player over a match (equity units); dotted
+    lines where a new game starts."""
     luck = cumulative_luck(plays, match)
     ax = _axes(ax)
     for name in luck.columns[2:]:
         ax.plot(luck["roll"], luck[name], label=name)
     ax.axhline(0.0, color="grey", linewidth=0.8)
+    starts = luck["roll"][luck["game"] != luck["game"].shift()].iloc[1:]
+    for roll in starts:
+        ax.axvline(float(roll) - 0.5, color="lightgrey", linestyle=":", linewidth=0.8)
     ax.set_xlabel(_("roll of the match"))
     ax.set_ylabel(_("cumulative luck (equity)"))
-    ax.set_title(_("Luck over the match: {match}").format(match=luck.attrs["match"]))
+    ax.set_title(_("Luck over the match: {match}, {games} games").format(match=luck.attrs["match"],
+                                                                       games=len(starts) + 1))
     ax.legend()
     return ax
 
@@ -87,7 +92,7 @@ def plot_dice(plays: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.set_ylabel(_("count"))
     title = _("Dice faces: {scope}, {dice} dice").format(scope=_scope(plays) or "", dice=int(counts.sum()))
     if "faces_p" in test.index:
-        title = _("{title} (fair dice: p = {p:.2f})").format(title=title, p=test["faces_p"])
+        title = _("{title} (fair dice: p = {p:.2g})").format(title=title, p=float(test["faces_p"]))
     ax.set_title(title)
     ax.legend(loc="upper center", ncol=2)
     return ax
@@ -124,6 +129,7 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
     ax.axhline(1.0, color="lightgrey", linewidth=0.8)
     ax.set_yticks([y for _, y in rows], [_("overall") if y == 0 else str(row["player"]) for row, y in rows],
                   fontsize=8)
+    ax.get_yticklabels()[0].set_fontweight("bold")  # overall
     ax.set_ylim(-0.7, len(busiest) + 1.7)
     ax.set_xlim(0, 1.3)
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
