@@ -48,6 +48,7 @@ class FileAnalysis:
     fingerprint: str | None = None
     rules: str = ""
     """The rules used (``repr``), from ``rules=`` or the file's tags."""
+    rules_name: str = ""
     errors: int = 0
     """Errors: the file's own and those of its games."""
     warnings: int = 0
@@ -73,7 +74,7 @@ def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> Fi
         prints = Fingerprinter(match)
     own = result.problems
     errors = sum(p.severity == "error" for p in own) + int(result.games["problems"].sum())
-    return FileAnalysis(source, result.plays, result.games, own, prints.digest(), repr(used), errors,
+    return FileAnalysis(source, result.plays, result.games, own, prints.digest(), repr(used), used.name, errors,
                         sum(p.severity == "warning" for p in own))
 
 
@@ -85,21 +86,30 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
 
 
 def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
-    """One :class:`Analysis` of files analysed apart, in their order; the
-    short ``match`` labels are given over the whole collection. With
-    ``dedupe`` a file holding the same match as an earlier one leaves its
-    rows out and gets a ``duplicate-match`` info problem instead."""
+    """One :class:`Analysis` of files analysed apart, in their order; see :func:`assemble`."""
     parts = list(parts)
-    twins = duplicates((p.source, p.fingerprint) for p in parts) if dedupe else {}
     empty = frames.analyse([], luck=False)
-    kept = [p for p in parts if p.source not in twins]
-    plays = pd.concat([empty.plays, *(p.plays for p in kept)], ignore_index=True)
-    games = pd.concat([empty.games, *(p.games for p in kept)], ignore_index=True)
+    plays = pd.concat([empty.plays, *(p.plays for p in parts)], ignore_index=True)
+    games = pd.concat([empty.games, *(p.games for p in parts)], ignore_index=True)
+    return assemble(plays, games, [(p.source, p.fingerprint, p.problems) for p in parts], dedupe)
+
+
+def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]],
+             dedupe: bool = False) -> Analysis:
+    """The :class:`Analysis` of files' rows put end to end: ``files`` holds
+    each file's (source, fingerprint, own problems) in order. The short
+    ``match`` labels are given over the whole collection. With ``dedupe`` a
+    file holding the same match as an earlier one leaves its rows out and
+    gets a ``duplicate-match`` info problem instead."""
+    twins = duplicates((source, digest) for source, digest, _problems in files) if dedupe else {}
+    if twins:
+        plays = plays[~plays["path"].isin(list(twins))].reset_index(drop=True)
+        games = games[~games["path"].isin(list(twins))].reset_index(drop=True)
     problems: list[Problem] = []
-    for part in parts:
-        problems.extend(part.problems)
-        if part.source in twins:
-            problems.append(duplicate_problem(part.source, twins[part.source]))
+    for source, _digest, own in files:
+        problems.extend(own)
+        if source in twins:
+            problems.append(duplicate_problem(source, twins[source]))
     return Analysis(_relabel(plays), _relabel(games), problems)
 
 
@@ -137,5 +147,5 @@ def duplicate_note(count: int) -> str:
     return _("{count} match(es) stored twice were counted once").format(count=count)
 
 
-__all__ = ["FileAnalysis", "analyse_file", "analyse_paths", "combine", "duplicate_note", "is_paths",
+__all__ = ["FileAnalysis", "analyse_file", "analyse_paths", "assemble", "combine", "duplicate_note", "is_paths",
            "rename_players"]
