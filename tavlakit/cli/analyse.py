@@ -41,14 +41,23 @@ def analyse(
         raise typer.Exit(2)
     mapper = None
     if scheduler is not None:
-        from ..analysis.dask import client_mapper
-
+        try:
+            from ..analysis.dask import client_mapper
+        except ImportError:
+            typer.echo(_("error: --scheduler needs Dask: pip install 'tavlakit[dask]'"), err=True)
+            raise typer.Exit(2) from None
         mapper = client_mapper(scheduler)
     try:
         with interruptible():
             summary = update(store, files, chosen, luck, jobs, mapper, _("analysing"))
     except StoreError as exc:
         typer.echo(_("error: {message}").format(message=exc), err=True)
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        if scheduler is None:
+            raise
+        typer.echo(_("error: cannot reach the Dask scheduler at {address}: {message}").format(
+            address=scheduler, message=exc), err=True)
         raise typer.Exit(2) from None
     for problem in summary.problems:
         typer.echo(str(problem), err=True)
