@@ -177,3 +177,16 @@ def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path) -> None:
     assert finished < len(files), "the killed runs' whole partitions are reused"
     same(open_store(store), tk.analysis.analyse(tk.read_matches(files), luck=False))
     assert not list(store.rglob(".*.tmp"))
+
+
+def test_a_rerun_with_nothing_to_do_imports_no_pandas(records: Path, tmp_path: Path) -> None:
+    update(tmp_path / "store", [records], luck=False, jobs=1)
+    code = ("import sys\nfrom tavlakit.cli import app\n"
+            f"try:\n    app(['analyse', {str(records)!r}, '--store', {str(tmp_path / 'store')!r}, '--no-luck'])\n"
+            "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            "print('HEAVY', [m for m in ('pandas', 'pyarrow', 'gnubg_nn') if m in sys.modules])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "0 analysed, 10 unchanged" in done.stdout
+    assert done.stdout.splitlines()[-1] == "HEAVY []"

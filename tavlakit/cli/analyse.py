@@ -12,6 +12,7 @@ import typer
 
 from ..formats import find_records
 from ..i18n import _
+from ..manifest import MANIFEST, Store, StoreError, Summary, plan
 from .collection import interruptible, jobs_option
 from .common import RULES_HELP, parse_rules
 
@@ -32,13 +33,23 @@ def analyse(
     Exit status: 0 done (bad files are listed in the files table), 2 the
     store cannot be written, 130 interrupted (the store reads as before).
     """
-    from ..analysis.store import StoreError, update
-
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
         typer.echo(_("no record files found"), err=True)
         raise typer.Exit(2)
+    try:
+        current = Store(store)
+    except StoreError as exc:
+        typer.echo(_("error: {message}").format(message=exc), err=True)
+        raise typer.Exit(2) from None
+    if (store / MANIFEST).is_file():
+        keys, todo, unchanged = plan(current, files, chosen, luck)
+        if keys == current.manifest["files"] and not todo:  # nothing to do: no pandas, no analysis
+            _say(unchanged, store)
+            return
+    from ..analysis.store import update
+
     mapper = None
     if scheduler is not None:
         try:
@@ -59,6 +70,11 @@ def analyse(
         typer.echo(_("error: cannot reach the Dask scheduler at {address}: {message}").format(
             address=scheduler, message=exc), err=True)
         raise typer.Exit(2) from None
+    _say(summary, store)
+
+
+def _say(summary: Summary, store: Path) -> None:
+    """What the run did, and what was wrong with the files it analysed."""
     for problem in summary.problems:
         typer.echo(str(problem), err=True)
     for path, count in summary.game_errors.items():
