@@ -176,8 +176,8 @@ def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool) -> tu
 
 def sweep(store: Store, live: set[str]) -> None:
     """Remove partitions and temporary files no manifest names."""
-    for table, suffix in (("plays", ".parquet"), ("games", ".parquet"), ("meta", ".json")):
-        for path in (store.folder / table).iterdir():
+    for table, suffix in (("plays", ".parquet"), ("games", ".parquet"), ("players", ".parquet"), ("meta", ".json")):
+        for path in (store.folder / table).iterdir() if (store.folder / table).is_dir() else ():
             if path.name.startswith(".") or path.name.removesuffix(suffix) not in live:
                 path.unlink(missing_ok=True)
     for path in store.folder.glob(".*.tmp"):

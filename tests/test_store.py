@@ -55,10 +55,12 @@ def test_open_store_equals_analyse(records: Path, tmp_path: Path) -> None:
     got = open_store(tmp_path / "store")
     same(got, expected)
     pd.testing.assert_frame_equal(got.players, expected.players)
-    # the players table on disk is players_frame of the whole store
-    on_disk = pd.read_parquet(tmp_path / "store" / "players.parquet")
-    assert on_disk[["scope", "player", "games", "wins"]].astype(str).values.tolist() == \
-        expected.players[["scope", "player", "games", "wins"]].astype(str).values.tolist()
+    # the players table on disk: players_frame's rows per player per match, one schema for all files
+    on_disk = pd.read_parquet(tmp_path / "store" / "players")
+    per_match = expected.players[expected.players["scope"] == "match"]
+    columns = ["path", "player", "side", "games", "wins", "hits", "result"]
+    assert sorted(map(tuple, on_disk[columns].astype(str).values.tolist())) == \
+        sorted(map(tuple, per_match[columns].astype(str).values.tolist()))
     # read as a plain Parquet dataset
     assert len(pd.read_parquet(tmp_path / "store" / "plays")) == len(expected.plays)
 
@@ -91,6 +93,7 @@ def test_rerun_analyses_only_what_changed(records: Path, tmp_path: Path) -> None
     assert third.analysed == [str(changed)] and third.dropped == 1
     same(open_store(store), tk.analysis.analyse(tk.read_matches(find_records([records])), luck=False))
     assert not any(store.glob("*/.*.tmp")) and len(list((store / "plays").iterdir())) == 9
+    assert len(list((store / "players").iterdir())) == 9
 
 
 def test_rules_and_luck_changes_reanalyse(records: Path, tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ A store is a folder::
     plays/<key>.parquet   one partition per record file (the plays frame's rows)
     games/<key>.parquet
     meta/<key>.json       that file's entry: content hash, size, rules, problems, fingerprint
-    players.parquet       players_frame of the whole store
+    players/<key>.parquet players_frame's rows of that file (scope "match"; overall: open_store)
     files.parquet         the files table, one row per record file
 
 :func:`update` analyses only the files that are new or changed (by content
@@ -82,7 +82,7 @@ def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None 
         keys, todo, summary = plan(store, find_records(paths), rules, luck)
         if keys == list(store.manifest["files"]) and not todo:
             return summary
-        for table in (*TABLES, "meta"):
+        for table in (*TABLES, "players", "meta"):
             (store.folder / table).mkdir(exist_ok=True)
         if mapper is None:
             metas: Iterator[dict[str, Any]] = pmap(_store_file, todo, jobs, label, folder=store.folder,
@@ -98,7 +98,6 @@ def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None 
                 summary.game_errors[meta["path"]] = meta["errors"] - len(own)
         store.manifest = {"format": FORMAT, "tavlakit": __version__, "files": keys}
         entries = store.entries()
-        _write_parquet(store.folder / "players.parquet", players_frame(store_analysis(store)))
         _write_parquet(store.folder / "files.parquet", files_table(entries))
         write_json(store.folder / MANIFEST, store.manifest)
         sweep(store, set(keys))
@@ -117,6 +116,9 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
     key = task.key
     _write_parquet(folder / "plays" / f"{key}.parquet", result.plays)
     _write_parquet(folder / "games" / f"{key}.parquet", result.games)
+    players = players_frame(Analysis(result.plays, result.games))
+    if not players.empty:
+        _write_parquet(folder / "players" / f"{key}.parquet", _typed(players[players["scope"] == "match"]))
     meta = {
         "key": key, "path": result.source, "sha256": task.sha256, "size": task.size, "tavlakit": __version__,
         "rules": result.rules, "rules_name": result.rules_name, "rules_option": repr(rules) if rules else None,
@@ -126,6 +128,23 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
     }
     write_json(folder / "meta" / f"{key}.json", meta)
     return meta
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The same column types in every file's players partition (one Parquet
+    schema): object columns of whole numbers become Int64, other object
+    columns string, bool boolean, int Int64; floats stay float64."""
+    out = frame.reset_index(drop=True)
+    for column in out.columns:
+        values = out[column]
+        if values.dtype == object:
+            integers = pd.api.types.infer_dtype(values, skipna=True) == "integer"
+            out[column] = values.astype("Int64" if integers else "string")
+        elif pd.api.types.is_bool_dtype(values):
+            out[column] = values.astype("boolean")
+        elif pd.api.types.is_integer_dtype(values):
+            out[column] = values.astype("Int64")
+    return out
 
 
 def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
