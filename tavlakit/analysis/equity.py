@@ -21,6 +21,7 @@ exactly by the rules.
 from __future__ import annotations
 
 from collections import OrderedDict
+from operator import itemgetter
 from typing import Callable, Generic, Hashable, TypeVar
 
 import gnubg_nn  # type: ignore[import-untyped]
@@ -181,10 +182,11 @@ class Evaluator:
         if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
             return self._best_engine(pos, roll)
         if self.rules.backgammon:  # gnubg-nn's own score is the money equity
-            value, best = max((c[3], c[0]) for c in candidates)
-        else:
-            value, best = max((-equity(c[2], self.rules), c[0]) for c in candidates)
-        return value, len(candidates), best
+            best = max(candidates, key=itemgetter(3))
+            return best[3], len(candidates), best[0]
+        scores = [-equity(c[2], self.rules) for c in candidates]
+        top = max(range(len(scores)), key=scores.__getitem__)
+        return scores[top], len(candidates), candidates[top][0]
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)
