@@ -16,6 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import gnubg_nn  # noqa: E402
+import matplotlib.pyplot  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 import typer  # noqa: E402
@@ -206,6 +207,28 @@ def test_mars_chart_shows_zero_skips_no_wins_and_keeps_overall_apart() -> None:
     for a, b in itertools.combinations(boxes, 2):
         assert not a.overlaps(b)  # type: ignore[attr-defined]
     assert "7" in ax.get_title()  # the number of decided games it shows
+    matplotlib.pyplot.close(fig)
+
+
+def test_titles_fit_over_their_charts() -> None:
+    """In the CLI's 2 x 2 figure the longest titles (many matches, many
+    players) stay within their own chart."""
+    season = _mars_games()
+    many = pd.concat([season.assign(match=f"m{i}", path=f"/x/m{i}",
+                                    player0=season["player0"] + f" {i}", player1=season["player1"] + f" {i}")
+                      for i in range(12)], ignore_index=True)
+    plays = analyse(tk.read_matches([FIBS, TAVLA, STUDIO]), luck=False).plays
+    fig, axes = matplotlib.pyplot.subplots(2, 2, figsize=(12, 8))
+    plots.plot_dice(plays, ax=axes[1, 0])
+    plots.plot_mars_rates(many, ax=axes[1, 1])
+    assert "15 of 36 players" in axes[1, 1].get_title()
+    fig.tight_layout()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    for ax in (axes[1, 0], axes[1, 1]):
+        title = ax.title.get_window_extent(renderer)
+        box = ax.get_window_extent(renderer)
+        assert box.x0 - 5 <= title.x0 and title.x1 <= box.x1 + 5, (ax.get_title(), title, box)
     matplotlib.pyplot.close(fig)
 
 

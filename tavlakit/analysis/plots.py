@@ -92,7 +92,7 @@ def plot_dice(plays: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.set_ylabel(_("count"))
     title = _("Dice faces: {scope}, {dice} dice").format(scope=_scope(plays) or "", dice=int(counts.sum()))
     if "faces_p" in test.index:
-        title = _("{title} (fair dice: p = {p:.2g})").format(title=title, p=float(test["faces_p"]))
+        title = _("{title}\nfair-dice test: p = {p:.2g}").format(title=title, p=float(test["faces_p"]))
     ax.set_title(title)
     ax.legend(loc="upper center", ncol=2)
     return ax
@@ -139,7 +139,7 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
     title = (_("Mars rates: {scope}, {games} decided games").format(scope=scope, games=decided) if scope
              else _("Mars rates: {games} decided games").format(games=decided))
     if len(busiest) < len(players):
-        title = _("{title}; the {shown} of {players} players with most games").format(
+        title = _("{title}\nthe {shown} of {players} players with most games").format(
             title=title, shown=len(busiest), players=len(players))
     ax.set_title(title)
     return ax
