@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from ..console import progress
-from ..formats import find_records, read_matches
+from ..formats import find_records
 from ..i18n import _
 from ..rules import PRESETS, Rules
+from .collection import MERGE_HELP, NAMES_HELP, interruptible, jobs_option, rename, say_duplicates
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,10 +23,11 @@ if TYPE_CHECKING:
     from ..analysis.frames import Analysis
 
 
-def _analyse(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
-    from ..analysis.frames import analyse
+def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | None) -> Analysis:
+    from ..analysis.collection import analyse_paths
 
-    return analyse(read_matches(progress(files, "analysing")), rules, luck)
+    with interruptible():
+        return analyse_paths(files, rules, luck, jobs, _("analysing"), dedupe=True)
 
 
 def _plot(result: Analysis, out: Path) -> None:
@@ -65,6 +66,9 @@ def stats(
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object per row."),
     plot: Optional[Path] = typer.Option(None, help="Write a PNG: pip race, luck, dice faces, mars rates."),
     luck: bool = typer.Option(True, help="Compute dice luck and errors with the neural net (slower)."),
+    jobs: Optional[int] = jobs_option(),
+    names: Optional[Path] = typer.Option(None, help=_(NAMES_HELP)),
+    merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records."""
     if by not in ("player", "file"):
@@ -79,8 +83,9 @@ def stats(
     missing = [str(p) for p in files if not p.exists()]
     if missing:
         raise typer.BadParameter(f"{', '.join(missing)}: no such file or folder")
-    result = _analyse(files, chosen, luck)
+    result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
     _warn(result)
+    say_duplicates(result)
     if result.games.empty:
         typer.echo("no game could be read from the files given", err=True)
         raise typer.Exit(1)
