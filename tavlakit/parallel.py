@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections import deque
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
@@ -51,10 +52,13 @@ def _ignore_interrupt() -> None:
 
 
 def _context() -> Any:
-    # fork starts workers in milliseconds with everything imported; the
-    # pool is created before any progress-bar thread starts
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods and sys.platform == "linux" else None)
+    # fork starts workers in milliseconds with everything imported (the pool
+    # is made before the progress bar's thread starts); forking a process
+    # that runs other threads (a Dask client, a notebook) is unsafe, so
+    # forkserver then
+    if sys.platform != "linux":
+        return multiprocessing.get_context()
+    return multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
 
 
 def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, label: str | None = None,

@@ -43,6 +43,20 @@ def test_pmap_keeps_input_order_on_two_processes() -> None:
     assert list(pmap(slow_square, list(range(10)), jobs=2, pause=0.05)) == [n * n for n in range(10)]
 
 
+def test_pmap_with_another_thread_running() -> None:
+    """A process with threads (a Dask client, a notebook) gets forkserver workers, same results."""
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert list(pmap(slow_square, list(range(6)), jobs=2)) == [n * n for n in range(6)]
+    finally:
+        stop.set()
+        thread.join()
+
+
 def test_pmap_raises_the_worker_error() -> None:
     with pytest.raises(ValueError, match="three"):
         list(pmap(fail_on_three, list(range(6)), jobs=2))
