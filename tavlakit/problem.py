@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from . import summary
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
 
 #: Every problem code, with what it means. Codes are stable: scripts rely on them.
 CODES: dict[str, str] = {
@@ -49,6 +49,8 @@ CODES: dict[str, str] = {
     "absurd-points": "a point total no game can produce",
     "points-capped": "points written capped at what the winner needed to win the match",
     "after-end": "turns written after the game was already over",
+    # collections
+    "duplicate-match": "the same match (dice, plays, cube, results) as another file of the collection",
 }
 
 

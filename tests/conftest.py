@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -11,16 +12,42 @@ import pytest
 collect_ignore_glob = ["data/*"]
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+#: The environment variable naming the corpus folder (see the README's "Set up").
+CORPUS_VARIABLE = "TAVLAKIT_CORPUS"
 GNUBG = Path("/usr/games/gnubg")
+
+
+def find_corpus(environ: dict[str, str] | os._Environ[str] = os.environ, repo: Path = REPO) -> tuple[Path | None, str]:
+    """The corpus folder, from ``TAVLAKIT_CORPUS`` or else ``../shared/corpus``
+    beside the checkout, or ``None`` with a message that says how to point
+    the tests at one."""
+    named = environ.get(CORPUS_VARIABLE)
+    if named:
+        path = Path(named).expanduser()
+        if path.is_dir():
+            return path, ""
+        return None, f"{CORPUS_VARIABLE}={named} is not a folder"
+    beside = repo.parent / "shared" / "corpus"
+    if beside.is_dir():
+        return beside, ""
+    return None, (f"no corpus: set {CORPUS_VARIABLE} to a corpus folder (with its SOURCES.tsv), "
+                  f"or put the project's shared folder at {beside.parent}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "newcomer: runs the README's set-up in a fresh clone and venv "
+                                       "(needs PyPI, about a minute; deselect with -m 'not newcomer')")
 
 
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
-    """``../shared/corpus`` beside the checkout (present in CI)."""
-    if not CORPUS.is_dir():
-        pytest.skip(f"shared corpus not found at {CORPUS}")
-    return CORPUS
+    """The corpus: ``$TAVLAKIT_CORPUS`` or ``../shared/corpus`` (present in CI)."""
+    found, why = find_corpus()
+    if found is None and os.environ.get(CORPUS_VARIABLE):
+        pytest.fail(why)  # a corpus was asked for: not finding it is an error, not a skip
+    if found is None:
+        pytest.skip(why)
+    return found
 
 
 @pytest.fixture(scope="session")

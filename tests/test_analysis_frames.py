@@ -39,7 +39,7 @@ def test_pips_agree_with_gnubg_for_every_position(selfplay: Analysis) -> None:
     checked = 0
     for path in SELFPLAY:
         record = json.loads(path.with_suffix(".json").read_text())
-        rows = plays[(plays["match"] == str(path)) & (plays["kind"] == "roll")]
+        rows = plays[(plays["path"] == str(path)) & (plays["kind"] == "roll")]
         for number, game in enumerate(record["games"], start=1):
             moves = [m for m in game["game"] if m["action"] == "move"]
             ours = rows[rows["game"] == number]
@@ -55,7 +55,7 @@ def test_games_and_players_follow_the_record(selfplay: Analysis) -> None:
     games = selfplay.games
     for path in SELFPLAY:
         record = json.loads(path.with_suffix(".json").read_text())
-        mine = games[games["match"] == str(path)]
+        mine = games[games["path"] == str(path)]
         names = record["match-info"]
         assert len(mine) == len(record["games"])
         for (_, row), game in zip(mine.iterrows(), record["games"]):

@@ -160,4 +160,4 @@ def test_marks_and_ratings_use_gnubg_levels() -> None:
     assert [luck_mark(v) for v in (0.61, 0.6, 0.31, 0.3, 0.0, -0.3, -0.31, -0.6, -0.61)] == [
         "very lucky", "lucky", "lucky", None, None, None, "unlucky", "unlucky", "very unlucky"]
     assert [luck_rating(v) for v in (0.07, 0.04, 0.0, -0.04, -0.07)] == [
-        "Go to Las Vegas", "Good dice, man!", "None", "Bad dice, man!", "Go to bed"]
+        "Go to Las Vegas", "Good dice, man!", "Average dice", "Bad dice, man!", "Go to bed"]

@@ -5,18 +5,32 @@ Frames (pandas): :func:`plays_frame` (one row per turn), :func:`games_frame`,
 Dice luck and play errors from gnubg-nn's 0-ply net: :mod:`.luck`,
 :mod:`.equity`. Outcomes and dice fairness: :mod:`.outcomes`, :mod:`.dice`.
 Charts: :mod:`.plots` (matplotlib is imported only when drawing).
+Collections: :func:`analyse` of paths on every core (:mod:`.collection`),
+an incremental Parquet store (:mod:`.store`, :func:`open_store`), Dask
+DataFrames (:mod:`.dask`, imported on first use: ``tavlakit[dask]``).
 """
 
+from .collection import rename_players
 from .dice import chi2_sf, face_counts, fairness, roll_counts
 from .equity import Evaluator, equity
 from .frames import Analysis, analyse, games_frame, players_frame, plays_frame, to_parquet
 from .luck import cumulative_luck, luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .outcomes import first_roll_advantage, mars_rates, wilson
 from .pips import pip_race, turn_facts
+from .store import open_store
 
 __all__ = [
     "Analysis", "Evaluator", "analyse", "chi2_sf", "cumulative_luck", "equity", "face_counts", "fairness",
     "first_roll_advantage", "games_frame", "luck_mark", "luck_rating", "mars_rates", "opening_luck",
-    "pip_race", "play_error", "players_frame", "plays_frame", "roll_counts", "roll_luck", "to_parquet",
-    "turn_facts", "wilson",
+    "open_store", "pip_race", "play_error", "players_frame", "plays_frame", "rename_players", "roll_counts",
+    "roll_luck", "to_parquet", "turn_facts", "wilson",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``tk.analysis.dask`` is imported on first use (it needs Dask)."""
+    if name == "dask":
+        import importlib
+
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -63,7 +63,9 @@ def face_counts(plays: pd.DataFrame) -> pd.Series:
     """How often each face 1-6 shows (both dice of every roll)."""
     rows = _rolls(plays)
     faces = pd.concat([rows["die1"], rows["die2"]]).astype(int)
-    return faces.value_counts().reindex(FACES, fill_value=0).rename("count")
+    counts: pd.Series = faces.value_counts().reindex(FACES, fill_value=0)
+    counts.name = "count"
+    return counts
 
 
 def roll_counts(plays: pd.DataFrame) -> pd.Series:

@@ -21,9 +21,10 @@ exactly by the rules.
 from __future__ import annotations
 
 from collections import OrderedDict
+from operator import itemgetter
 from typing import Callable, Generic, Hashable, TypeVar
 
-import gnubg_nn
+import gnubg_nn  # type: ignore[import-untyped]
 
 from ..position import CHECKERS, Position
 from ..rules import RESULT_MULTIPLIER, Rules
@@ -110,7 +111,8 @@ class Evaluator:
         # chosen by money equity: the same number when that is our equity
         self.net_average = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
         self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, 4 * cache_size)
-        self._rolls: _Cache[tuple[Position, Roll], tuple[float, int]] = _Cache(self._best_roll, 21 * cache_size)
+        # per (position, roll): the best play's equity, the number of plays, the best play's position key
+        self._rolls: _Cache[tuple[Position, Roll], tuple[float, int, str]] = _Cache(self._best_roll, 21 * cache_size)
         self._means: _Cache[Position, float] = _Cache(self._mean_best, cache_size)
 
     def probabilities(self, pos: Position) -> Probabilities:
@@ -128,7 +130,7 @@ class Evaluator:
     def _probabilities(self, pos: Position) -> Probabilities:
         winner = pos.winner()
         if winner is None:
-            return tuple(gnubg_nn.probabilities(net_board(pos), 0))  # type: ignore[return-value]
+            return tuple(gnubg_nn.probabilities(net_board(pos), 0))
         kind = pos.result_kind(self.rules) or "single"
         multiplier = RESULT_MULTIPLIER[kind]
         won = (1.0, float(multiplier >= 2), float(multiplier >= 3), 0.0, 0.0)
@@ -149,6 +151,11 @@ class Evaluator:
         (1 for a forced play or no move)."""
         return self._rolls((pos, _key(dice)))[1]
 
+    def best_key(self, pos: Position, dice: Roll) -> str:
+        """The position key of where the best play of ``dice`` leads (the
+        opponent on roll)."""
+        return self._rolls((pos, _key(dice)))[2]
+
     def mean_best(self, pos: Position) -> float:
         """The average over the 36 throws of :meth:`best`: what the side to
         move can expect before rolling.
@@ -163,10 +170,10 @@ class Evaluator:
 
     def _mean_best(self, pos: Position) -> float:
         if self.net_average and not _near_end(pos):
-            return equity(tuple(gnubg_nn.probabilities(net_board(pos), 1)), self.rules)  # type: ignore[arg-type]
+            return equity(tuple(gnubg_nn.probabilities(net_board(pos), 1)), self.rules)
         return sum(WEIGHTS[roll] * value for roll, value in self.best_values(pos).items()) / 36.0
 
-    def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int]:
+    def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int, str]:
         pos, roll = key
         if not self.net_moves or _near_end(pos):  # a finishing play needs the rules' exact score
             return self._best_engine(pos, roll)
@@ -175,12 +182,16 @@ class Evaluator:
         if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
             return self._best_engine(pos, roll)
         if self.rules.backgammon:  # gnubg-nn's own score is the money equity
-            return max(c[3] for c in candidates), len(candidates)
-        return max(-equity(c[2], self.rules) for c in candidates), len(candidates)
+            best = max(candidates, key=itemgetter(3))
+            return best[3], len(candidates), best[0]
+        scores = [-equity(c[2], self.rules) for c in candidates]
+        top = max(range(len(scores)), key=scores.__getitem__)
+        return scores[top], len(candidates), candidates[top][0]
 
-    def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int]:
+    def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)
-        return max(self.equity_after(after) for after in results), len(results)
+        value, best = max(((self.equity_after(after), after) for after in results), key=lambda pair: pair[0])
+        return value, len(results), best.position_key()
 
     def cache_info(self) -> dict[str, int]:
         """Hits and misses of the two caches (for benchmarks)."""

@@ -23,13 +23,18 @@ import pandas as pd
 
 from ..position import Position
 from .equity import ROLLS, Evaluator, Roll
+from .pips import match_rows
 
 #: gnubg's marks for one roll (``arLuckLevel``): above 0.6 very lucky,
 #: above 0.3 lucky, and the same below zero.
 MARK_LEVELS = (0.6, 0.3)
-#: gnubg's luck rating of a player's luck per roll (``getLuckRating``:
-#: the marks' levels applied to ten times the rate).
-RATINGS = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
+#: The luck rating of a player's luck per roll, worst first: gnubg's scale
+#: (``getLuckRating``: the marks' levels applied to ten times the rate)
+#: with gnubg's words, except the middle one: gnubg says "None" (no luck
+#: either way), which reads as missing data in a table.
+RATINGS = ("Go to bed", "Bad dice, man!", "Average dice", "Good dice, man!", "Go to Las Vegas")
+#: gnubg's own word for each rating (``aszLuckRating`` in gnubg's analysis.c).
+GNUBG_RATINGS = dict(zip(RATINGS, ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")))
 
 
 def roll_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
@@ -51,8 +56,12 @@ def opening_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
 def play_error(ev: Evaluator, before: Position, dice: Roll, after: Position) -> float:
     """Equity lost by the play that led from ``before`` to ``after`` (both
     seen by the mover; ``after`` before the turn passes) against the best
-    play; 0 for the best play."""
-    return max(0.0, ev.best(before, dice) - ev.equity_after(after.flip()))
+    play; exactly 0 for the best play (gnubg-nn scores the best play in
+    float32, a hair off the same position's own evaluation)."""
+    passed = after.flip()
+    if passed.position_key() == ev.best_key(before, dice):
+        return 0.0
+    return max(0.0, ev.best(before, dice) - ev.equity_after(passed))
 
 
 def luck_mark(luck: float) -> str | None:
@@ -71,7 +80,12 @@ def luck_mark(luck: float) -> str | None:
 
 
 def luck_rating(per_roll: float) -> str:
-    """gnubg's rating of a player's average luck per roll."""
+    """The rating of a player's average luck per roll: one of :data:`RATINGS`
+    (gnubg's word for it: :data:`GNUBG_RATINGS`).
+
+    >>> luck_rating(0.0), GNUBG_RATINGS[luck_rating(0.0)]
+    ('Average dice', 'None')
+    """
     very, plain = MARK_LEVELS
     r = per_roll * 10
     if r > very:
@@ -87,20 +101,18 @@ def luck_rating(per_roll: float) -> str:
 
 def cumulative_luck(plays: pd.DataFrame, match: str | None = None) -> pd.DataFrame:
     """Running luck total of each player over one match of a plays frame
-    (the first by default): one row per roll, columns ``roll``, ``game``,
-    and one per player name."""
+    (the first by default; a label or a path): one row per roll, columns
+    ``roll``, ``game``, and one per player name; ``attrs`` name the match."""
     rows = plays[(plays["kind"] == "roll") & plays["luck"].notna()]
     if rows.empty:
         raise ValueError("the plays frame has no luck values (was it built with luck=False?)")
-    match = rows["match"].iloc[0] if match is None else match
-    rows = rows[rows["match"] == match]
-    if rows.empty:
-        raise ValueError(f"no rolls with luck for match {match!r}")
+    rows, label = match_rows(rows, match)
     out = pd.DataFrame({"roll": range(1, len(rows) + 1), "game": rows["game"].to_numpy()})
     for name in pd.unique(rows["name"]):
         mine = rows["luck"].where(rows["name"] == name, 0.0)
         out[str(name)] = mine.cumsum().to_numpy()
+    out.attrs["match"] = label
     return out
 
 
-__all__ = ["MARK_LEVELS", "RATINGS", "cumulative_luck", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]
+__all__ = ["GNUBG_RATINGS", "MARK_LEVELS", "RATINGS", "cumulative_luck", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]

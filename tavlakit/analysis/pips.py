@@ -39,23 +39,36 @@ def turn_facts(before: Position, after: Position) -> dict[str, int | bool]:
     }
 
 
+def match_rows(rows: pd.DataFrame, match: str | None) -> tuple[pd.DataFrame, str]:
+    """The rows of one match of a plays frame, named by its ``path`` or its
+    ``match`` label (the first match when ``None``), and its label."""
+    if rows.empty:
+        raise ValueError("the plays frame has no rolls")
+    if match is None:
+        match = str(rows["path"].iloc[0])
+    mine = rows[rows["path"] == match]
+    if mine.empty:
+        mine = rows[rows["match"] == match]
+        paths = pd.unique(mine["path"])
+        if len(paths) > 1:
+            raise ValueError(f"{len(paths)} files have the label {match!r}: name one by its path")
+    if mine.empty:
+        raise ValueError(f"no rolls for match {match!r}")
+    return mine, str(mine["match"].iloc[0])
+
+
 def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = None) -> pd.DataFrame:
     """Both players' pip counts after every roll of one game of a
     :func:`~tavlakit.analysis.frames.plays_frame` (the first game by default):
     columns ``ply``, ``player0``, ``player1`` and ``lead`` (player 0's lead
     in the race: player 1's pips minus player 0's); ``attrs`` name the
-    match and game."""
-    rows = plays[plays["kind"] == "roll"]
-    if match is None:
-        if rows.empty:
-            raise ValueError("the plays frame has no rolls")
-        match = rows["match"].iloc[0]
-    rows = rows[rows["match"] == match]
-    if game is None and not rows.empty:
+    match (``match``: its label, ``path``) and game. ``match`` is a label or a path."""
+    rows, label = match_rows(plays[plays["kind"] == "roll"], match)
+    if game is None:
         game = int(rows["game"].iloc[0])
     rows = rows[rows["game"] == game]
     if rows.empty:
-        raise ValueError(f"no rolls for game {game} of match {match!r}")
+        raise ValueError(f"no rolls for game {game} of match {label!r}")
     mine = rows["pips_after"].to_numpy()
     theirs = rows["opp_pips_after"].to_numpy()
     zero = (rows["player"] == 0).to_numpy()
@@ -65,8 +78,8 @@ def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = N
         "player1": pd.array([t if z else m for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
     })
     race["lead"] = race["player1"] - race["player0"]
-    race.attrs.update(match=match, game=game)
+    race.attrs.update(match=label, path=str(rows["path"].iloc[0]), game=game)
     return race
 
 
-__all__ = ["home_points", "pip_race", "turn_facts"]
+__all__ = ["home_points", "match_rows", "pip_race", "turn_facts"]

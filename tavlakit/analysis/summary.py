@@ -1,4 +1,4 @@
-"""Summary tables of an :class:`Analysis`: one row per player, or per file."""
+"""Summary tables of an :class:`Analysis`: one row per player, or per file and player."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ PLAYER_COLUMNS = ["player", "games", "wins", "mars_for", "mars_against", "mars_r
                   "rolls", "luck", "luck_per_roll", "luck_rating", "net_luck", "luck_adjusted", "error",
                   "error_rate", "faces_p", "rolls_p", "doubles_rate"]
 #: The columns printed as a table (CSV and JSON carry them all).
-SHOWN = ["player", "match", "games", "wins", "mars_for", "mars_against", "mars", "luck_per_roll", "luck_rating",
-         "net_luck", "luck0", "luck1", "error_rate", "faces_p", "doubles_rate", "problems"]
-FILE_COLUMNS = ["match", "games", "plies", "mars", "problems", "rolls", "luck0", "luck1", "faces_p", "rolls_p",
-                "doubles_rate"]
+SHOWN = ["match", "player", "games", "wins", "mars_for", "mars_against", "luck_per_roll", "luck_rating",
+         "net_luck", "error_rate", "faces_p", "doubles_rate", "plies", "problems"]
+FILE_COLUMNS = ["match", "player", "games", "wins", "mars_for", "mars_against", "rolls", "luck", "luck_per_roll",
+                "luck_rating", "net_luck", "luck_adjusted", "error", "error_rate", "plies", "problems", "faces_p",
+                "rolls_p", "doubles_rate", "path"]
 
 
 def by_player(result: Analysis) -> pd.DataFrame:
@@ -29,25 +30,15 @@ def by_player(result: Analysis) -> pd.DataFrame:
 
 
 def by_file(result: Analysis) -> pd.DataFrame:
-    """One row per file (match)."""
-    games, plays = result.games, result.plays
-    rolls = plays[plays["kind"] == "roll"]
-    rows = []
-    dice = fairness(plays, by="match").set_index("match")
-    for mid, part in games.groupby("match", sort=False):
-        mine = rolls[rolls["match"] == mid]
-        row = {
-            "match": mid, "games": len(part), "plies": int(part["plies"].sum()),
-            "mars": int(part["result_kind"].isin(["mars", "backgammon"]).sum()),
-            "problems": int(part["problems"].sum()), "rolls": len(mine),
-            "luck0": float(mine["luck"][mine["player"] == 0].sum(min_count=1)),
-            "luck1": float(mine["luck"][mine["player"] == 1].sum(min_count=1)),
-        }
-        if mid in dice.index:
-            row.update(dice.loc[mid, ["faces_p", "rolls_p", "doubles_rate"]].to_dict())
-        rows.append(row)
-    out = pd.DataFrame(rows)
-    return out[[c for c in FILE_COLUMNS if c in out.columns]]
+    """One row per file (match) and player: the player's games, wins, mars,
+    luck and errors in that file, and the file's plies, problems and dice
+    fairness (both players' dice) on each of its two rows."""
+    players = result.players
+    per_match = players[players["scope"] == "match"].drop(columns=["scope"])
+    files = result.games.groupby("path", sort=False).agg(plies=("plies", "sum"), problems=("problems", "sum"))
+    dice = fairness(result.plays, by="path").set_index("path")[["faces_p", "rolls_p", "doubles_rate"]]
+    out = per_match.merge(files.join(dice), left_on="path", right_index=True, how="left")
+    return out[[c for c in FILE_COLUMNS if c in out.columns]].reset_index(drop=True)
 
 
 __all__ = ["FILE_COLUMNS", "PLAYER_COLUMNS", "SHOWN", "by_file", "by_player"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import board, convert, show, stats, validate
+from . import analyse, board, convert, show, stats, validate
 
 app = typer.Typer(
     help="Tavla and backgammon records: validate, convert, analyse.",
@@ -15,6 +15,7 @@ app = typer.Typer(
 app.command()(validate.validate)
 app.command()(convert.convert)
 app.command()(stats.stats)
+app.command()(analyse.analyse)
 app.command()(board.board)
 app.command()(board.moves)
 app.command()(show.show)

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from ..console import progress
-from ..formats import find_records, read_matches
+from ..formats import find_records
+from ..i18n import _
 from ..rules import PRESETS, Rules
+from .collection import MERGE_HELP, NAMES_HELP, interruptible, jobs_option, rename, say_duplicates
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,10 +23,11 @@ if TYPE_CHECKING:
     from ..analysis.frames import Analysis
 
 
-def _analyse(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
-    from ..analysis.frames import analyse
+def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | None) -> Analysis:
+    from ..analysis.collection import analyse_paths
 
-    return analyse(read_matches(progress(files, "analysing")), rules, luck)
+    with interruptible():
+        return analyse_paths(files, rules, luck, jobs, _("analysing"), dedupe=True)
 
 
 def _plot(result: Analysis, out: Path) -> None:
@@ -40,14 +42,14 @@ def _plot(result: Analysis, out: Path) -> None:
     rolls = result.plays[result.plays["kind"] == "roll"]
     if not rolls.empty:
         # the match with the most rolls, and its longest game
-        match = rolls.groupby("match").size().idxmax()
-        game = int(rolls[rolls["match"] == match].groupby("game").size().idxmax())
+        match = str(rolls.groupby("path").size().idxmax())
+        game = int(str(rolls[rolls["path"] == match].groupby("game").size().idxmax()))
         plot_pip_race(result.plays, match=match, game=game, ax=axes[0, 0])
         if rolls["luck"].notna().any():
             plot_luck(result.plays, match=match, ax=axes[0, 1])
         else:
             axes[0, 1].set_axis_off()
-            axes[0, 1].text(0.5, 0.5, "luck not computed (--no-luck)", ha="center")
+            axes[0, 1].text(0.5, 0.5, _("luck not computed (--no-luck)"), ha="center")
         plot_dice(result.plays, ax=axes[1, 0])
     plot_mars_rates(result.games, ax=axes[1, 1])
     fig.tight_layout()
@@ -64,6 +66,9 @@ def stats(
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object per row."),
     plot: Optional[Path] = typer.Option(None, help="Write a PNG: pip race, luck, dice faces, mars rates."),
     luck: bool = typer.Option(True, help="Compute dice luck and errors with the neural net (slower)."),
+    jobs: Optional[int] = jobs_option(),
+    names: Optional[Path] = typer.Option(None, help=_(NAMES_HELP)),
+    merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records."""
     if by not in ("player", "file"):
@@ -78,8 +83,9 @@ def stats(
     missing = [str(p) for p in files if not p.exists()]
     if missing:
         raise typer.BadParameter(f"{', '.join(missing)}: no such file or folder")
-    result = _analyse(files, chosen, luck)
+    result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
     _warn(result)
+    say_duplicates(result)
     if result.games.empty:
         typer.echo("no game could be read from the files given", err=True)
         raise typer.Exit(1)
@@ -115,15 +121,33 @@ def _warn(result: Analysis) -> None:
 
 
 def _print(table: pd.DataFrame, caption: str) -> None:
+    """A rich table on a terminal; elsewhere (a pipe, a file) plain columns
+    at full width, so that no header is cut."""
+    import pandas as pd
     from rich.console import Console
     from rich.table import Table
 
-    out = Table(caption=caption)
-    for column in table.columns:
-        out.add_column(column, justify="left" if table[column].dtype == object else "right")
-    for row in table.itertuples(index=False):
-        out.add_row(*(_cell(v) for v in row))
-    Console().print(out)
+    left = [not pd.api.types.is_numeric_dtype(table[c]) for c in table.columns]
+    rows = [[_cell(v) for v in row] for row in table.itertuples(index=False)]
+    console = Console()
+    if console.is_terminal:
+        out = Table(caption=caption)
+        for column, flush_left in zip(table.columns, left):
+            out.add_column(column, justify="left" if flush_left else "right")
+        for cells in rows:
+            out.add_row(*cells)
+        console.print(out)
+        return
+    widths = [max([len(str(c)), *(len(r[i]) for r in rows)]) for i, c in enumerate(table.columns)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if flush_left else c.rjust(w)
+                         for c, w, flush_left in zip(cells, widths, left)).rstrip()
+
+    typer.echo(line([str(c) for c in table.columns]))
+    for cells in rows:
+        typer.echo(line(cells))
+    typer.echo(caption)
 
 
 def _cell(value: object) -> str:

@@ -1,19 +1,55 @@
-"""``tavlakit validate``: replay every move and report what is wrong, and where."""
+"""``tavlakit validate``: replay every move and report what is wrong, and where.
+
+Files are checked on every core (:func:`tavlakit.parallel.pmap`); the output
+is the same, in the same order, whatever ``--jobs`` says.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from ..console import progress
+from ..fingerprint import Fingerprinter, duplicate_problem
 from ..formats import find_records, open_games
-from ..problem import ProblemError
-from ..replay import default_rules, validate as validate_match
+from ..i18n import _
+from ..parallel import pmap
+from ..problem import Problem, ProblemError
+from ..replay import default_rules
+from ..replay import validate as validate_match
+from ..rules import Rules
+from .collection import interruptible, jobs_option
 from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+
+
+@dataclass
+class Checked:
+    """What validating one file found (small: it travels between processes)."""
+
+    problems: list[Problem] = field(default_factory=list)
+    games: int = 0
+    plays: int = 0
+    complete: bool = True
+    """False when the file stopped early (unreadable, or ``strict`` at an error)."""
+    fingerprint: str | None = None
+
+
+def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
+    """Validate one file; never raises for bad input (nor for a bug: that is
+    an ``internal`` problem)."""
+    try:
+        match, games = open_games(path)
+        prints = Fingerprinter(match)
+        report = validate_match(match, rules or default_rules(match), strict=strict, games=prints.games(games))
+    except ProblemError as exc:
+        return Checked([exc.problem], complete=False)
+    except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
+        return Checked([internal_problem(path, exc)], complete=False)
+    return Checked(report.problems, report.games, report.plays, fingerprint=prints.digest())
 
 
 def validate(
@@ -23,53 +59,56 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="One JSON object per problem per line, then a summary."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary."),
     show_board: bool = typer.Option(False, "--show-board", help="Show the position at each problem."),
+    jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Replay every move of the transcripts and report what is wrong, and where.
 
-    Exit status: 0 no errors, 1 errors found, 2 a file could not be read.
+    The same match found twice (same dice, plays, cube and results) is an
+    info line. Exit status: 0 no errors, 1 errors found, 2 a file could not
+    be read, 130 interrupted.
     """
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
-        typer.echo("no record files found", err=True)
+        typer.echo(_("no record files found"), err=True)
         raise typer.Exit(2)
     lines = SourceLines()
     codes: Counter[str] = Counter()
-    totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, unreadable=0)
-    for path in progress(files, "validating"):
-        report = None
-        try:
-            match, games = open_games(path)
-            report = validate_match(match, chosen or default_rules(match), strict=strict, games=games)
-            problems = report.problems
-        except ProblemError as exc:
-            problems = [exc.problem]
-        except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
-            problems = [internal_problem(path, exc)]
-        totals["files"] += 1
-        if report is not None:
-            totals["games"] += report.games
-            totals["plays"] += report.plays
-        for problem in problems:
-            codes[problem.code] += 1
-            totals["errors" if problem.severity == "error" else "warnings"] += 1
-            if problem.code in ("unreadable", "internal"):
-                totals["unreadable"] += 1
-            if as_json:
-                typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
-                                      ensure_ascii=False))
-            elif not quiet:
-                typer.echo(show_problem(problem, lines, show_board))
-        if report is None and strict:
-            break
-    summary = dict(totals)
+    totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
+    first: dict[str, str] = {}
+    with interruptible():
+        for path, checked in zip(files, pmap(check_file, files, jobs, _("validating"), rules=chosen, strict=strict)):
+            totals["files"] += 1
+            totals["games"] += checked.games
+            totals["plays"] += checked.plays
+            problems = checked.problems
+            if checked.fingerprint is not None:
+                if checked.fingerprint in first:
+                    problems = [*problems, duplicate_problem(str(path), first[checked.fingerprint])]
+                else:
+                    first[checked.fingerprint] = str(path)
+            for problem in problems:
+                codes[problem.code] += 1
+                totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
+                if problem.code in ("unreadable", "internal"):
+                    totals["unreadable"] += 1
+                if as_json:
+                    typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
+                                          ensure_ascii=False))
+                elif not quiet:
+                    typer.echo(show_problem(problem, lines, show_board))
+            if not checked.complete and strict:
+                break
+    summary: dict[str, object] = dict(totals)
     summary["codes"] = dict(sorted(codes.items()))
     if as_json:
         typer.echo(json.dumps({"summary": summary}, ensure_ascii=False))
     else:
         by_code = ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
-        typer.echo(f"{totals['files']} file(s), {totals['games']} game(s), {totals['plays']} play(s): "
-                   f"{totals['errors']} error(s), {totals['warnings']} warning(s)" + (f" [{by_code}]" if by_code else ""))
+        line = (_("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s), "
+                  "{infos} note(s)") if totals["infos"] else
+                _("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s)"))
+        typer.echo(line.format(**totals) + (f" [{by_code}]" if by_code else ""))
     if totals["unreadable"]:
         raise typer.Exit(2)
     raise typer.Exit(1 if totals["errors"] else 0)

@@ -1,0 +1,151 @@
+"""A collection of record files analysed file by file, on every core.
+
+:func:`analyse_file` analyses one file in whatever process runs it (a
+:func:`~tavlakit.parallel.pmap` worker, a Dask worker);
+:func:`combine` puts the files back together in input order, so the frames
+equal those of ``analyse(read_matches(paths))`` whatever ran them.
+
+>>> from tavlakit._data import data_dir
+>>> one = analyse_file(data_dir("samples") / "tavla-t000.mat", None, luck=False)
+>>> len(one.games), one.errors, one.fingerprint is not None
+(6, 0, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+from typing_extensions import TypeIs
+
+from ..fingerprint import Fingerprinter, duplicate_problem, duplicates
+from ..formats import find_records, open_games
+from ..i18n import _
+from ..names import PlayerNames
+from ..parallel import pmap
+from ..problem import Problem
+from ..record import Match
+from ..replay import default_rules
+from ..rules import Rules
+from . import frames
+from .frames import Analysis, Matches
+
+#: Columns naming players, merged by :func:`rename_players`.
+NAME_COLUMNS = {"plays": ("name",), "games": ("player0", "player1", "winner_name")}
+
+
+@dataclass
+class FileAnalysis:
+    """One file's frames and what the store's files table says of it."""
+
+    source: str
+    plays: pd.DataFrame
+    games: pd.DataFrame
+    problems: list[Problem] = field(default_factory=list)
+    """The file's own problems (unreadable, junk outside games)."""
+    fingerprint: str | None = None
+    rules: str = ""
+    """The rules used (``repr``), from ``rules=`` or the file's tags."""
+    rules_name: str = ""
+    errors: int = 0
+    """Errors: the file's own and those of its games."""
+    warnings: int = 0
+    """Warnings of the file itself."""
+
+
+def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> FileAnalysis:
+    """Read, replay and analyse one file; bad input (and a bug in tavlakit)
+    is a located problem in the result, never an exception."""
+    source = str(path)
+    match, games = open_games(path)
+    prints = Fingerprinter(match)
+    try:
+        match.games = list(prints.games(games))
+        used = rules or default_rules(match)
+        result = frames.analyse(match, used, luck)
+    except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
+        from ..cli.common import internal_problem
+
+        match = Match(source=source, problems=[*match.problems, internal_problem(Path(source), exc)])
+        used = rules or default_rules(match)
+        result = frames.analyse(match, used, luck)
+        prints = Fingerprinter(match)
+    own = result.problems
+    errors = sum(p.severity == "error" for p in own) + int(result.games["problems"].sum())
+    return FileAnalysis(source, result.plays, result.games, own, prints.digest(), repr(used), used.name, errors,
+                        sum(p.severity == "warning" for p in own))
+
+
+def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str | Path | Sequence[str | Path]]:
+    """True for a path, or a list or tuple of paths (not of matches)."""
+    if isinstance(items, (str, Path)):
+        return True
+    return isinstance(items, (list, tuple)) and bool(items) and all(isinstance(i, (str, Path)) for i in items)
+
+
+def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
+    """One :class:`Analysis` of files analysed apart, in their order; see :func:`assemble`."""
+    parts = list(parts)
+    empty = frames.analyse([], luck=False)
+    plays = pd.concat([empty.plays, *(p.plays for p in parts)], ignore_index=True)
+    games = pd.concat([empty.games, *(p.games for p in parts)], ignore_index=True)
+    return assemble(plays, games, [(p.source, p.fingerprint, p.problems) for p in parts], dedupe)
+
+
+def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]],
+             dedupe: bool = False) -> Analysis:
+    """The :class:`Analysis` of files' rows put end to end: ``files`` holds
+    each file's (source, fingerprint, own problems) in order. The short
+    ``match`` labels are given over the whole collection. With ``dedupe`` a
+    file holding the same match as an earlier one leaves its rows out and
+    gets a ``duplicate-match`` info problem instead."""
+    twins = duplicates((source, digest) for source, digest, _problems in files) if dedupe else {}
+    if twins:
+        plays = plays[~plays["path"].isin(list(twins))].reset_index(drop=True)
+        games = games[~games["path"].isin(list(twins))].reset_index(drop=True)
+    problems: list[Problem] = []
+    for source, _digest, own in files:
+        problems.extend(own)
+        if source in twins:
+            problems.append(duplicate_problem(source, twins[source]))
+    return Analysis(_relabel(plays), _relabel(games), problems)
+
+
+def _relabel(frame: pd.DataFrame) -> pd.DataFrame:
+    labels = frames._Labels()
+    shown = {path: labels(path) for path in frame["path"].unique()}
+    frame["match"] = frame["path"].map(shown).astype("string")
+    return frame
+
+
+def analyse_paths(paths: str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
+                  jobs: int | None = 1, label: str | None = None, dedupe: bool = False) -> Analysis:
+    """:func:`~tavlakit.analysis.frames.analyse` of files and folders on
+    ``jobs`` processes (``None``: every core)."""
+    files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
+    return combine(pmap(analyse_file, files, jobs, label, rules=rules, luck=luck), dedupe)
+
+
+def rename_players(analysis: Analysis, names: PlayerNames) -> Analysis:
+    """The analysis with each player's spellings merged into one name
+    (see :class:`~tavlakit.names.PlayerNames`), so that
+    ``players_frame`` counts one person once."""
+    plays, games = analysis.plays.copy(), analysis.games.copy()
+    tables = {"plays": plays, "games": games}
+    seen = [str(n) for name, table in tables.items() for c in NAME_COLUMNS[name] for n in table[c].dropna().unique()]
+    merged = names.merge(seen)
+    for name, table in tables.items():
+        for column in NAME_COLUMNS[name]:
+            table[column] = table[column].map(lambda n: merged.get(n, n), na_action="ignore").astype("string")
+    return Analysis(plays, games, list(analysis.problems))
+
+
+def duplicate_note(count: int) -> str:
+    """The line a summary adds when it counted stored-twice matches once."""
+    return _("{count} match(es) stored twice were counted once").format(count=count)
+
+
+__all__ = ["FileAnalysis", "analyse_file", "analyse_paths", "assemble", "combine", "duplicate_note", "is_paths",
+           "rename_players"]

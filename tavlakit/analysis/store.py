@@ -1,0 +1,199 @@
+"""An incremental Parquet store of a collection's analysis.
+
+A store is a folder::
+
+    tavlakit-store.json   the manifest: which file partitions make the store (written last)
+    plays/<key>.parquet   one partition per record file (the plays frame's rows)
+    games/<key>.parquet
+    meta/<key>.json       that file's entry: content hash, size, rules, problems, fingerprint
+    players/<key>.parquet players_frame's rows of that file (scope "match"; overall: open_store)
+    files.parquet         the files table, one row per record file
+
+:func:`update` analyses only the files that are new or changed (by content
+hash) or whose tavlakit version, rules or luck setting differ, and drops
+the files that are no longer among its inputs. Every file is written under
+a temporary name and renamed, partitions before the manifest, so a run
+killed at any moment leaves the previous manifest and whole partitions:
+:func:`open_store` reads the store as it was, and the next run reuses the
+partitions the killed one finished. Read the folder directly (pandas,
+Dask, DuckDB) after a run that ended; :func:`open_store` always reads the
+last one that ended.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .. import __version__
+from ..fingerprint import duplicate_problem, duplicates
+from ..formats import find_records
+from ..i18n import _
+from ..manifest import (
+    FORMAT,
+    MANIFEST,
+    TABLES,
+    Store,
+    StoreError,
+    Summary,
+    Task,
+    plan,
+    problem,
+    sweep,
+    write_atomic,
+    write_json,
+)
+from ..parallel import pmap
+from ..rules import Rules
+from . import frames
+from .collection import FileAnalysis, analyse_file, assemble
+from .frames import Analysis, players_frame
+
+#: Runs the analysis of the files to do elsewhere, yielding results in their order.
+Mapper = Callable[[Sequence[Path], "Rules | None", bool], Iterator[FileAnalysis]]
+
+
+def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    write_atomic(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp))
+
+
+def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
+           jobs: int | None = None, mapper: Mapper | None = None, label: str | None = None) -> Summary:
+    """Bring the store in ``folder`` up to date with the record files in
+    ``paths`` (files or folders); see the module's docstring. The files are
+    analysed on ``jobs`` processes (``None``: every core), each writing its
+    own partitions, or by ``mapper`` (a Dask cluster:
+    :func:`.dask.client_mapper`), whose results are written here. ``label``
+    shows a progress bar. Raises :class:`StoreError` for a folder that is
+    not a store it may write, before writing anything."""
+    store = Store(folder)
+    store.folder.mkdir(parents=True, exist_ok=True)
+    with open(store.folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (store.folder / MANIFEST).exists():
+            write_json(store.folder / MANIFEST, store.manifest)
+        keys, todo, summary = plan(store, find_records(paths), rules, luck)
+        if keys == list(store.manifest["files"]) and not todo:
+            return summary
+        for table in (*TABLES, "players", "meta"):
+            (store.folder / table).mkdir(exist_ok=True)
+        if mapper is None:
+            metas: Iterator[dict[str, Any]] = pmap(_store_file, todo, jobs, label, folder=store.folder,
+                                                   rules=rules, luck=luck)
+        else:
+            results = mapper([t.path for t in todo], rules, luck)
+            metas = (_write_part(store.folder, r, t, rules, luck) for t, r in zip(todo, results))
+        for meta in metas:
+            summary.analysed.append(meta["path"])
+            own = [problem(p) for p in meta["problems"] if p["severity"] == "error"]
+            summary.problems.extend(own)
+            if meta["errors"] > len(own):
+                summary.game_errors[meta["path"]] = meta["errors"] - len(own)
+        store.manifest = {"format": FORMAT, "tavlakit": __version__, "files": keys}
+        entries = store.entries()
+        _write_parquet(store.folder / "files.parquet", files_table(entries))
+        write_json(store.folder / MANIFEST, store.manifest)
+        sweep(store, set(keys))
+    twins = duplicates((e["path"], e["fingerprint"]) for e in entries)
+    summary.problems.extend(duplicate_problem(dup, first) for dup, first in twins.items())
+    return summary
+
+
+def _store_file(task: Task, folder: Path, rules: Rules | None, luck: bool) -> dict[str, Any]:
+    """Analyse one file and write its partitions (in a worker process)."""
+    return _write_part(folder, analyse_file(task.path, rules, luck), task, rules, luck)
+
+
+def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | None, luck: bool) -> dict[str, Any]:
+    """Write a file's partitions, its entry last; returns the entry."""
+    key = task.key
+    _write_parquet(folder / "plays" / f"{key}.parquet", result.plays)
+    _write_parquet(folder / "games" / f"{key}.parquet", result.games)
+    players = players_frame(Analysis(result.plays, result.games))
+    if not players.empty:
+        _write_parquet(folder / "players" / f"{key}.parquet", _typed(players[players["scope"] == "match"]))
+    meta = {
+        "key": key, "path": result.source, "sha256": task.sha256, "size": task.size, "tavlakit": __version__,
+        "rules": result.rules, "rules_name": result.rules_name, "rules_option": repr(rules) if rules else None,
+        "luck": luck, "games": len(result.games), "plays": len(result.plays), "errors": result.errors,
+        "warnings": result.warnings, "fingerprint": result.fingerprint,
+        "problems": [p.to_dict() for p in result.problems],
+    }
+    write_json(folder / "meta" / f"{key}.json", meta)
+    return meta
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The same column types in every file's players partition (one Parquet
+    schema): object columns of whole numbers become Int64, other object
+    columns string, bool boolean, int Int64; floats stay float64."""
+    out = frame.reset_index(drop=True)
+    for column in out.columns:
+        values = out[column]
+        if values.dtype == object:
+            integers = pd.api.types.infer_dtype(values, skipna=True) == "integer"
+            out[column] = values.astype("Int64" if integers else "string")
+        elif pd.api.types.is_bool_dtype(values):
+            out[column] = values.astype("boolean")
+        elif pd.api.types.is_integer_dtype(values):
+            out[column] = values.astype("Int64")
+    return out
+
+
+def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per record file: what was analysed, how, and what was wrong
+    (``problem``: the first error of the file itself, located)."""
+    twins = duplicates((e["path"], e["fingerprint"]) for e in entries)
+    rows = [{
+        "path": e["path"], "sha256": e["sha256"], "size": e["size"], "tavlakit": e["tavlakit"],
+        "rules": e["rules_name"], "luck": e["luck"], "games": e["games"], "plays": e["plays"],
+        "errors": e["errors"], "warnings": e["warnings"],
+        "problem": next((str(problem(p)) for p in e["problems"] if p["severity"] == "error"), None),
+        "fingerprint": e["fingerprint"], "duplicate_of": twins.get(e["path"]),
+    } for e in entries]
+    columns = {"path": "string", "sha256": "string", "size": "Int64", "tavlakit": "string", "rules": "string",
+               "luck": "boolean", "games": "Int64", "plays": "Int64", "errors": "Int64", "warnings": "Int64",
+               "problem": "string", "fingerprint": "string", "duplicate_of": "string"}
+    return pd.DataFrame({c: pd.array([r[c] for r in rows], dtype=t)  # type: ignore[call-overload]
+                         for c, t in columns.items()})
+
+
+def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
+    """The store's frames, as :func:`~tavlakit.analysis.frames.analyse` of its files gives them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    entries = store.entries()
+    tables = {t: [pq.read_table(store.folder / t / f"{e['key']}.parquet") for e in entries] for t in TABLES}
+    empty = frames.analyse([], luck=False)
+    plays, games = ((pa.concat_tables(tables[t]).to_pandas() if tables[t] else getattr(empty, t)) for t in TABLES)
+    files = [(e["path"], e["fingerprint"], [problem(p) for p in e["problems"]]) for e in entries]
+    return assemble(plays, games, files, dedupe)
+
+
+
+
+def open_store(folder: str | Path, dedupe: bool = False) -> Analysis:
+    """The :class:`~tavlakit.analysis.frames.Analysis` of a store: the same
+    frames as ``analyse`` of its files (``dedupe``: matches stored twice
+    once)."""
+    if not (Path(folder) / MANIFEST).is_file():
+        raise StoreError(_("{folder} is not a tavlakit store (it has no {manifest})").format(
+            folder=folder, manifest=MANIFEST))
+    return store_analysis(Store(folder), dedupe)
+
+
+def files_frame(folder: str | Path) -> pd.DataFrame:
+    """The store's files table (see :func:`files_table`)."""
+    return files_table(Store(folder).entries())
+
+
+__all__ = ["FORMAT", "MANIFEST", "Mapper", "Store", "StoreError", "Summary", "files_frame", "files_table",
+           "open_store", "store_analysis", "update"]

@@ -1,0 +1,67 @@
+"""What the commands over collections share: ``--jobs``, Ctrl-C, player
+names, and the matches stored twice."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+import typer
+
+from ..i18n import N_, _
+from ..names import PlayerNames
+
+if TYPE_CHECKING:
+    from ..analysis.frames import Analysis
+
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+def jobs_option() -> Any:
+    """The ``--jobs/-j N`` option: processes to use (default every core)."""
+    return typer.Option(None, "--jobs", "-j", min=1,
+                        help=_("Processes to use (default: every core; 1: in this process)."))
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Turn Ctrl-C into one line on stderr and exit status 130 (the workers
+    are already stopped by :func:`tavlakit.parallel.pmap`)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo(_("interrupted"), err=True)
+        raise typer.Exit(INTERRUPTED) from None
+
+
+NAMES_HELP = N_("A file of 'alias = name' lines joining player names that are one person (implies --merge-names).")
+MERGE_HELP = N_("Merge player names that differ only in case, spaces or a rating suffix (BlueNote,1660).")
+
+
+def rename(result: Analysis, names: Path | None, merge: bool) -> Analysis:
+    """The analysis with player names merged as the options ask."""
+    if names is None and not merge:
+        return result
+    from ..analysis.collection import rename_players
+
+    try:
+        chosen = PlayerNames.load(names) if names is not None else PlayerNames()
+    except (OSError, ValueError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--names") from None
+    return rename_players(result, chosen)
+
+
+def say_duplicates(result: Analysis) -> None:
+    """One info line per match stored twice, then how many were counted once."""
+    from ..analysis.collection import duplicate_note
+
+    twins = [p for p in result.problems if p.code == "duplicate-match"]
+    for problem in twins:
+        typer.echo(str(problem), err=True)
+    if twins:
+        typer.echo(duplicate_note(len(twins)), err=True)
+
+
+__all__ = ["INTERRUPTED", "MERGE_HELP", "NAMES_HELP", "interruptible", "jobs_option", "rename", "say_duplicates"]

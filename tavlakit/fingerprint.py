@@ -1,0 +1,87 @@
+"""The content fingerprint of a match: the same match stored twice (a .mat
+and its .sgf, two downloads) has the same fingerprint.
+
+It hashes what was played: the match length, and per game the score, each
+turn's player, kind, dice, moves (in any order), roll status and cube value,
+and the result's winner and points. File names, player names, comments,
+tags, line numbers and whether a game was resigned (a .mat cannot say) are
+left out.
+
+>>> from tavlakit.record import Game, Match, Result, Turn
+>>> a = Match(games=[Game(1, turns=[Turn(0, dice=(3, 1))], result=Result(0, 1))], source="a.mat")
+>>> b = Match(players=("x", "y"), games=[Game(1, turns=[Turn(0, dice=(3, 1))], result=Result(0, 1, True))])
+>>> fingerprint(a) == fingerprint(b)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Iterable, Iterator
+
+from .i18n import _
+from .problem import Problem
+from .record import Game, Match
+
+
+def _game_text(game: Game) -> str:
+    turns = [(t.player, t.kind, t.dice, sorted(t.moves), t.status, t.cube) for t in game.turns]
+    result = (game.result.winner, game.result.points) if game.result else None
+    return repr((game.score, game.start, game.cube, turns, result))
+
+
+class Fingerprinter:
+    """Builds a fingerprint while the games stream past (memory stays flat):
+    ``validate(match, games=fp.games(games))``, then :meth:`digest`."""
+
+    def __init__(self, match: Match) -> None:
+        self.hash = hashlib.blake2b(repr(match.length).encode(), digest_size=16)
+        self.count = 0
+
+    def games(self, games: Iterable[Game]) -> Iterator[Game]:
+        """The games unchanged, each hashed on the way."""
+        for game in games:
+            self.hash.update(_game_text(game).encode())
+            self.count += len(game.turns)
+            yield game
+
+    def digest(self) -> str | None:
+        """The fingerprint, or ``None`` for a match without a turn (those are
+        never the same match as another)."""
+        return self.hash.hexdigest() if self.count else None
+
+
+def fingerprint(match: Match) -> str | None:
+    """The fingerprint of a whole match (``None`` when no turn was played)."""
+    maker = Fingerprinter(match)
+    for _game in maker.games(match.games):
+        pass
+    return maker.digest()
+
+
+def duplicates(prints: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+    """For (source, fingerprint) pairs in order: each later source holding
+    the same match as an earlier one, mapped to the first.
+
+    >>> duplicates([("a.mat", "f1"), ("b.mat", "f2"), ("a.sgf", "f1"), ("c", None), ("d", None)])
+    {'a.sgf': 'a.mat'}
+    """
+    first: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for source, digest in prints:
+        if digest is None:
+            continue
+        if digest in first:
+            out[source] = first[digest]
+        else:
+            first[digest] = source
+    return out
+
+
+def duplicate_problem(source: str, first: str) -> Problem:
+    """The info line saying that ``source`` holds the match ``first`` holds."""
+    return Problem("duplicate-match", "info", _("the same match as {first}").format(first=first),
+                   file=source)
+
+
+__all__ = ["Fingerprinter", "duplicate_problem", "duplicates", "fingerprint"]

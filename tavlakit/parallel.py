@@ -1,0 +1,105 @@
+"""One job per file on every core: results in input order, one progress bar.
+
+:func:`pmap` runs a module-level function over items in worker processes
+(``jobs=1``: in this process, no pool) and yields the results in input
+order. At most a few results per worker are in flight, so memory stays
+flat however many files there are. Workers ignore Ctrl-C: the main process
+gets the ``KeyboardInterrupt``, stops the workers and re-raises, so a
+command writes nothing half-done when it only writes what it has received
+(or writes to a temporary name and renames).
+
+>>> list(pmap(abs, [-2, 1, -3], jobs=1))
+[2, 1, 3]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections import deque
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+
+from .console import progress
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Tasks queued per worker process ahead of the one being waited for.
+AHEAD = 4
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def job_count(jobs: int | None, items: int) -> int:
+    """How many processes to use: ``None`` or 0 means every core, never
+    more than there are items, at least one."""
+    wanted = cores() if not jobs else jobs
+    return max(1, min(wanted, items))
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> Any:
+    # fork starts workers in milliseconds with everything imported (the pool
+    # is made before the progress bar's thread starts); forking a process
+    # that runs other threads (a Dask client, a notebook) is unsafe, so
+    # forkserver then
+    if sys.platform != "linux":
+        return multiprocessing.get_context()
+    return multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
+
+
+def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, label: str | None = None,
+         **kwargs: Any) -> Iterator[R]:
+    """``func(item, **kwargs)`` for each item, in input order, on ``jobs``
+    processes (``None``: every core; 1: in this process). ``func`` and its
+    arguments must pickle (a module-level function). With ``label`` a
+    progress bar counts the items done. An exception in ``func`` is
+    raised here; catch it inside ``func`` to keep going."""
+    call = partial(func, **kwargs) if kwargs else func
+    count = job_count(jobs, len(items))
+    if count == 1:
+        done: Iterable[R] = map(call, items)
+    else:
+        done = _pooled(call, items, count)
+    if label is None:
+        yield from done
+    else:
+        yield from progress(done, label, total=len(items))
+
+
+def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[R]:
+    pool = _context().Pool(count, initializer=_ignore_interrupt)
+    try:
+        pending: deque[Any] = deque()
+        todo = iter(items)
+        for item in todo:
+            pending.append(pool.apply_async(call, (item,)))
+            if len(pending) >= count * AHEAD:
+                break
+        while pending:
+            result = pending.popleft().get()
+            for item in todo:
+                pending.append(pool.apply_async(call, (item,)))
+                break
+            yield result
+        pool.close()
+    finally:
+        # normal end, an error, Ctrl-C or the consumer stopping early
+        pool.terminate()
+        pool.join()
+
+
+__all__ = ["AHEAD", "cores", "job_count", "pmap"]

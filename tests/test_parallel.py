@@ -1,0 +1,149 @@
+"""Every core: pmap's order and errors, --jobs giving the output of --jobs 1,
+Ctrl-C, and the commands that must start without pandas."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import tavlakit as tk
+from tavlakit.cli import app
+from tavlakit.formats import find_records
+from tavlakit.parallel import job_count, pmap
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "samples"
+CORPUS = Path("/work/shared/corpus")
+# several formats and writers: the samples, gnubg's self-play and luck sessions
+FILES = [*find_records([SAMPLES]), *find_records([REPO / "tests" / "data" / "gnubg"])][:14]
+runner = CliRunner()
+
+
+def slow_square(n: int, pause: float = 0.0) -> int:
+    """Later items finish first, so order must be restored."""
+    time.sleep(pause * (10 - n) / 10)
+    return n * n
+
+
+def fail_on_three(n: int) -> int:
+    if n == 3:
+        raise ValueError("three")
+    return n
+
+
+def test_pmap_keeps_input_order_on_two_processes() -> None:
+    assert list(pmap(slow_square, list(range(10)), jobs=2, pause=0.05)) == [n * n for n in range(10)]
+
+
+def test_pmap_with_another_thread_running() -> None:
+    """A process with threads (a Dask client, a notebook) gets forkserver workers, same results."""
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert list(pmap(slow_square, list(range(6)), jobs=2)) == [n * n for n in range(6)]
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_pmap_raises_the_worker_error() -> None:
+    with pytest.raises(ValueError, match="three"):
+        list(pmap(fail_on_three, list(range(6)), jobs=2))
+
+
+def test_job_count() -> None:
+    assert job_count(1, 100) == 1
+    assert job_count(8, 3) == 3
+    assert job_count(None, 0) == 1
+    assert job_count(None, 1000) == len(os.sched_getaffinity(0))
+
+
+def _invoke(*args: object) -> tuple[int, str]:
+    result = runner.invoke(app, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def test_validate_jobs_gives_the_same_output_in_the_same_order() -> None:
+    one = _invoke("validate", *FILES, "--jobs", "1")
+    two = _invoke("validate", *FILES, "-j", "2")
+    assert one == two
+    # every file's problems are there, in input order (the .sgf twin comes after its .mat)
+    assert one[1].index("charlot1-charlot2_7p_2025-11-08-2305.sgf: info duplicate-match") > 0
+    assert one[1].splitlines()[-1].startswith(f"{len(FILES)} file(s)")
+
+
+def test_validate_json_jobs_same() -> None:
+    assert _invoke("validate", "--json", *FILES, "-j", "1") == _invoke("validate", "--json", *FILES, "-j", "2")
+
+
+def test_validate_strict_stops_at_the_same_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    text = (SAMPLES / "tavla-t000.mat").read_text(encoding="utf-8")
+    bad.write_text(text.replace("24/", "25/", 1), encoding="utf-8")
+    files = [*FILES[:3], bad, *FILES[3:]]
+    one = _invoke("validate", "--strict", *files, "-j", "1")
+    assert one == _invoke("validate", "--strict", *files, "-j", "2")
+    assert one[0] != 0
+
+
+def test_stats_jobs_same_table() -> None:
+    args = ("stats", "--no-luck", "--json", *FILES[:6])
+    assert _invoke(*args, "-j", "1") == _invoke(*args, "-j", "2")
+
+
+def test_analyse_paths_on_two_processes_equals_read_matches() -> None:
+    files = FILES[:8]
+    expected = tk.analysis.analyse(tk.read_matches(files), luck=False)
+    got = tk.analysis.analyse(files, luck=False, jobs=2)
+    pd.testing.assert_frame_equal(got.plays, expected.plays)
+    pd.testing.assert_frame_equal(got.games, expected.games)
+    assert got.problems == expected.problems
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
+def test_ctrl_c_stops_workers_and_exits_130() -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "tavlakit", "stats", "--no-luck", "-j", "2", str(CORPUS)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    time.sleep(4)
+    assert proc.poll() is None, "finished before the interrupt: use a larger collection"
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    assert out == ""
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # no worker left behind
+        os.killpg(proc.pid, 0)
+
+
+QUICK = {
+    "validate": ["validate", str(SAMPLES / "tavla-t000.mat")],
+    "board": ["board", "4HPwATDgc/ABMA"],
+    "moves": ["moves", "4HPwATDgc/ABMA", "3", "1"],
+}
+
+
+@pytest.mark.parametrize("command", [*QUICK, "convert"])
+def test_quick_commands_import_no_pandas(command: str, tmp_path: Path) -> None:
+    args = QUICK.get(command) or ["convert", str(SAMPLES / "tavla-t000.mat"), "-o", str(tmp_path / "t.sgf")]
+    code = ("import sys\nfrom tavlakit.cli import app\n"
+            f"try:\n    app({args!r})\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            "heavy = [m for m in ('pandas', 'matplotlib', 'gnubg_nn', 'pyarrow', 'numpy') if m in sys.modules]\n"
+            "print('HEAVY', heavy)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "HEAVY []"
