@@ -21,7 +21,6 @@ from tavlakit.parallel import job_count, pmap
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
-CORPUS = Path("/work/shared/corpus")
 # several formats and writers: the samples, gnubg's self-play and luck sessions
 FILES = [*find_records([SAMPLES]), *find_records([REPO / "tests" / "data" / "gnubg"])][:14]
 runner = CliRunner()
@@ -111,10 +110,9 @@ def test_analyse_paths_on_two_processes_equals_read_matches() -> None:
     assert got.problems == expected.problems
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
-def test_ctrl_c_stops_workers_and_exits_130() -> None:
+def test_ctrl_c_stops_workers_and_exits_130(corpus_dir: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "tavlakit", "stats", "--no-luck", "-j", "2", str(CORPUS)],
+    proc = subprocess.Popen([sys.executable, "-m", "tavlakit", "stats", "--no-luck", "-j", "2", str(corpus_dir)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)
     time.sleep(4)
