@@ -31,10 +31,10 @@ column. Columns in turns, results and problems are 1-based.
 
 from __future__ import annotations
 
-import io
 import re
 from functools import lru_cache
-from typing import Iterable, Iterator, TextIO
+from pathlib import Path
+from typing import IO, Iterable, Iterator
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -42,9 +42,9 @@ from .._data import grammar_text
 from ..play import BAR, OFF, Move
 from ..problem import Problem
 from ..record import Game, Match, Result, Turn
-from .text import decode
+from .text import open_input
 
-__all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "decode", "MAX_LINE"]
+__all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
 
 #: Lines longer than this are reported and not parsed (real rows are < 200).
 MAX_LINE = 4096
@@ -428,6 +428,7 @@ class MatReader:
                 found = _TAG.match(text) if kind == "tag" else None
                 if found:
                     match.tags[found[1]] = found[2]
+                    match.tag_lines[found[1]] = (line, column)
                 elif kind == "tag" or kind == "comment":
                     match.comments.append(text[1:].strip())
                 elif kind == "length":
@@ -438,6 +439,7 @@ class MatReader:
                     self._outside(f"{text!r} outside any game", line, column)
         # The numbering describes the file, not the match: honoured, not kept.
         self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
+        match.resolve_rules()
 
     def _not_a_transcript(self) -> None:
         """No length line and no game: one problem for the file, not one per line."""
@@ -493,7 +495,7 @@ class MatReader:
             yield self._read_game()
 
 
-def read_mat(stream: TextIO | Iterable[str], source: str | None = None) -> MatReader:
+def read_mat(stream: IO[str] | Iterable[str], source: str | None = None) -> MatReader:
     """Open a transcript for streaming; reads the header and the first game now."""
     if source is None:
         source = getattr(stream, "name", None)
@@ -501,15 +503,10 @@ def read_mat(stream: TextIO | Iterable[str], source: str | None = None) -> MatRe
     return MatReader(stream, source)
 
 
-def load_mat(text_or_stream: str | bytes | TextIO | Iterable[str], source: str | None = None) -> Match:
-    """Read a whole transcript (text, bytes or a stream) into a :class:`Match`."""
-    problems: list[Problem] = []
-    if isinstance(text_or_stream, bytes):
-        text_or_stream, problems = decode(text_or_stream)
-        problems = [p.replace(file=source) for p in problems]
-    if isinstance(text_or_stream, str):
-        text_or_stream = io.StringIO(text_or_stream, newline=None)
-    reader = read_mat(text_or_stream, source)
+def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
+    """Read a whole transcript (text, bytes, a :class:`~pathlib.Path` or a stream) into a :class:`Match`."""
+    stream, source, problems = open_input(given, source)
+    reader = read_mat(stream, source)
     match = reader.match
     match.problems[:0] = problems
     match.games = list(reader.games())
@@ -664,7 +661,7 @@ class _Writer:
         return problems
 
 
-def write_mat(match: Match, stream: TextIO, numbering: str = "relative") -> list[Problem]:
+def write_mat(match: Match, stream: IO[str], numbering: str = "relative") -> list[Problem]:
     """Write ``match`` in gnubg's layout; returns what could not be written
     (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
     marks, ...).

@@ -56,7 +56,7 @@ from ..position import Position
 from ..problem import Problem
 from ..record import Game, Match, Result, Turn
 from ..rules import Rules
-from .text import read_input
+from .text import open_input
 
 __all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point"]
 
@@ -246,8 +246,8 @@ class SgfReader:
     """
 
     def __init__(self, stream_or_text: str | bytes | Path | IO, source: str | None = None) -> None:
-        text, source, problems = read_input(stream_or_text, source)
-        text = text.replace("\r\n", "\n")
+        stream, source, problems = open_input(stream_or_text, source)
+        text = stream.read().replace("\r\n", "\n")
         self.source = source
         trees, syntax = _parse(text, source)
         self.match = Match(source=source, problems=problems + syntax)
