@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 Severity = Literal["error", "warning", "info"]
 """``error``: the record is wrong; ``warning``: odd but readable;
@@ -110,6 +110,14 @@ class Problem:
         return out
 
 
+class Finding(NamedTuple):
+    """What an engine-level judge found, before a :class:`Reporter` locates it."""
+
+    code: str
+    severity: Severity
+    message: str
+
+
 class ProblemError(ValueError):
     """Raised in strict mode at the first error; carries the :class:`Problem`."""
 
@@ -169,6 +177,10 @@ class Reporter:
     def info(self, code: str, message: str, **where: Any) -> None:
         """Report a note."""
         self.report(code, "info", message, **where)
+
+    def emit(self, finding: Finding, **where: Any) -> Problem:
+        """Report what a judge found, located here (and by ``where``)."""
+        return self.report(finding.code, finding.severity, finding.message, **where)
 
     def take(self, problems: list[Problem]) -> None:
         """Collect problems made elsewhere (raising at an error in strict mode)."""
