@@ -31,7 +31,7 @@ from .problem import Finding
 from .rules import Rules
 
 
-@dataclass
+@dataclass(slots=True)
 class Verdict:
     """A written play judged on a board."""
 
@@ -284,4 +284,4 @@ def _name(point: int) -> str:
 
 
 def _dice_text(dice: Iterable[int]) -> str:
-    return "-".join(str(d) for d in dice) or "(none)"
+    return "-".join(str(d) for d in dice) or _("(none)")

@@ -198,8 +198,9 @@ class _GameWalker:
     # rolls
     def roll(self, index: int, turn: Turn) -> None:
         player = turn.player
-        for finding in self.cube.roll():
-            self.tell(finding, turn)
+        if self.cube.offered is not None:
+            for finding in self.cube.roll():
+                self.tell(finding, turn)
         if self.on_roll is not None and player != self.on_roll:
             names = self.match.players
             self.tell(Finding("wrong-player", "error", _("{player} rolls, but it is {other}'s turn; a turn of "
