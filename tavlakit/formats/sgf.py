@@ -48,7 +48,6 @@ ignores.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterator, Sequence
 
@@ -59,7 +58,7 @@ from ..problem import Problem, Reporter, Severity
 from ..record import Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from . import sgfprops as props
-from .sgfprops import Action, Outcome, Roll, letter_point, point_letter
+from .sgfprops import Outcome, Roll, letter_point, point_letter
 from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise
 from .text import open_input
 
@@ -264,32 +263,13 @@ class _Board:
         return tuple(marked)
 
 
-_START = {point: n for point, n in enumerate(Position.initial().points()[0], start=1) if n}
+class _Context:
+    """What the parts of a game's reader share: the match, the game, and
+    where its problems go."""
 
-
-@dataclass
-class _Setup:
-    """Each side's checkers by its own point numbers while set-up nodes are read."""
-
-    boards: list[dict[int, int]] = field(default_factory=lambda: [dict(_START), dict(_START)])
-    touched: bool = False
-    on_roll: int | None = None
-
-
-class _GameReader:
-    """One game tree into a :class:`Game`; sections as in :class:`_Writer`."""
-
-    def __init__(self, match: Match, tree: GameTree, index: int) -> None:
+    def __init__(self, match: Match, game: Game) -> None:
         self.match = match
-        self.tree = tree
-        self.index = index
-        self.game = Game(number=index + 1, line=tree.line)
-        self.setup = _Setup()
-        self.board: _Board | None = None
-        self.cube = 1
-        self.offered: tuple[int, int] | None = None  # (doubler, value)
-        self.dice_only: Turn | None = None
-        self.resign: tuple[int, int] | None = None
+        self.game = game
 
     @property
     def report(self) -> Reporter:
@@ -305,26 +285,18 @@ class _GameReader:
                                line=prop.line, column=prop.column, move=move)
             return None
 
-    def read(self) -> Game:
-        nodes = self.main_line(self.tree)
-        self.root(nodes[0])
-        for number, node in enumerate(nodes[1:], start=1):
-            self.node(node, number)
-        self.finish()
-        return self.game
 
-    def main_line(self, tree: GameTree) -> list[Node]:
-        nodes = list(tree.nodes)
-        while tree.variations:
-            for side in tree.variations[1:]:
-                self.report.warning("unsupported", _("a side variation is not read (only the main line)"),
-                                    line=side.line, column=side.column)
-            tree = tree.variations[0]
-            nodes.extend(tree.nodes)
-        return nodes
+class _Root:
+    """A game's root properties: match information, players, tags, rules,
+    result, comments (the mirror of :meth:`_Writer.root`)."""
 
-    # root -------------------------------------------------------------------
-    def root(self, node: Node) -> None:
+    def __init__(self, context: _Context, index: int) -> None:
+        self.context = context
+        self.match = context.match
+        self.game = context.game
+        self.index = index
+
+    def read(self, node: Node) -> None:
         for prop in node.props:
             if prop.ident in _BOOKKEEPING:
                 continue
@@ -337,16 +309,16 @@ class _GameReader:
                 self.game.extra.setdefault(f"sgf:{prop.ident}", []).extend(prop.values)
 
     def match_info(self, prop: Property) -> None:
-        pairs = self.value(props.INFO, prop)
+        pairs = self.context.value(props.INFO, prop)
         if pairs is None:
             return
         score = list(self.game.score)
         for key, value in pairs:
             if key == "length":
                 if value != self.match.length:
-                    self.report.warning("syntax", _("MI length {length} differs from the first game's {first}")
-                                        .format(length=value, first=self.match.length),
-                                        line=prop.line, column=prop.column)
+                    self.context.report.warning(
+                        "syntax", _("MI length {length} differs from the first game's {first}")
+                        .format(length=value, first=self.match.length), line=prop.line, column=prop.column)
             elif key == "game" and isinstance(value, int):
                 self.game.number = value + 1
             elif key in ("ws", "bs") and isinstance(value, int):
@@ -358,10 +330,10 @@ class _GameReader:
     def player(self, prop: Property) -> None:
         who = prop.ident == "PB"
         if prop.values[0] != self.match.players[who]:
-            self.report.warning("syntax", _("{ident}[{name}] differs from the first game's {first!r}; the first "
-                                            "name is kept").format(ident=prop.ident, name=prop.values[0],
-                                                                   first=self.match.players[who]),
-                                line=prop.line, column=prop.column)
+            self.context.report.warning(
+                "syntax", _("{ident}[{name}] differs from the first game's {first!r}; the first name is kept")
+                .format(ident=prop.ident, name=prop.values[0], first=self.match.players[who]),
+                line=prop.line, column=prop.column)
 
     def tag(self, prop: Property) -> None:
         tag, text = ROOT_TAGS[prop.ident], _date_from_sgf(prop.values[0])
@@ -382,46 +354,236 @@ class _GameReader:
         unknown = [word for word in words if word not in _RULE_WORDS and word != "CrawfordGame"]
         if unknown:
             self.game.extra["sgf:RU"] = [":".join(unknown)]
-            self.report.warning("unsupported", _("unknown rule words {words} kept raw").format(words=":".join(unknown)),
-                                line=prop.line, column=prop.column)
+            self.context.report.warning("unsupported", _("unknown rule words {words} kept raw")
+                                        .format(words=":".join(unknown)), line=prop.line, column=prop.column)
         if "CrawfordGame" in words:
             self.game.crawford = True
         elif self.match.tags.get("Crawford") == "On":
             self.game.crawford = False
 
     def result(self, prop: Property) -> None:
-        outcome = self.value(props.RESULT, prop)
+        outcome = self.context.value(props.RESULT, prop)
         if outcome is None:
             self.game.extra["sgf:RE"] = [prop.values[0].strip()]
             return
         if not outcome.said:
-            self.report.warning("syntax", _("RE[{value}] gives no points; read as 1 like gnubg")
-                                .format(value=prop.values[0].strip()), line=prop.line, column=prop.column)
+            self.context.report.warning("syntax", _("RE[{value}] gives no points; read as 1 like gnubg")
+                                        .format(value=prop.values[0].strip()), line=prop.line, column=prop.column)
         self.game.result = Result(outcome.winner, outcome.points, outcome.resigned, line=prop.line,
                                   column=prop.column)
 
     def comments(self, prop: Property) -> None:
         self.game.comments.extend(prop.values)
 
-    # nodes ------------------------------------------------------------------
+
+_ROOT_READERS: dict[str, Callable[[_Root, Property], None]] = {
+    "MI": _Root.match_info, "PW": _Root.player, "PB": _Root.player, "GC": _Root.match_comment,
+    "RU": _Root.rules, "RE": _Root.result, "C": _Root.comments,
+}
+
+_START = {point: n for point, n in enumerate(Position.initial().points()[0], start=1) if n}
+
+
+class _Setup:
+    """Set-up nodes before the first play: checkers (``AE``, ``AW``,
+    ``AB``), who is on roll (``PL``), the cube (``CV``, ``CP``); the mirror
+    of :meth:`_Writer.setup`. Each side's checkers are kept by its own
+    point numbers."""
+
+    def __init__(self, context: _Context) -> None:
+        self.context = context
+        self.boards = [dict(_START), dict(_START)]
+        self.touched = False
+        self.on_roll: int | None = None
+
+    def read(self, prop: Property) -> bool:
+        """Take a set-up property; ``False`` for a cube set-up that cannot be read."""
+        game = self.context.game
+        try:
+            if prop.ident == "CV":
+                game.cube = props.NUMBER.read(prop.values)
+            elif prop.ident == "CP":
+                game.cube_owner = props.OWNER.read(prop.values)
+            elif prop.ident == "PL":
+                color = self.context.value(props.COLOR, prop)
+                self.on_roll = self.on_roll if color is None else color
+            else:
+                self.place(prop)
+        except ValueError:
+            return False
+        return True
+
+    def place(self, prop: Property) -> None:
+        self.touched = True
+        for letter in self.context.value(props.POINTS, prop) or ():
+            if letter == "z":
+                continue
+            if prop.ident == "AE":
+                for player in (0, 1):
+                    self.boards[player].pop(letter_point(letter, player), None)
+            else:
+                player = 0 if prop.ident == "AW" else 1
+                point = letter_point(letter, player)
+                self.boards[player][point] = self.boards[player].get(point, 0) + 1
+
+    def position(self, viewer: int, line: int) -> Position | None:
+        """The set-up position seen by ``viewer``, or None when not set up."""
+        if not self.touched:
+            return None
+        white, black = self.boards
+        try:
+            pos = Position.from_points(white, black)
+        except ValueError as exc:
+            self.context.report.error("syntax", _("set-up position: {reason}").format(reason=exc), line=line)
+            self.touched = False
+            return None
+        return pos if viewer == 0 else pos.flip()
+
+
+class _Turns:
+    """Moves, cube actions and dice (``W``, ``B``, ``DI``) into turns; the
+    mirror of :meth:`_Writer.turn`."""
+
+    def __init__(self, context: _Context, setup: _Setup, line: int) -> None:
+        self.context = context
+        self.setup = setup
+        self.line = line
+        self.turns = context.game.turns
+        self.board: _Board | None = None
+        self.offered: tuple[int, int] | None = None  # (doubler, value)
+        self.taken: int | None = None  # the cube's value after the last take (before: the game's starting cube)
+        self.dice_only: Turn | None = None
+        self.resign: tuple[int, int] | None = None
+
     def on_roll(self) -> int:
-        for turn in reversed(self.game.turns):
+        for turn in reversed(self.turns):
             if turn.kind == "roll":
                 return 1 - turn.player
         return self.setup.on_roll if self.setup.on_roll is not None else 0
 
     def played(self) -> bool:
-        return any(t is not self.dice_only for t in self.game.turns)
+        return any(t is not self.dice_only for t in self.turns)
+
+    def move(self, prop: Property, number: int) -> Turn | None:
+        player = "WB".index(prop.ident)
+        action = self.context.value(props.MOVES[player], prop, number)
+        if action is None:
+            return None
+        if isinstance(action, Roll):
+            return self.roll(player, action, prop, number)
+        if action.startswith("resign") or action in ("accept", "reject"):
+            self.resignation(player, action, prop, number)
+            return None
+        kind, cube = self.cube_action(player, action)
+        return self.add(Turn(player, kind, cube=cube, number=number, line=prop.line, column=prop.column,
+                             text=prop.text))
+
+    def cube_action(self, player: int, action: str) -> tuple[TurnKind, int | None]:
+        """The turn kind and offered cube value of ``double``, ``beaver``, ``take``, ``drop``."""
+        if action in ("take", "drop"):
+            if action == "take" and self.offered:
+                self.taken = self.offered[1]
+            self.offered = None
+            return ("take" if action == "take" else "drop"), None
+        if self.offered and self.offered[0] != player:
+            kind: TurnKind = "beaver"
+            cube = self.offered[1] * 2
+        else:
+            kind, cube = ("beaver" if action == "beaver" else "double"), (self.taken or self.context.game.cube) * 2
+        self.offered = (player, cube)
+        return kind, cube
+
+    def roll(self, player: int, roll: Roll, prop: Property, number: int) -> Turn:
+        if self.board is None:
+            self.board = _Board(self.setup.position(0, self.line) or Position.initial())
+        marked = self.board.play(player, roll.moves)
+        turn = Turn(player, "roll", roll.dice, marked, number=number, line=prop.line, column=prop.column,
+                    text=prop.text)
+        pending = self.dice_only
+        if pending is not None and pending is self.turns[-1] and pending.player == player \
+                and sorted(pending.dice or ()) == sorted(roll.dice):
+            self.turns.pop()  # gnubg's DI set the dice this move was made with
+            turn.comment, turn.extra = pending.comment, pending.extra
+        return self.add(turn)
+
+    def add(self, turn: Turn) -> Turn:
+        self.dice_only = None
+        self.turns.append(turn)
+        return turn
+
+    def dice(self, prop: Property, node: list[Property], number: int) -> Turn | None:
+        """gnubg's ``;PL[B]DI[51]``: a roll not (yet) played."""
+        dice = self.context.value(props.DICE, prop, number)
+        if dice is None:
+            return None
+        player = self.on_roll()
+        for other in node:
+            if other.ident == "PL":
+                try:
+                    player = props.COLOR.read(other.values)
+                except ValueError:
+                    pass
+        turn = Turn(player, "roll", dice, number=number, line=prop.line, column=prop.column, text=prop.text)
+        self.turns.append(turn)
+        self.dice_only = turn
+        return turn
+
+    def resignation(self, player: int, value: str, prop: Property, number: int) -> None:
+        """Gibbon's ``resign:N`` / ``accept`` nodes: the result says the same."""
+        report = self.context.report
+        if value.startswith("resign"):
+            points = value.partition(":")[2]
+            self.resign = (player, int(points) if points.isdigit() else 1)
+            return
+        if value == "accept" and self.resign and self.resign[0] != player:
+            result = self.context.game.result
+            if result is None or result.winner != player or not result.resigned:
+                report.warning("syntax", _("the accepted resignation does not match RE[...]"),
+                               line=prop.line, column=prop.column, move=number)
+            return
+        report.warning("unsupported", _("{prop}: a refused or unmatched resignation is not kept")
+                       .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
+
+
+class _GameReader:
+    """One game tree into a :class:`Game`: its root, then each node's move,
+    or its set-up, dice and markup."""
+
+    def __init__(self, match: Match, tree: GameTree, index: int) -> None:
+        self.tree = tree
+        self.index = index
+        self.game = Game(number=index + 1, line=tree.line)
+        self.context = _Context(match, self.game)
+        self.setup = _Setup(self.context)
+        self.turns = _Turns(self.context, self.setup, tree.line)
+
+    def read(self) -> Game:
+        nodes = self.main_line(self.tree)
+        _Root(self.context, self.index).read(nodes[0])
+        for number, node in enumerate(nodes[1:], start=1):
+            self.node(node, number)
+        self.finish()
+        return self.game
+
+    def main_line(self, tree: GameTree) -> list[Node]:
+        nodes = list(tree.nodes)
+        while tree.variations:
+            for side in tree.variations[1:]:
+                self.context.report.warning("unsupported", _("a side variation is not read (only the main line)"),
+                                            line=side.line, column=side.column)
+            tree = tree.variations[0]
+            nodes.extend(tree.nodes)
+        return nodes
 
     def node(self, node: Node, number: int) -> None:
         moves = [p for p in node.props if p.ident in ("W", "B")]
         for extra in moves[1:]:
-            self.report.warning("syntax", _("a second move {move} in one node is ignored (as gnubg does)")
-                                .format(move=extra.text), line=extra.line, column=extra.column, move=number)
+            self.context.report.warning("syntax", _("a second move {move} in one node is ignored (as gnubg does)")
+                                        .format(move=extra.text), line=extra.line, column=extra.column, move=number)
         if not moves:
             self.loose(node.props, number)
             return
-        turn = self.move(moves[0], number)
+        turn = self.turns.move(moves[0], number)
         rest = [p for p in node.props if p.ident not in ("W", "B")]
         if turn is not None:
             self.keep(turn, rest, "sgf")
@@ -437,30 +599,27 @@ class _GameReader:
 
     def loose(self, node: list[Property], number: int) -> None:
         """A node without a move: set-up, dice, markup."""
-        played = self.played()
+        played = self.turns.played()
+        report = self.context.report
         rest: list[Property] = []
         dice_turn: Turn | None = None
         dice = next((p for p in node if p.ident == "DI"), None)
         for prop in node:
             if prop.ident == "PL" and dice is not None:
                 continue  # gnubg's ;PL[B]DI[51]: whose dice (read with them)
-            if prop.ident in _SETUP and not played:
-                self.set_up(prop)
-            elif prop is dice:
-                dice_turn = self.set_dice(prop, node, number)
-            elif prop.ident in ("CV", "CP") and not played and self.cube_setup(prop):
-                pass
-            elif prop.ident in ("CV", "CP", "CO"):
-                self.report.warning("unsupported", _("cube set-up {prop} is kept raw; the record's replay does not "
-                                                     "use it").format(prop=prop.text), line=prop.line,
-                                    column=prop.column, move=number)
-                rest.append(prop)
-            else:
-                if prop.ident in _SETUP:
-                    self.report.warning("unsupported", _("a set-up {prop} in the middle of a game is kept raw; the "
-                                                         "record's replay ignores it").format(prop=prop.text[:30]),
-                                        line=prop.line, column=prop.column, move=number)
-                rest.append(prop)
+            if prop.ident in _SETUP | {"CV", "CP"} and not played and self.setup.read(prop):
+                continue
+            if prop is dice:
+                dice_turn = self.turns.dice(prop, node, number)
+                continue
+            if prop.ident in ("CV", "CP", "CO"):
+                report.warning("unsupported", _("cube set-up {prop} is kept raw; the record's replay does not use it")
+                               .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
+            elif prop.ident in _SETUP:
+                report.warning("unsupported", _("a set-up {prop} in the middle of a game is kept raw; the record's "
+                                                "replay ignores it").format(prop=prop.text[:30]),
+                               line=prop.line, column=prop.column, move=number)
+            rest.append(prop)
         if dice_turn is not None:
             self.keep(dice_turn, rest, "sgf")
         elif not played and not self.game.turns:
@@ -472,123 +631,6 @@ class _GameReader:
         elif rest:
             self.keep(self.game.turns[-1], rest, "sgf-after")
 
-    def cube_setup(self, prop: Property) -> bool:
-        """``CV`` / ``CP`` before the first play: the game's starting cube."""
-        try:
-            if prop.ident == "CV":
-                self.cube = self.game.cube = props.NUMBER.read(prop.values)
-            else:
-                self.game.cube_owner = props.OWNER.read(prop.values)
-        except ValueError:
-            return False
-        return True
-
-    def set_up(self, prop: Property) -> None:
-        setup = self.setup
-        if prop.ident == "PL":
-            color = self.value(props.COLOR, prop)
-            setup.on_roll = setup.on_roll if color is None else color
-            return
-        setup.touched = True
-        letters = self.value(props.POINTS, prop)
-        for letter in letters or ():
-            if letter == "z":
-                continue
-            if prop.ident == "AE":
-                for player in (0, 1):
-                    setup.boards[player].pop(letter_point(letter, player), None)
-            else:
-                player = 0 if prop.ident == "AW" else 1
-                point = letter_point(letter, player)
-                setup.boards[player][point] = setup.boards[player].get(point, 0) + 1
-
-    def set_dice(self, prop: Property, node: list[Property], number: int) -> Turn | None:
-        dice = self.value(props.DICE, prop, number)
-        if dice is None:
-            return None
-        player = self.on_roll()
-        for other in node:
-            if other.ident == "PL":
-                try:
-                    player = props.COLOR.read(other.values)
-                except ValueError:
-                    pass
-        turn = Turn(player, "roll", dice, number=number, line=prop.line, column=prop.column, text=prop.text)
-        self.game.turns.append(turn)
-        self.dice_only = turn
-        return turn
-
-    def move(self, prop: Property, number: int) -> Turn | None:
-        player = "WB".index(prop.ident)
-        action = self.value(props.MOVES[player], prop, number)
-        if action is None:
-            return None
-        if isinstance(action, Roll):
-            return self.roll(player, action, prop, number)
-        if action.startswith("resign") or action in ("accept", "reject"):
-            self.resignation(player, action, prop, number)
-            return None
-        kind: TurnKind = "take" if action == "take" else "drop" if action == "drop" else "double"
-        cube = None
-        if kind == "double":
-            if self.offered and self.offered[0] != player:
-                kind, cube = "beaver", self.offered[1] * 2
-            else:
-                kind, cube = ("beaver" if action == "beaver" else "double"), self.cube * 2
-            self.offered = (player, cube)
-        else:
-            if kind == "take" and self.offered:
-                self.cube = self.offered[1]
-            self.offered = None
-        return self.add(Turn(player, kind, cube=cube, number=number, line=prop.line, column=prop.column,
-                             text=prop.text))
-
-    def roll(self, player: int, roll: Roll, prop: Property, number: int) -> Turn:
-        if self.board is None:
-            self.board = _Board(self.start_position(0) or Position.initial())
-        marked = self.board.play(player, roll.moves)
-        turn = Turn(player, "roll", roll.dice, marked, number=number, line=prop.line, column=prop.column,
-                    text=prop.text)
-        pending = self.dice_only
-        if pending is not None and pending is self.game.turns[-1] and pending.player == player \
-                and sorted(pending.dice or ()) == sorted(roll.dice):
-            self.game.turns.pop()  # gnubg's DI set the dice this move was made with
-            turn.comment, turn.extra = pending.comment, pending.extra
-        return self.add(turn)
-
-    def add(self, turn: Turn) -> Turn:
-        self.dice_only = None
-        self.game.turns.append(turn)
-        return turn
-
-    def resignation(self, player: int, value: str, prop: Property, number: int) -> None:
-        """Gibbon's ``resign:N`` / ``accept`` nodes: the result says the same."""
-        if value.startswith("resign"):
-            points = value.partition(":")[2]
-            self.resign = (player, int(points) if points.isdigit() else 1)
-            return
-        if value == "accept" and self.resign and self.resign[0] != player:
-            result = self.game.result
-            if result is None or result.winner != player or not result.resigned:
-                self.report.warning("syntax", _("the accepted resignation does not match RE[...]"),
-                                    line=prop.line, column=prop.column, move=number)
-            return
-        self.report.warning("unsupported", _("{prop}: a refused or unmatched resignation is not kept")
-                            .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
-
-    def start_position(self, viewer: int) -> Position | None:
-        """The set-up position seen by ``viewer``, or None when not set up."""
-        if not self.setup.touched:
-            return None
-        white, black = self.setup.boards
-        try:
-            pos = Position.from_points(white, black)
-        except ValueError as exc:
-            self.report.error("syntax", _("set-up position: {reason}").format(reason=exc), line=self.tree.line)
-            self.setup.touched = False
-            return None
-        return pos if viewer == 0 else pos.flip()
-
     def finish(self) -> None:
         game = self.game
         first = self.setup.on_roll if self.setup.on_roll is not None else 0
@@ -596,15 +638,9 @@ class _GameReader:
             first = _first_player(game)
         elif self.setup.on_roll == 1:  # who is on roll; White unless said
             game.extra["sgf-setup:PL"] = ["B"]
-        start = self.start_position(first)
+        start = self.setup.position(first, self.tree.line)
         if start is not None and start != Position.initial():
             game.start = start.position_id()
-
-
-_ROOT_READERS: dict[str, Callable[[_GameReader, Property], None]] = {
-    "MI": _GameReader.match_info, "PW": _GameReader.player, "PB": _GameReader.player,
-    "GC": _GameReader.match_comment, "RU": _GameReader.rules, "RE": _GameReader.result, "C": _GameReader.comments,
-}
 
 
 # --- writing -------------------------------------------------------------------
