@@ -76,3 +76,18 @@ def test_one_decoder_for_every_format(tmp_path: Path, suffix: str) -> None:
     [problem] = [p for p in header.problems if p.code == "encoding"]
     assert problem.severity == "warning" and problem.file == str(path) and "cp1254" in problem.message
     assert problem.line == next(i for i, row in enumerate(text.getvalue().splitlines(), 1) if "Ay" in row)
+
+
+@pytest.mark.parametrize(("fmt", "text", "line"), [
+    ("mat", '; [Rules "bogus"]\n\n 3 point match\n', 1),
+    ("sgf", "(;FF[4]GM[6]\nTK[Rules=bogus]PW[a]PB[b];W[31fehe])", 2),
+    ("json", '{"format": "tavlakit-match", "tags": {"Rules": "bogus"}, "games": []}', None),
+])
+def test_every_reader_resolves_the_rules_once_with_located_bad_tags(fmt: str, text: str, line: int | None) -> None:
+    """A tag that cannot be read is a bad-tag problem where the tag is
+    written, found when the header is read (not when .rules is first asked)."""
+    header, games = open_games(io.StringIO(text), fmt)
+    [bad] = [p for p in header.problems if p.code == "bad-tag"]
+    assert bad.line == line and "bogus" in bad.message
+    assert header.rules is None or header.rules.name == "backgammon"
+    list(games)

@@ -286,7 +286,9 @@ def _header(data: Any, source: str | None) -> tuple[Match, list[Any]]:
         _expect(value, str, f"/tags/{key}", "a string")
     match = Match(players=(players[0], players[1]), length=_int(data.get("length", 0), "/length"),
                   tags=dict(tags), comments=_strings(data.get("comments", []), "/comments"), source=source)
-    return match, _expect(data["games"], list, "/games", "a list of games")
+    games = _expect(data["games"], list, "/games", "a list of games")
+    match.resolve_rules()  # a tag that cannot be read: a bad-tag problem naming it
+    return match, games
 
 
 class JsonReader:
