@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from fuzzing import check, mutate, seeds  # noqa: E402
+from fuzzing import check, mutate, seeds
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -21,8 +21,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .i18n import _
 from .movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
@@ -139,29 +139,17 @@ def realise(board: Board, dice: tuple[int, int],
     deepest: list[tuple[int, Finding]] = []
     made: list[Move] = []
 
-    def fail(depth: int, message: str, code: str = "illegal-play") -> None:
+    def fail(depth: int, message: str) -> None:
         if not deepest or depth > deepest[0][0]:
-            deepest[:] = [(depth, Finding(code, "error", message))]
+            deepest[:] = [(depth, Finding("illegal-play", "error", message))]
 
     def step_ok(src: int, die: int, depth: int, move: Move) -> bool:
         hi = highest(s)
         if s[src] > 0 and (hi != BAR or src == BAR) and can_move(s, src, die, hi):
             return True
-        dst = src - die
-        if s[src] <= 0:
-            fail(depth, _("{move}: no checker of the mover on {point}").format(move=move, point=_name(src)))
-        elif hi == BAR and src != BAR:
-            fail(depth, _("{move}: a checker on the bar must enter before {point} moves")
-                 .format(move=move, point=_name(src)), "must-enter-first")
-        elif dst > 0:
-            fail(depth, _("{move}: point {point} is closed ({count} opposing checkers)")
-                 .format(move=move, point=dst, count=-s[dst]))
-        elif hi > 6:
-            fail(depth, _("{move}: bearing off while a checker is still on {point}")
-                 .format(move=move, point=_name(hi)), "bear-off-outside")
-        else:
-            fail(depth, _("{move}: a {die} bears off from {point} only when no checker is above it ({highest})")
-                 .format(move=move, die=die, point=src, highest=hi))
+        finding = _blocked(s, src, die, hi, move)
+        if not deepest or depth > deepest[0][0]:
+            deepest[:] = [(depth, finding)]
         return False
 
     def search(remaining: list[int]) -> None:
@@ -199,6 +187,26 @@ def realise(board: Board, dice: tuple[int, int],
             return boards, Finding("illegal-play", "error", _("{move} does not move forward").format(move=move))
     search(pool)
     return boards, deepest[0][1] if deepest else None
+
+
+def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move) -> Finding:
+    """Why the checker on ``src`` may not move ``die`` pips (``hi``: :func:`highest`)."""
+    dst = src - die
+    if s[src] <= 0:
+        return Finding("illegal-play", "error", _("{move}: no checker of the mover on {point}")
+                       .format(move=move, point=_name(src)))
+    if hi == BAR and src != BAR:
+        return Finding("must-enter-first", "error", _("{move}: a checker on the bar must enter before {point} "
+                                                      "moves").format(move=move, point=_name(src)))
+    if dst > 0:
+        return Finding("illegal-play", "error", _("{move}: point {point} is closed ({count} opposing checkers)")
+                       .format(move=move, point=dst, count=-s[dst]))
+    if hi > 6:
+        return Finding("bear-off-outside", "error", _("{move}: bearing off while a checker is still on {point}")
+                       .format(move=move, point=_name(hi)))
+    return Finding("illegal-play", "error", _("{move}: a {die} bears off from {point} only when no checker is "
+                                              "above it ({highest})").format(move=move, die=die, point=src,
+                                                                             highest=hi))
 
 
 def _direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:

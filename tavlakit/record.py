@@ -12,8 +12,9 @@ the games are the same.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Literal
 
 from .i18n import _
 from .play import Move, Play

@@ -16,8 +16,8 @@ one error, not one on every later play.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from .cube import Cube
 from .i18n import _
@@ -384,12 +384,14 @@ class _GameWalker:
                 problem = problems[lost.index]
                 more = _("{count} later roll(s) of {player} in this game have no play written either (to line "
                          "{line})").format(count=lost.count, player=names[player], line=lost.last_line)
-                problems[lost.index] = problem.replace(message=f"{problem.message}; {more}")
+                problems[lost.index] = problem.replace(message=_("{problem}; {done}").format(
+                    problem=problem.message, done=more))
         if self.after_end is not None and self.after_end.count:
             problem = problems[self.after_end.index]
             more = _("nor can the {count} later turn(s) (to line {line})").format(count=self.after_end.count,
                                                                                  line=self.after_end.last_line)
-            problems[self.after_end.index] = problem.replace(message=f"{problem.message}; {more}")
+            problems[self.after_end.index] = problem.replace(message=_("{problem}; {done}").format(
+                problem=problem.message, done=more))
 
 
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,

@@ -13,8 +13,8 @@ a checker left behind must come home, so the look goes to the game's end;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .legality import judge
 from .movegen import Board, flipped

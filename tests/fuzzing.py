@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Callable
 
 from tavlakit.formats import open_games, read_match, write_match
 from tavlakit.replay import default_rules, validate

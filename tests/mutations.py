@@ -12,8 +12,8 @@ problem code the validator must give.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from gnubg_records import DATA, gnubg_dump
 
