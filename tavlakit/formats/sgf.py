@@ -48,6 +48,7 @@ ignores.
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Callable, Iterator, Sequence
 
@@ -59,7 +60,7 @@ from ..record import Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
-from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise
+from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise, split
 from .text import open_input
 
 __all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point", "ROOT_TAGS", "TAGS_PROP"]
@@ -192,40 +193,49 @@ class SgfReader:
     """Read an SGF collection game by game.
 
     ``match`` holds the header (players, length, tags: from the first game's
-    root) and the problems found outside any game; :meth:`games` converts
-    the game trees one at a time.
+    root) and the problems found outside any game; :meth:`games` reads and
+    converts the game trees one at a time (memory does not grow with the
+    file). Opening reads up to the first backgammon game tree.
     """
 
     def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
-        stream, source, problems = open_input(given, source)
-        text = stream.read().replace("\r\n", "\n")
+        self.stream, source, problems = open_input(given, source)
         self.match = Match(source=source, problems=problems)
-        report = Reporter(self.match.problems, file=source)
-        self._trees: list[GameTree] = []
-        for tree in parse(text, report):
-            gm = _root_value(tree, "GM")
-            if gm.strip() == "6":
-                self._trees.append(tree)
-            else:
-                what = _("GM[{gm}] is not backgammon").format(gm=gm) if gm else _("no GM[6]")
-                report.warning("unsupported", _("game tree skipped: {what}").format(what=what),
-                               line=tree.line, column=tree.column)
-        if self._trees:
-            _read_header(self._trees[0].nodes[0], self.match)
+        self._report = Reporter(self.match.problems, file=source)
+        self._trees = self._backgammon_trees()
+        self._first = next(self._trees, None)
+        if self._first is not None:
+            _read_header(self._first.nodes[0], self.match)
         else:
-            report.error("empty", _("no backgammon game tree (GM[6]) in the file"))
+            self._report.error("empty", _("no backgammon game tree (GM[6]) in the file"))
         self.match.resolve_rules()
 
+    def _backgammon_trees(self) -> Iterator[GameTree]:
+        for piece, line, column in split(self.stream):
+            for tree in parse(piece, self._report, line, column):
+                gm = _root_value(tree, "GM")
+                if gm.strip() == "6":
+                    yield tree
+                else:
+                    what = _("GM[{gm}] is not backgammon").format(gm=gm) if gm else _("no GM[6]")
+                    self._report.warning("unsupported", _("game tree skipped: {what}").format(what=what),
+                                         line=tree.line, column=tree.column)
+
     def games(self) -> Iterator[Game]:
-        """The games, converted one by one."""
-        for index, tree in enumerate(self._trees):
+        """The games, read and converted one by one."""
+        if self._first is None:
+            return
+        first, self._first = self._first, None
+        yield _GameReader(self.match, first, 0).read()
+        for index, tree in enumerate(self._trees, start=1):
             yield _GameReader(self.match, tree, index).read()
 
 
 def read_sgf(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole SGF file (text, bytes, a :class:`~pathlib.Path` or a stream)."""
     reader = SgfReader(given, source)
-    reader.match.games = list(reader.games())
+    with reader.stream if isinstance(given, Path) else nullcontext():
+        reader.match.games = list(reader.games())
     return reader.match
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence, Union
+from typing import IO, Iterable, Iterator, Sequence, Union
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -27,7 +27,7 @@ from .._data import grammar_text
 from ..i18n import _
 from ..problem import Reporter
 
-__all__ = ["GameTree", "Node", "Property", "escape", "parse", "serialise"]
+__all__ = ["GameTree", "Node", "Property", "escape", "parse", "serialise", "split"]
 
 
 @dataclass
@@ -113,15 +113,19 @@ _NAMES = {"LPAR": "'('", "RPAR": "')'", "SEMI": "';'", "IDENT": "a property name
           "$END": "the end of the file"}
 
 
-def parse(text: str, report: Reporter) -> list[GameTree]:
-    """The game trees of ``text``; what cannot be read is dropped, with one
-    located ``syntax`` problem per line through ``report``."""
+def parse(text: str, report: Reporter, line: int = 1, column: int = 1) -> list[GameTree]:
+    """The game trees of ``text``, which starts at ``line`` and ``column``
+    of its file; what cannot be read is dropped, with one located
+    ``syntax`` problem per line through ``report``."""
     reported: set[int] = set()
+
+    def where(exc: UnexpectedInput) -> dict[str, int]:
+        return {"line": exc.line + line - 1, "column": exc.column + (column - 1 if exc.line == 1 else 0)}
 
     def on_error(exc: UnexpectedInput) -> bool:
         if exc.line not in reported:
             reported.add(exc.line)
-            report.error("syntax", _error_message(exc), line=exc.line, column=exc.column)
+            report.error("syntax", _error_message(exc), **where(exc))
         if isinstance(exc, UnexpectedToken):
             _repair(exc)
         return True
@@ -129,10 +133,72 @@ def parse(text: str, report: Reporter) -> list[GameTree]:
     try:
         trees: list[GameTree] = _PARSER.parse(text, on_error=on_error)  # type: ignore[assignment]
     except UnexpectedInput as exc:
-        report.error("syntax", _("{error}; the rest is not read").format(error=_error_message(exc)),
-                     line=exc.line, column=exc.column)
+        report.error("syntax", _("{error}; the rest is not read").format(error=_error_message(exc)), **where(exc))
         return []
+    if line != 1 or column != 1:
+        for tree in trees:
+            _move(tree, line - 1, column - 1)
     return trees
+
+
+def _move(tree: GameTree, lines: int, columns: int) -> None:
+    """Shift where ``tree`` and all in it were written by ``lines`` (and
+    ``columns`` on the first line)."""
+    places: list[GameTree | Node | Property] = [tree]
+    while places:
+        place = places.pop()
+        if place.line == 1:
+            place.column += columns
+        place.line += lines
+        if isinstance(place, GameTree):
+            places.extend(place.nodes)
+            places.extend(place.variations)
+        elif isinstance(place, Node):
+            places.extend(place.props)
+
+
+_SPECIAL = re.compile(r"[\[()]")
+_VALUE_REST = re.compile(r"(?:[^\\\]]|\\[\s\S])*\]")
+
+
+def split(stream: IO[str], size: int = 1 << 16) -> Iterator[tuple[str, int, int]]:
+    """A collection's text read from ``stream`` piece by piece, so that a
+    large file is parsed one game tree at a time: each piece ends with a
+    top-level tree's ``)`` (the last holds whatever is left), and comes
+    with the line and column where it starts. ``\\r\\n`` is read as ``\\n``.
+
+    >>> import io
+    >>> list(split(io.StringIO("(;C[a)b])\\n(;GM[6])(;")))
+    [('(;C[a)b])', 1, 1), ('\\n(;GM[6])', 1, 10), ('(;', 2, 9)]
+    """
+    buffer, pos, depth, line, column, ended = "", 0, 0, 1, 1, False
+    while True:
+        found = _SPECIAL.search(buffer, pos)
+        value = _VALUE_REST.match(buffer, found.end()) if found and found[0] == "[" else None
+        if found is None or (found[0] == "[" and value is None):
+            if ended:
+                break
+            more = stream.read(size)
+            if more.endswith("\r"):
+                more += stream.read(1)
+            ended = not more
+            buffer += more.replace("\r\n", "\n")
+            continue
+        if value is not None:
+            pos = value.end()
+            continue
+        pos = found.end()
+        if found[0] == "(":
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth:
+                piece, buffer, pos = buffer[:pos], buffer[pos:], 0
+                yield piece, line, column
+                breaks = piece.count("\n")
+                line, column = line + breaks, (len(piece) - piece.rfind("\n") if breaks else column + len(piece))
+    if buffer.strip():
+        yield buffer, line, column
 
 
 def _repair(exc: UnexpectedToken) -> None:
