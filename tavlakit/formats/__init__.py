@@ -51,7 +51,7 @@ def find_records(paths: Paths) -> RecordFiles:
     found = RecordFiles()
     for given in [paths] if isinstance(paths, (str, Path)) else paths:
         path = Path(given)
-        if not path.exists() and glob.has_magic(str(given)):
+        if not path.exists() and any(char in str(given) for char in "*?["):
             matched = sorted(Path(name) for name in glob.glob(str(given), recursive=True))
             for each in matched or [path]:
                 _add(each, found)
