@@ -150,9 +150,6 @@ class _GameWalker:
             expected=expected,
         )
 
-    def view(self, player: int) -> Position:
-        return self.views[player]
-
     def set_view(self, player: int, pos: Position) -> None:
         self.views[player] = pos
         self.views[1 - player] = pos.flip()
@@ -208,8 +205,9 @@ class _GameWalker:
                               .format(player=names[player], other=names[self.on_roll])), turn)
         first_roll = self.on_roll is None
         self.on_roll = 1 - player
-        before = self.view(player)
-        step = Step(turn, index, player, before, before, self.cube.value, self.cube.owner)
+        before = self.views[player]
+        cube = self.cube
+        step = Step(turn, index, player, before, before, cube.value, cube.owner)
         self.out.steps.append(step)
         dice = turn.dice
         if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
@@ -245,6 +243,8 @@ class _GameWalker:
         if verdict.after is None:
             self.illegal(step, index, turn, before, verdict)
             return
+        if not turn.moves:
+            return  # no move was possible: the board stays
         self.check_hits(turn, verdict.made, before)
         self.moved(step, turn, Position._trusted(verdict.after))
 
@@ -318,11 +318,12 @@ class _GameWalker:
         return _("{problem}; {done}").format(problem=message, done=done) if message else done
 
     def check_hits(self, turn: Turn, made: tuple[Move, ...], before: Position) -> None:
+        if not self.marks_hits:
+            self.out.unmarked_hits += sum(m.hit for m in made)
+            return
         wrote = {m.dst for m in turn.moves if m.hit}
         hits = {m.dst for m in made if m.hit}
-        if not self.marks_hits:
-            self.out.unmarked_hits += len(hits)
-        elif wrote != hits:
+        if wrote != hits:
             missing = ", ".join(str(p) for p in sorted(hits - wrote, reverse=True))
             extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
             if missing and extra:
@@ -337,7 +338,7 @@ class _GameWalker:
     # cube
     def cube_action(self, index: int, turn: Turn) -> None:
         player = turn.player
-        pos = self.view(player)
+        pos = self.views[player]
         cube = self.cube
         step = Step(turn, index, player, pos, pos, cube.value, cube.owner)
         self.out.steps.append(step)
