@@ -113,11 +113,6 @@ def _parse_lines(text: str) -> list[Line]:
     return _PARSER.parse(text)  # type: ignore[return-value]
 
 
-def _end(token: Token) -> tuple[int, int]:
-    """The line and column (1-based) where ``token`` ends."""
-    return token.end_line or 0, token.end_column or 0
-
-
 def _number(text: str) -> int:
     """The first number in ``text`` (the grammar made sure there is one)."""
     found = _NUMBER.search(text)
@@ -216,7 +211,7 @@ def _at(token: Token) -> tuple[str, int]:
     """A token's text without the line break and blanks it starts with, and
     its true 1-based column."""
     text = token.lstrip()
-    return text, _end(token)[1] - len(text)
+    return text, (token.end_column or 0) - len(text)
 
 
 class _GameBuilder:
@@ -252,13 +247,13 @@ class _GameBuilder:
         head = tokens[0]
         number_text, _sep, rest = head.lstrip().partition(")")
         number = int(number_text)
-        line = _end(head)[0] + base
-        after_number = _end(head)[1] - len(rest)  # 1-based column just after the ")"
+        line = (head.end_line or 0) + base
+        after_number = (head.end_column or 0) - len(rest)  # 1-based column just after the ")"
         side = -1
         lost: int | None = None
         for token in tokens if rest else tokens[1:]:
             text = (rest if token is head else token).lstrip()
-            column = _end(token)[1] - len(text)
+            column = (token.end_column or 0) - len(text)
             kind = _CELL_KINDS.get(text[:2]) or ("roll" if text[2:3] == ":" else "number")
             if kind == "number":
                 continue
@@ -306,7 +301,7 @@ class _GameBuilder:
         `Wins` it is; an unnumbered `Losses` (Galaxy) says nothing about who."""
         for token in tokens:
             text, column = _at(token)
-            line = _end(token)[0] + base
+            line = (token.end_line or 0) + base
             if text.startswith("Wins"):
                 self.wins.append((0 if column < _RIGHT_COLUMN else 1, text, line, column))
             elif text.startswith("Losses"):
@@ -456,7 +451,7 @@ class MatReader:
         for base, parsed in self._parse(lines, first, self.report):
             for kind, tokens in parsed:
                 text, column = _at(tokens[0])
-                line = _end(tokens[0])[0] + base
+                line = (tokens[0].end_line or 0) + base
                 found = _TAG.match(text) if kind == "tag" else None
                 if found:
                     match.tags[found[1]] = found[2]
@@ -504,7 +499,7 @@ class MatReader:
                 if kind == "row":
                     builder.row(tokens, base)
                 elif kind == "score":
-                    builder.score(tokens[0], _end(tokens[0])[0] + base)
+                    builder.score(tokens[0], (tokens[0].end_line or 0) + base)
                 elif kind == "result":
                     builder.result_line(tokens, base)
                 elif kind == "game":
@@ -514,7 +509,7 @@ class MatReader:
                     if kind == "comment" or kind == "tag":
                         builder.game.comments.append(text[1:].strip())
                     else:
-                        builder.problem(_("{text!r} inside a game").format(text=text), _end(tokens[0])[0] + base,
+                        builder.problem(_("{text!r} inside a game").format(text=text), (tokens[0].end_line or 0) + base,
                                         column)
         return builder.finish()
 
