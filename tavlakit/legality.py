@@ -66,7 +66,7 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
         moves = next(iter(legal.values()))
         return Verdict(board, dice, rules, None if moves else board, (), None, None, legal)
     if rules.hit_and_run:
-        fast = _direct(board, dice, written)
+        fast = direct(board, dice, written)
         if fast is not None:  # every die used, so no maximal-dice question
             return Verdict(board, dice, rules, fast[0], fast[1])
     reached, failure = realise(board, dice, written)
@@ -209,9 +209,10 @@ def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move) -> Findi
                                                                              highest=hi))
 
 
-def _direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
+def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
     """The common case fast: one written move per die, each exactly a die,
-    all dice used. Returns the board and moves made, or None to search."""
+    all dice used (so legal when hit-and-run is allowed). Returns the board
+    and the moves made, or ``None``: then :func:`judge` decides."""
     a, b = dice
     if a == b:
         if len(written) != 4 or any(m.src - m.dst != a for m in written):
