@@ -199,10 +199,7 @@ class _GameWalker:
             for finding in self.cube.roll():
                 self.tell(finding, turn)
         if self.on_roll is not None and player != self.on_roll:
-            names = self.match.players
-            self.tell(Finding("wrong-player", "error", _("{player} rolls, but it is {other}'s turn; a turn of "
-                                                         "{other} is taken as not written")
-                              .format(player=names[player], other=names[self.on_roll])), turn)
+            self.turn_not_written(index, turn, self.on_roll)
         first_roll = self.on_roll is None
         self.on_roll = 1 - player
         before = self.views[player]
@@ -250,6 +247,32 @@ class _GameWalker:
             fast = verdict.after, verdict.made
         self.check_hits(turn, fast[1], before)
         self.moved(step, turn, Position._trusted(fast[0]))
+
+    def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
+        """A roll by the side not on roll: a turn of the other side is not
+        written. Go on from the board after the legal play (of any roll) of
+        the other side under which this and the later plays fit."""
+        names = self.match.players
+        message = _("{player} rolls, but it is {other}'s turn").format(player=names[turn.player],
+                                                                       other=names[missing])
+        if self.synced and self.views:
+            board = self.views[missing].board
+            legal: dict[Board, tuple[Move, ...]] = {}
+            for a in range(1, 7):
+                for b in range(a, 7):
+                    legal.update(legal_results(board, (a, b), self.rules))
+            candidates = [Candidate(board, (), "unchanged"), *(Candidate(b, m, "legal") for b, m in legal.items())]
+            choice = choose(candidates, self.game, index - 1, missing, self.rules)
+            self.set_view(missing, Position._trusted(choice.candidate.board))
+            if choice.candidate.moves:
+                message = _("{problem}; a turn of {other} is not written: the game goes on after {play}, the "
+                            "legal play under which the next {count} roll(s) fit").format(
+                    problem=message, other=names[missing], play=notation(choice.candidate.moves),
+                    count=choice.fits)
+            else:
+                message = _("{problem}; a turn of {other} is not written (or {other} could not move)").format(
+                    problem=message, other=names[missing])
+        self.tell(Finding("wrong-player", "error", message), turn)
 
     def moved(self, step: Step, turn: Turn, after: Position) -> None:
         step.after = after

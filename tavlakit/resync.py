@@ -5,10 +5,9 @@ A writer's program kept playing from its own board; when a written play is
 illegal (or missing, or by the wrong side), the replayer offers candidate
 boards, most likely first: what the written moves physically do, then the
 legal plays closest to them. :func:`choose` plays the rest of the game
-ahead from each and keeps the first that fits to the end, else the one that
-fits longest (a fault's boards may differ only many turns later, say when
-a checker left behind must come home, so the look goes to the game's end;
-:data:`BUDGET` bounds the time).
+ahead from all of them and keeps the one that fits longest (a fault's boards
+may differ only many turns later, say when a checker left behind must come
+home, so the look goes to the game's end; :data:`BUDGET` bounds the time).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from .record import Game, Turn
 from .rules import Rules
 
 #: How many later plays may be judged in all for one fault (bounds the time).
-BUDGET = 3000
+BUDGET = 8000
 
 
 @dataclass(frozen=True)
@@ -49,53 +48,43 @@ class Choice:
 def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int, rules: Rules) -> Choice:
     """The candidate under which turns ``index + 1...`` of ``game`` fit best.
 
-    ``player`` moved at turn ``index``; ties go to the earlier candidate.
+    ``player`` moved at turn ``index``. All candidates are played ahead
+    together, roll by roll, and dropped at the first roll that does not fit:
+    the last to go (or the first of those fitting to the end, or to the point
+    where the record cannot be followed) is chosen; ties go to the earlier
+    candidate.
     """
-    best: Choice | None = None
-    budget = [BUDGET]
+    alive: list[tuple[Candidate, dict[int, Board]]] = []
     seen: set[Board] = set()
     for candidate in candidates:
-        if candidate.board in seen:
-            continue
-        seen.add(candidate.board)
-        fits, to_end = _play_ahead(candidate.board, game.turns, index, player, rules, budget)
-        if best is None or fits > best.fits or (to_end and not best.to_end):
-            best = Choice(candidate, fits, to_end)
-        if to_end or budget[0] <= 0:
-            break
-    assert best is not None, "no candidate board"
-    return best
-
-
-def _play_ahead(board: Board, turns: Sequence[Turn], index: int, player: int, rules: Rules,
-                budget: list[int]) -> tuple[int, bool]:
-    """How many later rolls are legal from ``board`` (``player``'s view after
-    turn ``index``), and whether the game's end was reached that way.
-
-    The look stops, as fitting, at what cannot be followed: an unknown
-    play, dice that are not dice; a play not written where one was possible
-    does not fit.
-    """
-    views = {player: board, 1 - player: flipped(board)}
+        if candidate.board not in seen:
+            seen.add(candidate.board)
+            alive.append((candidate, {player: candidate.board, 1 - player: flipped(candidate.board)}))
+    assert alive, "no candidate board"
     fits = 0
-    last = len(turns) - 1
+    budget = BUDGET
+    turns = game.turns
     for at in range(index + 1, len(turns)):
         turn = turns[at]
         if turn.kind != "roll":
             continue
         dice = turn.dice
-        if turn.player not in views or dice is None or len(dice) != 2 \
-                or not all(1 <= d <= 6 for d in dice) or turn.status != "play":
-            return fits, True
-        if max(views[turn.player]) <= 0 or max(views[1 - turn.player]) <= 0:
-            return fits, False  # a turn after the game ended on this board
-        budget[0] -= 1
-        verdict = judge(views[turn.player], (dice[0], dice[1]), turn.moves, rules)
-        if verdict.after is None:
-            return fits, not turn.moves and at == last  # rolled, then resigned: the walker does not judge it
-        views[turn.player] = verdict.after
-        views[1 - turn.player] = flipped(verdict.after)
+        if turn.player not in (0, 1) or dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice) \
+                or turn.status != "play" or (not turn.moves and at == len(turns) - 1) or budget <= 0:
+            break  # cannot be followed further (or a resignation): every survivor fits
+        survivors = []
+        for candidate, views in alive:
+            mover = views[turn.player]
+            if max(mover) <= 0 or max(views[1 - turn.player]) <= 0:
+                continue  # a turn after the game ended on this board
+            budget -= 1
+            after = judge(mover, (dice[0], dice[1]), turn.moves, rules).after
+            if after is not None:
+                views[turn.player] = after
+                views[1 - turn.player] = flipped(after)
+                survivors.append((candidate, views))
+        if not survivors:
+            return Choice(alive[0][0], fits, False)
+        alive = survivors
         fits += 1
-        if budget[0] <= 0:
-            return fits, False
-    return fits, True
+    return Choice(alive[0][0], fits, True)

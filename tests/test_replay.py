@@ -488,3 +488,23 @@ def test_rules_are_read_once_and_bad_tags_reported_once() -> None:
     match.tags["Variation"] = "Backgammon"
     assert match.rules == BG and match.problems == []
     assert validate(Match(tags={"Rules": "bogus"})).problems[0].code == "bad-tag"
+
+
+def test_a_turn_left_out_is_one_wrong_player_error(matches) -> None:
+    """A whole turn deleted from gnubg's record (the rest kept): one
+    wrong-player error, and the board is rebuilt from the legal play of the
+    side whose turn is missing under which the later plays fit."""
+    rng = __import__("random").Random("left-out")
+    tried = 0
+    for name in NAMES:
+        match = matches[name][1]
+        rolls = [(gi, ti) for gi, ti, step in _rolls(match) if ti >= 2 and step.turn.moves
+                 and ti + 1 < len(match.games[gi].turns) and match.games[gi].turns[ti + 1].kind == "roll"]
+        for gi, ti in rng.sample(rolls, 5):
+            bad = copy.deepcopy(match)
+            del bad.games[gi].turns[ti]
+            report = validate(bad, BG)
+            assert [(p.code, p.game) for p in report.errors] == [("wrong-player", gi + 1)], \
+                (name, gi, ti, [str(p) for p in report.errors])
+            tried += 1
+    assert tried == 5 * len(NAMES)
