@@ -776,9 +776,12 @@ class _Writer:
             if rolled is None:
                 return []
             node = rolled
-        node.extend(self.extras(turn.extra, "sgf", game))
+        if turn.extra:
+            node.extend(self.extras(turn.extra, "sgf", game))
         if turn.comment is not None:
             node.append(("C", [turn.comment]))
+        if not turn.extra:
+            return [node]
         self.foreign(turn.extra, game, turn)
         after = self.extras(turn.extra, "sgf-after", game)
         return [node, after] if after else [node]

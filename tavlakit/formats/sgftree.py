@@ -238,6 +238,15 @@ NodeOut = Sequence[tuple[str, Sequence[str]]]
 def serialise(nodes: Iterable[NodeOut]) -> str:
     """One game tree without variations, a node per line; properties
     without values are left out."""
-    lines = [";" + "".join(ident + "".join(f"[{escape(v)}]" for v in values) for ident, values in node if values)
-             for node in nodes]
-    return "(" + "\n".join(lines) + ")\n"
+    out = ["("]
+    for node in nodes:
+        out.append(";")
+        for ident, values in node:
+            if values:
+                out.append(ident)
+                out.extend("[" + escape(value) + "]" for value in values)
+        out.append("\n")
+    if out[-1] == "\n":
+        out.pop()
+    out.append(")\n")
+    return "".join(out)
