@@ -82,6 +82,16 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
     return verdict
 
 
+def any_roll(board: Board, rules: Rules) -> dict[Board, tuple[Move, ...]]:
+    """Every board a legal play of some roll reaches (for a turn whose dice are unknown)."""
+    found: dict[Board, tuple[Move, ...]] = {}
+    for a in range(1, 7):
+        for b in range(a, 7):
+            for key, moves in legal_results(board, (a, b), rules).items():
+                found.setdefault(key, moves)
+    return found
+
+
 def explain(verdict: Verdict, written: Sequence[Move]) -> Finding:
     """Why the judged play is illegal: the rule it breaks, in words."""
     dice, rules = verdict.dice, verdict.rules

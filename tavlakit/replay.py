@@ -21,13 +21,22 @@ from dataclasses import dataclass, field
 
 from .cube import Cube
 from .i18n import _
-from .legality import Verdict, closest, direct, explain, judge, notation, physical
-from .movegen import Board, legal_results
+from .legality import (
+    Verdict,
+    any_roll,
+    closest,
+    direct,
+    explain,
+    judge,
+    notation,
+    physical,
+)
+from .movegen import Board
 from .play import Move
 from .position import Position
 from .problem import Finding, Problem, Reporter
 from .record import Game, Match, Turn
-from .resync import Candidate, choose
+from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
 from .rules import DEFAULT_RULES, ResultKind, Rules
 from .scoring import Ending, ScoreKeeper, judge_result
 
@@ -129,6 +138,7 @@ class _GameWalker:
         self.ended_at: Turn | None = None
         self.after_end: _Lost | None = None
         self.lost: dict[int, _Lost] = {}
+        self.budget = GAME_BUDGET  # later plays the resynchronisations of this game may judge
         self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
 
     # problems
@@ -257,12 +267,9 @@ class _GameWalker:
                                                                        other=names[missing])
         if self.synced and self.views:
             board = self.views[missing].board
-            legal: dict[Board, tuple[Move, ...]] = {}
-            for a in range(1, 7):
-                for b in range(a, 7):
-                    legal.update(legal_results(board, (a, b), self.rules))
+            legal = any_roll(board, self.rules)
             candidates = [Candidate(board, (), "unchanged"), *(Candidate(b, m, "legal") for b, m in legal.items())]
-            choice = choose(candidates, self.game, index - 1, missing, self.rules)
+            choice = self.choose(candidates, index - 1, missing)
             self.set_view(missing, Position._trusted(choice.candidate.board))
             if choice.candidate.moves:
                 message = _("{problem}; a turn of {other} is not written: the game goes on after {play}, the "
@@ -298,6 +305,8 @@ class _GameWalker:
             done = physical(before.board, written)
             candidates.append(Candidate(done.board, done.applied, "physical"))
         candidates.extend(self.legal_candidates(ranked, before.board))
+        if written:
+            candidates.extend(self.extra_turn(before.board, (verdict.dice[0], verdict.dice[1]), written))
         message = self.resync(step, index, turn, before, candidates, finding.message)
         problem = self.tell(finding._replace(message=message), turn, position=before, expected=expected)
         if not written:
@@ -310,17 +319,29 @@ class _GameWalker:
     def unknown_dice(self, board: Board, written: tuple[Move, ...]) -> list[Candidate]:
         """Candidates for moves written with dice that are not dice."""
         done = physical(board, written)
-        legal: dict[Board, tuple[Move, ...]] = {}
-        for a in range(1, 7):
-            for b in range(a, 7):
-                legal.update(legal_results(board, (a, b), self.rules))
-        return [Candidate(done.board, done.applied, "physical"), *self.legal_candidates(closest(legal, written),
-                                                                                        board)]
+        return [Candidate(done.board, done.applied, "physical"),
+                *self.legal_candidates(closest(any_roll(board, self.rules), written), board)]
+
+    def extra_turn(self, board: Board, dice: tuple[int, int], written: tuple[Move, ...]) -> list[Candidate]:
+        """Boards where the written play is legal after one more, unwritten
+        turn of the mover (a lost row: the two turns before it not written)."""
+        out = []
+        for between, moves in any_roll(board, self.rules).items():
+            verdict = judge(between, dice, written, self.rules)
+            if verdict.after is not None:
+                out.append(Candidate(verdict.after, moves, "extra-turn"))
+        return out
+
+    def choose(self, candidates: list[Candidate], index: int, player: int) -> Choice:
+        """:func:`~tavlakit.resync.choose` within what is left of the game's budget."""
+        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget))
+        self.budget -= choice.spent
+        return choice
 
     def resync(self, step: Step, index: int, turn: Turn, before: Position, candidates: list[Candidate],
                message: str) -> str:
         """Go on from the best candidate board; ``message`` plus what was done."""
-        choice = choose(candidates, self.game, index, turn.player, self.rules)
+        choice = self.choose(candidates, index, turn.player)
         picked = choice.candidate
         self.moved(step, turn, Position._trusted(picked.board))
         if picked.how == "written":
@@ -334,6 +355,10 @@ class _GameWalker:
                     applied=notation(picked.moves), skipped=notation(left))
             else:
                 done = _("none of it can be carried out; board unchanged")
+        elif picked.how == "extra-turn":
+            done = _("it fits after a turn of {player} that is not written ({play}, under which the next {count} "
+                     "roll(s) fit): the game goes on from there").format(
+                player=self.match.players[turn.player], play=notation(picked.moves), count=choice.fits)
         elif picked.how == "legal" and not picked.moves:
             done = _("the turn passes (no move is possible)")
         elif picked.how == "legal":

@@ -7,7 +7,8 @@ boards, most likely first: what the written moves physically do, then the
 legal plays closest to them. :func:`choose` plays the rest of the game
 ahead from all of them and keeps the one that fits longest (a fault's boards
 may differ only many turns later, say when a checker left behind must come
-home, so the look goes to the game's end; :data:`BUDGET` bounds the time).
+home, so the look goes to the game's end; :data:`BUDGET` and
+:data:`GAME_BUDGET` bound the time).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from dataclasses import dataclass
 from .legality import judge
 from .movegen import Board, flipped
 from .play import Move
-from .record import Game, Turn
+from .record import Game
 from .rules import Rules
 
-#: How many later plays may be judged in all for one fault (bounds the time).
-BUDGET = 8000
+#: How many later plays may be judged for one fault (bounds the time) ...
+BUDGET = 20000
+#: ... and for all the faults of one game.
+GAME_BUDGET = 100000
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,8 @@ class Candidate:
     moves: tuple[Move, ...]
     how: str
     """``written``: the written moves with the dice; ``physical``: moved as
-    far as the board allows; ``legal``: a legal play; ``unchanged``."""
+    far as the board allows; ``legal``: a legal play; ``extra-turn``: the
+    written play after one more, unwritten turn of the mover; ``unchanged``."""
 
 
 @dataclass
@@ -43,9 +47,12 @@ class Choice:
     candidate: Candidate
     fits: int
     to_end: bool
+    spent: int = 0
+    """Later plays judged to choose it."""
 
 
-def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int, rules: Rules) -> Choice:
+def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int, rules: Rules,
+           budget: int = BUDGET) -> Choice:
     """The candidate under which turns ``index + 1...`` of ``game`` fit best.
 
     ``player`` moved at turn ``index``. All candidates are played ahead
@@ -62,7 +69,7 @@ def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int,
             alive.append((candidate, {player: candidate.board, 1 - player: flipped(candidate.board)}))
     assert alive, "no candidate board"
     fits = 0
-    budget = BUDGET
+    left = budget
     turns = game.turns
     for at in range(index + 1, len(turns)):
         turn = turns[at]
@@ -70,21 +77,21 @@ def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int,
             continue
         dice = turn.dice
         if turn.player not in (0, 1) or dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice) \
-                or turn.status != "play" or (not turn.moves and at == len(turns) - 1) or budget <= 0:
+                or turn.status != "play" or (not turn.moves and at == len(turns) - 1) or left <= 0:
             break  # cannot be followed further (or a resignation): every survivor fits
         survivors = []
         for candidate, views in alive:
             mover = views[turn.player]
             if max(mover) <= 0 or max(views[1 - turn.player]) <= 0:
                 continue  # a turn after the game ended on this board
-            budget -= 1
+            left -= 1
             after = judge(mover, (dice[0], dice[1]), turn.moves, rules).after
             if after is not None:
                 views[turn.player] = after
                 views[1 - turn.player] = flipped(after)
                 survivors.append((candidate, views))
         if not survivors:
-            return Choice(alive[0][0], fits, False)
+            return Choice(alive[0][0], fits, False, budget - left)
         alive = survivors
         fits += 1
-    return Choice(alive[0][0], fits, True)
+    return Choice(alive[0][0], fits, True, budget - left)
