@@ -71,7 +71,9 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
             return Verdict(board, dice, rules, fast[0], fast[1])
     reached, failure = realise(board, dice, written)
     verdict = Verdict(board, dice, rules, None, (), reached, failure)
-    if reached and rules.hit_and_run and len(next(iter(reached.values()))) == _dice_count(dice):
+    if not reached:
+        return verdict  # illegal; the legal plays are computed only if asked
+    if rules.hit_and_run and len(next(iter(reached.values()))) == _dice_count(dice):
         verdict.after, verdict.made = next(iter(reached.items()))
         return verdict
     legal = verdict.legal_plays()
