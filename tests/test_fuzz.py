@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from fuzzing import check, mutate, seeds
 
+from tavlakit.formats import read_match
+
 FILES = 6  # seed files per format
 CASES = 8  # mutated copies of each
 
@@ -49,7 +51,6 @@ def test_unreadable_tag_is_a_located_bad_tag(tag: str, tmp_path: Path) -> None:
                     "      Wins 1 point\n", encoding="utf-8")
     outcome = check(path)
     assert outcome.failure is None
-    from tavlakit.formats import read_match
     match = read_match(path)
     bad = [p for p in match.problems if p.code == "bad-tag"]
     assert [(p.line, p.column) for p in bad] == [(1, 1)], match.problems

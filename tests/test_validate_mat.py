@@ -86,7 +86,7 @@ def test_missing_play_then_more(layouts) -> None:
 def test_bad_dice(layouts) -> None:
     name, (lines, cells) = next(iter(layouts.items()))
     cell = next(c for c in cells if c.action >= 2 and c.side == 0)
-    mutated, column = _mutate(lines, cell, "72: 24/17")
+    mutated, _column = _mutate(lines, cell, "72: 24/17")
     report = _errors_for(mutated, name)
     assert [(p.code, p.line) for p in report.errors] == [(report.errors[0].code, cell.line + 1)]
     assert report.errors[0].code in ("bad-dice", "syntax")
