@@ -16,13 +16,9 @@ from collections import Counter
 from pathlib import Path
 
 from tavlakit.formats import FORMATS, read_match, write_match
-from tavlakit.formats.jsonfmt import read_json
-from tavlakit.formats.mat import load_mat
-from tavlakit.formats.sgf import read_sgf
 from tavlakit.record import Game, Match
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-READERS = {"mat": load_mat, "sgf": read_sgf, "json": read_json}
 
 
 def clean_matches(corpus: Path) -> tuple[list[Match], Counter[str]]:
@@ -60,7 +56,7 @@ def main() -> None:
             texts.append(out.getvalue())
         wrote = time.perf_counter() - start
         start = time.perf_counter()
-        back = [READERS[fmt](text) for text in texts]
+        back = [read_match(io.StringIO(text), fmt) for text in texts]
         read = time.perf_counter() - start
         equal = sum(1 for a, b in zip(matches, back) if a == b)
         same_games = sum(1 for a, b in zip(matches, back) if _plain(a.games) == _plain(b.games))

@@ -13,6 +13,7 @@ from high points to low ones and bears off below point 1.
 
 from __future__ import annotations
 
+from operator import neg
 from typing import Sequence
 
 from .play import Move
@@ -72,6 +73,11 @@ def undo_move(s: list[int], move: Move) -> None:
             s[0] += 1
         else:
             s[move.dst] -= 1
+
+
+def flipped(s: Board) -> Board:
+    """The board array seen from the other side: ``t[i] = -s[25 - i]``."""
+    return tuple(map(neg, s[::-1]))
 
 
 def _occupied(s: Sequence[int]) -> list[int]:

@@ -12,13 +12,12 @@
 from __future__ import annotations
 
 import operator
-from operator import neg
 from typing import Iterable, Sequence
 
 from . import ids
-from .movegen import Board, apply_move, can_move, highest, legal_results
+from .movegen import Board, apply_move, can_move, flipped, highest, legal_results
 from .play import BAR, OFF, Move, Play
-from .rules import ResultKind, Rules
+from .rules import DEFAULT_RULES, ResultKind, Rules
 
 CHECKERS = 15
 _START = {24: 2, 13: 5, 8: 3, 6: 5}
@@ -114,7 +113,7 @@ class Position:
 
     def flip(self) -> Position:
         """The same position seen from the other side (the opponent to move)."""
-        return Position._trusted(_flipped(self._s))
+        return Position._trusted(flipped(self._s))
 
     def off(self) -> tuple[int, int]:
         """Checkers borne off: (side to move, opponent)."""
@@ -137,17 +136,18 @@ class Position:
     # --- moving ------------------------------------------------------------
 
     def legal_plays(self, dice: tuple[int, int], rules: Rules | None = None) -> list[Play]:
-        """Every legal play for ``dice``, one per distinct resulting position.
+        """Every legal play for ``dice``, one per distinct resulting position
+        (``rules`` default: backgammon).
 
         A roll with no legal move gives one empty play (the turn passes).
         """
-        rules = rules or _DEFAULT
+        rules = rules or DEFAULT_RULES
         return [Play(moves) for moves in legal_results(self._s, _dice(dice), rules).values()]
 
     def legal_positions(self, dice: tuple[int, int], rules: Rules | None = None) -> list[Position]:
         """The positions the legal plays reach, the opponent now on roll."""
-        rules = rules or _DEFAULT
-        return [Position._trusted(_flipped(b)) for b in legal_results(self._s, _dice(dice), rules)]
+        rules = rules or DEFAULT_RULES
+        return [Position._trusted(flipped(b)) for b in legal_results(self._s, _dice(dice), rules)]
 
     def play(self, play: Play | Iterable[Move]) -> Position:
         """Apply a play's moves (no legality check beyond each single step
@@ -205,12 +205,15 @@ class Position:
         return None
 
     def result_kind(self, rules: Rules | None = None) -> ResultKind | None:
-        """How the finished game was won, under ``rules.mars``/``backgammon``.
+        """How the finished game was won, under ``rules.mars``/``backgammon``
+        (default: :data:`~tavlakit.rules.DEFAULT_RULES`, backgammon).
 
         >>> Position.from_points({}, {19: 15}).result_kind()
+        'backgammon'
+        >>> Position.from_points({}, {19: 15}).result_kind(Rules.preset("tavla"))
         'mars'
         """
-        rules = rules or _DEFAULT
+        rules = rules or DEFAULT_RULES
         who = self.winner()
         if who is None:
             return None
@@ -245,14 +248,6 @@ class Position:
         from . import svg  # the picture is drawn on top of the engine
 
         return svg.board(self)
-
-
-_DEFAULT = Rules()
-
-
-def _flipped(s: Board) -> Board:
-    """The board array seen from the other side: ``t[i] = -s[25 - i]``."""
-    return tuple(map(neg, s[::-1]))
 
 
 def _dice(dice: tuple[int, int] | Sequence[int]) -> tuple[int, int]:

@@ -3,17 +3,35 @@
 >>> p = Problem("illegal-play", "error", "13/7 is blocked", file="m.mat", line=8, column=5)
 >>> p.location()
 'm.mat:8:5'
+
+Readers and the replayer create problems through a :class:`Reporter`, which
+knows where it is (file, game, move, line...) and whether to stop at the
+first error:
+
+>>> found: list[Problem] = []
+>>> report = Reporter(found, file="m.mat").at(game=2)
+>>> report.warning("hit-mark", "hit mark '*' missing on 5", line=9, move=4)
+>>> print(found[0])
+m.mat:9: warning hit-mark: hit mark '*' missing on 5
+>>> found[0].game, found[0].move
+(2, 4)
+>>> Reporter(found, strict=True).error("bad-dice", "dice 72")  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+...
+tavlakit.problem.ProblemError: <input>: error bad-dice: dice 72
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from . import summary
 
 Severity = Literal["error", "warning", "info"]
+"""``error``: the record is wrong; ``warning``: odd but readable;
+``info``: a note (files that are not records, a match stored twice)."""
 
 #: Every problem code, with what it means. Codes are stable: scripts rely on them.
 CODES: dict[str, str] = {
@@ -25,6 +43,9 @@ CODES: dict[str, str] = {
     "lost-on-write": "a writer could not hold some information",
     "unsupported": "something the format holds but the record model does not (kept raw where possible)",
     "internal": "tavlakit failed on this input: a bug, please report it",
+    "bad-tag": "a tag whose value cannot be read (its default is used)",
+    "not-a-record": "a file of a kind tavlakit does not read",
+    "duplicate": "the same match stored more than once",
     # replaying checker plays
     "illegal-play": "a written play that no legal play matches",
     "must-enter-first": "a checker moves while the side has checkers on the bar",
@@ -99,9 +120,88 @@ class Problem:
         return summary.problem_html(self)
 
 
+class Finding(NamedTuple):
+    """What an engine-level judge found, before a :class:`Reporter` locates it."""
+
+    code: str
+    severity: Severity
+    message: str
+
+
 class ProblemError(ValueError):
     """Raised in strict mode at the first error; carries the :class:`Problem`."""
 
     def __init__(self, problem: Problem) -> None:
         super().__init__(str(problem))
         self.problem = problem
+
+
+#: The fields of a :class:`Problem` that say where it is.
+WHERE = ("file", "line", "column", "game", "move", "player", "position_id", "expected")
+
+
+class Reporter:
+    """The one way to create problems: located, collected, strict or lenient.
+
+    A reporter appends each problem to ``problems`` (a list shared with its
+    children) with the location it carries; keyword arguments of a call
+    (``line=``, ``move=``, ``expected=``...; any field of :class:`Problem`)
+    override it for that problem. With ``strict`` the first error raises
+    :class:`ProblemError` (after it was collected).
+    """
+
+    __slots__ = ("problems", "strict", "where")
+
+    def __init__(self, problems: list[Problem] | None = None, strict: bool = False, **where: Any) -> None:
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.strict = strict
+        self.where: dict[str, Any] = _checked(where)
+
+    def at(self, **where: Any) -> Reporter:
+        """A child with more context (``at(game=3)``), collecting into the same list."""
+        child = Reporter(self.problems, self.strict)
+        child.where = {**self.where, **_checked(where)}
+        return child
+
+    def report(self, code: str, severity: Severity, message: str, **where: Any) -> Problem:
+        """Create, collect and return a problem (raising in strict mode if it is an error)."""
+        if code not in CODES:
+            raise ValueError(f"unknown problem code {code!r}")
+        fields = {**self.where, **where} if where else self.where
+        if "expected" in fields:
+            fields = {**fields, "expected": tuple(fields["expected"])}
+        problem = Problem(code, severity, message, **fields)
+        self.problems.append(problem)
+        if self.strict and severity == "error":
+            raise ProblemError(problem)
+        return problem
+
+    def error(self, code: str, message: str, **where: Any) -> None:
+        """Report an error."""
+        self.report(code, "error", message, **where)
+
+    def warning(self, code: str, message: str, **where: Any) -> None:
+        """Report a warning."""
+        self.report(code, "warning", message, **where)
+
+    def info(self, code: str, message: str, **where: Any) -> None:
+        """Report a note."""
+        self.report(code, "info", message, **where)
+
+    def emit(self, finding: Finding, **where: Any) -> Problem:
+        """Report what a judge found, located here (and by ``where``)."""
+        return self.report(finding.code, finding.severity, finding.message, **where)
+
+    def take(self, problems: list[Problem]) -> None:
+        """Collect problems made elsewhere (raising at an error in strict mode)."""
+        for problem in problems:
+            self.problems.append(problem)
+            if self.strict and problem.severity == "error":
+                raise ProblemError(problem)
+
+
+def _checked(where: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(where) - set(WHERE)
+    if unknown:
+        raise TypeError(f"a problem has no field {', '.join(sorted(unknown))}")
+    return where

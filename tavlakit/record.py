@@ -12,13 +12,15 @@ the games are the same.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from . import summary
+from .i18n import _
 from .play import Move, Play
-from .problem import Problem
-from .rules import PRESETS, Rules
+from .problem import Problem, Reporter
+from .rules import MARS_KINDS, OPENINGS, PRESETS, Rules
 
 TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: For a roll: ``play`` (moves written, possibly none), ``cannot-move``
@@ -28,7 +30,7 @@ RollStatus = Literal["play", "cannot-move", "unknown", "illegal"]
 
 
 def _loc() -> int | None:
-    return field(default=None, compare=False)  # type: ignore[return-value]
+    return field(default=None, compare=False)
 
 
 @dataclass
@@ -111,15 +113,34 @@ class Match:
     problems: list[Problem] = field(default_factory=list, compare=False)
     """Problems found while reading the match outside any game (header, junk)."""
 
+    tag_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    """Where each tag was written (line, column), for problems about it."""
+    _resolved: tuple[dict[str, str], Rules | None, list[Problem]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
     @property
     def rules(self) -> Rules | None:
-        """The rules the tags name, or ``None`` when they name none.
+        """The rules the tags name, or ``None`` when they name none (then
+        :data:`~tavlakit.rules.DEFAULT_RULES`, backgammon, applies).
 
-        ``Variation`` ``Tavla``/``Backgammon`` picks a preset; a ``Rules`` tag
-        holds a preset name and/or ``option=value`` pairs; ``Crawford``,
-        ``Jacoby`` and ``Beaver`` tags (``On``/``Off``) set those options.
+        Resolved once (:meth:`resolve_rules`, which a reader calls when the
+        header is read); again only if the tags changed since.
         """
-        return rules_from_tags(self.tags)
+        if self._resolved is None or self._resolved[0] != self.tags:
+            return self.resolve_rules()
+        return self._resolved[1]
+
+    def resolve_rules(self) -> Rules | None:
+        """Read the rules from the tags (see :func:`read_rules`); a tag that
+        cannot be read becomes a ``bad-tag`` problem in :attr:`problems`."""
+        if self._resolved is not None:  # the tags changed: forget what the old ones gave
+            old = self._resolved[2]
+            self.problems[:] = [p for p in self.problems if not any(p is q for q in old)]
+        found: list[Problem] = []
+        rules = read_rules(self.tags, Reporter(found, file=self.source), self.tag_lines)
+        self.problems.extend(found)
+        self._resolved = (dict(self.tags), rules, found)
+        return rules
 
     def final_score(self) -> tuple[int, int]:
         """The score after the last game."""
@@ -134,52 +155,95 @@ class Match:
 
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
+_FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"))
 
 
-def _flag(text: str) -> bool:
-    low = text.strip().lower()
-    if low in _TRUE:
-        return True
-    if low in _FALSE:
-        return False
-    raise ValueError(f"expected On or Off, not {text!r}")
+def read_rules(tags: Mapping[str, str], report: Reporter,
+               lines: Mapping[str, tuple[int, int]] | None = None) -> Rules | None:
+    """The rules a record's tags name, or ``None`` when they name none.
 
+    ``Variation`` ``Tavla``/``Backgammon`` picks a preset; a ``Rules`` tag
+    holds a preset name and/or ``option=value`` pairs; ``Crawford``,
+    ``Jacoby`` and ``Beaver`` tags (``On``/``Off``) set those options of a
+    named rule set. A value that cannot be read is reported through
+    ``report`` as a ``bad-tag`` warning, located at ``lines[tag]`` when
+    given, and left out (the default holds). Never raises.
 
-def rules_from_tags(tags: dict[str, str]) -> Rules | None:
-    """Rules named by a record's tags (see :attr:`Match.rules`).
-
-    >>> rules_from_tags({"Variation": "Tavla"}).name
+    >>> found = []
+    >>> read_rules({"Variation": "Tavla"}, Reporter(found)).name
     'tavla'
-    >>> rules_from_tags({"Rules": "tavla mars=outside-home"}).name
+    >>> read_rules({"Rules": "tavla mars=outside-home"}, Reporter(found)).name
     'tavla-outside-home'
+    >>> read_rules({"Rules": "bogus", "Jacoby": "6n"}, Reporter(found), {"Jacoby": (4, 1)}) is None
+    True
+    >>> [(p.code, p.line) for p in found]
+    [('bad-tag', None), ('bad-tag', 4)]
     """
+    lines = lines or {}
+
+    def bad(tag: str, message: str) -> None:
+        line, column = lines.get(tag, (None, None))
+        report.warning("bad-tag", message, line=line, column=column)
+
     base: Rules | None = None
     variation = tags.get("Variation", "").strip().lower()
     if variation in PRESETS:
         base = PRESETS[variation]
-    spec = tags.get("Rules")
+    elif variation:
+        bad("Variation", _("the Variation tag says {value!r}; expected Backgammon or Tavla (ignored)")
+            .format(value=tags["Variation"]))
     options: dict[str, object] = {}
-    if spec:
-        for word in spec.replace(",", " ").split():
-            if "=" not in word:
-                base = Rules.preset(word)
-                continue
-            key, value = word.split("=", 1)
-            key = key.strip().replace("-", "_")
-            if key not in Rules.__dataclass_fields__:
-                raise ValueError(f"unknown rule option {key!r} in Rules tag")
-            default = getattr(Rules(), key)
-            options[key] = _flag(value) if isinstance(default, bool) else value.strip()
-    for tag, key in (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver")):
-        if tag in tags and key not in options and base is not None:
-            options[key] = _flag(tags[tag])
+    for word in tags.get("Rules", "").replace(",", " ").split():
+        if "=" not in word:
+            if word.lower() in PRESETS:
+                base = PRESETS[word.lower()]
+            else:
+                bad("Rules", _("the Rules tag names {word!r}; expected one of {presets} or option=value "
+                               "(ignored)").format(word=word, presets=", ".join(PRESETS)))
+            continue
+        key, value = word.split("=", 1)
+        key = key.strip().replace("-", "_")
+        expected = _option_values(key)
+        if expected is None:
+            bad("Rules", _("the Rules tag sets {key!r}, which is not a rule option (ignored)").format(key=key))
+        elif value.strip().lower() not in expected:
+            bad("Rules", _("the Rules tag sets {key}={value!r}; expected {expected} (ignored)")
+                .format(key=key, value=value, expected=" or ".join(expected)))
+        else:
+            options[key] = expected[value.strip().lower()]
+    for tag, key in _FLAG_TAGS:
+        if tag not in tags:
+            continue
+        flag = _flag(tags[tag])
+        if flag is None:
+            bad(tag, _("the {tag} tag says {value!r}; expected On or Off (ignored)").format(tag=tag, value=tags[tag]))
+        elif key not in options and base is not None:
+            options[key] = flag
+    limit = tags.get("CubeLimit")
+    if limit is not None and not limit.strip().isdigit():
+        bad("CubeLimit", _("the CubeLimit tag says {value!r}; expected a whole number (ignored)").format(value=limit))
     if base is None and not options:
         return None
     return (base or Rules()).replace(**options)
 
 
+def _flag(text: str) -> bool | None:
+    low = text.strip().lower()
+    return True if low in _TRUE else False if low in _FALSE else None
+
+
+def _option_values(key: str) -> dict[str, object] | None:
+    """The values a ``Rules`` tag may give option ``key``, by their lower-case text."""
+    if key not in Rules.__dataclass_fields__:
+        return None
+    if isinstance(getattr(Rules(), key), bool):
+        return {text: text in _TRUE for text in (*sorted(_TRUE), *sorted(_FALSE))}
+    choices = {"opening": OPENINGS, "mars": MARS_KINDS}[key]
+    return {choice: choice for choice in choices}
+
+
 def rules_to_tags(rules: Rules) -> dict[str, str]:
-    """Tags that :func:`rules_from_tags` reads back as ``rules``.
+    """Tags that :func:`read_rules` reads back as ``rules``.
 
     >>> rules_to_tags(Rules.preset("tavla-outside-home"))
     {'Variation': 'Tavla', 'Rules': 'tavla-outside-home'}

@@ -1,28 +1,49 @@
 """Replay a record through the engine and collect what is wrong with it.
 
 The replayer never parses text and the formats never judge legality: this
-module walks a :class:`~tavlakit.record.Match` turn by turn, keeps the board
-and the cube, and reports :class:`~tavlakit.problem.Problem` objects.
+module walks a :class:`~tavlakit.record.Match` turn by turn and composes
+the judges: :mod:`~tavlakit.legality` (is a play legal, and why not),
+:mod:`~tavlakit.cube` (the cube's state), :mod:`~tavlakit.scoring` (results
+and score lines) and :mod:`~tavlakit.resync` (which board to go on from
+after a fault). Problems go through one :class:`~tavlakit.problem.Reporter`.
 
-A written play is legal when some way of playing the thrown dice with the
-written moves (merged moves split, in any die order) reaches a position
-that a legal play reaches. When it does not, the game goes on (lenient
-mode): the moves are applied as written if the board allows, else the
-play is skipped; the problem says which.
+After an illegal, missing or unreadable play the game goes on (lenient
+mode) from the board the writer's program most likely had: the written
+moves carried out as far as the board allows, or the legal play under
+which the following plays fit; the problem says which. So one fault gives
+one error, not one on every later play.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
 
 from . import summary
-from .movegen import Board, apply_move, can_move, highest, legal_results, undo_move
-from .play import BAR, Move, Play
+from .cube import Cube
+from .i18n import _
+from .legality import (
+    Verdict,
+    any_roll,
+    closest,
+    direct,
+    explain,
+    judge,
+    notation,
+    physical,
+)
+from .movegen import Board
+from .play import Move
 from .position import Position
-from .problem import Problem, ProblemError, Severity
+from .problem import Finding, Problem, Reporter
 from .record import Game, Match, Turn
-from .rules import PRESETS, ResultKind, Rules
+from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
+from .rules import DEFAULT_RULES, ResultKind, Rules
+from .scoring import Ending, ScoreKeeper, judge_result
+
+#: Legal plays offered as candidates after a fault, closest to the written first.
+CANDIDATES = 1000
+
 
 @dataclass
 class Step:
@@ -78,6 +99,10 @@ class Report:
         return [p for p in self.problems if p.severity == "warning"]
 
     @property
+    def infos(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "info"]
+
+    @property
     def ok(self) -> bool:
         """True when no error was found (warnings allowed)."""
         return not self.errors
@@ -90,258 +115,137 @@ class Report:
 
 
 def default_rules(match: Match) -> Rules:
-    """The rules a match names in its tags, else backgammon."""
-    return match.rules or PRESETS["backgammon"]
-
-
-# --- realising a written play -----------------------------------------------
+    """The rules a match names in its tags, else backgammon (:data:`~tavlakit.rules.DEFAULT_RULES`)."""
+    return match.rules or DEFAULT_RULES
 
 
 @dataclass
-class _Realised:
-    """Outcome of trying to play written moves with the thrown dice."""
+class _Lost:
+    """A run of rolls of one player with no play written (one error for all)."""
 
-    boards: dict[Board, tuple[Move, ...]]
-    failure: tuple[str, str] | None  # (code, message) of the deepest failure
-
-
-def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules) -> _Realised:
-    """Every board reachable by playing ``written`` with the dice.
-
-    Each written move is a checker's path from its start to its end; a path
-    may take several dice through open intermediate points, and the hops of
-    different paths may interleave (``9/off 5/off`` with 6-6 is 9/3, 5/off,
-    3/off). Bearing off may overshoot only on a path's last hop.
-    """
-    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    paths = [[m.src, m.dst] for m in written]
-    s = list(board)
-    boards: dict[Board, tuple[Move, ...]] = {}
-    failure: list[tuple[int, str, str]] = []
-    frozen = None if rules.hit_and_run else [0] * 26
-    made: list[Move] = []
-
-    def fail(depth: int, code: str, message: str) -> None:
-        if not failure or depth > failure[0][0]:
-            failure[:] = [(depth, code, message)]
-
-    def step_ok(src: int, die: int, depth: int, move: Move) -> bool:
-        hi = highest(s)
-        if s[src] > 0 and (hi != BAR or src == BAR) and (frozen is None or s[src] > frozen[src]) \
-                and can_move(s, src, die, hi):
-            return True
-        dst = src - die
-        if s[src] <= 0:
-            fail(depth, "illegal-play", f"{move}: no checker of the mover on {_name(src)}")
-        elif hi == BAR and src != BAR:
-            fail(depth, "must-enter-first", f"{move}: a checker on the bar must enter before {_name(src)} moves")
-        elif frozen is not None and s[src] <= frozen[src]:
-            fail(depth, "illegal-play", f"{move}: the checker that hit on {src} may not move on (hit-and-run is off)")
-        elif dst > 0:
-            fail(depth, "illegal-play", f"{move}: point {dst} is closed ({-s[dst]} opposing checkers)")
-        elif hi > 6:
-            fail(depth, "bear-off-outside", f"{move}: bearing off while a checker is still on {_name(hi)}")
-        else:
-            fail(depth, "illegal-play", f"{move}: a {die} bears off from {src} only when no checker is above it ({hi})")
-        return False
-
-    def search(remaining: list[int]) -> None:
-        depth = len(made)
-        pending = [i for i, (cur, dst) in enumerate(paths) if cur != dst]
-        if not pending:
-            key = tuple(s)
-            if key not in boards:
-                boards[key] = tuple(made)
-            return
-        if not remaining:
-            left = " ".join(str(Move(paths[i][0], paths[i][1])) for i in pending)
-            fail(depth, "illegal-play", f"the dice {_dice_text(pool)} do not reach: {left} is left over")
-            return
-        seen: set[tuple[int, int, int]] = set()
-        for i in pending:
-            cur, dst = paths[i]
-            move = written[i]
-            for j, die in enumerate(remaining):
-                nxt = cur - die
-                if (cur, dst, die) in seen or (dst and nxt < dst):
-                    continue
-                seen.add((cur, dst, die))
-                if not step_ok(cur, die, depth, move):
-                    continue
-                step = apply_move(s, cur, die)
-                if frozen is not None and step.hit and step.dst <= 6:
-                    frozen[step.dst] += 1
-                made.append(step)
-                paths[i][0] = step.dst
-                search(remaining[:j] + remaining[j + 1:])
-                paths[i][0] = cur
-                made.pop()
-                if frozen is not None and step.hit and step.dst <= 6:
-                    frozen[step.dst] -= 1
-                undo_move(s, step)
-
-    for move in written:
-        if move.dst >= move.src:
-            fail(0, "illegal-play", f"{move} does not move forward")
-            return _Realised(boards, (failure[0][1], failure[0][2]))
-    search(pool)
-    return _Realised(boards, (failure[0][1], failure[0][2]) if failure else None)
-
-
-def _direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
-    """The common case fast: one written move per die, each exactly a die,
-    all dice used. Returns the board and moves made, or None to search."""
-    a, b = dice
-    if a == b:
-        if len(written) != 4 or any(m.src - m.dst != a for m in written):
-            return None
-    elif len(written) != 2 or sorted(m.src - m.dst for m in written) != sorted(dice):
-        return None
-    s = list(board)
-    made = []
-    for move in sorted(written, key=lambda m: -m.src):
-        src = move.src
-        hi = highest(s)
-        if s[src] <= 0 or (hi == BAR and src != BAR) or not can_move(s, src, src - move.dst, hi):
-            return None
-        made.append(apply_move(s, src, src - move.dst))
-    return tuple(s), tuple(made)
-
-
-def _name(point: int) -> str:
-    return "the bar" if point == BAR else str(point)
-
-
-def _dice_text(dice: Iterable[int]) -> str:
-    return "-".join(str(d) for d in dice) or "(none)"
-
-
-def _closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move], limit: int = 3) -> tuple[str, ...]:
-    want = {(m.src, m.dst) for m in written}
-
-    def score(moves: tuple[Move, ...]) -> int:
-        return -len(want & {(m.src, m.dst) for m in Play(moves).moves})
-
-    ranked = sorted(legal.values(), key=score)
-    return tuple(Play(m).notation() or "(no move)" for m in ranked[:limit])
-
-
-# --- the replayer -------------------------------------------------------------
+    index: int  # of the problem in the game's list
+    count: int = 0
+    last_line: int | None = None
 
 
 class _GameWalker:
-    """Walks one game; collects steps and problems."""
+    """Walks one game: keeps the boards, asks the judges, reports."""
 
-    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, strict: bool) -> None:
+    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter) -> None:
         self.match = match
         self.game = game
         self.rules = rules
         self.crawford = crawford
-        self.strict = strict
-        self.out = ReplayedGame(game)
+        self.out = ReplayedGame(game, problems=report.problems, cube=game.cube)
+        self.report = report
         self.views: list[Position] = []  # [player 0 view, player 1 view]
         self.on_roll: int | None = None
         self.synced = True  # False once the board is unknown (after ???)
-        self.owner: int | None = game.cube_owner
-        self.out.cube = game.cube
-        self.offered: int | None = None  # the doubler while a double is pending
-        self.dropped_by: int | None = None
+        self.cube = Cube(game.cube, game.cube_owner)
         self.ended_at: Turn | None = None
+        self.after_end: _Lost | None = None
+        self.lost: dict[int, _Lost] = {}
+        self.budget = GAME_BUDGET  # later plays the resynchronisations of this game may judge
         self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
 
     # problems
-    def report(self, code: str, severity: Severity, message: str, turn: Turn | None = None,
-               player: int | None = None, position: Position | None = None,
-               expected: tuple[str, ...] = (), line: int | None = None, column: int | None = None) -> None:
+    def tell(self, finding: Finding, turn: Turn | None = None, position: Position | None = None,
+             expected: tuple[str, ...] = (), player: int | None = None, line: int | None = None,
+             column: int | None = None) -> Problem:
+        """Report ``finding`` at ``turn`` (else at ``line``, else at the game's line)."""
         names = self.match.players
         who = player if player is not None else (turn.player if turn is not None else None)
-        problem = Problem(
-            code=code,
-            severity=severity,
-            message=message,
-            file=self.match.source,
-            line=line if line is not None else (turn.line if turn is not None else self.game.line),
-            column=column if column is not None else (turn.column if turn is not None else None),
-            game=self.game.number,
+        if turn is not None:
+            line, column = turn.line, turn.column
+        return self.report.emit(
+            finding,
+            line=line if line is not None or column is not None else self.game.line,
+            column=column,
             move=turn.number if turn is not None else None,
             player=names[who] if who is not None and 0 <= who < len(names) else None,
             position_id=position.position_id() if position is not None else None,
             expected=expected,
         )
-        self.out.problems.append(problem)
-        if self.strict and severity == "error":
-            raise ProblemError(problem)
-
-    def view(self, player: int) -> Position:
-        return self.views[player]
 
     def set_view(self, player: int, pos: Position) -> None:
         self.views[player] = pos
         self.views[1 - player] = pos.flip()
 
     def start(self, first: int) -> None:
+        pos = Position.initial()
         if self.game.start:
             try:
                 pos = Position.from_position_id(self.game.start)
             except ValueError as exc:
-                self.report("syntax", "error", f"set-up position: {exc}", player=first)
-                pos = Position.initial()
-        else:
-            pos = Position.initial()
+                self.tell(Finding("syntax", "error", _("set-up position: {reason}").format(reason=exc)), player=first)
         self.views = [pos, pos.flip()] if first == 0 else [pos.flip(), pos]
         self.out.starter = first
 
     def run(self) -> ReplayedGame:
         for index, turn in enumerate(self.game.turns):
             if turn.player not in (0, 1):
-                self.report("syntax", "error", f"turn by unknown player {turn.player}", turn, player=None)
+                self.tell(Finding("syntax", "error", _("turn by unknown player {player}").format(player=turn.player)),
+                          turn)
                 continue
             if not self.views:
                 self.start(turn.player)
             if self.ended_at is not None:
-                self.report("after-end", "error",
-                            f"the game was already over (line {self.ended_at.line}); this turn cannot be played",
-                            turn)
-                continue
-            if turn.kind == "roll":
+                self.past_the_end(turn)
+            elif turn.kind == "roll":
                 self.roll(index, turn)
             else:
                 self.cube_action(index, turn)
         self.finish()
         return self.out
 
+    def past_the_end(self, turn: Turn) -> None:
+        """Turns after the game ended: one error for all of them."""
+        assert self.ended_at is not None
+        if self.after_end is None:
+            self.after_end = _Lost(len(self.out.problems))
+            self.tell(Finding("after-end", "error", _("the game was already over (line {line}); this turn cannot "
+                                                      "be played").format(line=self.ended_at.line)), turn)
+        else:
+            self.after_end.count += 1
+            self.after_end.last_line = turn.line
+
     # rolls
     def roll(self, index: int, turn: Turn) -> None:
         player = turn.player
-        if self.offered is not None:
-            self.report("cube-not-allowed", "error", "a roll while a double waits for an answer", turn)
-            self.offered = None
+        if self.cube.offered is not None:
+            for finding in self.cube.roll():
+                self.tell(finding, turn)
         if self.on_roll is not None and player != self.on_roll:
-            self.report("wrong-player", "error",
-                        f"{self.match.players[player]} rolls, but it is {self.match.players[self.on_roll]}'s turn",
-                        turn)
+            self.turn_not_written(index, turn, self.on_roll)
         first_roll = self.on_roll is None
         self.on_roll = 1 - player
-        before = self.view(player)
-        step = Step(turn, index, player, before, before, self.out.cube, self.owner)
+        before = self.views[player]
+        cube = self.cube
+        step = Step(turn, index, player, before, before, cube.value, cube.owner)
         self.out.steps.append(step)
         dice = turn.dice
         if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-            self.report("bad-dice", "error", f"dice {dice!r} are not two numbers 1-6", turn, position=before)
             step.legal = False
-            if turn.moves:  # moves with unknown dice: the board is unknown from here
-                self.synced = False
+            message = _("dice {dice} are not two numbers 1-6").format(dice=repr(dice))
+            if turn.moves and self.synced:
+                message = self.resync(step, index, turn, before, self.unknown_dice(before.board, turn.moves),
+                                      message)
+            self.tell(Finding("bad-dice", "error", message), turn, position=before)
             return
         if first_roll and dice[0] == dice[1] and self.rules.opening == "use-opening-dice" and not self.game.start:
-            self.report("opening-double", "error",
-                        f"the first roll {dice[0]}{dice[1]} is a double, but the opening dice are played "
-                        "(rules: use-opening-dice)", turn, position=before)
+            self.tell(Finding("opening-double", "error",
+                              _("the first roll {roll} is a double, but the opening dice are played "
+                                "(rules: use-opening-dice)").format(roll=f"{dice[0]}{dice[1]}")),
+                      turn, position=before)
         if turn.status in ("unknown", "illegal"):
-            what = "'???'" if turn.status == "unknown" else "gnubg's 'Illegal play' row"
             later = any(t.kind == "roll" for t in self.game.turns[index + 1:])
-            self.report("unknown-play", "warning",
-                        f"the play is not known ({what})" + ("; later plays of this game are not checked"
-                                                             if later else ""), turn, position=before)
+            if turn.status == "unknown":
+                message = (_("the play is not known ('???'); later plays of this game are not checked") if later
+                           else _("the play is not known ('???')"))
+            else:
+                message = (_("the play is not known (gnubg's 'Illegal play' row); later plays of this game are "
+                             "not checked") if later else _("the play is not known (gnubg's 'Illegal play' row)"))
+            self.tell(Finding("unknown-play", "warning", message), turn, position=before)
             step.legal = False
             self.synced = False
             return
@@ -349,41 +253,40 @@ class _GameWalker:
             return
         if not turn.moves and turn.status == "play" and index == len(self.game.turns) - 1:
             return  # rolled, then resigned (gnubg writes it so), or the record stops here
-        self.check_play(step, turn, before, (dice[0], dice[1]))
-
-    def check_play(self, step: Step, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
-        board = before.board
-        written = turn.moves
-        rules = self.rules
-        if not written:
-            legal = legal_results(board, dice, rules)
-            moves = next(iter(legal.values()))
-            if moves:
-                self.report("missing-play", "error",
-                            f"no play written for {dice[0]}{dice[1]}, but {len(legal)} legal play(s) exist",
-                            turn, position=before, expected=_closest(legal, ()))
-            return
-        direct = _direct(board, dice, written) if rules.hit_and_run else None
-        if direct is not None:  # every die used, so no maximal-dice question
-            self.check_hits(turn, written, direct[1], before)
-            self.moved(step, turn, Position._trusted(direct[0]))
-            return
-        realised = _realise(board, dice, written, rules)
-        all_dice = 4 if dice[0] == dice[1] else 2
-        chosen: Board | None = None
-        if realised.boards and rules.hit_and_run and len(next(iter(realised.boards.values()))) == all_dice:
-            chosen = next(iter(realised.boards))
-        else:
-            legal = legal_results(board, dice, rules)
-            for key in realised.boards:
-                if key in legal:
-                    chosen = key
-                    break
-            if chosen is None:
-                self.illegal(step, turn, before, dice, realised, legal)
+        fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
+        if fast is None:
+            verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules)
+            if verdict.after is None:
+                self.illegal(step, index, turn, before, verdict)
                 return
-        self.check_hits(turn, written, realised.boards[chosen], before)
-        self.moved(step, turn, Position._trusted(chosen))
+            if not turn.moves:
+                return  # no move was possible: the board stays
+            fast = verdict.after, verdict.made
+        self.check_hits(turn, fast[1], before)
+        self.moved(step, turn, Position._trusted(fast[0]))
+
+    def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
+        """A roll by the side not on roll: a turn of the other side is not
+        written. Go on from the board after the legal play (of any roll) of
+        the other side under which this and the later plays fit."""
+        names = self.match.players
+        message = _("{player} rolls, but it is {other}'s turn").format(player=names[turn.player],
+                                                                       other=names[missing])
+        if self.synced and self.views:
+            board = self.views[missing].board
+            legal = any_roll(board, self.rules)
+            candidates = [Candidate(board, (), "unchanged"), *(Candidate(b, m, "legal") for b, m in legal.items())]
+            choice = self.choose(candidates, index - 1, missing)
+            self.set_view(missing, Position._trusted(choice.candidate.board))
+            if choice.candidate.moves:
+                message = _("{problem}; a turn of {other} is not written: the game goes on after {play}, the "
+                            "legal play under which the next {count} roll(s) fit").format(
+                    problem=message, other=names[missing], play=notation(choice.candidate.moves),
+                    count=choice.fits)
+            else:
+                message = _("{problem}; a turn of {other} is not written (or {other} could not move)").format(
+                    problem=message, other=names[missing])
+        self.tell(Finding("wrong-player", "error", message), turn)
 
     def moved(self, step: Step, turn: Turn, after: Position) -> None:
         step.after = after
@@ -391,244 +294,197 @@ class _GameWalker:
         if max(after.board) <= 0:  # the mover has no checker left: all borne off
             self.ended_at = turn
 
-    def illegal(self, step: Step, turn: Turn, before: Position, dice: tuple[int, int],
-                realised: _Realised, legal: dict[Board, tuple[Move, ...]]) -> None:
+    def illegal(self, step: Step, index: int, turn: Turn, before: Position, verdict: Verdict) -> None:
         step.legal = False
         written = turn.moves
-        expected = _closest(legal, written)
-        roll = f"{dice[0]}{dice[1]}"
-        text = Play(written).notation()
-        most = max(len(m) for m in legal.values())
-        if most == 0:
-            code, message = "illegal-play", f"{text} is written, but no move is possible with {roll}: the turn passes"
-        elif realised.boards:
-            used = len(next(iter(realised.boards.values())))
-            if used < most:
-                code, message = "not-all-dice-used", (
-                    f"{text} plays {used} of the dice of {roll}, but {most} can be played")
-            else:
-                code, message = "larger-die", (
-                    f"{text} plays the smaller die of {roll}; only the larger may be played here")
-        elif realised.failure:
-            code, message = realised.failure
-            message = f"{message} (roll {roll})"
-        else:
-            code, message = "illegal-play", f"{text} cannot be played with {roll}"
-        # lenient: apply as written when the board allows it
-        try:
-            after = before.apply(written)
-        except ValueError:
-            message += "; skipped, board unchanged"
-            after = before
-        else:
-            message += "; applied as written"
-        self.report(code, "error", message, turn, position=before, expected=expected)
-        self.moved(step, turn, after)
+        legal = verdict.legal_plays()
+        ranked = closest(legal, written)
+        expected = tuple(notation(moves) for _board, moves in ranked[:3])
+        finding = explain(verdict, written)
+        lost = self.lost.get(turn.player) if not written else None
+        if lost is not None:  # one more roll of a player whose plays are not written
+            lost.count += 1
+            lost.last_line = turn.line
+            self.resync(step, index, turn, before, self.legal_candidates(ranked, before.board), "")
+            return
+        candidates = [Candidate(board, moves, "written") for board, moves in (verdict.reached or {}).items()]
+        if written:
+            done = physical(before.board, written)
+            candidates.append(Candidate(done.board, done.applied, "physical"))
+        candidates.extend(self.legal_candidates(ranked, before.board))
+        if written:
+            candidates.extend(self.extra_turn(before.board, (verdict.dice[0], verdict.dice[1]), written))
+        message = self.resync(step, index, turn, before, candidates, finding.message)
+        problem = self.tell(finding._replace(message=message), turn, position=before, expected=expected)
+        if not written:
+            self.lost[turn.player] = _Lost(self.out.problems.index(problem))
 
-    def check_hits(self, turn: Turn, written: Sequence[Move], made: tuple[Move, ...], before: Position) -> None:
-        wrote = {m.dst for m in written if m.hit}
-        hits = {m.dst for m in made if m.hit}
+    def legal_candidates(self, ranked: list[tuple[Board, tuple[Move, ...]]], board: Board) -> list[Candidate]:
+        return [Candidate(b, moves, "legal") for b, moves in ranked[:CANDIDATES]] + \
+            [Candidate(board, (), "unchanged")]
+
+    def unknown_dice(self, board: Board, written: tuple[Move, ...]) -> list[Candidate]:
+        """Candidates for moves written with dice that are not dice."""
+        done = physical(board, written)
+        return [Candidate(done.board, done.applied, "physical"),
+                *self.legal_candidates(closest(any_roll(board, self.rules), written), board)]
+
+    def extra_turn(self, board: Board, dice: tuple[int, int], written: tuple[Move, ...]) -> list[Candidate]:
+        """Boards where the written play is legal after one more, unwritten
+        turn of the mover (a lost row: the two turns before it not written)."""
+        out = []
+        for between, moves in any_roll(board, self.rules).items():
+            verdict = judge(between, dice, written, self.rules)
+            if verdict.after is not None:
+                out.append(Candidate(verdict.after, moves, "extra-turn"))
+        return out
+
+    def choose(self, candidates: list[Candidate], index: int, player: int) -> Choice:
+        """:func:`~tavlakit.resync.choose` within what is left of the game's budget."""
+        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget))
+        self.budget -= choice.spent
+        return choice
+
+    def resync(self, step: Step, index: int, turn: Turn, before: Position, candidates: list[Candidate],
+               message: str) -> str:
+        """Go on from the best candidate board; ``message`` plus what was done."""
+        choice = self.choose(candidates, index, turn.player)
+        picked = choice.candidate
+        self.moved(step, turn, Position._trusted(picked.board))
+        if picked.how == "written":
+            done = _("applied as written")
+        elif picked.how == "physical":
+            left = physical(before.board, turn.moves).skipped
+            if not left:
+                done = _("applied as written")
+            elif picked.moves:
+                done = _("applied as far as the board allows: {applied} ({skipped} cannot be carried out)").format(
+                    applied=notation(picked.moves), skipped=notation(left))
+            else:
+                done = _("none of it can be carried out; board unchanged")
+        elif picked.how == "extra-turn":
+            done = _("it fits after a turn of {player} that is not written ({play}, under which the next {count} "
+                     "roll(s) fit): the game goes on from there").format(
+                player=self.match.players[turn.player], play=notation(picked.moves), count=choice.fits)
+        elif picked.how == "legal" and not picked.moves:
+            done = _("the turn passes (no move is possible)")
+        elif picked.how == "legal":
+            done = _("the game goes on after {play}, the legal play under which the next {count} roll(s) fit").format(
+                play=notation(picked.moves), count=choice.fits)
+        else:
+            done = _("skipped, board unchanged")
+        return _("{problem}; {done}").format(problem=message, done=done) if message else done
+
+    def check_hits(self, turn: Turn, made: tuple[Move, ...], before: Position) -> None:
         if not self.marks_hits:
-            self.out.unmarked_hits += len(hits)
-        elif wrote != hits:
+            self.out.unmarked_hits += sum(m.hit for m in made)
+            return
+        wrote = {m.dst for m in turn.moves if m.hit}
+        hits = {m.dst for m in made if m.hit}
+        if wrote != hits:
             missing = ", ".join(str(p) for p in sorted(hits - wrote, reverse=True))
             extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
-            parts = ([f"missing on {missing}"] if missing else []) + ([f"extra on {extra}"] if extra else [])
-            self.report("hit-mark", "warning", f"hit mark '*' {' and '.join(parts)}", turn, position=before)
+            if missing and extra:
+                message = _("hit mark '*' missing on {missing} and extra on {extra}").format(missing=missing,
+                                                                                            extra=extra)
+            elif missing:
+                message = _("hit mark '*' missing on {missing}").format(missing=missing)
+            else:
+                message = _("hit mark '*' extra on {extra}").format(extra=extra)
+            self.tell(Finding("hit-mark", "warning", message), turn, position=before)
 
     # cube
     def cube_action(self, index: int, turn: Turn) -> None:
         player = turn.player
-        pos = self.view(player)
-        step = Step(turn, index, player, pos, pos, self.out.cube, self.owner)
+        pos = self.views[player]
+        cube = self.cube
+        step = Step(turn, index, player, pos, pos, cube.value, cube.owner)
         self.out.steps.append(step)
-        kind = turn.kind
-        if kind == "double":
-            problem = None
-            if not self.rules.cube:
-                problem = ("cube-not-allowed", "a double, but the rules have no cube")
-            elif self.crawford:
-                problem = ("crawford-double", "a double in the Crawford game")
-            elif self.owner is not None and self.owner != player:
-                problem = ("cube-not-allowed", f"{self.match.players[player]} doubles without owning the cube")
-            elif self.offered is not None:
-                problem = ("cube-not-allowed", "a double while another double is pending")
-            elif self.on_roll is not None and player != self.on_roll:
-                problem = ("cube-not-allowed", f"{self.match.players[player]} doubles when not about to roll")
-            if problem:
-                self.report(problem[0], "error", problem[1], turn, position=pos)
-                step.legal = False
-            new = self.out.cube * 2
-            if turn.cube is not None and turn.cube != new:
-                self.report("cube-value", "warning", f"Doubles => {turn.cube}, but the cube was {self.out.cube}; "
-                            f"expected {new}", turn, position=pos)
-            self.offered = player
-            return
-        if self.offered is None or self.offered == player:
-            self.report("cube-not-allowed", "error", f"'{kind}' without a double to answer", turn, position=pos)
-            step.legal = False
-            if kind == "drop":
-                self.dropped_by = player
+        if turn.kind == "double":
+            found = cube.double(player, self.on_roll, self.rules, self.crawford, self.match.players, turn.cube)
+        else:
+            doubler = cube.offered
+            found = cube.answer(turn.kind, player, self.rules, turn.cube)
+            if turn.kind == "drop":
                 self.ended_at = turn
-            return
-        doubler = self.offered
-        self.offered = None
-        if kind == "take":
-            self.out.cube *= 2
-            self.owner = player
-        elif kind == "beaver":
-            if not self.rules.beaver:
-                self.report("cube-not-allowed", "error", "a beaver, but the rules do not allow beavers", turn,
-                            position=pos)
-            self.out.cube *= 4
-            self.owner = player
-            expected = self.out.cube
-            if turn.cube is not None and turn.cube != expected:
-                self.report("cube-value", "warning", f"Beavers => {turn.cube}; expected {expected}", turn,
-                            position=pos)
-        else:  # drop
-            self.dropped_by = player
-            self.ended_at = turn
-        self.on_roll = doubler if kind != "drop" else self.on_roll
+            elif doubler is not None and doubler != player:
+                self.on_roll = doubler
+        for finding in found:
+            self.tell(finding, turn, position=pos)
+            if finding.severity == "error":
+                step.legal = False
+        self.out.cube = cube.value
 
     # end of game
     def finish(self) -> None:
         game = self.game
         out = self.out
+        self.close_runs()
         if self.views:
             out.final = self.views[0]
+        known = bool(self.views) and self.synced
+        winner = out.final.winner() if known else None
+        if winner is not None:
+            out.result_kind = out.final.result_kind(self.rules)
+        end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
         result = game.result
-        final = out.final
-        winner_on_board = final.winner() if self.views and self.synced else None
-        if winner_on_board is not None:
-            kind = final.result_kind(self.rules)
-            out.result_kind = kind
-        if result is None:
-            if game.turns:
-                self.report("missing-result", "warning" if winner_on_board is None else "error",
-                            "the game has no result" + (" (it stops before it is over)"
-                                                        if winner_on_board is None else ""),
-                            line=game.turns[-1].line)
-            return
+        for finding in judge_result(game, self.rules, self.match.length, end, self.match.players):
+            if result is None:
+                self.report.emit(finding, line=game.turns[-1].line)
+            else:
+                self.tell(finding, player=result.winner, line=result.line, column=result.column)
+
+    def close_runs(self) -> None:
+        """Say in each run's one error how many later turns it covers."""
+        problems = self.out.problems
         names = self.match.players
-        rline, rcol = result.line, result.column
-        money = self.match.length == 0
-        cube = out.cube
-        if result.points > 3 * max(cube, 1) * (2 if self.offered is not None else 1) or result.points < 1:
-            self.report("absurd-points", "error",
-                        f"Wins {result.points} point(s): a game at cube {cube} is worth at most {3 * cube}",
-                        player=result.winner, line=rline, column=rcol)
-            return
-        if self.dropped_by is not None:
-            winner = 1 - self.dropped_by
-            if result.winner != winner:
-                self.report("result-mismatch", "error",
-                            f"{names[result.winner]} wins, but {names[self.dropped_by]} dropped the double",
-                            player=result.winner, line=rline, column=rcol)
-            else:
-                self.judge_points({cube}, f"a dropped double at cube {cube} wins {cube}")
-            return
-        if winner_on_board is not None:
-            kind = out.result_kind or "single"
-            points = self.rules.points(kind, cube, money)
-            if result.winner != winner_on_board:
-                self.report("result-mismatch", "error",
-                            f"{names[result.winner]} is written as the winner, but {names[winner_on_board]} bore "
-                            "off all checkers", player=result.winner, line=rline, column=rcol)
-            else:
-                self.judge_points({points}, f"a {kind} win at cube {cube} is worth {points} under "
-                                            f"{self.rules.name} rules")
-            return
-        if self.synced and self.views:  # the game did not end on the board: a resignation
-            allowed = {self.rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
-            values = " or ".join(str(p) for p in sorted(allowed))
-            self.judge_points(allowed, f"a resigned game at cube {cube} is worth {values}")
-
-    def judge_points(self, allowed: set[int], why: str) -> None:
-        """Check the written points against the values the game can have.
-
-        Some programs write only the points the winner needed to win the
-        match; that is a warning, not an error.
-        """
-        result = self.game.result
-        assert result is not None
-        if result.points in allowed:
-            return
-        length = self.match.length
-        capped = length and self.game.score[result.winner] + result.points >= length \
-            and result.points < max(allowed)
-        if capped:
-            self.report("points-capped", "warning",
-                        f"Wins {result.points} point(s): {why}; the writer capped the points of the "
-                        "match-winning game", player=result.winner, line=result.line, column=result.column)
-        else:
-            self.report("result-mismatch", "error", f"Wins {result.points} point(s), but {why}",
-                        player=result.winner, line=result.line, column=result.column)
+        for player, lost in self.lost.items():
+            if lost.count:
+                problem = problems[lost.index]
+                more = _("{count} later roll(s) of {player} in this game have no play written either (to line "
+                         "{line})").format(count=lost.count, player=names[player], line=lost.last_line)
+                problems[lost.index] = problem.replace(message=_("{problem}; {done}").format(
+                    problem=problem.message, done=more))
+        if self.after_end is not None and self.after_end.count:
+            problem = problems[self.after_end.index]
+            more = _("nor can the {count} later turn(s) (to line {line})").format(count=self.after_end.count,
+                                                                                 line=self.after_end.last_line)
+            problems[self.after_end.index] = problem.replace(message=_("{problem}; {done}").format(
+                problem=problem.message, done=more))
 
 
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
-                strict: bool = False) -> ReplayedGame:
-    """Replay one game; ``crawford`` says whether it is the Crawford game."""
-    walker = _GameWalker(match or Match(), game, rules, bool(game.crawford) or crawford, strict)
-    return walker.run()
+                strict: bool = False, report: Reporter | None = None) -> ReplayedGame:
+    """Replay one game; ``crawford`` says whether it is the Crawford game.
+
+    Problems go to the returned game's ``problems`` (through ``report``'s
+    location and strictness when given).
+    """
+    match = match or Match()
+    base = report or Reporter(strict=strict, file=match.source)
+    own = Reporter([], base.strict, **base.where).at(game=game.number)
+    return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own).run()
 
 
 def replay(match: Match, rules: Rules | None = None, strict: bool = False,
            games: Iterable[Game] | None = None) -> Iterator[ReplayedGame]:
     """Replay the games of ``match`` (or ``games``, e.g. a streaming reader's)
-    one at a time; score and match checks go into each game's problems.
-
-    A score line is right when it follows from the previous game's score
-    (as computed, or as written) and result; a wrong one is reported once
-    and the computed score is used from there on, so one typo does not
-    spoil the rest of the match.
+    one at a time; score and match checks go into each game's problems
+    (see :class:`~tavlakit.scoring.ScoreKeeper`).
     """
     rules = rules or default_rules(match)
-    candidates: list[tuple[int, int]] = []
-    crawford_done = False
-    length = match.length
-    first = True
+    scores = ScoreKeeper(match.length)
+    base = Reporter(strict=strict, file=match.source)
     for game in match.games if games is None else games:
-        if first and game.score != (0, 0):
-            # the record starts in mid-match: an earlier game may have been the Crawford game
-            crawford_done = True
-        first = False
         if strict:
-            for problem in game.problems:
-                if problem.severity == "error":
-                    raise ProblemError(problem)
-        extra: list[Problem] = []
-        score = written = game.score
-        if candidates and written not in candidates:
-            score = candidates[0]
-            extra.append(_match_problem(match, game, "score-mismatch",
-                                        f"the score line says {written[0]}-{written[1]}, but earlier results give "
-                                        f"{score[0]}-{score[1]}"))
-        if length and max(score) >= length:
-            extra.append(_match_problem(match, game, "match-over",
-                                        f"the match to {length} was already won at {score[0]}-{score[1]}"))
-        if strict and extra:
-            raise ProblemError(extra[0])
-        crawford = False
-        if length and rules.cube and rules.crawford and not crawford_done and max(score) == length - 1:
-            crawford = crawford_done = True
-        if game.crawford is not None:
-            crawford = game.crawford
-        replayed = replay_game(game, rules, match, crawford, strict)
-        replayed.problems[:0] = extra
-        result = game.result
-        candidates = []
-        if result is not None and result.winner in (0, 1):
-            for base in (score, written):
-                after = list(base)
-                after[result.winner] += result.points
-                if tuple(after) not in candidates:
-                    candidates.append((after[0], after[1]))
+            base.take([p for p in game.problems if p.severity == "error"][:1])
+        here = Reporter([], strict, file=match.source, game=game.number, line=game.line)
+        score, found = scores.score(game)
+        for finding in found:
+            here.emit(finding)
+        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base)
+        replayed.problems[:0] = here.problems
         yield replayed
-
-
-def _match_problem(match: Match, game: Game, code: str, message: str) -> Problem:
-    return Problem(code, "error", message, file=match.source, line=game.line, game=game.number)
 
 
 def validate(match: Match, rules: Rules | None = None, strict: bool = False,
@@ -640,11 +496,9 @@ def validate(match: Match, rules: Rules | None = None, strict: bool = False,
     :class:`~tavlakit.problem.ProblemError` is raised at the first error.
     """
     report = Report(match)
-    report.problems.extend(match.problems)
-    if strict:
-        for problem in match.problems:
-            if problem.severity == "error":
-                raise ProblemError(problem)
+    rules = rules or default_rules(match)  # resolves the tags first: their problems are the match's
+    collect = Reporter(report.problems, strict, file=match.source)
+    collect.take(match.problems)
     unmarked = unmarked_games = 0
     for replayed in replay(match, rules, strict, games):
         report.games += 1
@@ -655,8 +509,6 @@ def validate(match: Match, rules: Rules | None = None, strict: bool = False,
             unmarked += replayed.unmarked_hits
             unmarked_games += 1
     if unmarked:
-        report.problems.append(Problem(
-            "hit-mark", "warning",
-            f"{unmarked} hit(s) in {unmarked_games} game(s) written without '*' (the writer marks no hits)",
-            file=match.source))
+        collect.warning("hit-mark", _("{hits} hit(s) in {games} game(s) written without '*' (the writer marks no "
+                                      "hits)").format(hits=unmarked, games=unmarked_games))
     return report

@@ -134,3 +134,7 @@ PRESETS: dict[str, Rules] = {
         opening="use-opening-dice", backgammon=True, cube=True, crawford=True
     ),
 }
+
+#: The rules used when nothing names any: backgammon, as untagged transcripts
+#: (Jellyfish, gnubg, FIBS, Galaxy...) are. Tavla records say so in a tag.
+DEFAULT_RULES = PRESETS["backgammon"]

@@ -150,3 +150,36 @@ def test_convert_many_inputs_with_one_name(tmp_path: Path) -> None:
     result = run("convert", tmp_path / "a" / "m.mat", tmp_path / "b" / "m.mat", "-o", out, "--to", "json")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["b-m.json", "m.json"]
+
+
+def test_convert_never_writes_what_it_could_not_read(tmp_path: Path, corpus_dir: Path) -> None:
+    """Before: --force wrote 0-byte .sgf files for binary, empty and notes
+    files and said every file was converted; other kinds went unmentioned."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "good.mat").write_text(GNUBG_MAT.read_text(encoding="utf-8"), encoding="utf-8")
+    (src / "binary.mat").write_bytes(bytes(range(256)) * 4)
+    (src / "empty.mat").write_bytes(b"")
+    for odd in ("xgparser/01_checkerPosition_EN.txt", "bglab/BoardLord - Llabba 7pt Backgammon Studio "
+                "2023_08_09 18_11_07.txt", "tavla/t000.json", "bgammon/REPLAY.md", "gnu_gibbon/7point.gmd",
+                "gnu_gibbon/7point.match"):
+        (src / Path(odd).name).write_bytes((corpus_dir / odd).read_bytes())
+    out = tmp_path / "out"
+    result = run("convert", src, "-o", out, "--to", "sgf", "--force")
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["good.sgf"]
+    assert result.output.splitlines()[-1] == "1 of 6 file(s) converted to sgf"
+    assert sum("not converted (nothing could be read from it)" in line for line in result.output.splitlines()) == 5
+    [note] = [line for line in result.output.splitlines() if "not-a-record" in line]
+    assert note.startswith(f"{src}: info not-a-record: 3 file(s)") and "1 .gmd, 1 .match, 1 .md" in note
+
+
+def test_convert_refuses_an_option_the_format_does_not_take(tmp_path: Path) -> None:
+    """Before: --numbering was ignored for SGF output."""
+    out = tmp_path / "x.sgf"
+    result = run("convert", GNUBG_MAT, "-o", out, "--numbering", "absolute")
+    assert result.exit_code == 2 and not out.exists()
+    assert result.output.strip() == "error: the sgf format takes no option 'numbering' (it takes none)"
+    result = run("convert", GNUBG_MAT, "-o", tmp_path / "x.mat", "--numbering", "absolute")
+    assert result.exit_code == 0, result.output
+    assert '; [Numbering "absolute"]' in (tmp_path / "x.mat").read_text(encoding="utf-8")

@@ -7,7 +7,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from tavlakit.formats.mat import MAX_LINE, decode, load_mat, read_mat
+from tavlakit.formats.mat import MAX_LINE, load_mat, read_mat
+from tavlakit.formats.text import decode
 
 GAME = """ Game {n}
  Ann : {a}                        Bob : {b}

@@ -438,3 +438,73 @@ def test_starting_cube_of_a_set_up_game() -> None:
     redouble = [Turn(0, "double", cube=4, number=1), Turn(1, "take", number=1), win]
     assert errors(0, redouble, 8) == []
     assert errors(1, redouble, 8) == ["cube-not-allowed"]
+
+
+# --- staying in step (issue 11) --------------------------------------------------
+
+
+def test_one_move_made_backwards_keeps_the_rest_of_the_game(matches) -> None:
+    """One move of a play replaced by a backwards one (``17/13 15/11 11/7
+    7/11`` for 4-4), the rest of the game kept: one error, on that turn; the
+    other moves are applied, so the later plays (and the result) fit."""
+    rng = __import__("random").Random("backwards")
+    tried = 0
+    for name in NAMES:
+        match = matches[name][1]
+        rolls = [(gi, ti, step) for gi, ti, step in _rolls(match) if len(step.turn.moves) >= 2]
+        for gi, ti, step in rng.sample(rolls, 6):
+            moves = list(step.turn.moves)
+            last = moves[-1]
+            back = Move(last.src, min(last.src + 2, 24)) if last.src < 23 else None
+            if back is None or step.before.board[back.dst] < -1:
+                continue
+            bad = copy.deepcopy(match)
+            game = bad.games[gi]
+            game.turns[ti] = dataclasses.replace(game.turns[ti], moves=tuple(moves[:-1]) + (back,), number=ti + 1)
+            report = validate(bad, BG)
+            assert [(p.code, p.game, p.move) for p in report.errors] == [("illegal-play", gi + 1, ti + 1)], \
+                (name, gi, ti, [str(p) for p in report.errors])
+            tried += 1
+    assert tried >= 15
+
+
+def test_turns_after_the_end_are_one_error(matches) -> None:
+    bad, index = _board_ended(matches)
+    game = bad.games[index]
+    last = game.turns[-1]
+    game.turns += [Turn(1 - last.player, "roll", (3, 1), (), number=998), Turn(last.player, "roll", (6, 5), (),
+                                                                               number=999)]
+    report = validate(bad, BG)
+    assert [(p.code, p.move) for p in report.errors] == [("after-end", 998)]
+    assert "1 later turn(s)" in report.errors[0].message
+
+
+def test_rules_are_read_once_and_bad_tags_reported_once() -> None:
+    match = Match(tags={"Variation": "Tavla", "Jacoby": "maybe"})
+    assert match.rules == tk.Rules.preset("tavla")
+    assert match.rules is match.rules
+    assert [p.code for p in match.problems] == ["bad-tag"]
+    match.tags["Jacoby"] = "Off"
+    match.tags["Variation"] = "Backgammon"
+    assert match.rules == BG and match.problems == []
+    assert validate(Match(tags={"Rules": "bogus"})).problems[0].code == "bad-tag"
+
+
+def test_a_turn_left_out_is_one_wrong_player_error(matches) -> None:
+    """A whole turn deleted from gnubg's record (the rest kept): one
+    wrong-player error, and the board is rebuilt from the legal play of the
+    side whose turn is missing under which the later plays fit."""
+    rng = __import__("random").Random("left-out")
+    tried = 0
+    for name in NAMES:
+        match = matches[name][1]
+        rolls = [(gi, ti) for gi, ti, step in _rolls(match) if ti >= 2 and step.turn.moves
+                 and ti + 1 < len(match.games[gi].turns) and match.games[gi].turns[ti + 1].kind == "roll"]
+        for gi, ti in rng.sample(rolls, 5):
+            bad = copy.deepcopy(match)
+            del bad.games[gi].turns[ti]
+            report = validate(bad, BG)
+            assert [(p.code, p.game) for p in report.errors] == [("wrong-player", gi + 1)], \
+                (name, gi, ti, [str(p) for p in report.errors])
+            tried += 1
+    assert tried == 5 * len(NAMES)

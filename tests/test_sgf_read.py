@@ -4,6 +4,7 @@ nodes, escapes and bad input."""
 from __future__ import annotations
 
 import csv
+import io
 from collections import Counter
 from pathlib import Path
 
@@ -247,3 +248,33 @@ def test_beaver_and_variations() -> None:
     assert game.turns[-1].moves[-1].dst == 5  # the first variation is the main line
     [problem] = game.problems
     assert problem.code == "unsupported" and "side variation" in problem.message and problem.line == 1
+
+
+class _Counting(io.StringIO):
+    """A text stream that counts the characters read from it."""
+
+    taken = 0
+
+    def read(self, size: int | None = -1) -> str:
+        text = super().read(size)
+        self.taken += len(text)
+        return text
+
+
+def test_a_large_collection_is_read_one_tree_at_a_time() -> None:
+    """The reader does not hold the whole file: the first game comes after
+    a small part of it is read; places stay those of the whole file."""
+    one = (Path(__file__).parents[1] / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.sgf").read_text(
+        encoding="utf-8").replace("\r\n", "\n")
+    text = one * 5 + "(;GM[6]\n;W[9z])"
+    stream = _Counting(text)
+    reader = SgfReader(stream, "big.sgf")
+    games = reader.games()
+    first = next(games)
+    assert stream.taken < len(text) / 4
+    rest = list(games)
+    assert [first, *rest][:4] == read_sgf(one).games and len(rest) == 20
+    starts = [i + 1 for i, row in enumerate(text.split("\n")) if row.startswith("(;")]
+    assert [g.line for g in [first, *rest]] == starts
+    [bad] = [p for p in rest[-1].problems if "not a move" in p.message]
+    assert bad.line == text.count("\n") + 1 and bad.column == 2

@@ -100,3 +100,27 @@ def test_tavla_rules_survive_sgf(corpus_dir) -> None:
         again, text, problems = rewrite(match)
         assert again.rules == match.rules == Rules.preset("tavla")
         assert again.tags == match.tags
+
+
+def test_the_writer_judges_plays_under_the_matchs_rules(monkeypatch) -> None:
+    """Before: the writer asked for legal plays under backgammon's rules
+    whatever the match's (here: a roll left unplayed when the game was
+    resigned, written gnubg's way as ;PL[B]DI[64])."""
+    from tavlakit.position import Position
+    from tavlakit.record import Result
+
+    asked: list[Rules] = []
+    legal_plays = Position.legal_plays
+
+    def spy(self: Position, dice: tuple[int, int], rules: Rules | None = None) -> list:
+        asked.append(rules)
+        return legal_plays(self, dice, rules)
+
+    monkeypatch.setattr(Position, "legal_plays", spy)
+    match = Match(("A", "B"), 5, [Game(1, (0, 0), [Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5))),
+                                                   Turn(1, "roll", (6, 4))], Result(0, 1, True))],
+                  tags={"Variation": "Tavla"})
+    again, text, problems = rewrite(match)
+    assert "\n;PL[B]DI[64])" in text and problems == []
+    assert asked == [Rules.preset("tavla")]
+    assert again.games == match.games

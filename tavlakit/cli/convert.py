@@ -8,7 +8,8 @@ from typing import List, Optional
 import typer
 
 from ..console import progress
-from ..formats import EXTENSIONS, FORMATS, find_records, read_match, write_match
+from ..formats import EXTENSIONS, FORMATS, REGISTRY, find_records, read_match, write_match
+from ..i18n import _
 from ..record import rules_to_tags
 from ..replay import default_rules, validate as validate_match
 from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
@@ -20,27 +21,35 @@ def convert(
     to: Optional[str] = typer.Option(None, "--to", help=f"Output format: {', '.join(FORMATS)} (default: from -o's extension)."),
     rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
     force: bool = typer.Option(False, "--force", help="Convert even when the transcript has errors."),
-    numbering: str = typer.Option("relative", help="For .mat output: 'relative' (each side its own 24..1) or "
-                                                    "'absolute' (Turkish: White 24->1, Black 1->24)."),
+    numbering: Optional[str] = typer.Option(None, help="For .mat output: 'relative' (each side its own 24..1, "
+                                                        "the default) or 'absolute' (Turkish: White 24->1, "
+                                                        "Black 1->24)."),
 ) -> None:
     """Convert records between .mat, SGF and JSON through the one record model.
 
     Each input is validated first; one with errors is converted only with
-    --force, and its problems are listed. Exit status as for validate.
+    --force, and its problems are listed. An input nothing could be read
+    from is never converted. Exit status as for validate.
     """
     if to is not None and to not in FORMATS:
-        raise typer.BadParameter(f"--to must be one of {', '.join(FORMATS)}")
-    if numbering not in ("relative", "absolute"):
-        raise typer.BadParameter("--numbering must be 'relative' or 'absolute'")
+        raise typer.BadParameter(_("--to must be one of {formats}").format(formats=", ".join(FORMATS)))
     chosen = parse_rules(rules) if rules else None
     files = find_records(inputs)
+    for note in files.problems:
+        typer.echo(str(note), err=True)
     if not files:
-        typer.echo("no record files found", err=True)
+        typer.echo(_("no record files found"), err=True)
         raise typer.Exit(2)
     many = len(files) > 1 or output.is_dir()
     fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
     if fmt is None:
-        raise typer.BadParameter("say --to, or give -o a .mat, .sgf or .json name")
+        raise typer.BadParameter(_("say --to, or give -o a .mat, .sgf or .json name"))
+    options = {} if numbering is None else {"numbering": numbering}
+    try:
+        REGISTRY[fmt].check_options(options)
+    except ValueError as exc:
+        typer.echo(_("error: {reason}").format(reason=exc), err=True)
+        raise typer.Exit(2) from None
     if many:
         output.mkdir(parents=True, exist_ok=True)
     lines = SourceLines()
@@ -52,7 +61,7 @@ def convert(
             match = read_match(path)
             report = validate_match(match, chosen or default_rules(match))
         except OSError as exc:
-            typer.echo(f"{path}: error unreadable: {exc.strerror or exc}", err=True)
+            typer.echo(_("{path}: error unreadable: {reason}").format(path=path, reason=exc.strerror or exc), err=True)
             status = 2
             continue
         except Exception as exc:  # a bug in tavlakit: say so, go on with the next file
@@ -61,23 +70,29 @@ def convert(
             continue
         for problem in report.problems:
             typer.echo(show_problem(problem, lines, False), err=True)
+        if not match.games and any(p.severity == "error" for p in match.problems):
+            typer.echo(_("{path}: not converted (nothing could be read from it)").format(path=path), err=True)
+            status = max(status, 1)
+            continue
         if report.errors and not force:
-            typer.echo(f"{path}: not converted ({len(report.errors)} error(s); --force converts anyway)", err=True)
+            typer.echo(_("{path}: not converted ({count} error(s); --force converts anyway)")
+                       .format(path=path, count=len(report.errors)), err=True)
             status = max(status, 1)
             continue
         if chosen is not None:
             match.tags.update(rules_to_tags(chosen))
         target = _target(output, path, fmt, used) if many else output
-        options = {"numbering": numbering} if fmt == "mat" else {}
         try:
             lost = write_match(match, target, fmt, **options)
         except OSError as exc:
-            typer.echo(f"{target}: error unwritable: {exc.strerror or exc}", err=True)
+            typer.echo(_("{path}: error unwritable: {reason}").format(path=target, reason=exc.strerror or exc),
+                       err=True)
             raise typer.Exit(2) from None
         for problem in lost:
             typer.echo(str(problem.replace(file=str(target))), err=True)
         written += 1
-    typer.echo(f"{written} of {len(files)} file(s) converted to {fmt}")
+    typer.echo(_("{written} of {count} file(s) converted to {format}").format(written=written, count=len(files),
+                                                                          format=fmt))
     raise typer.Exit(status)
 
 

@@ -76,12 +76,14 @@ def validate(
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
     first: dict[str, str] = {}
+    notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
     with interruptible():
         for path, checked in zip(files, pmap(check_file, files, jobs, _("validating"), rules=chosen, strict=strict)):
             totals["files"] += 1
             totals["games"] += checked.games
             totals["plays"] += checked.plays
-            problems = checked.problems
+            problems = [*notes, *checked.problems]
+            notes = []
             if checked.fingerprint is not None:
                 if checked.fingerprint in first:
                     problems = [*problems, duplicate_problem(str(path), first[checked.fingerprint])]

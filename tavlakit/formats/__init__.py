@@ -1,107 +1,128 @@
 """Reading and writing records in every format, through the one record model.
 
 Converting A to B is ``write_match(read_match(a), b)``: no format knows another.
-The format comes from ``fmt``, else the file extension, else the content.
+The format comes from ``fmt``, else the file extension, else the content
+(see :mod:`.registry`). Every format is read game by game
+(:func:`open_games`); :func:`read_matches` takes a folder, a glob pattern,
+one path or many.
 """
 
 from __future__ import annotations
 
+import glob
+import io
+from collections import Counter
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
-from ..problem import Problem
+from ..i18n import _
+from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
+from .registry import EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, named
+from .text import open_input
 
-#: Format names and the extensions that select them.
-EXTENSIONS: dict[str, str] = {
-    ".mat": "mat",
-    ".txt": "mat",
-    ".sgf": "sgf",
-    ".json": "json",
-}
-FORMATS: tuple[str, ...] = ("mat", "sgf", "json")
+__all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "Format", "Matches", "RecordFiles", "find_records", "open_games",
+           "read_match", "read_matches", "write_match"]
 
+#: Format names.
+FORMATS: tuple[str, ...] = tuple(REGISTRY)
+#: The format name each extension selects.
+EXTENSIONS: dict[str, str] = {ext: fmt.name for ext, fmt in _BY_EXTENSION.items()}
 
-def detect_format(name: str | None, text: str) -> str:
-    """The format of ``text``: by the extension of ``name``, else by content.
-
-    >>> detect_format("x.sgf", "")
-    'sgf'
-    >>> detect_format(None, '  (;FF[4]GM[6]')
-    'sgf'
-    """
-    if name:
-        fmt = EXTENSIONS.get(Path(name).suffix.lower())
-        if fmt:
-            return fmt
-    head = text.lstrip("\ufeff \t\r\n")[:1]
-    if head == "(":
-        return "sgf"
-    if head in "{[" and head:
-        return "json"
-    return "mat"
+Paths = str | Path | Iterable[str | Path]
 
 
-def find_records(paths: Iterable[str | Path]) -> list[Path]:
-    """The files named, and the record files (by extension) inside the
-    folders named, searched recursively. A path that does not exist is
-    kept, so reading it reports it as unreadable."""
-    out: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in EXTENSIONS))
+class RecordFiles(list[Path]):
+    """The record files found, and in :attr:`problems` one ``not-a-record``
+    note per folder that holds files of a kind tavlakit does not read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[Problem] = []
+
+
+def find_records(paths: Paths) -> RecordFiles:
+    """The files named; the record files (by extension) inside the folders
+    named, searched recursively; the files a glob pattern matches. A path
+    that does not exist is kept, so reading it reports it as unreadable.
+    Files in a folder that are not records are counted per extension in
+    one ``info`` problem (``not-a-record``), never passed over silently."""
+    found = RecordFiles()
+    for given in [paths] if isinstance(paths, (str, Path)) else paths:
+        path = Path(given)
+        if not path.exists() and any(char in str(given) for char in "*?["):
+            matched = sorted(Path(name) for name in glob.glob(str(given), recursive=True))
+            for each in matched or [path]:
+                _add(each, found)
         else:
-            out.append(path)
-    return out
+            _add(path, found)
+    return found
 
 
-def _check_format(fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    return fmt
+def _add(path: Path, found: RecordFiles) -> None:
+    if not path.is_dir():
+        found.append(path)
+        return
+    others: Counter[str] = Counter()
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        if by_extension(file):
+            found.append(file)
+        else:
+            others[file.suffix.lower() or _("(no extension)")] += 1
+    if others:
+        kinds = ", ".join(f"{n} {ext}" for ext, n in sorted(others.items(), key=lambda kind: (-kind[1], kind[0])))
+        Reporter(found.problems, file=str(path)).info(
+            "not-a-record", _("{count} file(s) not read, of kinds tavlakit does not read: {kinds} "
+                              "(it reads {extensions})").format(count=sum(others.values()), kinds=kinds,
+                                                                extensions=" ".join(EXTENSIONS)))
 
 
-def _decode(data: bytes, source: str) -> tuple[str, list[Problem]]:
-    from .text import decode
+def _open(given: str | Path | IO[str], fmt: str | None) -> tuple[Reader, IO[str]]:
+    """A reader for a path or text stream, and the stream to close after it.
+    Raises ``OSError`` when the file cannot be opened, :class:`ProblemError`
+    for a folder."""
+    chosen = named(fmt) if fmt else None
+    if isinstance(given, (str, Path)):
+        path = Path(given)
+        if path.is_dir():
+            raise ProblemError(Reporter(file=str(path)).report(
+                "unreadable", "error", _("{path} is a folder, not a record; read_matches() reads the records in "
+                                         "a folder").format(path=path)))
+        opened = open_input(path)
+    else:
+        opened = open_input(given)
+    stream = opened.stream
+    if chosen is None:
+        chosen = by_extension(opened.source)
+    if chosen is None:
+        if not stream.seekable():
+            stream = io.StringIO(stream.read())
+        chosen = by_content(stream.read(4096))
+        stream.seek(0)
+    reader = chosen.open(stream, opened.source)
+    reader.match.problems[:0] = opened.problems
+    return reader, stream
 
-    text, problems = decode(data)
-    return text, [p.replace(file=source) for p in problems]
 
+def open_games(path: str | Path | IO[str], fmt: str | None = None) -> tuple[Match, Iterator[Game]]:
+    """Open a record for streaming: the match header and an iterator of its
+    games, read one at a time (memory stays flat however large a .mat file).
 
-def open_games(path: str | Path, fmt: str | None = None) -> tuple[Match, Iterable[Game]]:
-    """Open a record for streaming: the match header and an iterable of its
-    games, read one at a time where the format allows (.mat: memory stays
-    flat however large the file).
-
-    A file that cannot be read gives a match whose problems say so and no
-    games; nothing is raised.
+    A file that cannot be read (missing, a folder, unreadable) gives a
+    match whose problems say so and no games; nothing is raised.
     """
-    from .text import open_text
-
-    source = str(path)
+    source = str(path) if isinstance(path, (str, Path)) else getattr(path, "name", None)
     try:
-        stream, problems = open_text(path)
+        reader, stream = _open(path, fmt)
     except OSError as exc:
         match = Match(source=source)
-        match.problems.append(Problem("unreadable", "error", f"cannot read the file: {exc.strerror or exc}",
-                                      file=source))
-        return match, ()
-    problems = [p.replace(file=source) for p in problems]
-    head = stream.read(4096)
-    stream.seek(0)
-    fmt = _check_format(fmt or detect_format(source, head))
-    if fmt == "mat":
-        from .mat import read_mat
-
-        reader = read_mat(stream, source=source)
-        reader.match.problems[:0] = problems
-        return reader.match, _closing(reader.games(), stream)
-    with stream:
-        match = _load(stream.read(), source, fmt)
-    match.problems[:0] = problems
-    games = match.games
-    match.games = []
-    return match, games
+        Reporter(match.problems, file=source).error(
+            "unreadable", _("cannot read the file: {reason}").format(reason=exc.strerror or exc))
+        return match, iter(())
+    except ProblemError as exc:
+        return Match(source=source, problems=[exc.problem]), iter(())
+    return reader.match, _closing(reader.games(), stream)
 
 
 def _closing(games: Iterator[Game], stream: IO[str]) -> Iterator[Game]:
@@ -109,66 +130,70 @@ def _closing(games: Iterator[Game], stream: IO[str]) -> Iterator[Game]:
         yield from games
 
 
-def _load(text: str, source: str | None, fmt: str) -> Match:
-    if fmt == "mat":
-        from .mat import load_mat
-
-        return load_mat(text, source=source)
-    if fmt == "sgf":
-        from .sgf import read_sgf
-
-        return read_sgf(text, source=source)
-    from .jsonfmt import read_json
-
-    return read_json(text, source=source)
-
-
 def read_match(path: str | Path | IO[str], fmt: str | None = None) -> Match:
     """Read a whole match from a path or an open text stream.
 
     Problems in the content are collected in ``match.problems`` and each
-    ``game.problems``; only a file that cannot be opened raises ``OSError``.
+    ``game.problems``; a file that cannot be opened raises ``OSError``, a
+    folder :class:`~tavlakit.problem.ProblemError` (a ``ValueError``).
     """
-    if isinstance(path, (str, Path)):
-        source = str(path)
-        text, problems = _decode(Path(path).read_bytes(), source)
-    else:
-        source = getattr(path, "name", None)
-        text, problems = path.read(), []
-    match = _load(text, source, _check_format(fmt or detect_format(source, text)))
-    match.problems[:0] = problems
+    reader, stream = _open(path, fmt)
+    with stream if isinstance(path, (str, Path)) else nullcontext(stream):
+        games = list(reader.games())
+    match = reader.match
+    match.games = games
     return match
 
 
-def read_matches(paths: Iterable[str | Path], fmt: str | None = None) -> Iterator[Match]:
-    """Read many files one after another; an unreadable file yields a match
-    holding an ``unreadable`` problem instead of raising."""
-    for path in paths:
-        match, games = open_games(path, fmt)
-        match.games = list(games)
-        yield match
+class Matches(Iterator[Match]):
+    """Matches read one file after another (see :func:`read_matches`).
+
+    :attr:`files` are the files to read and :attr:`problems` the notes
+    about what was not read (files of other kinds in a folder).
+    """
+
+    def __init__(self, files: RecordFiles, fmt: str | None) -> None:
+        self.files = files
+        self.problems = files.problems
+        self._matches = (_whole(path, fmt) for path in files)
+
+    def __next__(self) -> Match:
+        return next(self._matches)
+
+
+def _whole(path: Path, fmt: str | None) -> Match:
+    match, games = open_games(path, fmt)
+    match.games = list(games)
+    return match
+
+
+def read_matches(paths: Paths, fmt: str | None = None) -> Matches:
+    """Read many records one after another: ``paths`` is a folder (its
+    record files, recursively), a glob pattern (``"corpus/*/*.mat"``), one
+    path, or an iterable of them. A file that cannot be read yields a match
+    holding an ``unreadable`` problem instead of raising; files of other
+    kinds in a folder are listed in :attr:`Matches.problems`.
+
+    >>> from tavlakit._data import data_dir
+    >>> matches = read_matches(data_dir("samples"))
+    >>> len(matches.files) == len(list(matches)) > 1
+    True
+    """
+    return Matches(find_records(paths), fmt)
 
 
 def write_match(match: Match, path: str | Path | IO[str], fmt: str | None = None, **options: str) -> list[Problem]:
     """Write ``match`` to a path or text stream; returns what could not be
-    written (``lost-on-write`` problems), never dropping it silently."""
+    written (``lost-on-write`` problems), never dropping it silently.
+
+    ``options`` go to the format's writer (``numbering="absolute"`` for
+    .mat); one the format does not take raises ``ValueError`` before
+    anything is written.
+    """
     name = str(path) if isinstance(path, (str, Path)) else getattr(path, "name", None)
-    fmt = _check_format(fmt or (EXTENSIONS.get(Path(name).suffix.lower()) if name else None) or "mat")
+    chosen = named(fmt) if fmt else by_extension(name if isinstance(name, str) else None) or REGISTRY["mat"]
+    chosen.check_options(options)
     if isinstance(path, (str, Path)):
         with open(path, "w", encoding="utf-8", newline="\n") as stream:
-            return _write(match, stream, fmt, options)
-    return _write(match, path, fmt, options)
-
-
-def _write(match: Match, stream: IO[str], fmt: str, options: dict[str, str]) -> list[Problem]:
-    if fmt == "mat":
-        from .mat import write_mat
-
-        return write_mat(match, stream, **options)
-    if fmt == "sgf":
-        from .sgf import write_sgf
-
-        return write_sgf(match, stream)
-    from .jsonfmt import write_json
-
-    return write_json(match, stream)
+            return chosen.write(match, stream, **options)
+    return chosen.write(match, path, **options)

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import IO, Any, get_args
+from typing import IO, Any, Iterator, get_args
 
 from ..play import Move, parse_part
-from ..problem import Problem
+from ..i18n import _
+from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
-from .text import read_input
+from .text import open_input
 
-__all__ = ["read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
+__all__ = ["JsonReader", "read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
 
 FORMAT = "tavlakit-match"
 VERSION = 1
@@ -98,10 +99,13 @@ def _dumps(value: Any) -> str:
 def write_json(match: Match, stream: IO[str]) -> list[Problem]:
     """Write ``match``, one turn per line. Returns ``lost-on-write`` problems
     only for moves that do not go forward (the reader refuses them)."""
-    problems = [Problem("lost-on-write", "warning", f"move {move} does not go forward; it will not read back",
-                        file=match.source, line=turn.line, game=game.number, move=turn.number)
-                for game in match.games for turn in game.turns for move in turn.moves
-                if not 0 <= move.dst < move.src <= 25]
+    report = Reporter(file=match.source)
+    for game in match.games:
+        for turn in game.turns:
+            for move in turn.moves:
+                if not 0 <= move.dst < move.src <= 25:
+                    report.warning("lost-on-write", _("move {move} does not go forward; it will not read back")
+                                   .format(move=move), line=turn.line, game=game.number, move=turn.number)
     data = match_to_dict(match)
     games = data.pop("games")
     lines = ["{"]
@@ -122,7 +126,7 @@ def write_json(match: Match, stream: IO[str]) -> list[Problem]:
         lines.append(" ]")
     lines.append("}")
     stream.write("\n".join(lines) + "\n")
-    return problems
+    return report.problems
 
 
 # --- reading ---------------------------------------------------------------------
@@ -148,9 +152,10 @@ def _int(value: Any, path: str) -> int:
 
 
 def _player(value: Any, path: str) -> int:
-    if _int(value, path) not in (0, 1):
+    player = _int(value, path)
+    if player not in (0, 1):
         raise _Invalid(path, f"a player is 0 or 1, not {value}")
-    return value
+    return player
 
 
 def _strings(value: Any, path: str) -> list[str]:
@@ -165,7 +170,7 @@ def _extra(value: Any, path: str) -> dict[str, list[str]]:
     return {k: _strings(v, f"{path}/{k}") for k, v in value.items()}
 
 
-def _keys(obj: dict, allowed: set[str], path: str, required: tuple[str, ...] = ()) -> None:
+def _keys(obj: dict[str, Any], allowed: set[str], path: str, required: tuple[str, ...] = ()) -> None:
     unknown = set(obj) - allowed
     if unknown:
         raise _Invalid(path, f"unknown field(s) {', '.join(sorted(unknown))}")
@@ -220,7 +225,7 @@ def _turn(obj: Any, path: str) -> Turn:
 _GAME_KEYS = {"number", "score", "crawford", "start", "cube", "cube_owner", "result", "comments", "extra", "turns"}
 
 
-def _game(obj: Any, path: str) -> Game:
+def _game(obj: Any, path: str, source: str | None) -> Game:
     _expect(obj, dict, path, "a game object")
     _keys(obj, _GAME_KEYS, path, ("number", "turns"))
     score = _expect(obj.get("score", [0, 0]), list, f"{path}/score", "two scores")
@@ -251,21 +256,21 @@ def _game(obj: Any, path: str) -> Game:
                 comments=_strings(obj.get("comments", []), f"{path}/comments"),
                 extra=_extra(obj.get("extra", {}), f"{path}/extra"))
     turns = _expect(obj["turns"], list, f"{path}/turns", "a list of turns")
+    report = Reporter(game.problems, file=source, game=game.number)
     for i, turn in enumerate(turns):
         try:
             game.turns.append(_turn(turn, f"{path}/turns/{i}"))
         except _Invalid as exc:
-            game.problems.append(Problem("syntax", "error", f"{exc}; turn left out", game=game.number, move=i + 1))
+            report.error("syntax", _("{reason}; turn left out").format(reason=exc), move=i + 1)
     return game
 
 
 _MATCH_KEYS = {"format", "version", "players", "length", "tags", "comments", "games"}
 
 
-def match_from_dict(data: Any, source: str | None = None) -> Match:
-    """A :class:`Match` from a decoded JSON object. A schema violation in a
-    game or turn leaves it out with a ``syntax`` problem; one in the match
-    header raises ``ValueError`` naming the JSON path."""
+def _header(data: Any, source: str | None) -> tuple[Match, list[Any]]:
+    """The match header of a decoded JSON object and its raw games; a
+    schema violation raises :class:`_Invalid`."""
     _expect(data, dict, "", "a match object")
     _keys(data, _MATCH_KEYS, "", ("games",))
     if data.get("format", FORMAT) != FORMAT:
@@ -282,32 +287,63 @@ def match_from_dict(data: Any, source: str | None = None) -> Match:
     match = Match(players=(players[0], players[1]), length=_int(data.get("length", 0), "/length"),
                   tags=dict(tags), comments=_strings(data.get("comments", []), "/comments"), source=source)
     games = _expect(data["games"], list, "/games", "a list of games")
-    for i, game in enumerate(games):
+    match.resolve_rules()  # a tag that cannot be read: a bad-tag problem naming it
+    return match, games
+
+
+class JsonReader:
+    """A JSON match opened for reading: :attr:`match` holds the header (no
+    games); :meth:`games` converts the games one at a time (the JSON text
+    itself is parsed whole). Bad JSON or a bad header gives a header whose
+    ``problems`` say where and no games; nothing is raised."""
+
+    def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
+        stream, source, decoding = open_input(given, source)
+        self.match = Match(source=source, problems=decoding)
+        self._games: list[Any] = []
+        report = Reporter(self.match.problems, file=source)
         try:
-            match.games.append(_game(game, f"/games/{i}"))
+            data = json.loads(stream.read())
+        except json.JSONDecodeError as exc:
+            report.error("syntax", _("not valid JSON: {reason}").format(reason=exc.msg), line=exc.lineno,
+                         column=exc.colno)
+            return
+        try:
+            self.match, self._games = _header(data, source)
         except _Invalid as exc:
-            match.problems.append(Problem("syntax", "error", f"{exc}; game left out", file=source, game=i + 1))
-    for game in match.games:
-        game.problems = [p.replace(file=source) for p in game.problems]
+            report.error("syntax", _("not a tavlakit match: {reason}").format(reason=exc))
+            return
+        self.match.problems[:0] = decoding
+
+    def games(self) -> Iterator[Game]:
+        """The games, converted one by one."""
+        return _games(self.match, self._games)
+
+
+def _games(match: Match, games: list[Any]) -> Iterator[Game]:
+    """``games`` converted one by one; a game that breaks the schema is left
+    out with a ``syntax`` problem in ``match.problems``."""
+    report = Reporter(match.problems, file=match.source)
+    for i, raw in enumerate(games):
+        try:
+            game = _game(raw, f"/games/{i}", match.source)
+        except _Invalid as exc:
+            report.error("syntax", _("{reason}; game left out").format(reason=exc), game=i + 1)
+            continue
+        yield game
+
+
+def match_from_dict(data: Any, source: str | None = None) -> Match:
+    """A :class:`Match` from a decoded JSON object. A schema violation in a
+    game or turn leaves it out with a ``syntax`` problem; one in the match
+    header raises ``ValueError`` naming the JSON path."""
+    match, games = _header(data, source)
+    match.games = list(_games(match, games))
     return match
 
 
-def read_json(stream_or_text: str | bytes | Path | IO, source: str | None = None) -> Match:
-    """Read a match written by :func:`write_json`. Bad JSON or a bad header
-    gives an empty match whose ``problems`` say where; nothing is raised."""
-    text, source, decoding = read_input(stream_or_text, source)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        match = Match(source=source, problems=decoding)
-        match.problems.append(Problem("syntax", "error", f"not valid JSON: {exc.msg}", file=source,
-                                      line=exc.lineno, column=exc.colno))
-        return match
-    try:
-        match = match_from_dict(data, source)
-    except _Invalid as exc:
-        match = Match(source=source, problems=decoding)
-        match.problems.append(Problem("syntax", "error", f"not a tavlakit match: {exc}", file=source))
-        return match
-    match.problems[:0] = decoding
-    return match
+def read_json(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
+    """Read a whole match written by :func:`write_json` (see :class:`JsonReader`)."""
+    reader = JsonReader(given, source)
+    reader.match.games = list(reader.games())
+    return reader.match

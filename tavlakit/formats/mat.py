@@ -31,20 +31,21 @@ column. Columns in turns, results and problems are 1-based.
 
 from __future__ import annotations
 
-import io
 import re
 from functools import lru_cache
-from typing import Iterable, Iterator, TextIO
+from pathlib import Path
+from typing import IO, Iterable, Iterator
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
 from ..play import BAR, OFF, Move
-from ..problem import Problem
-from ..record import Game, Match, Result, Turn
-from .text import decode
+from ..i18n import _, ngettext
+from ..problem import Problem, Reporter
+from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
+from .text import open_input
 
-__all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "decode", "MAX_LINE"]
+__all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
 
 #: Lines longer than this are reported and not parsed (real rows are < 200).
 MAX_LINE = 4096
@@ -64,39 +65,59 @@ _RIGHT_OFFSET = 12
 _CELL_KINDS = {"Do": "double", "Be": "beaver", "Ta": "take", "Dr": "drop", "Pa": "drop",
                "Wi": "wins", "Lo": "losses"}
 _MOVE_START = frozenset("0123456789bB")
+_TURN_KINDS: dict[str, TurnKind] = {"roll": "roll", "double": "double", "beaver": "beaver", "take": "take",
+                                    "drop": "drop"}
+_STATUSES: dict[str, RollStatus] = {"play": "play", "cannot-move": "cannot-move", "unknown": "unknown",
+                                    "illegal": "illegal"}
 #: On an unnumbered result line, a token from this column (1-based) on is the right player's.
 _RIGHT_COLUMN = 20
 
 
-class _Lines(Transformer):
+#: A parsed line: its kind (the grammar rule) and its tokens.
+Line = tuple[str, list[Token]]
+
+
+class _Lines(Transformer[Token, list[Line]]):
     """Turn each parsed line into ``(kind, tokens)``; the reader does the rest."""
 
-    def start(self, lines: list) -> list:
+    def start(self, lines: list[Line]) -> list[Line]:
         return lines
 
-    def tag(self, tokens: list) -> tuple:
+    def tag(self, tokens: list[Token]) -> Line:
         return ("tag", tokens)
 
-    def comment(self, tokens: list) -> tuple:
+    def comment(self, tokens: list[Token]) -> Line:
         return ("comment", tokens)
 
-    def length(self, tokens: list) -> tuple:
+    def length(self, tokens: list[Token]) -> Line:
         return ("length", tokens)
 
-    def game(self, tokens: list) -> tuple:
+    def game(self, tokens: list[Token]) -> Line:
         return ("game", tokens)
 
-    def score(self, tokens: list) -> tuple:
+    def score(self, tokens: list[Token]) -> Line:
         return ("score", tokens)
 
-    def row(self, tokens: list) -> tuple:
+    def row(self, tokens: list[Token]) -> Line:
         return ("row", tokens)
 
-    def result(self, tokens: list) -> tuple:
+    def result(self, tokens: list[Token]) -> Line:
         return ("result", tokens)
 
 
 _PARSER = Lark(grammar_text("mat"), parser="lalr", lexer="contextual", transformer=_Lines(), cache=True)
+
+
+def _parse_lines(text: str) -> list[Line]:
+    """The lines of ``text`` parsed (the transformer makes them; raises ``UnexpectedInput``)."""
+    return _PARSER.parse(text)  # type: ignore[return-value]
+
+
+def _number(text: str) -> int:
+    """The first number in ``text`` (the grammar made sure there is one)."""
+    found = _NUMBER.search(text)
+    assert found is not None
+    return int(found[0])
 
 
 @lru_cache(maxsize=4096)
@@ -113,7 +134,7 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
     """
     count = 1
     if text.endswith(")"):
-        text, _, times = text[:-1].partition("(")
+        text, _sep, times = text[:-1].partition("(")
         count = int(times)
     stops = []
     for piece in text.split("/"):
@@ -126,7 +147,7 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
         else:
             point = int(name)
             if point > 25:
-                raise ValueError(f"point {point} is not between 0 and 25")
+                raise ValueError(_("point {point} is not between 0 and 25").format(point=point))
             if absolute:
                 point = 25 - point
         stops.append((point, hit))
@@ -153,7 +174,7 @@ def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
         tail = " ".join(parts[index:])
         del parts[index:]
         if parts:
-            return (), "error", f"moves written before {tail!r}"
+            return (), "error", _("moves written before {tail!r}").format(tail=tail)
         if tail.startswith("?"):
             status = "unknown"
         elif tail.startswith("Illegal"):
@@ -165,15 +186,32 @@ def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
         for part in parts:
             moves.extend(_part_moves(part, absolute))
     except ValueError as exc:
-        return (), "error", f"cannot read the move in {text!r}: {exc}"
+        return (), "error", _("cannot read the move in {text!r}: {reason}").format(text=text, reason=exc)
     return tuple(moves), status, detail
+
+
+def _syntax(exc: UnexpectedInput, line: str) -> tuple[str, int]:
+    """What is wrong with a line that does not parse (``exc`` from parsing
+    ``"\\n" + line``), and the column (1-based)."""
+    indent = len(line) - len(line.lstrip()) + 1
+    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+        text, column = _at(exc.token)
+        return _("{text!r} is not expected here").format(text=text), column
+    if isinstance(exc, UnexpectedCharacters) and (exc.pos_in_stream or 0) > indent:
+        column = exc.pos_in_stream or 0
+        while line[column - 1] in " \t":
+            column += 1
+        return _("cannot read {text!r}").format(text=line[column - 1:column + 19].rstrip()), column
+    if isinstance(exc, UnexpectedCharacters):
+        return _("cannot read the line {text!r}").format(text=line.strip()[:40]), indent
+    return _("the line ends too early: {text!r}").format(text=line.strip()[:40]), len(line) + 1
 
 
 def _at(token: Token) -> tuple[str, int]:
     """A token's text without the line break and blanks it starts with, and
     its true 1-based column."""
     text = token.lstrip()
-    return text, token.end_column - len(text)
+    return text, (token.end_column or 0) - len(text)
 
 
 class _GameBuilder:
@@ -187,16 +225,17 @@ class _GameBuilder:
         self.losses: list[tuple[int | None, str, int, int]] = []
         self.has_score = False
 
-    def problem(self, message: str, line: int, column: int | None = None, move: int | None = None,
-                code: str = "syntax") -> None:
-        self.game.problems.append(Problem(code, "error", message, file=self.reader.source, line=line,
-                                          column=column, game=self.game.number, move=move))
+        self.report = Reporter(self.game.problems, file=reader.source, game=number)
+
+    def problem(self, message: str, line: int, column: int | None = None, move: int | None = None) -> None:
+        """A ``syntax`` error in this game."""
+        self.report.error("syntax", message, line=line, column=column, move=move)
 
     def score(self, token: Token, line: int) -> None:
         text, column = _at(token)
         found = _SCORE.match(text)
         if self.has_score or not found:
-            self.problem(f"unexpected score line {text!r}", line, column)
+            self.problem(_("unexpected score line {text!r}").format(text=text), line, column)
             return
         self.has_score = True
         self.game.score = (int(found[2]), int(found[4]))
@@ -206,15 +245,15 @@ class _GameBuilder:
         """A numbered row: cells are told apart by their order and, for the
         first one, by how far it stands from the row number."""
         head = tokens[0]
-        number_text, _, rest = head.lstrip().partition(")")
+        number_text, _sep, rest = head.lstrip().partition(")")
         number = int(number_text)
-        line = head.end_line + base
-        after_number = head.end_column - len(rest)  # 1-based column just after the ")"
+        line = (head.end_line or 0) + base
+        after_number = (head.end_column or 0) - len(rest)  # 1-based column just after the ")"
         side = -1
         lost: int | None = None
         for token in tokens if rest else tokens[1:]:
             text = (rest if token is head else token).lstrip()
-            column = token.end_column - len(text)
+            column = (token.end_column or 0) - len(text)
             kind = _CELL_KINDS.get(text[:2]) or ("roll" if text[2:3] == ":" else "number")
             if kind == "number":
                 continue
@@ -225,22 +264,24 @@ class _GameBuilder:
             if kind == "wins":
                 winner = 1 - lost if lost is not None else side
                 if winner > 1:
-                    self.problem(f"a result after both cells of row {number}", line, column, number)
+                    self.problem(_("a result after both cells of row {number}").format(number=number), line, column,
+                                 number)
                 else:
                     self.wins.append((winner, text, line, column))
                 continue
             if side > 1:
-                self.problem(f"a third cell in row {number}: {text!r}", line, column, number)
+                self.problem(_("a third cell in row {number}: {text!r}").format(number=number, text=text), line,
+                             column, number)
                 continue
             if kind == "losses":
                 lost = side
                 self.losses.append((side, text, line, column))
                 continue
-            turn = Turn(player=side, kind=kind, number=number, line=line, column=column, text=text)
+            turn = Turn(player=side, kind=_TURN_KINDS[kind], number=number, line=line, column=column, text=text)
             if kind == "roll":
                 self._roll(turn, text)
             elif kind == "double" or kind == "beaver":
-                turn.cube = int(_NUMBER.search(text)[0])
+                turn.cube = _number(text)
             self.game.turns.append(turn)
 
     def _roll(self, turn: Turn, text: str) -> None:
@@ -251,7 +292,7 @@ class _GameBuilder:
                 self.problem(detail, turn.line or 0, turn.column, turn.number)
                 turn.status = "unknown"
             elif status != "play":
-                turn.status = status  # type: ignore[assignment]
+                turn.status = _STATUSES[status]
                 if status == "illegal":
                     turn.extra["illegal"] = [detail]
 
@@ -260,37 +301,40 @@ class _GameBuilder:
         `Wins` it is; an unnumbered `Losses` (Galaxy) says nothing about who."""
         for token in tokens:
             text, column = _at(token)
-            line = token.end_line + base
+            line = (token.end_line or 0) + base
             if text.startswith("Wins"):
                 self.wins.append((0 if column < _RIGHT_COLUMN else 1, text, line, column))
             elif text.startswith("Losses"):
                 self.losses.append((None, text, line, column))
             else:
-                self.problem(f"{text!r} after a result, outside a numbered row", line, column)
+                self.problem(_("{text!r} after a result, outside a numbered row").format(text=text), line, column)
 
     def finish(self) -> Game:
         """The game with its result worked out from the `Wins` and `Losses` seen."""
         game = self.game
         if not self.has_score:
-            self.problem(f"game {game.number} has no score line", game.line or 0)
-        for _, text, line, column in self.wins[1:]:
-            self.problem(f"a second result {text!r}", line, column)
-        for _, text, line, column in self.losses[1:]:
-            self.problem(f"a second resignation {text!r}", line, column)
+            self.problem(_("game {number} has no score line").format(number=game.number), game.line or 0)
+        for _w, text, line, column in self.wins[1:]:
+            self.problem(_("a second result {text!r}").format(text=text), line, column)
+        for _l, text, line, column in self.losses[1:]:
+            self.problem(_("a second resignation {text!r}").format(text=text), line, column)
         if self.wins:
             winner, text, line, column = self.wins[0]
-            game.result = Result(winner, int(_NUMBER.search(text)[0]), line=line, column=column)
+            game.result = Result(winner, _number(text), line=line, column=column)
         if self.losses:
             loser, text, line, column = self.losses[0]
-            points = int(_NUMBER.search(text)[0])
+            points = _number(text)
             if game.result is None:
                 if loser is None:
-                    self.problem(f"{text!r} without a 'Wins' line: cannot tell who resigned", line, column)
+                    self.problem(_("{text!r} without a 'Wins' line: cannot tell who resigned").format(text=text),
+                                 line, column)
                     return game
                 game.result = Result(1 - loser, points, line=line, column=column)
             elif loser == game.result.winner or points != game.result.points:
-                self.problem(f"{text!r} does not agree with 'Wins {game.result.points}' "
-                             f"for player {game.result.winner}", line, column, code="result-mismatch")
+                self.report.error("result-mismatch", _("{text!r} does not agree with 'Wins {points}' for player "
+                                                       "{winner}").format(text=text, points=game.result.points,
+                                                                          winner=game.result.winner),
+                                  line=line, column=column)
             game.result.resigned = True
         return game
 
@@ -302,16 +346,17 @@ class MatReader:
     def __init__(self, lines: Iterable[str], source: str | None = None) -> None:
         self.source = source
         self.match = Match(source=source)
+        self.report = Reporter(self.match.problems, file=source)
         self._absolute = False
         self._players_seen = False
-        self._lines = enumerate(lines, 1)
+        self._lines: Iterator[tuple[int, str]] = enumerate(lines, 1)
         self._next_game: tuple[int, str] | None = None
         self._empty = True
         header, first = self._chunk()
         self._header(header, first)
         self._first = self._read_game() if self._next_game else None
         if self._empty and not self.match.problems:
-            self.match.problems.append(Problem("empty", "error", "the file holds no match", file=source))
+            self.report.error("empty", _("the file holds no match"))
         elif self._first is None and not self.match.length:
             self._not_a_transcript()
 
@@ -337,12 +382,12 @@ class MatReader:
                 lines.append(line)
         except UnicodeDecodeError as exc:
             self._lines = iter(())
-            self.match.problems.append(Problem(
-                "encoding", "error", f"the text cannot be decoded after line {(first or 1) + len(lines) - 1} "
-                f"({exc.encoding}: {exc.reason}); open the file in binary and use decode()", file=self.source))
+            self.report.error("encoding", _("the text cannot be decoded after line {line} ({encoding}: {reason}); "
+                                            "open the file in binary and use decode()")
+                              .format(line=(first or 1) + len(lines) - 1, encoding=exc.encoding, reason=exc.reason))
         return lines, first or 1
 
-    def _parse(self, lines: list[str], first: int, problems: list[Problem], game: int | None) -> Iterator[tuple[int, list]]:
+    def _parse(self, lines: list[str], first: int, report: Reporter) -> Iterator[tuple[int, list[Line]]]:
         """``(line offset, parsed lines)`` for a chunk; bad lines become problems.
 
         Tokens know their line in the text parsed, which starts with an
@@ -350,11 +395,11 @@ class MatReader:
         """
         for i, line in enumerate(lines):
             if len(line) > MAX_LINE:
-                problems.append(Problem("syntax", "error", f"line is {len(line)} characters long; not read",
-                                        file=self.source, line=first + i, column=1, game=game))
+                report.error("syntax", _("line is {length} characters long; not read").format(length=len(line)),
+                             line=first + i, column=1)
                 lines[i] = ""
         try:
-            yield first - 2, _PARSER.parse(("\n" + "\n".join(lines)).rstrip("\n"))
+            yield first - 2, _parse_lines(("\n" + "\n".join(lines)).rstrip("\n"))
             return
         except UnexpectedInput:
             pass
@@ -362,20 +407,21 @@ class MatReader:
             if not line:
                 continue
             try:
-                parsed = _PARSER.parse("\n" + line)
+                parsed = _parse_lines("\n" + line)
             except UnexpectedInput as exc:
-                problem = self._syntax(exc, line, first + i, game)
-                salvaged = self._salvage(line, problem.column or 0) if isinstance(exc, UnexpectedCharacters) else None
+                message, column = _syntax(exc, line)
+                salvaged = self._salvage(line, column) if isinstance(exc, UnexpectedCharacters) else None
                 if salvaged is not None:
                     parsed, note = salvaged
-                    problem = problem.replace(message=f"{problem.message}; {note}")
-                problems.append(problem)
+                    message = _("{problem}; {what}").format(problem=message, what=note)
+                row = _ROW.match(line)
+                report.error("syntax", message, line=first + i, column=column, move=int(row[1]) if row else None)
                 if salvaged is None:
                     continue
             yield first + i - 2, parsed
 
     @staticmethod
-    def _salvage(line: str, column: int) -> tuple[list, str] | None:
+    def _salvage(line: str, column: int) -> tuple[list[Line], str] | None:
         """Parse a row again with the cell that holds ``column`` (1-based)
         written as an unknown play (``31: ???``), or left out when it is not
         a roll, so the other cell and the turn order survive a typo."""
@@ -391,53 +437,38 @@ class MatReader:
         roll = cell[2] == ":"
         stand_in = cell[:3] + " ???" if roll else ""
         try:
-            parsed = _PARSER.parse("\n" + (line[:start] + stand_in.ljust(end - start) + line[end:]).rstrip())
+            parsed = _parse_lines("\n" + (line[:start] + stand_in.ljust(end - start) + line[end:]).rstrip())
         except UnexpectedInput:
             return None
-        return parsed, "the roll is read as an unknown play" if roll else f"{cell.strip()!r} is left out"
-
-    def _syntax(self, exc: UnexpectedInput, line: str, number: int, game: int | None) -> Problem:
-        """A problem for a line that does not parse (``exc`` from parsing ``"\\n" + line``)."""
-        indent = len(line) - len(line.lstrip()) + 1
-        if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-            text, column = _at(exc.token)
-            message = f"{text!r} is not expected here"
-        elif isinstance(exc, UnexpectedCharacters) and exc.pos_in_stream > indent:
-            column = exc.pos_in_stream
-            while line[column - 1] in " \t":
-                column += 1
-            message = f"cannot read {line[column - 1:column + 19].rstrip()!r}"
-        elif isinstance(exc, UnexpectedCharacters):
-            column = indent
-            message = f"cannot read the line {line.strip()[:40]!r}"
-        else:
-            column = len(line) + 1
-            message = f"the line ends too early: {line.strip()[:40]!r}"
-        row = _ROW.match(line)
-        return Problem("syntax", "error", message, file=self.source, line=number, column=column, game=game,
-                       move=int(row[1]) if row else None)
+        if roll:
+            return parsed, _("the roll is read as an unknown play")
+        return parsed, _("{cell!r} is left out").format(cell=cell.strip())
 
     # -- header and games -------------------------------------------------
 
     def _header(self, lines: list[str], first: int) -> None:
         match = self.match
-        for base, parsed in self._parse(lines, first, match.problems, None):
+        for base, parsed in self._parse(lines, first, self.report):
             for kind, tokens in parsed:
                 text, column = _at(tokens[0])
-                line = tokens[0].end_line + base
+                line = (tokens[0].end_line or 0) + base
                 found = _TAG.match(text) if kind == "tag" else None
                 if found:
                     match.tags[found[1]] = found[2]
+                    match.tag_lines[found[1]] = (line, column)
                 elif kind == "tag" or kind == "comment":
                     match.comments.append(text[1:].strip())
                 elif kind == "length":
                     if match.length:
-                        self._outside(f"a second match length {text!r}", line, column)
-                    match.length = int(_NUMBER.match(text)[0])
+                        self.report.error("syntax", _("a second match length {text!r}").format(text=text),
+                                          line=line, column=column)
+                    match.length = _number(text)
                 else:
-                    self._outside(f"{text!r} outside any game", line, column)
+                    self.report.error("syntax", _("{text!r} outside any game").format(text=text), line=line,
+                                      column=column)
         # The numbering describes the file, not the match: honoured, not kept.
         self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
+        match.resolve_rules()
 
     def _not_a_transcript(self) -> None:
         """No length line and no game: one problem for the file, not one per line."""
@@ -447,12 +478,10 @@ class MatReader:
             return
         first = unread[0]
         problems[:] = [p for p in problems if p.code != "syntax"]
-        problems.append(first.replace(code="empty", message=(
-            f"no match here: no 'N point match' line and no 'Game N' line; {len(unread)} line(s) not "
-            f"understood, the first: {first.message}")))
-
-    def _outside(self, message: str, line: int, column: int) -> None:
-        self.match.problems.append(Problem("syntax", "error", message, file=self.source, line=line, column=column))
+        self.report.error("empty", _("no match here: no 'N point match' line and no 'Game N' line; {count} line(s) "
+                                     "not understood, the first: {first}").format(count=len(unread),
+                                                                                  first=first.message),
+                          line=first.line, column=first.column, move=first.move)
 
     def _see_players(self, names: tuple[str, str]) -> None:
         if not self._players_seen:
@@ -462,16 +491,15 @@ class MatReader:
     def _read_game(self) -> Game:
         assert self._next_game is not None
         line, text = self._next_game
-        builder = _GameBuilder(self, int(_NUMBER.search(text)[0]), line)
-        lines, first = self._chunk()
+        builder = _GameBuilder(self, _number(text), line)
+        lines, _first = self._chunk()
         lines.insert(0, text)
-        first = line
-        for base, parsed in self._parse(lines, first, builder.game.problems, builder.game.number):
+        for base, parsed in self._parse(lines, line, builder.report):
             for kind, tokens in parsed:
                 if kind == "row":
                     builder.row(tokens, base)
                 elif kind == "score":
-                    builder.score(tokens[0], tokens[0].end_line + base)
+                    builder.score(tokens[0], (tokens[0].end_line or 0) + base)
                 elif kind == "result":
                     builder.result_line(tokens, base)
                 elif kind == "game":
@@ -481,7 +509,8 @@ class MatReader:
                     if kind == "comment" or kind == "tag":
                         builder.game.comments.append(text[1:].strip())
                     else:
-                        builder.problem(f"{text!r} inside a game", tokens[0].end_line + base, column)
+                        builder.problem(_("{text!r} inside a game").format(text=text), (tokens[0].end_line or 0) + base,
+                                        column)
         return builder.finish()
 
     def games(self) -> Iterator[Game]:
@@ -493,7 +522,7 @@ class MatReader:
             yield self._read_game()
 
 
-def read_mat(stream: TextIO | Iterable[str], source: str | None = None) -> MatReader:
+def read_mat(stream: IO[str] | Iterable[str], source: str | None = None) -> MatReader:
     """Open a transcript for streaming; reads the header and the first game now."""
     if source is None:
         source = getattr(stream, "name", None)
@@ -501,15 +530,10 @@ def read_mat(stream: TextIO | Iterable[str], source: str | None = None) -> MatRe
     return MatReader(stream, source)
 
 
-def load_mat(text_or_stream: str | bytes | TextIO | Iterable[str], source: str | None = None) -> Match:
-    """Read a whole transcript (text, bytes or a stream) into a :class:`Match`."""
-    problems: list[Problem] = []
-    if isinstance(text_or_stream, bytes):
-        text_or_stream, problems = decode(text_or_stream)
-        problems = [p.replace(file=source) for p in problems]
-    if isinstance(text_or_stream, str):
-        text_or_stream = io.StringIO(text_or_stream, newline=None)
-    reader = read_mat(text_or_stream, source)
+def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
+    """Read a whole transcript (text, bytes, a :class:`~pathlib.Path` or a stream) into a :class:`Match`."""
+    stream, source, problems = open_input(given, source)
+    reader = read_mat(stream, source)
     match = reader.match
     match.problems[:0] = problems
     match.games = list(reader.games())
@@ -549,25 +573,26 @@ class _Writer:
         out = []
         for key, value in tags.items():
             if _one_line(key + value) != key + value:
-                self.lose(f"line breaks in tag {key!r}", "written as blanks", 0)
+                self.lose(_("line breaks in tag {key!r}").format(key=key), _("written as blanks"), 0)
             out.append(f'; [{_one_line(key)} "{_one_line(value)}"]')
         out.extend(self.comments(self.match.comments, 0))
         out.extend(["", f" {self.match.length} point match", ""])
         return out
 
     def comments(self, comments: list[str], game: int) -> list[str]:
-        out = []
+        out: list[str] = []
         for comment in comments:
             lines = [line.strip() for line in comment.splitlines()] or [""]
             if len(lines) > 1 or lines[0] != comment:
-                self.lose("comments with line breaks or outer blanks", "split into lines and stripped", game)
+                self.lose(_("comments with line breaks or outer blanks"), _("split into lines and stripped"), game)
             out.extend(f"; {line}" if line else ";" for line in lines)
         return out
 
     def players(self) -> tuple[str, str]:
         names = tuple(_one_line(name).replace(":", ";").strip() for name in self.match.players)
         if names != self.match.players:
-            self.lose(f"player names {self.match.players!r}", f"written as {names!r}", 0)
+            self.lose(_("player names {names!r}").format(names=self.match.players),
+                      _("written as {names!r}").format(names=names), 0)
         return names  # type: ignore[return-value]
 
     def cell(self, turn: Turn, game: int, cube: int) -> str:
@@ -596,11 +621,11 @@ class _Writer:
     def game(self, game: Game, players: tuple[str, str]) -> list[str]:
         out = [f" Game {game.number}", f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"]
         if game.start is not None:
-            self.lose("set-up start positions", "left out", game.number)
+            self.lose(_("set-up start positions"), _("left out"), game.number)
         if game.cube != 1 or game.cube_owner is not None:
-            self.lose("starting cube values and owners", "left out", game.number)
+            self.lose(_("starting cube values and owners"), _("left out"), game.number)
         if game.crawford is not None:
-            self.lose("Crawford marks", "left out", game.number)
+            self.lose(_("Crawford marks"), _("left out"), game.number)
         row: list[str | None] = [None, None]
         number = 0
         cube = 1
@@ -615,13 +640,13 @@ class _Writer:
 
         for turn in game.turns:
             if turn.player not in (0, 1):
-                self.lose(f"turns by a player numbered {turn.player}", "left out", game.number)
+                self.lose(_("turns by a player numbered {player}").format(player=turn.player), _("left out"), game.number)
                 continue
             if turn.kind == "roll" and (turn.dice is None or not all(0 <= die <= 9 for die in turn.dice)):
-                self.lose("rolls without two one-digit dice", "left out", game.number)
+                self.lose(_("rolls without two one-digit dice"), _("left out"), game.number)
                 continue
             if turn.comment is not None:
-                self.lose("turn comments", "left out", game.number)
+                self.lose(_("turn comments"), _("left out"), game.number)
             if turn.player == 0 and (row[0] is not None or row[1] is not None):
                 flush()
             row[turn.player] = self.cell(turn, game.number, cube)
@@ -653,18 +678,22 @@ class _Writer:
         return out
 
     def lost_problems(self) -> list[Problem]:
-        problems = []
+        report = Reporter(file=self.match.source)
         for (what, instead), games in self.lost.items():
             where = [g for g in dict.fromkeys(games) if g]
-            place = f" (game{'s' if len(where) > 1 else ''} {', '.join(map(str, where[:10]))}" \
-                    f"{' ...' if len(where) > 10 else ''})" if where else ""
-            problems.append(Problem("lost-on-write", "warning",
-                                    f"{what}{place} cannot be written in a .mat transcript; {instead}",
-                                    game=where[0] if where else None))
-        return problems
+            numbers = ", ".join(map(str, where[:10])) + (" ..." if len(where) > 10 else "")
+            if where:
+                message = ngettext("{what} (game {games}) cannot be written in a .mat transcript; {instead}",
+                                   "{what} (games {games}) cannot be written in a .mat transcript; {instead}",
+                                   len(where))
+            else:
+                message = _("{what} cannot be written in a .mat transcript; {instead}")
+            report.warning("lost-on-write", message.format(what=what, games=numbers, instead=instead),
+                           game=where[0] if where else None)
+        return report.problems
 
 
-def write_mat(match: Match, stream: TextIO, numbering: str = "relative") -> list[Problem]:
+def write_mat(match: Match, stream: IO[str], numbering: str = "relative") -> list[Problem]:
     """Write ``match`` in gnubg's layout; returns what could not be written
     (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
     marks, ...).
@@ -677,7 +706,7 @@ def write_mat(match: Match, stream: TextIO, numbering: str = "relative") -> list
     written as doubling the cube in play.
     """
     if numbering not in ("relative", "absolute"):
-        raise ValueError(f"numbering must be 'relative' or 'absolute', not {numbering!r}")
+        raise ValueError(_("numbering must be 'relative' or 'absolute', not {numbering!r}").format(numbering=numbering))
     writer = _Writer(match, numbering == "absolute")
     stream.write("\n".join(writer.header()) + "\n")
     players = writer.players()

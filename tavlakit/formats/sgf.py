@@ -1,8 +1,13 @@
 """GNU Backgammon's SGF (``GM[6]``), read into and written from the record model.
 
-A file holds one game tree per game. Points are letters in White's
-numbering: White's point ``p`` is ``'a' + p - 1``, Black's point ``p`` is
-``'x' - (p - 1)``; ``y`` is the bar and ``z`` off. White (``PW``) is player 0.
+Three layers, as in sgfmill: :mod:`.sgftree` parses and serialises SGF
+trees and knows nothing of backgammon; :mod:`.sgfprops` says how each
+backgammon property's values are read and written; this module maps
+trees to the record model and back. Its reader and writer mirror each
+other section by section (players and match information, tags, rules,
+result, comments, set-up, turns), and use the same property values.
+
+A file holds one game tree per game. White (``PW``) is player 0.
 
 >>> match = read_sgf("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[B+1]"
 ...                  ";W[31fehe];B[64aggk];W[double];B[drop])")
@@ -43,25 +48,24 @@ ignores.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, Iterator, Sequence
+from typing import IO, Callable, Iterator, Sequence
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
-from .._data import grammar_text
-from ..play import BAR, OFF, Move
+from ..i18n import _
+from ..play import Move
 from ..position import Position
-from ..problem import Problem
-from ..record import Game, Match, Result, Turn
-from ..rules import Rules
-from .text import read_input
+from ..problem import Problem, Reporter, Severity
+from ..record import Game, Match, Result, Turn, TurnKind
+from ..rules import DEFAULT_RULES
+from . import sgfprops as props
+from .sgfprops import Outcome, Roll, letter_point, point_letter
+from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise, split
+from .text import open_input
 
-__all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point"]
+__all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point", "ROOT_TAGS", "TAGS_PROP"]
 
 _APP = "tavlakit"
-_BACKGAMMON = Rules.preset("backgammon")
 
 #: Root properties that become match tags, in gnubg's writing order.
 ROOT_TAGS: dict[str, str] = {
@@ -78,239 +82,166 @@ _TAG_PROPS = {tag: prop for prop, tag in ROOT_TAGS.items()}
 #: (``TK[Variation=Tavla][Rules=tavla-outside-home]``), so a Tavla match
 #: keeps its rules through SGF.
 TAGS_PROP = "TK"
-#: ``CP`` values: the cube's owner at a set-up.
-_OWNERS: dict[str, int | None] = {"c": None, "w": 0, "b": 1}
-_VARIATIONS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
+#: ``RU`` words and the tag each sets (``CrawfordGame`` is the game's own).
+_RULE_WORDS: dict[str, tuple[str, str]] = {
+    "Crawford": ("Crawford", "On"), "Jacoby": ("Jacoby", "On"), "NoCube": ("Cube", "Off"),
+    **{name: ("Variation", name) for name in ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")},
+}
 #: Root properties that only describe the file; the writer writes its own.
 _BOOKKEEPING = {"FF", "GM", "CA", "AP"}
 _SETUP = {"AE", "AB", "AW", "PL"}
-_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z])*)")
 
 
-# --- points -----------------------------------------------------------------
+# --- players, match information and tags (root) -------------------------------
 
 
-def point_letter(point: int, player: int) -> str:
-    """The SGF letter of ``point`` (mover's numbering; 25 bar, 0 off) for ``player``."""
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    if not 1 <= point <= 24:
-        raise ValueError(f"point {point} is not 0-25")
-    return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)
+def _read_header(root: Node, match: Match) -> None:
+    """Players, length, tags and comments from the first game's root."""
+    names = list(match.players)
+    for prop in root.props:
+        where = (prop.line, prop.column)
+        if prop.ident in ("PW", "PB"):
+            names[prop.ident == "PB"] = prop.values[0]
+        elif prop.ident == "MI":
+            length = _info(prop.values).get("length")
+            if isinstance(length, int):
+                match.length = length
+        elif prop.ident in ROOT_TAGS:
+            _set_tag(match, ROOT_TAGS[prop.ident], _date_from_sgf(prop.values[0]), where)
+        elif prop.ident == "GC":
+            match.comments.extend(prop.values)
+        elif prop.ident == TAGS_PROP:
+            for tag, value in props.PAIRS.read(prop.values):
+                _set_tag(match, tag, value, where)
+        elif prop.ident == "RU":
+            for word in props.RULES.read(prop.values):
+                if word in _RULE_WORDS:
+                    _set_tag(match, *_RULE_WORDS[word], where)
+    match.players = (names[0], names[1])
 
 
-def letter_point(letter: str, player: int) -> int:
-    """The point (mover's numbering; 25 bar, 0 off) of an SGF letter for ``player``."""
-    if letter == "y":
-        return BAR
-    if letter == "z":
-        return OFF
-    if not "a" <= letter <= "x":
-        raise ValueError(f"{letter!r} is not an SGF point letter a-z")
-    return ord(letter) - ord("a") + 1 if player == 0 else ord("x") - ord(letter) + 1
+def _set_tag(match: Match, tag: str, value: str, where: tuple[int, int]) -> None:
+    if tag not in match.tags:
+        match.tags[tag] = value
+        match.tag_lines[tag] = where
 
 
-# --- parsing into raw trees ---------------------------------------------------
-
-
-@dataclass
-class _Prop:
-    ident: str
-    values: list[str]
-    line: int
-    column: int
-    text: str
-
-
-@dataclass
-class _Node:
-    line: int
-    column: int
-    props: list[_Prop]
-
-
-@dataclass
-class _Tree:
-    line: int
-    column: int
-    nodes: list[_Node]
-    variations: list[_Tree]
-
-
-_ESCAPE = re.compile(r"\\([\s\S])")
-
-
-def _unescape(raw: str) -> str:
-    return _ESCAPE.sub(r"\1", raw)
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
-class _Trees(Transformer):
-    """Builds light node lists, no parse tree."""
-
-    def start(self, children: list[_Tree]) -> list[_Tree]:
-        return children
-
-    def game(self, children: list) -> _Tree:
-        lpar = children[0]
-        nodes = [c for c in children if isinstance(c, _Node)]
-        variations = [c for c in children if isinstance(c, _Tree)]
-        return _Tree(lpar.line, lpar.column, nodes, variations)
-
-    variation = game
-
-    def node(self, children: list) -> _Node:
-        semi = children[0]
-        return _Node(semi.line, semi.column, children[1:])
-
-    def prop(self, children: list[Token]) -> _Prop:
-        ident, values = children[0], children[1:]
-        name = "".join(c for c in ident if c.isupper())
-        text = str(ident) + "".join(values)
-        return _Prop(name, [_unescape(v[1:-1]) for v in values], ident.line, ident.column, text)
-
-
-_PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", transformer=_Trees(), cache=True)
-
-_NAMES = {"LPAR": "'('", "RPAR": "')'", "SEMI": "';'", "IDENT": "a property name", "VALUE": "a [value]",
-          "$END": "the end of the file"}
-
-
-def _parse(text: str, source: str | None) -> tuple[list[_Tree], list[Problem]]:
-    """Parse, recovering from errors by dropping what cannot be read."""
-    problems: list[Problem] = []
-    reported: set[int] = set()
-
-    def on_error(exc: UnexpectedInput) -> bool:
-        if exc.line not in reported:  # one problem per line
-            reported.add(exc.line)
-            problems.append(Problem("syntax", "error", _error_message(exc), file=source,
-                                    line=exc.line, column=exc.column))
-        if isinstance(exc, UnexpectedToken):
-            _repair(exc)
-        return True
-
+def _info(values: list[str]) -> dict[str, int | str]:
+    """``MI`` as a dict, leaving out what cannot be read (reported per game)."""
     try:
-        trees = _PARSER.parse(text, on_error=on_error)
-    except UnexpectedInput as exc:
-        problems.append(Problem("syntax", "error", _error_message(exc) + "; the rest is not read",
-                                file=source, line=exc.line, column=exc.column))
-        trees = []
-    return trees, problems
+        return dict(props.INFO.read(values))
+    except ValueError:
+        return {key: text for key, _sep, text in (value.partition(":") for value in values)}
 
 
-def _repair(exc: UnexpectedToken) -> None:
-    """Close what a bad token or the end of the file left open."""
-    parser = exc.interactive_parser
-    if exc.token.type == "$END":
-        for _ in range(10_000):
-            accepts = parser.accepts()
-            if "$END" in accepts:
-                return
-            if "SEMI" in accepts and "RPAR" not in accepts:
-                parser.feed_token(Token("SEMI", ";"))
-            elif "RPAR" in accepts:
-                parser.feed_token(Token("RPAR", ")"))
-            else:
-                return
-    elif exc.token.type == "RPAR" and "SEMI" in exc.expected:
-        parser.feed_token(Token("SEMI", ";"))  # "()": an empty tree
-        parser.feed_token(exc.token)
+def _match_root(match: Match, lost: Callable[[str], None]) -> NodeOut:
+    """The first game's root properties from the tags (the mirror of :func:`_read_header`)."""
+    known: dict[str, str] = {}
+    private: list[tuple[str, str]] = []
+    said = set(_RULE_WORDS.values())
+    for tag, value in match.tags.items():
+        if tag in _TAG_PROPS:
+            known[_TAG_PROPS[tag]] = _date_to_sgf(value) if tag == "EventDate" else value
+        elif (tag, value.strip().capitalize() if tag != "Variation" else value) in said:
+            pass  # RU says it
+        elif "=" in tag:
+            lost(_("tag {tag} {value!r}: a tag name with '=' cannot be kept").format(tag=tag, value=value))
+        else:
+            private.append((tag, value))
+    out: list[tuple[str, Sequence[str]]] = [(prop, [known[prop]]) for prop in ROOT_TAGS if prop in known]
+    out.append((TAGS_PROP, props.PAIRS.write(private)))  # gnubg loads the file and leaves it alone
+    out.append(("GC", match.comments))
+    return out
 
 
-def _error_message(exc: UnexpectedInput) -> str:
-    if isinstance(exc, UnexpectedCharacters):
-        return f"unexpected character {exc.char!r}"
-    if isinstance(exc, UnexpectedToken):
-        if exc.token.type == "$END":
-            return "the file ends inside a game tree (a ')' is missing)"
-        expected = " or ".join(sorted(_NAMES.get(e, e) for e in exc.expected))
-        return f"unexpected {str(exc.token)[:20]!r}; expected {expected}"
-    return str(exc).splitlines()[0]
+def _rule_words(match: Match, game: Game, lost: Callable[[str], None]) -> list[str]:
+    """``RU`` for a game (the mirror of :meth:`_GameReader.rules`), in gnubg's order."""
+    tags = match.tags
+    words = ["NoCube"] if _tag_is(tags, "Cube", "Off") else []
+    crawford = _tag_is(tags, "Crawford", "On")
+    if crawford:
+        words.append("Crawford")
+    if game.crawford:
+        words.append("CrawfordGame")
+    elif game.crawford is False and not crawford:
+        lost(_("crawford=False without the Crawford rule cannot be written"))
+    if _tag_is(tags, "Jacoby", "On"):
+        words.append("Jacoby")
+    variation = tags.get("Variation", "")
+    if _RULE_WORDS.get(variation) == ("Variation", variation):
+        words.append(variation)
+    return words + game.extra.get("sgf:RU", [])
 
 
-# --- trees into games ----------------------------------------------------------
+def _tag_is(tags: dict[str, str], tag: str, value: str) -> bool:
+    written = tags.get(tag, "")
+    return written == value if tag == "Variation" else written.strip().lower() == value.lower()
+
+
+def _date_from_sgf(value: str) -> str:
+    return value.replace("-", ".") if re.fullmatch(r"\d{4}-\d\d-\d\d", value) else value
+
+
+def _date_to_sgf(value: str) -> str:
+    return value.replace(".", "-") if re.fullmatch(r"\d{4}\.\d\d\.\d\d", value) else value
+
+
+# --- reading -------------------------------------------------------------------
 
 
 class SgfReader:
     """Read an SGF collection game by game.
 
     ``match`` holds the header (players, length, tags: from the first game's
-    root) and the problems found outside any game; :meth:`games` converts
-    the game trees one at a time.
+    root) and the problems found outside any game; :meth:`games` reads and
+    converts the game trees one at a time (memory does not grow with the
+    file). Opening reads up to the first backgammon game tree.
     """
 
-    def __init__(self, stream_or_text: str | bytes | Path | IO, source: str | None = None) -> None:
-        text, source, problems = read_input(stream_or_text, source)
-        text = text.replace("\r\n", "\n")
-        self.source = source
-        trees, syntax = _parse(text, source)
-        self.match = Match(source=source, problems=problems + syntax)
-        self._trees: list[_Tree] = []
-        for tree in trees:
-            gm = _root_value(tree, "GM")
-            if gm.strip() == "6":
-                self._trees.append(tree)
-            else:
-                what = f"GM[{gm}] is not backgammon" if gm else "no GM[6]"
-                self.match.problems.append(Problem(
-                    "unsupported", "warning", f"game tree skipped: {what}",
-                    file=source, line=tree.line, column=tree.column))
-        if self._trees:
-            self._header(self._trees[0].nodes[0])
+    def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
+        self.stream, source, problems = open_input(given, source)
+        self.match = Match(source=source, problems=problems)
+        self._report = Reporter(self.match.problems, file=source)
+        self._trees = self._backgammon_trees()
+        self._first = next(self._trees, None)
+        if self._first is not None:
+            _read_header(self._first.nodes[0], self.match)
         else:
-            self.match.problems.append(Problem("empty", "error", "no backgammon game tree (GM[6]) in the file",
-                                               file=source))
+            self._report.error("empty", _("no backgammon game tree (GM[6]) in the file"))
+        self.match.resolve_rules()
 
-    def _header(self, root: _Node) -> None:
-        """Players, length, tags and comments from the first game's root."""
-        match = self.match
-        names = list(match.players)
-        for prop in root.props:
-            value = prop.values[0]
-            if prop.ident in ("PW", "PB"):
-                names[prop.ident == "PB"] = value
-            elif prop.ident == "MI":
-                for info in prop.values:
-                    key, _, number = info.partition(":")
-                    if key == "length" and number.strip().isdigit():
-                        match.length = int(number)
-            elif prop.ident in ROOT_TAGS:
-                text = _date_from_sgf(value) if prop.ident == "DT" else value
-                match.tags.setdefault(ROOT_TAGS[prop.ident], text)
-            elif prop.ident == "GC":
-                match.comments.extend(prop.values)
-            elif prop.ident == TAGS_PROP:
-                for text in prop.values:
-                    tag, _, tag_value = text.partition("=")
-                    match.tags.setdefault(tag, tag_value)
-            elif prop.ident == "RU":
-                _rule_words(value, match.tags)
-        match.players = (names[0], names[1])
+    def _backgammon_trees(self) -> Iterator[GameTree]:
+        for piece, line, column in split(self.stream):
+            for tree in parse(piece, self._report, line, column):
+                gm = _root_value(tree, "GM")
+                if gm.strip() == "6":
+                    yield tree
+                else:
+                    what = _("GM[{gm}] is not backgammon").format(gm=gm) if gm else _("no GM[6]")
+                    self._report.warning("unsupported", _("game tree skipped: {what}").format(what=what),
+                                         line=tree.line, column=tree.column)
 
     def games(self) -> Iterator[Game]:
-        """The games, converted one by one."""
-        for index, tree in enumerate(self._trees):
-            yield _GameReader(self, tree, index).read()
+        """The games, read and converted one by one."""
+        if self._first is None:
+            return
+        first, self._first = self._first, None
+        yield _GameReader(self.match, first, 0).read()
+        for index, tree in enumerate(self._trees, start=1):
+            yield _GameReader(self.match, tree, index).read()
 
 
-def read_sgf(stream_or_text: str | bytes | Path | IO, source: str | None = None) -> Match:
+def read_sgf(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole SGF file (text, bytes, a :class:`~pathlib.Path` or a stream)."""
-    reader = SgfReader(stream_or_text, source)
-    reader.match.games = list(reader.games())
+    reader = SgfReader(given, source)
+    with reader.stream if isinstance(given, Path) else nullcontext():
+        reader.match.games = list(reader.games())
     return reader.match
 
 
-def _root_value(tree: _Tree, ident: str) -> str:
-    for prop in tree.nodes[0].props if tree.nodes else ():
-        if prop.ident == ident:
-            return prop.values[0]
-    return ""
+def _root_value(tree: GameTree, ident: str) -> str:
+    prop = tree.nodes[0].get(ident) if tree.nodes else None
+    return prop.values[0] if prop else ""
 
 
 class _Board:
@@ -342,196 +273,363 @@ class _Board:
         return tuple(marked)
 
 
-_START = {point: n for point, n in enumerate(Position.initial().points()[0], start=1) if n}
+class _Context:
+    """What the parts of a game's reader share: the match, the game, and
+    where its problems go."""
+
+    def __init__(self, match: Match, game: Game) -> None:
+        self.match = match
+        self.game = game
+
+    @property
+    def report(self) -> Reporter:
+        return Reporter(self.game.problems, file=self.match.source, game=self.game.number)
+
+    def value(self, kind: props.Value[props.T], prop: Property, move: int | None = None) -> props.T | None:
+        """``prop``'s values read as ``kind``; ``None`` after a located problem."""
+        try:
+            return kind.read(prop.values)
+        except ValueError as exc:
+            severity: Severity = "warning" if prop.ident == "RE" else "error"
+            self.report.report("syntax", severity, _("{prop}: {reason}").format(prop=prop.text[:40], reason=exc),
+                               line=prop.line, column=prop.column, move=move)
+            return None
 
 
-@dataclass
-class _Setup:
-    """Each side's checkers by its own point numbers while set-up nodes are read."""
+class _Root:
+    """A game's root properties: match information, players, tags, rules,
+    result, comments (the mirror of :meth:`_Writer.root`)."""
 
-    boards: list[dict[int, int]] = field(default_factory=lambda: [dict(_START), dict(_START)])
-    touched: bool = False
-    on_roll: int | None = None
-
-
-class _GameReader:
-    def __init__(self, reader: SgfReader, tree: _Tree, index: int) -> None:
-        self.match = reader.match
-        self.source = reader.source
-        self.tree = tree
+    def __init__(self, context: _Context, index: int) -> None:
+        self.context = context
+        self.match = context.match
+        self.game = context.game
         self.index = index
-        self.game = Game(number=index + 1, line=tree.line)
-        self.setup = _Setup()
-        self.board: _Board | None = None
-        self.cube = 1
-        self.offered: tuple[int, int] | None = None  # (doubler, value)
-        self.dice_only: Turn | None = None
-        self.resign: tuple[int, int] | None = None
 
-    def problem(self, code: str, severity: str, message: str, line: int | None, column: int | None = None,
-                move: int | None = None) -> None:
-        self.game.problems.append(Problem(code, severity, message, file=self.source, line=line, column=column,
-                                          game=self.game.number, move=move))  # type: ignore[arg-type]
-
-    def read(self) -> Game:
-        nodes = self.main_line(self.tree)
-        self.root(nodes[0])
-        for number, node in enumerate(nodes[1:], start=1):
-            self.node(node, number)
-        self.finish()
-        return self.game
-
-    def main_line(self, tree: _Tree) -> list[_Node]:
-        nodes = list(tree.nodes)
-        while tree.variations:
-            for side in tree.variations[1:]:
-                self.problem("unsupported", "warning", "a side variation is not read (only the main line)",
-                             side.line, side.column)
-            tree = tree.variations[0]
-            nodes.extend(tree.nodes)
-        return nodes
-
-    # root -------------------------------------------------------------------
-    def root(self, node: _Node) -> None:
-        game, match = self.game, self.match
+    def read(self, node: Node) -> None:
         for prop in node.props:
-            ident, values = prop.ident, prop.values
-            value = values[0]
-            if ident in _BOOKKEEPING:
+            if prop.ident in _BOOKKEEPING:
                 continue
-            if ident == "MI":
-                self.match_info(prop)
-            elif ident in ("PW", "PB"):
-                who = 0 if ident == "PW" else 1
-                if value != match.players[who]:
-                    self.problem("syntax", "warning", f"{ident}[{value}] differs from the first game's "
-                                 f"{match.players[who]!r}; the first name is kept", prop.line, prop.column)
-            elif ident in ROOT_TAGS:
-                tag = ROOT_TAGS[ident]
-                text = _date_from_sgf(value) if ident == "DT" else value
-                if tag not in match.tags:
-                    match.tags[tag] = text
-                elif match.tags[tag] != text:
-                    game.extra.setdefault(f"sgf:{ident}", []).extend(values)
-            elif ident == "GC":
-                if self.index:  # the first game's is the match comment
-                    game.extra.setdefault("sgf:GC", []).extend(values)
-            elif ident == "RU":
-                self.rules(prop)
-            elif ident == "RE":
-                self.result(prop)
-            elif ident == "C":
-                game.comments.extend(values)
+            read = _ROOT_READERS.get(prop.ident)
+            if read is not None:
+                read(self, prop)
+            elif prop.ident in ROOT_TAGS:
+                self.tag(prop)
             else:
-                game.extra.setdefault(f"sgf:{ident}", []).extend(values)
+                self.game.extra.setdefault(f"sgf:{prop.ident}", []).extend(prop.values)
 
-    def match_info(self, prop: _Prop) -> None:
+    def match_info(self, prop: Property) -> None:
+        pairs = self.context.value(props.INFO, prop)
+        if pairs is None:
+            return
         score = list(self.game.score)
-        for value in prop.values:
-            key, _, number = value.partition(":")
-            try:
-                n = int(number)
-            except ValueError:
-                self.problem("syntax", "error", f"MI[{value}]: {number!r} is not a number", prop.line, prop.column)
-                continue
+        for key, value in pairs:
             if key == "length":
-                if n != self.match.length:
-                    self.problem("syntax", "warning", f"MI length {n} differs from the first game's "
-                                 f"{self.match.length}", prop.line, prop.column)
-            elif key == "game":
-                self.game.number = n + 1
-            elif key in ("ws", "bs"):
-                score[0 if key == "ws" else 1] = n
+                if value != self.match.length:
+                    self.context.report.warning(
+                        "syntax", _("MI length {length} differs from the first game's {first}")
+                        .format(length=value, first=self.match.length), line=prop.line, column=prop.column)
+            elif key == "game" and isinstance(value, int):
+                self.game.number = value + 1
+            elif key in ("ws", "bs") and isinstance(value, int):
+                score[key == "bs"] = value
             else:
-                self.game.extra.setdefault("sgf:MI", []).append(value)
+                self.game.extra.setdefault("sgf:MI", []).append(f"{key}:{value}")
         self.game.score = (score[0], score[1])
 
-    def rules(self, prop: _Prop) -> None:
-        crawford_game, unknown = _rule_words(prop.values[0], self.match.tags)
+    def player(self, prop: Property) -> None:
+        who = prop.ident == "PB"
+        if prop.values[0] != self.match.players[who]:
+            self.context.report.warning(
+                "syntax", _("{ident}[{name}] differs from the first game's {first!r}; the first name is kept")
+                .format(ident=prop.ident, name=prop.values[0], first=self.match.players[who]),
+                line=prop.line, column=prop.column)
+
+    def tag(self, prop: Property) -> None:
+        tag, text = ROOT_TAGS[prop.ident], _date_from_sgf(prop.values[0])
+        if tag not in self.match.tags:
+            self.match.tags[tag] = text
+        elif self.match.tags[tag] != text:
+            self.game.extra.setdefault(f"sgf:{prop.ident}", []).extend(prop.values)
+
+    def match_comment(self, prop: Property) -> None:
+        if self.index:  # the first game's is the match comment
+            self.game.extra.setdefault("sgf:GC", []).extend(prop.values)
+
+    def rules(self, prop: Property) -> None:
+        words = props.RULES.read(prop.values)
+        for word in words:
+            if word in _RULE_WORDS:
+                self.match.tags.setdefault(*_RULE_WORDS[word])
+        unknown = [word for word in words if word not in _RULE_WORDS and word != "CrawfordGame"]
         if unknown:
             self.game.extra["sgf:RU"] = [":".join(unknown)]
-            self.problem("unsupported", "warning", f"unknown rule words {':'.join(unknown)} kept raw",
-                         prop.line, prop.column)
-        if crawford_game:
+            self.context.report.warning("unsupported", _("unknown rule words {words} kept raw")
+                                        .format(words=":".join(unknown)), line=prop.line, column=prop.column)
+        if "CrawfordGame" in words:
             self.game.crawford = True
         elif self.match.tags.get("Crawford") == "On":
             self.game.crawford = False
 
-    def result(self, prop: _Prop) -> None:
-        value = prop.values[0].strip()
-        found = re.fullmatch(r"([WBwb])\+(\d*)((?:R|Resign)?)", value, re.IGNORECASE)
-        if not found:
-            self.game.extra["sgf:RE"] = [value]
-            self.problem("syntax", "warning", f"RE[{value}] is not W+n or B+n; kept raw",
-                         prop.line, prop.column)
+    def result(self, prop: Property) -> None:
+        outcome = self.context.value(props.RESULT, prop)
+        if outcome is None:
+            self.game.extra["sgf:RE"] = [prop.values[0].strip()]
             return
-        points = int(found[2]) if found[2] else 1
-        if not found[2]:
-            self.problem("syntax", "warning", f"RE[{value}] gives no points; read as 1 like gnubg",
-                         prop.line, prop.column)
-        self.game.result = Result(0 if found[1].upper() == "W" else 1, points, bool(found[3]),
-                                  line=prop.line, column=prop.column)
+        if not outcome.said:
+            self.context.report.warning("syntax", _("RE[{value}] gives no points; read as 1 like gnubg")
+                                        .format(value=prop.values[0].strip()), line=prop.line, column=prop.column)
+        self.game.result = Result(outcome.winner, outcome.points, outcome.resigned, line=prop.line,
+                                  column=prop.column)
 
-    # nodes ------------------------------------------------------------------
+    def comments(self, prop: Property) -> None:
+        self.game.comments.extend(prop.values)
+
+
+_ROOT_READERS: dict[str, Callable[[_Root, Property], None]] = {
+    "MI": _Root.match_info, "PW": _Root.player, "PB": _Root.player, "GC": _Root.match_comment,
+    "RU": _Root.rules, "RE": _Root.result, "C": _Root.comments,
+}
+
+_START = {point: n for point, n in enumerate(Position.initial().points()[0], start=1) if n}
+
+
+class _Setup:
+    """Set-up nodes before the first play: checkers (``AE``, ``AW``,
+    ``AB``), who is on roll (``PL``), the cube (``CV``, ``CP``); the mirror
+    of :meth:`_Writer.setup`. Each side's checkers are kept by its own
+    point numbers."""
+
+    def __init__(self, context: _Context) -> None:
+        self.context = context
+        self.boards = [dict(_START), dict(_START)]
+        self.touched = False
+        self.on_roll: int | None = None
+
+    def read(self, prop: Property) -> bool:
+        """Take a set-up property; ``False`` for a cube set-up that cannot be read."""
+        game = self.context.game
+        try:
+            if prop.ident == "CV":
+                game.cube = props.NUMBER.read(prop.values)
+            elif prop.ident == "CP":
+                game.cube_owner = props.OWNER.read(prop.values)
+            elif prop.ident == "PL":
+                color = self.context.value(props.COLOR, prop)
+                self.on_roll = self.on_roll if color is None else color
+            else:
+                self.place(prop)
+        except ValueError:
+            return False
+        return True
+
+    def place(self, prop: Property) -> None:
+        self.touched = True
+        for letter in self.context.value(props.POINTS, prop) or ():
+            if letter == "z":
+                continue
+            if prop.ident == "AE":
+                for player in (0, 1):
+                    self.boards[player].pop(letter_point(letter, player), None)
+            else:
+                player = 0 if prop.ident == "AW" else 1
+                point = letter_point(letter, player)
+                self.boards[player][point] = self.boards[player].get(point, 0) + 1
+
+    def position(self, viewer: int, line: int) -> Position | None:
+        """The set-up position seen by ``viewer``, or None when not set up."""
+        if not self.touched:
+            return None
+        white, black = self.boards
+        try:
+            pos = Position.from_points(white, black)
+        except ValueError as exc:
+            self.context.report.error("syntax", _("set-up position: {reason}").format(reason=exc), line=line)
+            self.touched = False
+            return None
+        return pos if viewer == 0 else pos.flip()
+
+
+class _Turns:
+    """Moves, cube actions and dice (``W``, ``B``, ``DI``) into turns; the
+    mirror of :meth:`_Writer.turn`."""
+
+    def __init__(self, context: _Context, setup: _Setup, line: int) -> None:
+        self.context = context
+        self.setup = setup
+        self.line = line
+        self.turns = context.game.turns
+        self.board: _Board | None = None
+        self.offered: tuple[int, int] | None = None  # (doubler, value)
+        self.taken: int | None = None  # the cube's value after the last take (before: the game's starting cube)
+        self.dice_only: Turn | None = None
+        self.resign: tuple[int, int] | None = None
+
     def on_roll(self) -> int:
-        for turn in reversed(self.game.turns):
+        for turn in reversed(self.turns):
             if turn.kind == "roll":
                 return 1 - turn.player
         return self.setup.on_roll if self.setup.on_roll is not None else 0
 
     def played(self) -> bool:
-        return any(t is not self.dice_only for t in self.game.turns)
+        return any(t is not self.dice_only for t in self.turns)
 
-    def node(self, node: _Node, number: int) -> None:
+    def move(self, prop: Property, number: int) -> Turn | None:
+        player = "WB".index(prop.ident)
+        action = self.context.value(props.MOVES[player], prop, number)
+        if action is None:
+            return None
+        if isinstance(action, Roll):
+            return self.roll(player, action, prop, number)
+        if action.startswith("resign") or action in ("accept", "reject"):
+            self.resignation(player, action, prop, number)
+            return None
+        kind, cube = self.cube_action(player, action)
+        return self.add(Turn(player, kind, cube=cube, number=number, line=prop.line, column=prop.column,
+                             text=prop.text))
+
+    def cube_action(self, player: int, action: str) -> tuple[TurnKind, int | None]:
+        """The turn kind and offered cube value of ``double``, ``beaver``, ``take``, ``drop``."""
+        if action in ("take", "drop"):
+            if action == "take" and self.offered:
+                self.taken = self.offered[1]
+            self.offered = None
+            return ("take" if action == "take" else "drop"), None
+        if self.offered and self.offered[0] != player:
+            kind: TurnKind = "beaver"
+            cube = self.offered[1] * 2
+        else:
+            kind, cube = ("beaver" if action == "beaver" else "double"), (self.taken or self.context.game.cube) * 2
+        self.offered = (player, cube)
+        return kind, cube
+
+    def roll(self, player: int, roll: Roll, prop: Property, number: int) -> Turn:
+        if self.board is None:
+            self.board = _Board(self.setup.position(0, self.line) or Position.initial())
+        marked = self.board.play(player, roll.moves)
+        turn = Turn(player, "roll", roll.dice, marked, number=number, line=prop.line, column=prop.column,
+                    text=prop.text)
+        pending = self.dice_only
+        if pending is not None and pending is self.turns[-1] and pending.player == player \
+                and sorted(pending.dice or ()) == sorted(roll.dice):
+            self.turns.pop()  # gnubg's DI set the dice this move was made with
+            turn.comment, turn.extra = pending.comment, pending.extra
+        return self.add(turn)
+
+    def add(self, turn: Turn) -> Turn:
+        self.dice_only = None
+        self.turns.append(turn)
+        return turn
+
+    def dice(self, prop: Property, node: list[Property], number: int) -> Turn | None:
+        """gnubg's ``;PL[B]DI[51]``: a roll not (yet) played."""
+        dice = self.context.value(props.DICE, prop, number)
+        if dice is None:
+            return None
+        player = self.on_roll()
+        for other in node:
+            if other.ident == "PL":
+                try:
+                    player = props.COLOR.read(other.values)
+                except ValueError:
+                    pass
+        turn = Turn(player, "roll", dice, number=number, line=prop.line, column=prop.column, text=prop.text)
+        self.turns.append(turn)
+        self.dice_only = turn
+        return turn
+
+    def resignation(self, player: int, value: str, prop: Property, number: int) -> None:
+        """Gibbon's ``resign:N`` / ``accept`` nodes: the result says the same."""
+        report = self.context.report
+        if value.startswith("resign"):
+            points = value.partition(":")[2]
+            self.resign = (player, int(points) if points.isdigit() else 1)
+            return
+        if value == "accept" and self.resign and self.resign[0] != player:
+            result = self.context.game.result
+            if result is None or result.winner != player or not result.resigned:
+                report.warning("syntax", _("the accepted resignation does not match RE[...]"),
+                               line=prop.line, column=prop.column, move=number)
+            return
+        report.warning("unsupported", _("{prop}: a refused or unmatched resignation is not kept")
+                       .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
+
+
+class _GameReader:
+    """One game tree into a :class:`Game`: its root, then each node's move,
+    or its set-up, dice and markup."""
+
+    def __init__(self, match: Match, tree: GameTree, index: int) -> None:
+        self.tree = tree
+        self.index = index
+        self.game = Game(number=index + 1, line=tree.line)
+        self.context = _Context(match, self.game)
+        self.setup = _Setup(self.context)
+        self.turns = _Turns(self.context, self.setup, tree.line)
+
+    def read(self) -> Game:
+        nodes = self.main_line(self.tree)
+        _Root(self.context, self.index).read(nodes[0])
+        for number, node in enumerate(nodes[1:], start=1):
+            self.node(node, number)
+        self.finish()
+        return self.game
+
+    def main_line(self, tree: GameTree) -> list[Node]:
+        nodes = list(tree.nodes)
+        while tree.variations:
+            for side in tree.variations[1:]:
+                self.context.report.warning("unsupported", _("a side variation is not read (only the main line)"),
+                                            line=side.line, column=side.column)
+            tree = tree.variations[0]
+            nodes.extend(tree.nodes)
+        return nodes
+
+    def node(self, node: Node, number: int) -> None:
         moves = [p for p in node.props if p.ident in ("W", "B")]
         for extra in moves[1:]:
-            self.problem("syntax", "warning", f"a second move {extra.text} in one node is ignored (as gnubg does)",
-                         extra.line, extra.column, number)
-        if moves:
-            turn = self.move(moves[0], number)
-            rest = [p for p in node.props if p is not moves[0] and p not in moves[1:]]
-            if turn is not None:
-                self.keep(turn, rest, "sgf")
-            elif rest:
-                self.loose(rest, number)
+            self.context.report.warning("syntax", _("a second move {move} in one node is ignored (as gnubg does)")
+                                        .format(move=extra.text), line=extra.line, column=extra.column, move=number)
+        if not moves:
+            self.loose(node.props, number)
             return
-        self.loose(node.props, number)
+        turn = self.turns.move(moves[0], number)
+        rest = [p for p in node.props if p.ident not in ("W", "B")]
+        if turn is not None:
+            self.keep(turn, rest, "sgf")
+        elif rest:
+            self.loose(rest, number)
 
-    def keep(self, turn: Turn, props: list[_Prop], prefix: str) -> None:
-        for prop in props:
+    def keep(self, turn: Turn, kept: list[Property], prefix: str) -> None:
+        for prop in kept:
             if prop.ident == "C" and prefix == "sgf":
                 turn.comment = "\n".join(filter(None, [turn.comment, *prop.values]))
             else:
                 turn.extra.setdefault(f"{prefix}:{prop.ident}", []).extend(prop.values)
 
-    def loose(self, props: list[_Prop], number: int) -> None:
+    def loose(self, node: list[Property], number: int) -> None:
         """A node without a move: set-up, dice, markup."""
-        played = self.played()
-        rest: list[_Prop] = []
+        played = self.turns.played()
+        report = self.context.report
+        rest: list[Property] = []
         dice_turn: Turn | None = None
-        has_dice = any(p.ident == "DI" for p in props)
-        for prop in props:
-            if prop.ident == "PL" and has_dice:
-                continue  # gnubg's ;PL[B]DI[51]: whose dice (read by set_dice)
-            if prop.ident in _SETUP and not played:
-                self.set_up(prop)
-            elif prop.ident == "DI":
-                dice_turn = self.set_dice(prop, props, number)
-            elif prop.ident == "CV" and prop.values[0].strip().isdigit() and not played:
-                self.cube = self.game.cube = int(prop.values[0])
-            elif prop.ident == "CP" and prop.values[0].strip().lower() in _OWNERS and not played:
-                self.game.cube_owner = _OWNERS[prop.values[0].strip().lower()]
-            elif prop.ident in ("CV", "CP", "CO"):
-                self.problem("unsupported", "warning",
-                             f"cube set-up {prop.text} is kept raw; the record's replay does not use it",
-                             prop.line, prop.column, number)
-                rest.append(prop)
-            else:
-                if prop.ident in _SETUP:
-                    self.problem("unsupported", "warning",
-                                 f"a set-up {prop.text[:30]} in the middle of a game is kept raw; the record's "
-                                 "replay ignores it", prop.line, prop.column, number)
-                rest.append(prop)
+        dice = next((p for p in node if p.ident == "DI"), None)
+        for prop in node:
+            if prop.ident == "PL" and dice is not None:
+                continue  # gnubg's ;PL[B]DI[51]: whose dice (read with them)
+            if prop.ident in _SETUP | {"CV", "CP"} and not played and self.setup.read(prop):
+                continue
+            if prop is dice:
+                dice_turn = self.turns.dice(prop, node, number)
+                continue
+            if prop.ident in ("CV", "CP", "CO"):
+                report.warning("unsupported", _("cube set-up {prop} is kept raw; the record's replay does not use it")
+                               .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
+            elif prop.ident in _SETUP:
+                report.warning("unsupported", _("a set-up {prop} in the middle of a game is kept raw; the record's "
+                                                "replay ignores it").format(prop=prop.text[:30]),
+                               line=prop.line, column=prop.column, move=number)
+            rest.append(prop)
         if dice_turn is not None:
             self.keep(dice_turn, rest, "sgf")
         elif not played and not self.game.turns:
@@ -543,178 +641,16 @@ class _GameReader:
         elif rest:
             self.keep(self.game.turns[-1], rest, "sgf-after")
 
-    def set_up(self, prop: _Prop) -> None:
-        setup = self.setup
-        if prop.ident == "PL":
-            side = prop.values[0].strip()[:1].upper()
-            if side not in ("W", "B"):
-                self.problem("syntax", "error", f"PL[{prop.values[0]}] is not W or B", prop.line, prop.column)
-                return
-            setup.on_roll = 0 if side == "W" else 1
-            return
-        setup.touched = True
-        try:
-            letters = _point_list(prop.values)
-        except ValueError as exc:
-            self.problem("syntax", "error", f"{prop.ident}: {exc}", prop.line, prop.column)
-            return
-        for letter in letters:
-            if letter == "z":
-                continue
-            if prop.ident == "AE":
-                for player in (0, 1):
-                    setup.boards[player].pop(letter_point(letter, player), None)
-            else:
-                player = 0 if prop.ident == "AW" else 1
-                point = letter_point(letter, player)
-                setup.boards[player][point] = setup.boards[player].get(point, 0) + 1
-
-    def set_dice(self, prop: _Prop, props: list[_Prop], number: int) -> Turn | None:
-        value = prop.values[0].strip()
-        if not re.fullmatch(r"[1-6][1-6]", value):
-            self.problem("syntax", "error", f"DI[{value}] is not two dice 1-6", prop.line, prop.column, number)
-            return None
-        player = self.on_roll()
-        for other in props:
-            if other.ident == "PL" and other.values[0].strip()[:1].upper() in ("W", "B"):
-                player = 0 if other.values[0].strip()[:1].upper() == "W" else 1
-        turn = Turn(player, "roll", (int(value[0]), int(value[1])), number=number, line=prop.line,
-                    column=prop.column, text=prop.text)
-        self.game.turns.append(turn)
-        self.dice_only = turn
-        return turn
-
-    def move(self, prop: _Prop, number: int) -> Turn | None:
-        player = 0 if prop.ident == "W" else 1
-        value = prop.values[0].strip()
-        where = {"number": number, "line": prop.line, "column": prop.column, "text": prop.text}
-        if value in ("double", "beaver"):
-            if self.offered and self.offered[0] != player:
-                kind, offer = "beaver", self.offered[1] * 2
-            else:
-                kind, offer = value, self.cube * 2
-            self.offered = (player, offer)
-            return self.add(Turn(player, kind, cube=offer, **where))  # type: ignore[arg-type]
-        if value in ("take", "drop"):
-            if value == "take" and self.offered:
-                self.cube = self.offered[1]
-            self.offered = None
-            return self.add(Turn(player, value, **where))  # type: ignore[arg-type]
-        if value.startswith("resign") or value in ("accept", "reject"):
-            self.resignation(player, value, prop, number)
-            return None
-        found = _MOVE.fullmatch(value)
-        if not found:
-            self.problem("syntax", "error", f"{prop.text[:40]} is not a move (dice and point letters), "
-                         "double, take or drop", prop.line, prop.column, number)
-            return None
-        dice = (int(found[1]), int(found[2]))
-        letters = found[3]
-        moves = []
-        for i in range(0, len(letters), 2):
-            src, dst = letter_point(letters[i], player), letter_point(letters[i + 1], player)
-            if not 0 <= dst < src <= 25 or src == OFF or dst == BAR:
-                self.problem("syntax", "error", f"{letters[i:i + 2]} in {prop.text} is not a move from a point "
-                             "to a lower one", prop.line, prop.column, number)
-                return None
-            moves.append(Move(src, dst))
-        if self.board is None:
-            self.board = _Board(self.start_position(0) or Position.initial())
-        marked = self.board.play(player, moves)
-        pending = self.dice_only
-        if pending is not None and pending is self.game.turns[-1] and pending.player == player \
-                and sorted(pending.dice or ()) == sorted(dice):
-            self.game.turns.pop()  # gnubg's DI set the dice this move was made with
-            self.dice_only = None
-            turn = Turn(player, "roll", dice, marked, comment=pending.comment, extra=pending.extra, **where)
-            return self.add(turn)
-        return self.add(Turn(player, "roll", dice, marked, **where))
-
-    def add(self, turn: Turn) -> Turn:
-        self.dice_only = None
-        self.game.turns.append(turn)
-        return turn
-
-    def resignation(self, player: int, value: str, prop: _Prop, number: int) -> None:
-        """Gibbon's ``resign:N`` / ``accept`` nodes: the result says the same."""
-        if value.startswith("resign"):
-            points = value.partition(":")[2]
-            self.resign = (player, int(points) if points.isdigit() else 1)
-            return
-        if value == "accept" and self.resign and self.resign[0] != player:
-            result = self.game.result
-            if result is None or result.winner != player or not result.resigned:
-                self.problem("syntax", "warning", "the accepted resignation does not match RE[...]",
-                             prop.line, prop.column, number)
-            return
-        self.problem("unsupported", "warning", f"{prop.text}: a refused or unmatched resignation is not kept",
-                     prop.line, prop.column, number)
-
-    def start_position(self, viewer: int) -> Position | None:
-        """The set-up position seen by ``viewer``, or None when not set up."""
-        if not self.setup.touched:
-            return None
-        white, black = self.setup.boards
-        try:
-            pos = Position.from_points(white, black)
-        except ValueError as exc:
-            self.problem("syntax", "error", f"set-up position: {exc}", self.tree.line)
-            self.setup.touched = False
-            return None
-        return pos if viewer == 0 else pos.flip()
-
     def finish(self) -> None:
         game = self.game
         first = self.setup.on_roll if self.setup.on_roll is not None else 0
         if game.turns:
-            turn = game.turns[0]
-            first = turn.player if turn.kind in ("roll", "double") else 1 - turn.player
+            first = _first_player(game)
         elif self.setup.on_roll == 1:  # who is on roll; White unless said
             game.extra["sgf-setup:PL"] = ["B"]
-        start = self.start_position(first)
+        start = self.setup.position(first, self.tree.line)
         if start is not None and start != Position.initial():
             game.start = start.position_id()
-
-
-def _rule_words(value: str, tags: dict[str, str]) -> tuple[bool, list[str]]:
-    """Set the tags an ``RU`` value names; returns (``CrawfordGame`` said,
-    unknown words)."""
-    unknown = []
-    crawford_game = False
-    for word in value.split(":"):
-        if word == "Crawford":
-            tags["Crawford"] = "On"
-        elif word == "CrawfordGame":
-            crawford_game = True
-        elif word == "Jacoby":
-            tags["Jacoby"] = "On"
-        elif word in _VARIATIONS:
-            tags["Variation"] = word
-        elif word == "NoCube":
-            tags["Cube"] = "Off"
-        elif word:
-            unknown.append(word)
-    return crawford_game, unknown
-
-
-def _point_list(values: list[str]) -> list[str]:
-    """Point letters of a list of values, ranges ``a:g`` expanded."""
-    out = []
-    for value in values:
-        low, sep, high = value.strip().partition(":")
-        high = high if sep else low
-        if not (len(low) == len(high) == 1 and "a" <= low <= "z" and "a" <= high <= "z" and low <= high):
-            raise ValueError(f"[{value}] is not a point or range of points a-z")
-        out.extend(chr(c) for c in range(ord(low), ord(high) + 1))
-    return out
-
-
-def _date_from_sgf(value: str) -> str:
-    return value.replace("-", ".") if re.fullmatch(r"\d{4}-\d\d-\d\d", value) else value
-
-
-def _date_to_sgf(value: str) -> str:
-    return value.replace(".", "-") if re.fullmatch(r"\d{4}\.\d\d\.\d\d", value) else value
 
 
 # --- writing -------------------------------------------------------------------
@@ -724,186 +660,159 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     """Write ``match`` as gnubg's SGF; returns ``lost-on-write`` problems for
     what SGF cannot hold."""
     writer = _Writer(match)
-    root = writer.match_root()
     for index, game in enumerate(match.games):
-        stream.write(writer.game(game, index, root if index == 0 else ""))
+        stream.write(serialise(writer.game(game, index)))
     if writer.hit_marks:
-        writer.lost(f"{writer.hit_marks} play(s) mark hits other than the board's; SGF has no hit marks "
-                    "(a reader marks the hits the board makes)")
+        writer.lost(_("{count} play(s) mark hits other than the board's; SGF has no hit marks (a reader marks the "
+                      "hits the board makes)").format(count=writer.hit_marks))
     if writer.cannot_move:
-        writer.lost(f"{writer.cannot_move} roll(s) marked 'Cannot Move' are written as plain dances")
-    return writer.problems
+        writer.lost(_("{count} roll(s) marked 'Cannot Move' are written as plain dances")
+                    .format(count=writer.cannot_move))
+    return writer.report.problems
 
 
 class _Writer:
+    """A match into SGF trees, section by section as :class:`_GameReader` reads them."""
+
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.problems: list[Problem] = []
+        self.rules = match.rules or DEFAULT_RULES
+        self.report = Reporter(file=match.source)
         self.lost_keys: set[str] = set()
         self.hit_marks = 0
         self.cannot_move = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
-        self.problems.append(Problem("lost-on-write", "warning", message, file=self.match.source,
-                                     line=turn.line if turn else game.line if game else None,
-                                     game=game.number if game else None,
-                                     move=turn.number if turn else None))
+        self.report.warning("lost-on-write", message, line=turn.line if turn else game.line if game else None,
+                            game=game.number if game else None, move=turn.number if turn else None)
 
-    def match_root(self) -> str:
-        """First game's root properties from the tags; rules are per game."""
-        tags = self.match.tags
-        props: dict[str, str] = {}
-        private: list[str] = []
-        for tag, value in tags.items():
-            if tag in _TAG_PROPS:
-                props[_TAG_PROPS[tag]] = _date_to_sgf(value) if tag == "EventDate" else value
-            elif tag in ("Crawford", "Jacoby") and value.strip().lower() == "on":
-                pass  # RU says it
-            elif tag == "Variation" and value in _VARIATIONS:
-                pass  # RU says it
-            elif tag == "Cube" and value.strip().lower() == "off":
-                pass  # RU[NoCube] says it
-            elif "=" in tag:
-                self.lost(f"tag {tag} {value!r}: a tag name with '=' cannot be kept")
-            else:
-                private.append(f"{tag}={value}")
-        text = "".join(f"{prop}[{_escape(props[prop])}]" for prop in ROOT_TAGS if prop in props)
-        if private:  # tavlakit's own property; gnubg loads the file and leaves it alone
-            text += TAGS_PROP + "".join(f"[{_escape(t)}]" for t in private)
-        if self.match.comments:
-            text += "GC" + "".join(f"[{_escape(c)}]" for c in self.match.comments)
-        return text
+    def game(self, game: Game, index: int) -> list[NodeOut]:
+        match = self.match
+        number = game.number - 1 if game.number is not None else index
+        info: list[tuple[str, int | str]] = [("length", match.length), ("game", number), ("ws", game.score[0]), ("bs", game.score[1])]
+        root: list[tuple[str, Sequence[str]]] = [
+            ("FF", ["4"]), ("GM", ["6"]), ("CA", ["UTF-8"]), ("AP", [_APP]),
+            ("MI", props.INFO.write(info) + game.extra.get("sgf:MI", [])),
+            ("PW", [match.players[0]]), ("PB", [match.players[1]])]
+        if index == 0:
+            root.extend(_match_root(match, self.lost))
+        root.append(("RU", props.RULES.write(_rule_words(match, game, lambda text: self.lost(text, game)))))
+        root.append(("RE", self.result(game)))
+        root.extend(self.extras(game.extra, "sgf", game, skip=("MI", "RU")))
+        self.foreign(game.extra, game)
+        root.append(("C", game.comments))
+        nodes: list[NodeOut] = [root]
+        first = _first_player(game)
+        board = self.setup(game, first, nodes)
+        for turn in game.turns:
+            nodes.extend(self.turn(game, turn, board))
+        return nodes
 
-    def rules(self, game: Game) -> str:
-        tags = self.match.tags
-        words = []
-        if tags.get("Cube", "").lower() == "off":
-            words.append("NoCube")
-        crawford = tags.get("Crawford", "").lower() == "on"
-        if crawford:
-            words.append("Crawford")
-        if game.crawford:
-            words.append("CrawfordGame")
-        elif game.crawford is False and not crawford:
-            self.lost("crawford=False without the Crawford rule cannot be written", game)
-        if tags.get("Jacoby", "").lower() == "on":
-            words.append("Jacoby")
-        if tags.get("Variation") in _VARIATIONS:
-            words.append(tags["Variation"])
-        words.extend(game.extra.get("sgf:RU", []))
-        return f"RU[{':'.join(words)}]" if words else ""
+    def result(self, game: Game) -> list[str]:
+        result = game.result
+        if result is None:
+            return []
+        if result.winner in (0, 1) and result.points >= 1:
+            return props.RESULT.write(Outcome(result.winner, result.points, result.resigned))
+        self.lost(_("result {winner}+{points} cannot be written").format(winner=result.winner, points=result.points),
+                  game)
+        return []
 
-    def extras(self, extra: dict[str, list[str]], prefix: str, where: Game | Turn, game: Game) -> str:
-        out = []
+    def extras(self, extra: dict[str, list[str]], prefix: str, game: Game,
+               skip: tuple[str, ...] = ()) -> list[tuple[str, Sequence[str]]]:
+        out: list[tuple[str, Sequence[str]]] = []
         for key, values in extra.items():
-            kind, _, ident = key.partition(":")
-            if kind != prefix or (prefix == "sgf" and ident == "RU"):
+            kind, _sep, ident = key.partition(":")
+            if kind != prefix or ident in skip:
                 continue
             if not re.fullmatch(r"[A-Z]{1,8}", ident) or not values:
-                self.lost(f"extra {key!r} is not an SGF property", game)
+                self.lost(_("extra {key!r} is not an SGF property").format(key=key), game)
                 continue
-            out.append(ident + "".join(f"[{_escape(v)}]" for v in values))
-        return "".join(out)
+            out.append((ident, values))
+        return out
 
     def foreign(self, extra: dict[str, list[str]], game: Game, turn: Turn | None = None) -> None:
         for key in extra:
             if key.partition(":")[0] not in ("sgf", "sgf-setup", "sgf-after") and key not in self.lost_keys:
                 self.lost_keys.add(key)
-                self.lost(f"extra {key!r} from another format has no SGF property", game, turn)
+                self.lost(_("extra {key!r} from another format has no SGF property").format(key=key), game, turn)
 
-    def game(self, game: Game, index: int, match_root: str) -> str:
-        match = self.match
-        number = game.number - 1 if game.number is not None else index
-        info = [f"length:{match.length}", f"game:{number}", f"ws:{game.score[0]}", f"bs:{game.score[1]}",
-                *game.extra.get("sgf:MI", [])]
-        parts = [f"(;FF[4]GM[6]CA[UTF-8]AP[{_APP}]MI", "".join(f"[{_escape(v)}]" for v in info),
-                 f"PW[{_escape(match.players[0])}]PB[{_escape(match.players[1])}]", match_root,
-                 self.rules(game)]
-        result = game.result
-        if result is not None:
-            if result.winner in (0, 1) and result.points >= 1:
-                parts.append(f"RE[{'WB'[result.winner]}+{result.points}{'R' if result.resigned else ''}]")
-            else:
-                self.lost(f"result {result.winner}+{result.points} cannot be written", game)
-        root_extra = {k: v for k, v in game.extra.items() if k != "sgf:MI"}
-        parts.append(self.extras(root_extra, "sgf", game, game))
-        self.foreign(game.extra, game)
-        if game.comments:
-            parts.append("C" + "".join(f"[{_escape(c)}]" for c in game.comments))
-        first = _first_player(game)
-        board = self.setup(game, first, parts)
-        for turn in game.turns:
-            self.turn(game, turn, board, parts)
-        parts.append(")\n")
-        return "".join(parts)
-
-    def setup(self, game: Game, first: int, parts: list[str]) -> _Board:
-        setup = dict(game.extra)
+    def setup(self, game: Game, first: int, nodes: list[NodeOut]) -> _Board:
+        """Set-up nodes (the mirror of :meth:`_GameReader.loose` before the first play)."""
         start = Position.initial()
+        skip: tuple[str, ...] = ()
         if game.start:
             try:
                 start = Position.from_position_id(game.start)
             except ValueError as exc:
-                self.lost(f"start position: {exc}", game)
+                self.lost(_("start position: {reason}").format(reason=exc), game)
             else:
                 mover, opponent = start.points()
                 boards = (mover, opponent) if first == 0 else (opponent, mover)
-                setup.pop("sgf-setup:PL", None)
-                parts.append(f"\n;PL[{'WB'[first]}]AE[a:y]")
-                for player, ident in ((0, "AW"), (1, "AB")):
-                    letters = "".join(f"[{point_letter(i + 1, player)}]" * n for i, n in enumerate(boards[player]))
-                    parts.append(f"{ident}{letters}" if letters else "")
+                skip = ("PL",)
+                nodes.append([("PL", props.COLOR.write(first)), ("AE", ["a:y"])] + [
+                    (ident, [point_letter(i + 1, player) for i, n in enumerate(boards[player]) for _n in range(n)])
+                    for player, ident in ((0, "AW"), (1, "AB"))])
         if game.cube != 1:
-            parts.append(f"\n;CV[{game.cube}]")
+            nodes.append([("CV", props.NUMBER.write(game.cube))])
         if game.cube_owner is not None:
-            parts.append(f"\n;CP[{'wb'[game.cube_owner]}]")
-        text = self.extras(setup, "sgf-setup", game, game)
-        if text:
-            parts.append("\n;" + text)
+            nodes.append([("CP", props.OWNER.write(game.cube_owner))])
+        extra = self.extras(game.extra, "sgf-setup", game, skip)
+        if extra:
+            nodes.append(extra)
         return _Board(start if first == 0 else start.flip())
 
-    def turn(self, game: Game, turn: Turn, board: _Board, parts: list[str]) -> None:
+    def turn(self, game: Game, turn: Turn, board: _Board) -> list[NodeOut]:
+        """A turn's node, and the node after it (the mirror of :meth:`_GameReader.node`)."""
         if turn.player not in (0, 1):
-            self.lost(f"a turn by player {turn.player} cannot be written", game, turn)
-            return
-        color = "WB"[turn.player]
-        if turn.kind == "roll":
-            dice = turn.dice
-            if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-                self.lost(f"a roll with dice {dice!r} cannot be written", game, turn)
-                return
-            roll = f"{dice[0]}{dice[1]}"
-            if turn.status in ("unknown", "illegal"):
-                self.lost(f"the play status {turn.status!r} is not kept (written as the roll alone)", game, turn)
-            elif turn.status == "cannot-move":
-                self.cannot_move += 1
-            if turn.moves:
-                if len(turn.moves) > 4:
-                    self.lost("gnubg reads only four moves of a play", game, turn)
-                try:
-                    letters = "".join(point_letter(m.src, turn.player) + point_letter(m.dst, turn.player)
-                                      for m in turn.moves)
-                except ValueError as exc:
-                    self.lost(f"play {turn.play}: {exc}", game, turn)
-                    return
-                marked = board.play(turn.player, turn.moves)
-                if board.ok and [m.hit for m in marked] != [m.hit for m in turn.moves]:
-                    self.hit_marks += 1
-                parts.append(f"\n;{color}[{roll}{letters}]")
-            elif turn is game.turns[-1] and board.ok \
-                    and any(p.moves for p in board.view(turn.player).legal_plays(dice, _BACKGAMMON)):
-                parts.append(f"\n;PL[{color}]DI[{roll}]")  # rolled, then the game was resigned
-            else:
-                parts.append(f"\n;{color}[{roll}]")
+            self.lost(_("a turn by player {player} cannot be written").format(player=turn.player), game, turn)
+            return []
+        ident = "WB"[turn.player]
+        node: list[tuple[str, Sequence[str]]]
+        if turn.kind != "roll":
+            node = [(ident, props.MOVES[turn.player].write("double" if turn.kind == "beaver" else turn.kind))]
         else:
-            parts.append(f"\n;{color}[{'double' if turn.kind == 'beaver' else turn.kind}]")
-        parts.append(self.extras(turn.extra, "sgf", turn, game))
+            rolled = self.roll(game, turn, board)
+            if rolled is None:
+                return []
+            node = rolled
+        if turn.extra:
+            node.extend(self.extras(turn.extra, "sgf", game))
         if turn.comment is not None:
-            parts.append(f"C[{_escape(turn.comment)}]")
+            node.append(("C", [turn.comment]))
+        if not turn.extra:
+            return [node]
         self.foreign(turn.extra, game, turn)
-        after = self.extras(turn.extra, "sgf-after", turn, game)
-        if after:
-            parts.append("\n;" + after)
+        after = self.extras(turn.extra, "sgf-after", game)
+        return [node, after] if after else [node]
+
+    def roll(self, game: Game, turn: Turn, board: _Board) -> list[tuple[str, Sequence[str]]] | None:
+        dice = turn.dice
+        if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+            self.lost(_("a roll with dice {dice!r} cannot be written").format(dice=dice), game, turn)
+            return None
+        ident = "WB"[turn.player]
+        if turn.status in ("unknown", "illegal"):
+            self.lost(_("the play status {status!r} is not kept (written as the roll alone)")
+                      .format(status=turn.status), game, turn)
+        elif turn.status == "cannot-move":
+            self.cannot_move += 1
+        if turn.moves:
+            if len(turn.moves) > 4:
+                self.lost(_("gnubg reads only four moves of a play"), game, turn)
+            try:
+                value = props.MOVES[turn.player].write(Roll(dice, turn.moves))
+            except ValueError as exc:
+                self.lost(_("play {play}: {reason}").format(play=turn.play, reason=exc), game, turn)
+                return None
+            marked = board.play(turn.player, turn.moves)
+            if board.ok and [m.hit for m in marked] != [m.hit for m in turn.moves]:
+                self.hit_marks += 1
+            return [(ident, value)]
+        if turn is game.turns[-1] and board.ok \
+                and any(p.moves for p in board.view(turn.player).legal_plays(dice, self.rules)):
+            return [("PL", props.COLOR.write(turn.player)), ("DI", props.DICE.write(dice))]  # rolled, then resigned
+        return [(ident, props.MOVES[turn.player].write(Roll(dice, ())))]
 
 
 def _first_player(game: Game) -> int:

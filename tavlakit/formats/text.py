@@ -12,9 +12,10 @@ from __future__ import annotations
 import codecs
 import io
 from pathlib import Path
-from typing import IO, Callable, Iterator
+from typing import IO, Callable, Iterator, NamedTuple
 
-from ..problem import Problem
+from ..i18n import _
+from ..problem import Problem, Reporter
 
 #: Legacy encodings tried in order when the bytes are not UTF-8. cp1254
 #: (Windows Turkish) leaves a few bytes undefined; ISO-8859-9 maps every byte.
@@ -64,12 +65,13 @@ def choose_encoding(chunks: Chunks) -> tuple[str | None, list[Problem]]:
     utf16 = _utf16(first)
     if utf16 is not None and _first_error(chunks, utf16) is None:
         return utf16, []
+    report = Reporter()
     line = 1
     for chunk in chunks():
         if b"\0" in chunk:
             line += chunk[: chunk.index(b"\0")].count(b"\n")
-            return None, [Problem("encoding", "error", "binary data, not a text record (it holds NUL bytes)",
-                                  line=line)]
+            report.error("encoding", _("binary data, not a text record (it holds NUL bytes)"), line=line)
+            return None, report.problems
         line += chunk.count(b"\n")
     bad = _first_error(chunks, "utf-8")
     if bad is None:
@@ -77,9 +79,9 @@ def choose_encoding(chunks: Chunks) -> tuple[str | None, list[Problem]]:
     offset, byte = bad
     for encoding in LEGACY:
         if _first_error(chunks, encoding) is None:
-            return encoding, [Problem("encoding", "warning",
-                                      f"not UTF-8 (byte 0x{byte:02x} at offset {offset}); read as {encoding}",
-                                      line=_line_at(chunks, offset))]
+            report.warning("encoding", _("not UTF-8 (byte 0x{byte:02x} at offset {offset}); read as {encoding}")
+                           .format(byte=byte, offset=offset, encoding=encoding), line=_line_at(chunks, offset))
+            return encoding, report.problems
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
 
 
@@ -123,21 +125,33 @@ def _line_at(chunks: Chunks, offset: int) -> int:
     return line
 
 
-def read_input(stream_or_text: str | bytes | Path | IO, source: str | None = None
-               ) -> tuple[str, str | None, list[Problem]]:
-    """Text, source name and decoding problems from what a reader was given:
-    a path, bytes (decoded as :func:`decode` does), a text stream or text.
+class Input(NamedTuple):
+    """What a reader reads: a text stream, the name of its source, and the
+    problems found while decoding it."""
 
-    >>> read_input("Ayşe".encode("cp1254"), "x.sgf")[2][0].file
+    stream: IO[str]
+    source: str | None
+    problems: list[Problem]
+
+
+def open_input(given: str | bytes | Path | IO[str], source: str | None = None) -> Input:
+    """The one way every reader turns what it was given into text: a path
+    (opened as :func:`open_text` does), bytes (decoded as :func:`decode`
+    does), a text stream, or text. Raises ``OSError`` only.
+
+    >>> open_input("Ay\u015fe".encode("cp1254"), "x.sgf").problems[0].file
     'x.sgf'
     """
-    if isinstance(stream_or_text, Path):
-        source = source or str(stream_or_text)
-        stream_or_text = stream_or_text.read_bytes()
-    elif not isinstance(stream_or_text, (str, bytes)):
-        source = source or getattr(stream_or_text, "name", None)
-        stream_or_text = stream_or_text.read()
-    if isinstance(stream_or_text, bytes):
-        text, problems = decode(stream_or_text)
-        return text, source, [p.replace(file=source) for p in problems]
-    return stream_or_text, source, []
+    if isinstance(given, Path):
+        source = source or str(given)
+        stream, problems = open_text(given)
+    elif isinstance(given, bytes):
+        text, problems = decode(given)
+        stream = io.StringIO(text, newline=None)
+    elif isinstance(given, str):
+        stream, problems = io.StringIO(given, newline=None), []
+    else:
+        name = getattr(given, "name", None)
+        source = source or (name if isinstance(name, str) else None)
+        stream, problems = given, []
+    return Input(stream, source, [p.replace(file=source) for p in problems])

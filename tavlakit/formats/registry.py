@@ -1,0 +1,145 @@
+"""The formats tavlakit reads and writes, each one object.
+
+A :class:`Format` knows its extensions, how to recognise its content, how
+to open a record for reading game by game, how to write one, and which
+options its writer takes (any other option is an error, not ignored).
+
+>>> REGISTRY["mat"].extensions
+('.mat', '.txt')
+>>> by_content("(;FF[4]GM[6]").name
+'sgf'
+>>> REGISTRY["sgf"].check_options({"numbering": "absolute"})
+Traceback (most recent call last):
+...
+ValueError: the sgf format takes no option 'numbering' (it takes none)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Callable, Iterator, Mapping, Protocol
+
+from ..i18n import _
+from ..problem import Problem
+from ..record import Game, Match
+
+
+class Reader(Protocol):
+    """A record opened for reading: the header now, the games one at a time."""
+
+    @property
+    def match(self) -> Match:
+        """Players, length, tags and the problems found outside any game (no games)."""
+
+    def games(self) -> Iterator[Game]:
+        """The games, read one at a time."""
+
+
+Opener = Callable[[IO[str], "str | None"], Reader]
+Writer = Callable[..., "list[Problem]"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One record format."""
+
+    name: str
+    extensions: tuple[str, ...]
+    sniff: Callable[[str], bool]
+    """Whether text starting with these characters (blanks and BOM removed) is
+    of this format; exactly one format says yes to any text."""
+    opener: Opener
+    writer: Writer
+    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The writer's options and the values each may take."""
+
+    def open(self, stream: IO[str], source: str | None = None) -> Reader:
+        """Open ``stream`` for reading game by game."""
+        return self.opener(stream, source)
+
+    def write(self, match: Match, stream: IO[str], **options: str) -> list[Problem]:
+        """Write ``match``; returns ``lost-on-write`` problems."""
+        return self.writer(match, stream, **self.check_options(options))
+
+    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """``options`` if this format's writer takes them all with these values, else ``ValueError``."""
+        for key, value in options.items():
+            if key not in self.options:
+                takes = ", ".join(self.options) or _("none")
+                raise ValueError(_("the {format} format takes no option {option!r} (it takes {options})")
+                                 .format(format=self.name, option=key, options=takes))
+            if value not in self.options[key]:
+                raise ValueError(_("option {option} of the {format} format is one of {values}, not {value!r}")
+                                 .format(option=key, format=self.name, values=", ".join(self.options[key]),
+                                         value=value))
+        return dict(options)
+
+
+def _open_mat(stream: IO[str], source: str | None) -> Reader:
+    from .mat import read_mat
+
+    return read_mat(stream, source)
+
+
+def _write_mat(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+    from .mat import write_mat
+
+    return write_mat(match, stream, **options)
+
+
+def _open_sgf(stream: IO[str], source: str | None) -> Reader:
+    from .sgf import SgfReader
+
+    return SgfReader(stream, source)
+
+
+def _write_sgf(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+    from .sgf import write_sgf
+
+    return write_sgf(match, stream)  # takes no options: check_options saw none
+
+
+def _open_json(stream: IO[str], source: str | None) -> Reader:
+    from .jsonfmt import JsonReader
+
+    return JsonReader(stream, source)
+
+
+def _write_json(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+    from .jsonfmt import write_json
+
+    return write_json(match, stream)  # takes no options: check_options saw none
+
+
+#: Every format by name.
+REGISTRY: dict[str, Format] = {
+    fmt.name: fmt for fmt in (
+        Format("mat", (".mat", ".txt"), lambda head: not head.startswith(("(", "{", "[")), _open_mat, _write_mat,
+               {"numbering": ("relative", "absolute")}),
+        Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _write_sgf),
+        Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _write_json),
+    )
+}
+#: The format each extension selects.
+EXTENSIONS: dict[str, Format] = {ext: fmt for fmt in REGISTRY.values() for ext in fmt.extensions}
+
+
+def named(name: str) -> Format:
+    """The format called ``name``, or ``ValueError`` listing the formats."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(_("unknown format {name!r}; expected one of {names}")
+                         .format(name=name, names=", ".join(REGISTRY))) from None
+
+
+def by_extension(path: str | Path | None) -> Format | None:
+    """The format ``path``'s extension selects, if any."""
+    return EXTENSIONS.get(Path(path).suffix.lower()) if path else None
+
+
+def by_content(text: str) -> Format:
+    """The format of text starting with ``text`` (a few kilobytes are enough)."""
+    head = text.lstrip("\ufeff \t\r\n")
+    return next(fmt for fmt in REGISTRY.values() if fmt.sniff(head))

@@ -1,0 +1,97 @@
+"""Staying in step with the writer after a fault: of the boards a faulty turn
+may have left, pick the one under which the following plays are legal.
+
+A writer's program kept playing from its own board; when a written play is
+illegal (or missing, or by the wrong side), the replayer offers candidate
+boards, most likely first: what the written moves physically do, then the
+legal plays closest to them. :func:`choose` plays the rest of the game
+ahead from all of them and keeps the one that fits longest (a fault's boards
+may differ only many turns later, say when a checker left behind must come
+home, so the look goes to the game's end; :data:`BUDGET` and
+:data:`GAME_BUDGET` bound the time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .legality import judge
+from .movegen import Board, flipped
+from .play import Move
+from .record import Game
+from .rules import Rules
+
+#: How many later plays may be judged for one fault (bounds the time) ...
+BUDGET = 20000
+#: ... and for all the faults of one game.
+GAME_BUDGET = 100000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A board the mover may have after a faulty turn, and how it came about."""
+
+    board: Board
+    moves: tuple[Move, ...]
+    how: str
+    """``written``: the written moves with the dice; ``physical``: moved as
+    far as the board allows; ``legal``: a legal play; ``extra-turn``: the
+    written play after one more, unwritten turn of the mover; ``unchanged``."""
+
+
+@dataclass
+class Choice:
+    """The candidate chosen and how many later rolls it fits."""
+
+    candidate: Candidate
+    fits: int
+    to_end: bool
+    spent: int = 0
+    """Later plays judged to choose it."""
+
+
+def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int, rules: Rules,
+           budget: int = BUDGET) -> Choice:
+    """The candidate under which turns ``index + 1...`` of ``game`` fit best.
+
+    ``player`` moved at turn ``index``. All candidates are played ahead
+    together, roll by roll, and dropped at the first roll that does not fit:
+    the last to go (or the first of those fitting to the end, or to the point
+    where the record cannot be followed) is chosen; ties go to the earlier
+    candidate.
+    """
+    alive: list[tuple[Candidate, dict[int, Board]]] = []
+    seen: set[Board] = set()
+    for candidate in candidates:
+        if candidate.board not in seen:
+            seen.add(candidate.board)
+            alive.append((candidate, {player: candidate.board, 1 - player: flipped(candidate.board)}))
+    assert alive, "no candidate board"
+    fits = 0
+    left = budget
+    turns = game.turns
+    for at in range(index + 1, len(turns)):
+        turn = turns[at]
+        if turn.kind != "roll":
+            continue
+        dice = turn.dice
+        if turn.player not in (0, 1) or dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice) \
+                or turn.status != "play" or (not turn.moves and at == len(turns) - 1) or left <= 0:
+            break  # cannot be followed further (or a resignation): every survivor fits
+        survivors = []
+        for candidate, views in alive:
+            mover = views[turn.player]
+            if max(mover) <= 0 or max(views[1 - turn.player]) <= 0:
+                continue  # a turn after the game ended on this board
+            left -= 1
+            after = judge(mover, (dice[0], dice[1]), turn.moves, rules).after
+            if after is not None:
+                views[turn.player] = after
+                views[1 - turn.player] = flipped(after)
+                survivors.append((candidate, views))
+        if not survivors:
+            return Choice(alive[0][0], fits, False, budget - left)
+        alive = survivors
+        fits += 1
+    return Choice(alive[0][0], fits, True, budget - left)

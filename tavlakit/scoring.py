@@ -1,0 +1,142 @@
+"""Judging results and score lines: does the written outcome follow from the
+board, the cube and the earlier games?
+
+>>> from tavlakit.record import Game, Result
+>>> from tavlakit.rules import PRESETS
+>>> game = Game(1, result=Result(0, 2))
+>>> [f.code for f in judge_result(game, PRESETS["backgammon"], 5, Ending(cube=1, winner=0, kind="single"),
+...                               ("A", "B"))]
+['result-mismatch']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .i18n import _
+from .problem import Finding
+from .record import Game
+from .rules import ResultKind, Rules
+
+
+@dataclass
+class Ending:
+    """How a game ended as replayed."""
+
+    cube: int
+    """The cube value at the end."""
+    most: int | None = None
+    """The highest value the game could be worth (a pending double counted; ``None``: ``cube``)."""
+    dropped_by: int | None = None
+    winner: int | None = None
+    """Who bore off all checkers (``None``: nobody, or the board is not known)."""
+    kind: ResultKind | None = None
+    known: bool = True
+    """Whether the final board is known (``False`` after an unknown play)."""
+
+
+def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str]) -> list[Finding]:
+    """What is wrong with the written result of ``game`` (a missing one included)."""
+    result = game.result
+    if result is None:
+        if not game.turns:
+            return []
+        over = end.winner is not None
+        message = _("the game has no result") if over else _("the game has no result (it stops before it is over)")
+        return [Finding("missing-result", "error" if over else "warning", message)]
+    cube = end.cube
+    if result.points > 3 * max(end.most or cube, 1) or result.points < 1:
+        return [Finding("absurd-points", "error", _("Wins {points} point(s): a game at cube {cube} is worth at "
+                                                    "most {most}").format(points=result.points, cube=cube,
+                                                                          most=3 * cube))]
+    money = length == 0
+    if end.dropped_by is not None:
+        if result.winner != 1 - end.dropped_by:
+            return [Finding("result-mismatch", "error", _("{winner} wins, but {loser} dropped the double")
+                            .format(winner=names[result.winner], loser=names[end.dropped_by]))]
+        return _points(game, length, {cube}, _("a dropped double at cube {cube} wins {cube}").format(cube=cube))
+    if end.winner is not None:
+        kind = end.kind or "single"
+        if result.winner != end.winner:
+            return [Finding("result-mismatch", "error", _("{winner} is written as the winner, but {other} bore "
+                                                          "off all checkers").format(winner=names[result.winner],
+                                                                                     other=names[end.winner]))]
+        points = rules.points(kind, cube, money)
+        return _points(game, length, {points}, _("a {kind} win at cube {cube} is worth {points} under {rules} rules")
+                       .format(kind=kind, cube=cube, points=points, rules=rules.name))
+    if not end.known:
+        return []
+    # the game did not end on the board: a resignation
+    allowed = {rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
+    values = " or ".join(str(p) for p in sorted(allowed))
+    return _points(game, length, allowed, _("a resigned game at cube {cube} is worth {values}")
+                   .format(cube=cube, values=values))
+
+
+def _points(game: Game, length: int, allowed: set[int], why: str) -> list[Finding]:
+    """Check the written points against the values the game can have.
+
+    Some programs write only the points the winner needed to win the
+    match; that is a warning, not an error.
+    """
+    result = game.result
+    assert result is not None
+    if result.points in allowed:
+        return []
+    capped = length and game.score[result.winner] + result.points >= length and result.points < max(allowed)
+    if capped:
+        return [Finding("points-capped", "warning", _("Wins {points} point(s): {why}; the writer capped the points "
+                                                      "of the match-winning game").format(points=result.points,
+                                                                                          why=why))]
+    return [Finding("result-mismatch", "error", _("Wins {points} point(s), but {why}").format(points=result.points,
+                                                                                          why=why))]
+
+
+class ScoreKeeper:
+    """Follows the match score from game to game.
+
+    A score line is right when it follows from the previous game's score (as
+    computed, or as written) and result; a wrong one is reported once and the
+    computed score is used from there on, so one typo does not spoil the
+    rest of the match.
+    """
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+        self.candidates: list[tuple[int, int]] = []
+        self.first = True
+        self.crawford_done = False
+
+    def score(self, game: Game) -> tuple[tuple[int, int], list[Finding]]:
+        """The score before ``game``, and what is wrong with its score line."""
+        found = []
+        score = written = game.score
+        if self.first and written != (0, 0):
+            # the record starts in mid-match: an earlier game may have been the Crawford game
+            self.crawford_done = True
+        self.first = False
+        if self.candidates and written not in self.candidates:
+            score = self.candidates[0]
+            found.append(Finding("score-mismatch", "error", _("the score line says {w0}-{w1}, but earlier results "
+                                                              "give {s0}-{s1}").format(w0=written[0], w1=written[1],
+                                                                                       s0=score[0], s1=score[1])))
+        if self.length and max(score) >= self.length:
+            found.append(Finding("match-over", "error", _("the match to {length} was already won at {s0}-{s1}")
+                                 .format(length=self.length, s0=score[0], s1=score[1])))
+        result = game.result
+        self.candidates = []
+        if result is not None and result.winner in (0, 1):
+            for base in (score, written):
+                after = list(base)
+                after[result.winner] += result.points
+                if tuple(after) not in self.candidates:
+                    self.candidates.append((after[0], after[1]))
+        return score, found
+
+    def crawford(self, game: Game, score: tuple[int, int], rules: Rules) -> bool:
+        """Whether ``game`` (at ``score``) is the Crawford game."""
+        length = self.length
+        crawford = False
+        if length and rules.cube and rules.crawford and not self.crawford_done and max(score) == length - 1:
+            crawford = self.crawford_done = True
+        return crawford if game.crawford is None else game.crawford
