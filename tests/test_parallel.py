@@ -96,6 +96,24 @@ def test_validate_strict_stops_at_the_same_file(tmp_path: Path) -> None:
     assert one[0] != 0
 
 
+def test_convert_jobs_same_files_and_messages(tmp_path: Path) -> None:
+    """Two processes write byte for byte the files one writes, say the same, and leave no partial file."""
+    bad = tmp_path / "bad.mat"
+    bad.write_text((SAMPLES / "tavla-t000.mat").read_text(encoding="utf-8").replace("24/", "25/", 1),
+                   encoding="utf-8")
+    inputs = [*FILES[:6], bad]
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        result = runner.invoke(app, ["convert", *map(str, inputs), "-o", str(out), "--to", "sgf", "-j", jobs])
+        said = result.output.replace(str(out), "OUT")
+        outs.append((result.exit_code, said, {p.name: p.read_bytes() for p in sorted(out.iterdir())}))
+    assert outs[0] == outs[1]
+    code, output, written = outs[0]
+    assert code == 1 and "bad.mat: not converted" in output
+    assert len(written) == len(inputs) - 1 and not [name for name in written if name.startswith(".")]
+
+
 def test_stats_jobs_same_table() -> None:
     args = ("stats", "--no-luck", "--json", *FILES[:6])
     assert _invoke(*args, "-j", "1") == _invoke(*args, "-j", "2")

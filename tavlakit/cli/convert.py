@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from ..console import progress
 from ..formats import EXTENSIONS, FORMATS, REGISTRY, find_records, read_match, write_match
 from ..i18n import _
+from ..parallel import pmap
 from ..record import rules_to_tags
-from ..replay import default_rules, validate as validate_match
+from ..replay import default_rules
+from ..replay import validate as validate_match
+from ..rules import Rules
+from .collection import interruptible, jobs_option
 from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
@@ -24,6 +29,7 @@ def convert(
     numbering: Optional[str] = typer.Option(None, help="For .mat output: 'relative' (each side its own 24..1, "
                                                         "the default) or 'absolute' (Turkish: White 24->1, "
                                                         "Black 1->24)."),
+    jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Convert records between .mat, SGF and JSON through the one record model.
 
@@ -52,48 +58,82 @@ def convert(
         raise typer.Exit(2) from None
     if many:
         output.mkdir(parents=True, exist_ok=True)
-    lines = SourceLines()
+    used: set[Path] = set()
+    targets = [_target(output, path, fmt, used) if many else output for path in files]
     status = 0
     written = 0
-    used: set[Path] = set()
-    for path in progress(files, "converting"):
-        try:
-            match = read_match(path)
-            report = validate_match(match, chosen or default_rules(match))
-        except OSError as exc:
-            typer.echo(_("{path}: error unreadable: {reason}").format(path=path, reason=exc.strerror or exc), err=True)
-            status = 2
-            continue
-        except Exception as exc:  # a bug in tavlakit: say so, go on with the next file
-            typer.echo(str(internal_problem(path, exc)), err=True)
-            status = 2
-            continue
-        for problem in report.problems:
-            typer.echo(show_problem(problem, lines, False), err=True)
-        if not match.games and any(p.severity == "error" for p in match.problems):
-            typer.echo(_("{path}: not converted (nothing could be read from it)").format(path=path), err=True)
-            status = max(status, 1)
-            continue
-        if report.errors and not force:
-            typer.echo(_("{path}: not converted ({count} error(s); --force converts anyway)")
-                       .format(path=path, count=len(report.errors)), err=True)
-            status = max(status, 1)
-            continue
-        if chosen is not None:
-            match.tags.update(rules_to_tags(chosen))
-        target = _target(output, path, fmt, used) if many else output
-        try:
-            lost = write_match(match, target, fmt, **options)
-        except OSError as exc:
-            typer.echo(_("{path}: error unwritable: {reason}").format(path=target, reason=exc.strerror or exc),
-                       err=True)
-            raise typer.Exit(2) from None
-        for problem in lost:
-            typer.echo(str(problem.replace(file=str(target))), err=True)
-        written += 1
+    with interruptible():
+        for done in pmap(convert_one, list(zip(files, targets)), jobs, _("converting"), fmt=fmt, rules=chosen,
+                         force=force, options=options):
+            for message in done.messages:
+                typer.echo(message, err=True)
+            if done.status == UNWRITABLE:
+                raise typer.Exit(2)
+            status = max(status, done.status)
+            written += done.written
     typer.echo(_("{written} of {count} file(s) converted to {format}").format(written=written, count=len(files),
                                                                           format=fmt))
     raise typer.Exit(status)
+
+
+#: :attr:`Converted.status` when the output could not be written (the run stops).
+UNWRITABLE = 3
+
+
+@dataclass
+class Converted:
+    """What converting one file did (small: it travels between processes)."""
+
+    messages: list[str] = field(default_factory=list)
+    """What to say on stderr, in order."""
+    status: int = 0
+    """0 converted, 1 not converted (errors), 2 unreadable, :data:`UNWRITABLE`."""
+    written: bool = False
+
+
+def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bool,
+                options: dict[str, str]) -> Converted:
+    """Read, validate and write one record. The output is written under a
+    temporary name and renamed, so an interrupted run leaves no half file."""
+    path, target = job
+    done = Converted()
+    try:
+        match = read_match(path)
+        report = validate_match(match, rules or default_rules(match))
+    except OSError as exc:
+        done.messages.append(_("{path}: error unreadable: {reason}").format(path=path, reason=exc.strerror or exc))
+        done.status = 2
+        return done
+    except Exception as exc:  # a bug in tavlakit: say so, go on with the next file
+        done.messages.append(str(internal_problem(path, exc)))
+        done.status = 2
+        return done
+    lines = SourceLines()
+    done.messages.extend(show_problem(problem, lines, False) for problem in report.problems)
+    if not match.games and any(p.severity == "error" for p in match.problems):
+        done.messages.append(_("{path}: not converted (nothing could be read from it)").format(path=path))
+        done.status = 1
+        return done
+    if report.errors and not force:
+        done.messages.append(_("{path}: not converted ({count} error(s); --force converts anyway)")
+                             .format(path=path, count=len(report.errors)))
+        done.status = 1
+        return done
+    if rules is not None:
+        match.tags.update(rules_to_tags(rules))
+    partial = target.with_name(f".{target.name}.part")
+    try:
+        lost = write_match(match, partial, fmt, **options)
+        os.replace(partial, target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        done.messages.append(_("{path}: error unwritable: {reason}").format(path=target,
+                                                                           reason=exc.strerror or exc))
+        done.status = UNWRITABLE
+        return done
+    done.messages.extend(str(problem.replace(file=str(target))) for problem in lost)
+    done.written = True
+    return done
 
 
 def _target(folder: Path, source: Path, fmt: str, used: set[Path]) -> Path:
