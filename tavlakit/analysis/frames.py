@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
+from ..play import Play
 from ..position import Position
 from ..problem import Problem
 from ..record import Match
@@ -157,7 +159,7 @@ class _Walker:
             dice = turn.dice
             valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
             opening_dice = opening and rules.opening == "use-opening-dice" and rg.game.start is None
-            row.update(opening=opening, opening_dice=opening_dice, play=turn.play.notation())
+            row.update(opening=opening, opening_dice=opening_dice, play=_notation(turn.play))
             if valid:
                 assert dice is not None
                 row.update(dice=f"{dice[0]}{dice[1]}", die1=dice[0], die2=dice[1])
@@ -187,6 +189,10 @@ class _Walker:
         if judged and (after != before or dance):
             out["error"] = play_error(ev, before, dice, after)
         return out
+
+
+#: Play notation, remembered: a collection holds far fewer plays than turns.
+_notation = lru_cache(maxsize=1 << 14)(Play.notation)
 
 
 def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame) -> dict[str, Any]:
