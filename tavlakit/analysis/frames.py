@@ -352,20 +352,17 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
     at = at[found >= 0]  # each match's first game row (code -1: no path, no group)
     firsts = {c: list(games[c].take(at)) for c in ("match", "player0", "player1")}
     length = np.bincount(codes[codes >= 0], minlength=n)
+    ok = codes >= 0
+
+    def count(mask: Any, weights: Any = None) -> Any:
+        return np.bincount(codes[ok & mask], None if weights is None else weights[ok & mask], n).astype("int64")
+
     per_side = {}
     for side in (0, 1):
         won, lost = winner == side, winner == 1 - side
-        ok = codes >= 0
-
-        def count(mask: Any) -> Any:
-            return np.bincount(codes[ok & mask], minlength=n)
-
-        def weigh(mask: Any) -> Any:
-            return np.bincount(codes[ok & mask], weights=points[ok & mask], minlength=n).astype("int64")
-
         per_side[side] = {"wins": count(won), "losses": count(lost), "mars_for": count(won & marsy),
-                          "mars_against": count(lost & marsy), "points_for": weigh(won),
-                          "points_against": weigh(lost)}
+                          "mars_against": count(lost & marsy), "points_for": count(won, points),
+                          "points_against": count(lost, points)}
     rolls = plays[plays["kind"] == "roll"]
     where = pd.Index(paths).get_indexer(rolls["path"]) if n else np.full(len(rolls), -1)
     player = rolls["player"].to_numpy(dtype="float64", na_value=np.nan)
@@ -389,7 +386,8 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
             opp_luck_points = _total(luck[theirs] * cube[theirs])
             c = {name: int(values[g]) for name, values in counted.items()}
             rows.append({
-                "match": firsts["match"][i], "path": str(paths[i]), "player": firsts[f"player{side}"][i], "side": side,
+                "match": firsts["match"][i], "path": str(paths[i]), "player": firsts[f"player{side}"][i],
+                "side": side,
                 "games": int(length[i]), "wins": s["wins"], "losses": s["losses"], "mars_for": s["mars_for"],
                 "mars_against": s["mars_against"], "points_for": s["points_for"],
                 "points_against": s["points_against"], "result": result,
