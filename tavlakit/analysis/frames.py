@@ -226,10 +226,18 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
 
 
 def _frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
-    # column by column, each straight into its pandas array (what pd.array
-    # would build, without its type inference: a file's frames are small and many)
-    return pd.DataFrame({name: _column([row.get(name) for row in rows], kind) for name, kind in columns.items()},
-                        copy=False)
+    return _table(_columns(rows, columns), columns)
+
+
+def _columns(rows: list[dict[str, Any]], columns: dict[str, str]) -> dict[str, list[Any]]:
+    """The rows' values column by column (a row may leave a column out: missing)."""
+    return {name: [row.get(name) for row in rows] for name in columns}
+
+
+def _table(values: dict[str, list[Any]], columns: dict[str, str]) -> pd.DataFrame:
+    # each column straight into its pandas array: what pd.array would
+    # build, without its type inference
+    return pd.DataFrame({name: _column(values[name], kind) for name, kind in columns.items()}, copy=False)
 
 
 def _column(values: list[Any], kind: str) -> Any:
