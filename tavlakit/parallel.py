@@ -14,7 +14,6 @@ command writes nothing half-done when it only writes what it has received
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
@@ -56,6 +55,8 @@ def _context() -> Any:
     # is made before the progress bar's thread starts); forking a process
     # that runs other threads (a Dask client, a notebook) is unsafe, so
     # forkserver then
+    import multiprocessing  # only with a pool (11 ms of start-up otherwise)
+
     if sys.platform != "linux":
         return multiprocessing.get_context()
     return multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")

@@ -14,8 +14,10 @@ equal those of ``analyse(read_matches(paths))`` whatever ran them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import pandas as pd
 from typing_extensions import TypeIs
@@ -41,8 +43,9 @@ class FileAnalysis:
     """One file's frames and what the store's files table says of it."""
 
     source: str
-    plays: pd.DataFrame
-    games: pd.DataFrame
+    columns: tuple[dict[str, list[Any]], dict[str, list[Any]]]
+    """The plays' and the games' values column by column (they pickle and
+    put together much faster than many small frames)."""
     problems: list[Problem] = field(default_factory=list)
     """The file's own problems (unreadable, junk outside games)."""
     fingerprint: str | None = None
@@ -54,6 +57,14 @@ class FileAnalysis:
     warnings: int = 0
     """Warnings of the file itself."""
 
+    @cached_property
+    def plays(self) -> pd.DataFrame:
+        return frames._table(self.columns[0], frames.PLAY_COLUMNS)
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        return frames._table(self.columns[1], frames.GAME_COLUMNS)
+
 
 def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> FileAnalysis:
     """Read, replay and analyse one file; bad input (and a bug in tavlakit)
@@ -64,18 +75,24 @@ def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> Fi
     try:
         match.games = list(prints.games(games))
         used = rules or default_rules(match)
-        result = frames.analyse(match, used, luck)
+        plays, played, own = _walk(match, used, luck)
     except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
         from ..cli.common import internal_problem
 
         match = Match(source=source, problems=[*match.problems, internal_problem(Path(source), exc)])
         used = rules or default_rules(match)
-        result = frames.analyse(match, used, luck)
+        plays, played, own = _walk(match, used, luck)
         prints = Fingerprinter(match)
-    own = result.problems
-    errors = sum(p.severity == "error" for p in own) + int(result.games["problems"].sum())
-    return FileAnalysis(source, result.plays, result.games, own, prints.digest(), repr(used), used.name, errors,
+    errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
+    columns = (frames._columns(plays, frames.PLAY_COLUMNS), frames._columns(played, frames.GAME_COLUMNS))
+    return FileAnalysis(source, columns, own, prints.digest(), repr(used), used.name, errors,
                         sum(p.severity == "warning" for p in own))
+
+
+def _walk(match: Match, rules: Rules, luck: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
+    """The play rows, game rows and own problems of one match."""
+    ((plays, games, own),) = frames._Walker(rules, luck).run(match)
+    return plays, games, own
 
 
 def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str | Path | Sequence[str | Path]]:
@@ -88,9 +105,9 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
 def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
     """One :class:`Analysis` of files analysed apart, in their order; see :func:`assemble`."""
     parts = list(parts)
-    empty = frames.analyse([], luck=False)
-    plays = pd.concat([empty.plays, *(p.plays for p in parts)], ignore_index=True)
-    games = pd.concat([empty.games, *(p.games for p in parts)], ignore_index=True)
+    plays, games = (frames._table({name: list(chain.from_iterable(p.columns[i][name] for p in parts))
+                                   for name in columns}, columns)
+                    for i, columns in enumerate((frames.PLAY_COLUMNS, frames.GAME_COLUMNS)))
     return assemble(plays, games, [(p.source, p.fingerprint, p.problems) for p in parts], dedupe)
 
 

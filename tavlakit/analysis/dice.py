@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
 from .equity import ROLLS, WEIGHTS
@@ -52,11 +53,15 @@ def chi_square(observed: Sequence[float], expected: Sequence[float]) -> tuple[fl
     return stat, df, chi2_sf(stat, df)
 
 
+def _free(plays: pd.DataFrame) -> pd.Series:
+    """Which rows are rolls thrown freely: the opening throw under
+    ``use-opening-dice`` (never a double) is left out."""
+    return (plays["kind"] == "roll").fillna(False) & plays["die1"].notna() & ~plays["opening_dice"].fillna(False)
+
+
 def _rolls(plays: pd.DataFrame) -> pd.DataFrame:
-    """Rolls thrown freely: the opening throw under ``use-opening-dice``
-    (never a double) is left out."""
-    rows = plays[(plays["kind"] == "roll") & plays["die1"].notna()]
-    return rows[~rows["opening_dice"].fillna(False).astype(bool)]
+    """The rolls thrown freely (see :func:`_free`)."""
+    return plays[_free(plays).to_numpy(dtype=bool)]
 
 
 def face_counts(plays: pd.DataFrame) -> pd.Series:
@@ -82,17 +87,28 @@ def fairness(plays: pd.DataFrame, by: str | None = "name") -> pd.DataFrame:
     ``None``: everything): rolls, chi-square and p-value of the faces
     (5 degrees) and of the 21 rolls (20 degrees), doubles against 1/6 with
     a Wilson interval."""
-    groups = [("all", plays)] if by is None else list(plays.groupby(by, sort=False))
+    if by is None:
+        codes, keys = np.zeros(len(plays), dtype="int64"), pd.Index(["all"])
+    else:
+        codes, keys = pd.factorize(plays[by])  # the groups in order of first row, as groupby(sort=False)
+    free = _free(plays).to_numpy(dtype=bool) & (codes >= 0)
+    code = codes[free]
+    die1 = plays["die1"].to_numpy(dtype="float64", na_value=0)[free].astype("int64")
+    die2 = plays["die2"].to_numpy(dtype="float64", na_value=0)[free].astype("int64")
+    faces_of = (np.bincount(code * 7 + die1, minlength=7 * len(keys))
+                + np.bincount(code * 7 + die2, minlength=7 * len(keys))).reshape(-1, 7)[:, 1:]
+    roll_index = {(a, b): i for i, (a, b) in enumerate(ROLLS)}
+    index = np.array([[roll_index.get((max(a, b), min(a, b)), 21) for b in range(7)] for a in range(7)])
+    rolls_of = np.bincount(code * 22 + index[die1, die2], minlength=22 * len(keys)).reshape(-1, 22)[:, :21]
+    doubles_at = [i for i, (a, b) in enumerate(ROLLS) if a == b]
     rows = []
-    for key, part in groups:
-        faces = face_counts(part)
-        rolls = roll_counts(part)
-        n = int(rolls.sum())
+    for key, faces, rolls in zip(keys, faces_of.tolist(), rolls_of.tolist()):
+        n = sum(rolls)
         row: dict[str, object] = {by or "group": key, "rolls": n}
         if n:
-            chi_f, _, p_f = chi_square(faces.tolist(), [2 * n / 6] * 6)
-            chi_r, _, p_r = chi_square(rolls.tolist(), [n * WEIGHTS[r] / 36 for r in ROLLS])
-            doubles = int(sum(rolls[f"{a}{a}"] for a in FACES))
+            chi_f, _, p_f = chi_square(faces, [2 * n / 6] * 6)
+            chi_r, _, p_r = chi_square(rolls, [n * WEIGHTS[r] / 36 for r in ROLLS])
+            doubles = sum(rolls[i] for i in doubles_at)
             low, high = wilson(doubles, n)
             row.update(faces_chi2=chi_f, faces_p=p_f, rolls_chi2=chi_r, rolls_p=p_r, doubles=doubles,
                        doubles_rate=doubles / n, doubles_low=low, doubles_high=high)

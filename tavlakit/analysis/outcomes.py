@@ -8,7 +8,9 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
+import numpy as np
 import pandas as pd
 
 Z95 = 1.959963984540054
@@ -38,15 +40,17 @@ def mars_rates(games: pd.DataFrame, kind: str = "result_kind") -> pd.DataFrame:
     kind are left out."""
     decided = games[games["winner"].isin([0, 1]) & games[kind].notna()]
     marsy = decided[kind].isin(["mars", "backgammon"])
+    winner = decided["winner"].to_numpy(dtype="int64")
+    first, second = decided["player0"].to_numpy(dtype=object), decided["player1"].to_numpy(dtype=object)
+    won_by, lost_by = np.where(winner == 0, first, second), np.where(winner == 0, second, first)
+    counts: dict[str, Counter[object]] = {
+        "wins": Counter(won_by), "mars_for": Counter(won_by[marsy.to_numpy(dtype=bool)]),
+        "losses": Counter(lost_by), "mars_against": Counter(lost_by[marsy.to_numpy(dtype=bool)]),
+    }
     rows = []
-    names = pd.unique(pd.concat([decided["player0"], decided["player1"]]))
-    for name in names:
-        won = ((decided["winner"] == 0) & (decided["player0"] == name)) | \
-              ((decided["winner"] == 1) & (decided["player1"] == name))
-        lost = ((decided["winner"] == 1) & (decided["player0"] == name)) | \
-               ((decided["winner"] == 0) & (decided["player1"] == name))
-        rows.append(_mars_row(str(name), int(won.sum()), int((won & marsy).sum()),
-                              int(lost.sum()), int((lost & marsy).sum())))
+    for name in pd.unique(pd.concat([decided["player0"], decided["player1"]])):
+        got = {k: c[name] for k, c in counts.items()}
+        rows.append(_mars_row(str(name), got["wins"], got["mars_for"], got["losses"], got["mars_against"]))
     total, mars = len(decided), int(marsy.sum())
     rows.append(_mars_row("overall", total, mars, total, mars))
     return pd.DataFrame(rows)

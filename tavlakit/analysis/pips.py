@@ -23,20 +23,33 @@ def home_points(pos: Position) -> int:
 def turn_facts(before: Position, after: Position) -> dict[str, int | bool]:
     """Pips and board events of one turn; both positions seen by the mover
     (``after`` before the turn passes)."""
-    pips_before, opp_before = before.pips()
-    pips_after, opp_after = after.pips()
+    pips_before, opp_before, off_before = _counts(before.board)
+    pips_after, opp_after, off_after = _counts(after.board)
     points = home_points(after)
     return {
         "pips_before": pips_before,
         "opp_pips_before": opp_before,
         "pips_after": pips_after,
         "opp_pips_after": opp_after,
-        "hits": after.bar()[1] - before.bar()[1],
-        "entered": before.bar()[0] - after.bar()[0],
-        "borne_off": after.off()[0] - before.off()[0],
+        "hits": before.board[0] - after.board[0],
+        "entered": before.board[25] - after.board[25],
+        "borne_off": off_before - off_after,
         "home_points": points,
         "closed_board": points == 6,
     }
+
+
+def _counts(s: tuple[int, ...]) -> tuple[int, int, int]:
+    """Both sides' pips and the mover's checkers on the board, in one pass
+    (what ``Position.pips`` and ``Position.off`` give)."""
+    mine = theirs = left = 0
+    for point, v in enumerate(s):
+        if v > 0:
+            mine += point * v
+            left += v
+        elif v < 0:
+            theirs += (point - 25) * v
+    return mine, theirs, left
 
 
 def match_rows(rows: pd.DataFrame, match: str | None) -> tuple[pd.DataFrame, str]:

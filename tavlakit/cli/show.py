@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import html
+import os
 from collections import Counter
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from ..console import progress
 from ..formats import find_records, read_matches
 from ..i18n import _
+from ..parallel import pmap
 from ..record import Match
 from ..rules import Rules
 from ..svg import Numbering
 from ..viewer import build, page as viewer_page
+from .collection import interruptible, jobs_option
 from .common import RULES_HELP, fail, internal_problem, parse_rules
 
 NUMBERINGS = ("gnubg", "absolute")
@@ -61,6 +63,34 @@ def _index(rows: list[tuple[str, Match, int, str]]) -> str:
             "</tbody></table></body></html>\n")
 
 
+def _write(target: Path, text: str) -> None:
+    """Write a temporary name, then rename: never a half-written page."""
+    partial = target.with_name(f".{target.name}.tmp")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, target)
+
+
+def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering,
+         game: int | None) -> tuple[str, tuple[str, Match, int, str] | None]:
+    """Write the viewer of one record file (``job``: the file and its page),
+    in whatever process runs it. Returns the line to say
+    on stderr when it could not (and no index row), else the index row."""
+    path, target = job
+    match = next(read_matches([path]))
+    unreadable = [p for p in match.problems if p.code == "unreadable"]
+    if unreadable:
+        return str(unreadable[0]), None
+    try:
+        frames = build(match, rules=rules, analyse=analyse, numbering=numbering)
+        page = viewer_page(frames, game=game)
+    except ValueError as exc:  # --game N that the match does not have
+        return f"{path}: {exc}", None
+    except Exception as exc:  # a bug in tavlakit: say so, go on with the other files
+        return str(internal_problem(path, exc)), None
+    _write(target, page)
+    return "", (target.name, match, frames.problem_count, "{}\u2013{}".format(*match.final_score()))
+
+
 def show(
     paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Output .html file (one match) or folder."),
@@ -70,6 +100,7 @@ def show(
                                  help="Add dice luck, play errors and a chart per game (gnubg-nn, slower)."),
     numbering: str = typer.Option("gnubg", help="Point numbers: gnubg (those of the player whose play is "
                                   "shown) or absolute (White 24->1, Black 1->24)."),
+    jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
 
@@ -101,30 +132,19 @@ def show(
     kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, int, str]] = []
     failed = 0
-    for path, target in progress(list(zip(files, targets)), "drawing"):
-        match = next(read_matches([path]))
-        unreadable = [p for p in match.problems if p.code == "unreadable"]
-        if unreadable:
-            typer.echo(str(unreadable[0]), err=True)
-            failed += 1
-            continue
-        try:
-            frames = build(match, rules=chosen, analyse=analyse, numbering=kind)
-            page = viewer_page(frames, game=game)
-        except ValueError as exc:  # --game N that the match does not have
-            typer.echo(f"{path}: {exc}", err=True)
-            failed += 1
-            continue
-        except Exception as exc:  # a bug in tavlakit: say so, go on with the other files
-            typer.echo(str(internal_problem(path, exc)), err=True)
-            failed += 1
-            continue
-        target.write_text(page, encoding="utf-8")
-        rows.append((target.name, match, frames.problem_count, "{}\u2013{}".format(*match.final_score())))
-        typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
+    with interruptible():
+        drawn = pmap(draw, list(zip(files, targets)), jobs, _("drawing"), rules=chosen, analyse=analyse,
+                     numbering=kind, game=game)
+        for (path, target), (trouble, row) in zip(zip(files, targets), drawn):
+            if row is None:
+                typer.echo(trouble, err=True)
+                failed += 1
+                continue
+            rows.append(row)
+            typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
     if many:
         index = targets[0].parent / "index.html"
-        index.write_text(_index(rows), encoding="utf-8")
+        _write(index, _index(rows))
         typer.echo(_("wrote {index}").format(index=index))
     if failed:
         raise typer.Exit(2)
