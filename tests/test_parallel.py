@@ -163,3 +163,23 @@ def test_quick_commands_import_no_pandas(command: str, tmp_path: Path) -> None:
                           env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "HEAVY []"
+
+
+def _show(folder: Path, out: Path, jobs: int) -> tuple[str, dict[str, str]]:
+    result = runner.invoke(app, ["show", str(folder), "-o", str(out), "-j", str(jobs)])
+    pages = {p.name: p.read_text(encoding="utf-8") for p in sorted(out.iterdir())}
+    return f"{result.exit_code}\n{result.output}", pages
+
+
+def test_show_jobs_writes_what_one_job_writes(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for sample in sorted(SAMPLES.glob("*.mat")) + sorted(SAMPLES.glob("*.txt")):
+        (folder / sample.name).write_bytes(sample.read_bytes())
+    (folder / "broken.mat").write_text("this is not a match\n", encoding="utf-8")
+    one = _show(folder, tmp_path / "one", 1)
+    two = _show(folder, tmp_path / "two", 2)
+    assert one[0].replace(str(tmp_path / "one"), "OUT") == two[0].replace(str(tmp_path / "two"), "OUT")
+    assert one[1] == two[1]
+    assert "index.html" in one[1] and len(one[1]) >= 4
+    assert not [n for n in one[1] if n.endswith(".tmp")]
