@@ -31,6 +31,14 @@ def test_empty_file() -> None:
         assert match.games == []
 
 
+def test_comments_and_tags_only_are_no_match() -> None:
+    """A file of comments or tags alone holds no game: said, not passed over."""
+    for text in ("; nothing here\n", '; [Player 1 "A"]\n; [Player 2 "B"]\n'):
+        match = load_mat(text, source="notes.mat")
+        assert [(p.code, p.severity) for p in match.problems] == [("empty", "error")]
+        assert match.games == []
+
+
 def test_binary_junk_with_nul_bytes() -> None:
     data = random.Random(5).randbytes(200_000)
     assert b"\0" in data

@@ -474,7 +474,9 @@ class MatReader:
         """No length line and no game: one problem for the file, not one per line."""
         problems = self.match.problems
         unread = [p for p in problems if p.code == "syntax"]
-        if not unread:
+        if not unread:  # only comments or tags: nothing is dropped without a word
+            if not any(p.severity == "error" for p in problems):
+                self.report.error("empty", _("the file holds no match"))
             return
         first = unread[0]
         problems[:] = [p for p in problems if p.code != "syntax"]
