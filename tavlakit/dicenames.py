@@ -20,8 +20,9 @@ Where the seed is silent, the default follows the seed's own examples:
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from itertools import product
-from typing import Literal, Sequence
+from typing import Literal
 
 from .i18n import _
 

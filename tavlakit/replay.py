@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
+from .i18n import N_, _
 from .movegen import Board, apply_move, can_move, highest, legal_results, undo_move
 from .play import BAR, Move, Play
 from .position import Position
@@ -125,17 +126,22 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
             return True
         dst = src - die
         if s[src] <= 0:
-            fail(depth, "illegal-play", f"{move}: no checker of the mover on {_name(src)}")
+            fail(depth, "illegal-play", _("{move}: no checker of the mover on {point}").format(move=move, point=_name(src)))
         elif hi == BAR and src != BAR:
-            fail(depth, "must-enter-first", f"{move}: a checker on the bar must enter before {_name(src)} moves")
+            fail(depth, "must-enter-first", _("{move}: a checker on the bar must enter before {point} moves").format(
+                move=move, point=_name(src)))
         elif frozen is not None and s[src] <= frozen[src]:
-            fail(depth, "illegal-play", f"{move}: the checker that hit on {src} may not move on (hit-and-run is off)")
+            fail(depth, "illegal-play", _("{move}: the checker that hit on {point} may not move on (hit-and-run is off)")
+                 .format(move=move, point=src))
         elif dst > 0:
-            fail(depth, "illegal-play", f"{move}: point {dst} is closed ({-s[dst]} opposing checkers)")
+            fail(depth, "illegal-play", _("{move}: point {point} is closed ({checkers} opposing checkers)").format(
+                move=move, point=dst, checkers=-s[dst]))
         elif hi > 6:
-            fail(depth, "bear-off-outside", f"{move}: bearing off while a checker is still on {_name(hi)}")
+            fail(depth, "bear-off-outside", _("{move}: bearing off while a checker is still on {point}").format(
+                move=move, point=_name(hi)))
         else:
-            fail(depth, "illegal-play", f"{move}: a {die} bears off from {src} only when no checker is above it ({hi})")
+            fail(depth, "illegal-play", _("{move}: a {die} bears off from {point} only when no checker is above it ({highest})")
+                 .format(move=move, die=die, point=src, highest=hi))
         return False
 
     def search(remaining: list[int]) -> None:
@@ -148,7 +154,8 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
             return
         if not remaining:
             left = " ".join(str(Move(paths[i][0], paths[i][1])) for i in pending)
-            fail(depth, "illegal-play", f"the dice {_dice_text(pool)} do not reach: {left} is left over")
+            fail(depth, "illegal-play", _("the dice {dice} do not reach: {moves} is left over").format(
+                dice=_dice_text(pool), moves=left))
             return
         seen: set[tuple[int, int, int]] = set()
         for i in pending:
@@ -175,7 +182,7 @@ def _realise(board: Board, dice: tuple[int, int], written: Sequence[Move], rules
 
     for move in written:
         if move.dst >= move.src:
-            fail(0, "illegal-play", f"{move} does not move forward")
+            fail(0, "illegal-play", _("{move} does not move forward").format(move=move))
             return _Realised(boards, (failure[0][1], failure[0][2]))
     search(pool)
     return _Realised(boards, (failure[0][1], failure[0][2]) if failure else None)
@@ -201,12 +208,15 @@ def _direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tup
     return tuple(s), tuple(made)
 
 
+#: The kinds of win, as the messages say them.
+KIND_NAMES = {"single": N_("single"), "mars": N_("mars"), "backgammon": N_("backgammon")}
+
 def _name(point: int) -> str:
-    return "the bar" if point == BAR else str(point)
+    return _("the bar") if point == BAR else str(point)
 
 
 def _dice_text(dice: Iterable[int]) -> str:
-    return "-".join(str(d) for d in dice) or "(none)"
+    return "-".join(str(d) for d in dice) or _("(none)")
 
 
 def _closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move], limit: int = 3) -> tuple[str, ...]:
@@ -277,7 +287,7 @@ class _GameWalker:
             try:
                 pos = Position.from_position_id(self.game.start)
             except ValueError as exc:
-                self.report("syntax", "error", f"set-up position: {exc}", player=first)
+                self.report("syntax", "error", _("set-up position: {error}").format(error=exc), player=first)
                 pos = Position.initial()
         else:
             pos = Position.initial()
@@ -287,13 +297,15 @@ class _GameWalker:
     def run(self) -> ReplayedGame:
         for index, turn in enumerate(self.game.turns):
             if turn.player not in (0, 1):
-                self.report("syntax", "error", f"turn by unknown player {turn.player}", turn, player=None)
+                self.report("syntax", "error", _("turn by unknown player {player}").format(player=turn.player), turn,
+                            player=None)
                 continue
             if not self.views:
                 self.start(turn.player)
             if self.ended_at is not None:
                 self.report("after-end", "error",
-                            f"the game was already over (line {self.ended_at.line}); this turn cannot be played",
+                            _("the game was already over (line {line}); this turn cannot be played").format(
+                                line=self.ended_at.line),
                             turn)
                 continue
             if turn.kind == "roll":
@@ -307,11 +319,12 @@ class _GameWalker:
     def roll(self, index: int, turn: Turn) -> None:
         player = turn.player
         if self.offered is not None:
-            self.report("cube-not-allowed", "error", "a roll while a double waits for an answer", turn)
+            self.report("cube-not-allowed", "error", _("a roll while a double waits for an answer"), turn)
             self.offered = None
         if self.on_roll is not None and player != self.on_roll:
             self.report("wrong-player", "error",
-                        f"{self.match.players[player]} rolls, but it is {self.match.players[self.on_roll]}'s turn",
+                        _("{player} rolls, but it is {other}'s turn").format(player=self.match.players[player],
+                                                                      other=self.match.players[self.on_roll]),
                         turn)
         first_roll = self.on_roll is None
         self.on_roll = 1 - player
@@ -320,21 +333,21 @@ class _GameWalker:
         self.out.steps.append(step)
         dice = turn.dice
         if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-            self.report("bad-dice", "error", f"dice {dice!r} are not two numbers 1-6", turn, position=before)
+            self.report("bad-dice", "error", _("dice {dice!r} are not two numbers 1-6").format(dice=dice), turn, position=before)
             step.legal = False
             if turn.moves:  # moves with unknown dice: the board is unknown from here
                 self.synced = False
             return
         if first_roll and dice[0] == dice[1] and self.rules.opening == "use-opening-dice" and not self.game.start:
             self.report("opening-double", "error",
-                        f"the first roll {dice[0]}{dice[1]} is a double, but the opening dice are played "
-                        "(rules: use-opening-dice)", turn, position=before)
+                        _("the first roll {roll} is a double, but the opening dice are played "
+                          "(rules: use-opening-dice)").format(roll=f"{dice[0]}{dice[1]}"), turn, position=before)
         if turn.status in ("unknown", "illegal"):
-            what = "'???'" if turn.status == "unknown" else "gnubg's 'Illegal play' row"
+            what = "'???'" if turn.status == "unknown" else _("gnubg's 'Illegal play' row")
             later = any(t.kind == "roll" for t in self.game.turns[index + 1:])
             self.report("unknown-play", "warning",
-                        f"the play is not known ({what})" + ("; later plays of this game are not checked"
-                                                             if later else ""), turn, position=before)
+                        (_("the play is not known ({what}); later plays of this game are not checked") if later
+                         else _("the play is not known ({what})")).format(what=what), turn, position=before)
             step.legal = False
             self.synced = False
             return
@@ -353,7 +366,8 @@ class _GameWalker:
             moves = next(iter(legal.values()))
             if moves:
                 self.report("missing-play", "error",
-                            f"no play written for {dice[0]}{dice[1]}, but {len(legal)} legal play(s) exist",
+                            _("no play written for {roll}, but {count} legal play(s) exist").format(
+                                roll=f"{dice[0]}{dice[1]}", count=len(legal)),
                             turn, position=before, expected=_closest(legal, ()))
             return
         direct = _direct(board, dice, written) if rules.hit_and_run else None
@@ -393,28 +407,30 @@ class _GameWalker:
         text = Play(written).notation()
         most = max(len(m) for m in legal.values())
         if most == 0:
-            code, message = "illegal-play", f"{text} is written, but no move is possible with {roll}: the turn passes"
+            code, message = "illegal-play", _("{play} is written, but no move is possible with {roll}: the turn passes")\
+                .format(play=text, roll=roll)
         elif realised.boards:
             used = len(next(iter(realised.boards.values())))
             if used < most:
                 code, message = "not-all-dice-used", (
-                    f"{text} plays {used} of the dice of {roll}, but {most} can be played")
+                    _("{play} plays {used} of the dice of {roll}, but {most} can be played").format(
+                        play=text, used=used, roll=roll, most=most))
             else:
                 code, message = "larger-die", (
-                    f"{text} plays the smaller die of {roll}; only the larger may be played here")
+                    _("{play} plays the smaller die of {roll}; only the larger may be played here").format(play=text, roll=roll))
         elif realised.failure:
             code, message = realised.failure
-            message = f"{message} (roll {roll})"
+            message = _("{message} (roll {roll})").format(message=message, roll=roll)
         else:
-            code, message = "illegal-play", f"{text} cannot be played with {roll}"
+            code, message = "illegal-play", _("{play} cannot be played with {roll}").format(play=text, roll=roll)
         # lenient: apply as written when the board allows it
         try:
             after = before.apply(written)
         except ValueError:
-            message += "; skipped, board unchanged"
+            message = _("{message}; skipped, board unchanged").format(message=message)
             after = before
         else:
-            message += "; applied as written"
+            message = _("{message}; applied as written").format(message=message)
         self.report(code, "error", message, turn, position=before, expected=expected)
         self.moved(step, turn, after)
 
@@ -426,8 +442,9 @@ class _GameWalker:
         elif wrote != hits:
             missing = ", ".join(str(p) for p in sorted(hits - wrote, reverse=True))
             extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
-            parts = ([f"missing on {missing}"] if missing else []) + ([f"extra on {extra}"] if extra else [])
-            self.report("hit-mark", "warning", f"hit mark '*' {' and '.join(parts)}", turn, position=before)
+            message = _("hit mark '*' missing on {missing} and extra on {extra}") if missing and extra else \
+                _("hit mark '*' missing on {missing}") if missing else _("hit mark '*' extra on {extra}")
+            self.report("hit-mark", "warning", message.format(missing=missing, extra=extra), turn, position=before)
 
     # cube
     def cube_action(self, index: int, turn: Turn) -> None:
@@ -439,26 +456,28 @@ class _GameWalker:
         if kind == "double":
             problem = None
             if not self.rules.cube:
-                problem = ("cube-not-allowed", "a double, but the rules have no cube")
+                problem = ("cube-not-allowed", _("a double, but the rules have no cube"))
             elif self.crawford:
-                problem = ("crawford-double", "a double in the Crawford game")
+                problem = ("crawford-double", _("a double in the Crawford game"))
             elif self.owner is not None and self.owner != player:
-                problem = ("cube-not-allowed", f"{self.match.players[player]} doubles without owning the cube")
+                problem = ("cube-not-allowed", _("{player} doubles without owning the cube").format(
+                    player=self.match.players[player]))
             elif self.offered is not None:
-                problem = ("cube-not-allowed", "a double while another double is pending")
+                problem = ("cube-not-allowed", _("a double while another double is pending"))
             elif self.on_roll is not None and player != self.on_roll:
-                problem = ("cube-not-allowed", f"{self.match.players[player]} doubles when not about to roll")
+                problem = ("cube-not-allowed", _("{player} doubles when not about to roll").format(
+                    player=self.match.players[player]))
             if problem:
                 self.report(problem[0], "error", problem[1], turn, position=pos)
                 step.legal = False
             new = self.out.cube * 2
             if turn.cube is not None and turn.cube != new:
-                self.report("cube-value", "warning", f"Doubles => {turn.cube}, but the cube was {self.out.cube}; "
-                            f"expected {new}", turn, position=pos)
+                self.report("cube-value", "warning", _("Doubles => {value}, but the cube was {cube}; expected {new}")
+                            .format(value=turn.cube, cube=self.out.cube, new=new), turn, position=pos)
             self.offered = player
             return
         if self.offered is None or self.offered == player:
-            self.report("cube-not-allowed", "error", f"'{kind}' without a double to answer", turn, position=pos)
+            self.report("cube-not-allowed", "error", _("'{kind}' without a double to answer").format(kind=kind), turn, position=pos)
             step.legal = False
             if kind == "drop":
                 self.dropped_by = player
@@ -471,13 +490,13 @@ class _GameWalker:
             self.owner = player
         elif kind == "beaver":
             if not self.rules.beaver:
-                self.report("cube-not-allowed", "error", "a beaver, but the rules do not allow beavers", turn,
+                self.report("cube-not-allowed", "error", _("a beaver, but the rules do not allow beavers"), turn,
                             position=pos)
             self.out.cube *= 4
             self.owner = player
             expected = self.out.cube
             if turn.cube is not None and turn.cube != expected:
-                self.report("cube-value", "warning", f"Beavers => {turn.cube}; expected {expected}", turn,
+                self.report("cube-value", "warning", _("Beavers => {value}; expected {expected}").format(value=turn.cube, expected=expected), turn,
                             position=pos)
         else:  # drop
             self.dropped_by = player
@@ -499,8 +518,8 @@ class _GameWalker:
         if result is None:
             if game.turns:
                 self.report("missing-result", "warning" if winner_on_board is None else "error",
-                            "the game has no result" + (" (it stops before it is over)"
-                                                        if winner_on_board is None else ""),
+                            _("the game has no result (it stops before it is over)") if winner_on_board is None
+                            else _("the game has no result"),
                             line=game.turns[-1].line)
             return
         names = self.match.players
@@ -509,33 +528,38 @@ class _GameWalker:
         cube = out.cube
         if result.points > 3 * max(cube, 1) * (2 if self.offered is not None else 1) or result.points < 1:
             self.report("absurd-points", "error",
-                        f"Wins {result.points} point(s): a game at cube {cube} is worth at most {3 * cube}",
+                        _("Wins {points} point(s): a game at cube {cube} is worth at most {most}").format(
+                            points=result.points, cube=cube, most=3 * cube),
                         player=result.winner, line=rline, column=rcol)
             return
         if self.dropped_by is not None:
             winner = 1 - self.dropped_by
             if result.winner != winner:
                 self.report("result-mismatch", "error",
-                            f"{names[result.winner]} wins, but {names[self.dropped_by]} dropped the double",
+                            _("{winner} wins, but {loser} dropped the double").format(winner=names[result.winner],
+                                                                             loser=names[self.dropped_by]),
                             player=result.winner, line=rline, column=rcol)
             else:
-                self.judge_points({cube}, f"a dropped double at cube {cube} wins {cube}")
+                self.judge_points({cube}, _("a dropped double at cube {cube} wins {cube}").format(cube=cube))
             return
         if winner_on_board is not None:
             kind = out.result_kind or "single"
             points = self.rules.points(kind, cube, money)
             if result.winner != winner_on_board:
                 self.report("result-mismatch", "error",
-                            f"{names[result.winner]} is written as the winner, but {names[winner_on_board]} bore "
-                            "off all checkers", player=result.winner, line=rline, column=rcol)
+                            _("{winner} is written as the winner, but {other} bore off all checkers").format(
+                                winner=names[result.winner], other=names[winner_on_board]),
+                            player=result.winner, line=rline, column=rcol)
             else:
-                self.judge_points({points}, f"a {kind} win at cube {cube} is worth {points} under "
-                                            f"{self.rules.name} rules")
+                self.judge_points({points}, _("a {kind} win at cube {cube} is worth {points} under {rules} rules")
+                                  .format(kind=_(KIND_NAMES.get(kind, kind)), cube=cube, points=points,
+                                          rules=self.rules.name))
             return
         if self.synced and self.views:  # the game did not end on the board: a resignation
             allowed = {self.rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
-            values = " or ".join(str(p) for p in sorted(allowed))
-            self.judge_points(allowed, f"a resigned game at cube {cube} is worth {values}")
+            values = _(" or ").join(str(p) for p in sorted(allowed))
+            self.judge_points(allowed, _("a resigned game at cube {cube} is worth {values}").format(cube=cube,
+                                                                                                  values=values))
 
     def judge_points(self, allowed: set[int], why: str) -> None:
         """Check the written points against the values the game can have.
@@ -552,10 +576,11 @@ class _GameWalker:
             and result.points < max(allowed)
         if capped:
             self.report("points-capped", "warning",
-                        f"Wins {result.points} point(s): {why}; the writer capped the points of the "
-                        "match-winning game", player=result.winner, line=result.line, column=result.column)
+                        _("Wins {points} point(s): {why}; the writer capped the points of the match-winning game")
+                        .format(points=result.points, why=why), player=result.winner, line=result.line,
+                        column=result.column)
         else:
-            self.report("result-mismatch", "error", f"Wins {result.points} point(s), but {why}",
+            self.report("result-mismatch", "error", _("Wins {points} point(s), but {why}").format(points=result.points, why=why),
                         player=result.winner, line=result.line, column=result.column)
 
 
@@ -595,11 +620,12 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
         if candidates and written not in candidates:
             score = candidates[0]
             extra.append(_match_problem(match, game, "score-mismatch",
-                                        f"the score line says {written[0]}-{written[1]}, but earlier results give "
-                                        f"{score[0]}-{score[1]}"))
+                                        _("the score line says {written}, but earlier results give {score}").format(
+                                            written=f"{written[0]}-{written[1]}", score=f"{score[0]}-{score[1]}")))
         if length and max(score) >= length:
             extra.append(_match_problem(match, game, "match-over",
-                                        f"the match to {length} was already won at {score[0]}-{score[1]}"))
+                                        _("the match to {length} was already won at {score}").format(
+                                            length=length, score=f"{score[0]}-{score[1]}")))
         if strict and extra:
             raise ProblemError(extra[0])
         crawford = False
@@ -650,6 +676,7 @@ def validate(match: Match, rules: Rules | None = None, strict: bool = False,
     if unmarked:
         report.problems.append(Problem(
             "hit-mark", "warning",
-            f"{unmarked} hit(s) in {unmarked_games} game(s) written without '*' (the writer marks no hits)",
+            _("{hits} hit(s) in {games} game(s) written without '*' (the writer marks no hits)").format(
+                hits=unmarked, games=unmarked_games),
             file=match.source))
     return report

@@ -11,17 +11,18 @@ from ..console import progress
 from ..formats import EXTENSIONS, FORMATS, find_records, read_match, write_match
 from ..record import rules_to_tags
 from ..replay import default_rules, validate as validate_match
-from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+from ..i18n import _
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
 def convert(
-    inputs: List[Path] = typer.Argument(..., help="Records to convert (files or folders)."),
-    output: Path = typer.Option(..., "--output", "-o", help="Output file, or a folder for many inputs."),
-    to: Optional[str] = typer.Option(None, "--to", help=f"Output format: {', '.join(FORMATS)} (default: from -o's extension)."),
-    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
-    force: bool = typer.Option(False, "--force", help="Convert even when the transcript has errors."),
-    numbering: str = typer.Option("relative", help="For .mat output: 'relative' (each side its own 24..1) or "
-                                                    "'absolute' (Turkish: White 24->1, Black 1->24)."),
+    inputs: List[Path] = typer.Argument(..., help=_("Records to convert (files or folders).")),
+    output: Path = typer.Option(..., "--output", "-o", help=_("Output file, or a folder for many inputs.")),
+    to: Optional[str] = typer.Option(None, "--to", help=_("Output format: {formats} (default: from -o's extension).").format(formats=", ".join(FORMATS))),
+    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    force: bool = typer.Option(False, "--force", help=_("Convert even when the transcript has errors.")),
+    numbering: str = typer.Option("relative", help=_("For .mat output: 'relative' (each side its own 24..1) or "
+                                                      "'absolute' (Turkish: White 24->1, Black 1->24).")),
 ) -> None:
     """Convert records between .mat, SGF and JSON through the one record model.
 
@@ -29,30 +30,30 @@ def convert(
     --force, and its problems are listed. Exit status as for validate.
     """
     if to is not None and to not in FORMATS:
-        raise typer.BadParameter(f"--to must be one of {', '.join(FORMATS)}")
+        raise typer.BadParameter(_("--to must be one of {formats}").format(formats=", ".join(FORMATS)))
     if numbering not in ("relative", "absolute"):
-        raise typer.BadParameter("--numbering must be 'relative' or 'absolute'")
+        raise typer.BadParameter(_("--numbering must be 'relative' or 'absolute'"))
     chosen = parse_rules(rules) if rules else None
     files = find_records(inputs)
     if not files:
-        typer.echo("no record files found", err=True)
+        typer.echo(_("no record files found"), err=True)
         raise typer.Exit(2)
     many = len(files) > 1 or output.is_dir()
     fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
     if fmt is None:
-        raise typer.BadParameter("say --to, or give -o a .mat, .sgf or .json name")
+        raise typer.BadParameter(_("say --to, or give -o a .mat, .sgf or .json name"))
     if many:
         output.mkdir(parents=True, exist_ok=True)
     lines = SourceLines()
     status = 0
     written = 0
     used: set[Path] = set()
-    for path in progress(files, "converting"):
+    for path in progress(files, _("converting")):
         try:
             match = read_match(path)
             report = validate_match(match, chosen or default_rules(match))
         except OSError as exc:
-            typer.echo(f"{path}: error unreadable: {exc.strerror or exc}", err=True)
+            typer.echo(_("{path}: error unreadable: {error}").format(path=path, error=exc.strerror or exc), err=True)
             status = 2
             continue
         except Exception as exc:  # a bug in tavlakit: say so, go on with the next file
@@ -62,7 +63,8 @@ def convert(
         for problem in report.problems:
             typer.echo(show_problem(problem, lines, False), err=True)
         if report.errors and not force:
-            typer.echo(f"{path}: not converted ({len(report.errors)} error(s); --force converts anyway)", err=True)
+            typer.echo(_("{path}: not converted ({errors} error(s); --force converts anyway)").format(
+                path=path, errors=len(report.errors)), err=True)
             status = max(status, 1)
             continue
         if chosen is not None:
@@ -72,12 +74,12 @@ def convert(
         try:
             lost = write_match(match, target, fmt, **options)
         except OSError as exc:
-            typer.echo(f"{target}: error unwritable: {exc.strerror or exc}", err=True)
+            typer.echo(_("{path}: error unwritable: {error}").format(path=target, error=exc.strerror or exc), err=True)
             raise typer.Exit(2) from None
         for problem in lost:
             typer.echo(str(problem.replace(file=str(target))), err=True)
         written += 1
-    typer.echo(f"{written} of {len(files)} file(s) converted to {fmt}")
+    typer.echo(_("{written} of {files} file(s) converted to {format}").format(written=written, files=len(files), format=fmt))
     raise typer.Exit(status)
 
 

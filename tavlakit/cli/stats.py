@@ -14,6 +14,7 @@ import typer
 
 from ..console import progress
 from ..formats import find_records, read_matches
+from ..i18n import N_, _
 from ..rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 def _analyse(files: list[Path], rules: Rules | None, luck: bool) -> Analysis:
     from ..analysis.frames import analyse
 
-    return analyse(read_matches(progress(files, "analysing")), rules, luck)
+    return analyse(read_matches(progress(files, _("analysing"))), rules, luck)
 
 
 def _plot(result: Analysis, out: Path) -> None:
@@ -47,7 +48,7 @@ def _plot(result: Analysis, out: Path) -> None:
             plot_luck(result.plays, match=match, ax=axes[0, 1])
         else:
             axes[0, 1].set_axis_off()
-            axes[0, 1].text(0.5, 0.5, "luck not computed (--no-luck)", ha="center")
+            axes[0, 1].text(0.5, 0.5, _("luck not computed (--no-luck)"), ha="center")
         plot_dice(result.plays, ax=axes[1, 0])
     plot_mars_rates(result.games, ax=axes[1, 1])
     fig.tight_layout()
@@ -56,32 +57,32 @@ def _plot(result: Analysis, out: Path) -> None:
 
 
 def stats(
-    paths: List[Path] = typer.Argument(..., help="Record files or folders (searched recursively)."),
-    rules: Optional[str] = typer.Option(None, help=f"Rule set ({', '.join(PRESETS)}); default: each file's tags, "
-                                                   "else backgammon."),
-    by: str = typer.Option("player", help="Summarise by 'player' or by 'file'."),
-    csv: Optional[Path] = typer.Option(None, help="Also write the summary as CSV to this file."),
-    json_output: bool = typer.Option(False, "--json", help="Print one JSON object per row."),
-    plot: Optional[Path] = typer.Option(None, help="Write a PNG: pip race, luck, dice faces, mars rates."),
-    luck: bool = typer.Option(True, help="Compute dice luck and errors with the neural net (slower)."),
+    paths: List[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
+    rules: Optional[str] = typer.Option(None, help=_("Rule set ({presets}); default: each file's tags, "
+                                                     "else backgammon.").format(presets=", ".join(PRESETS))),
+    by: str = typer.Option("player", help=_("Summarise by 'player' or by 'file'.")),
+    csv: Optional[Path] = typer.Option(None, help=_("Also write the summary as CSV to this file.")),
+    json_output: bool = typer.Option(False, "--json", help=_("Print one JSON object per row.")),
+    plot: Optional[Path] = typer.Option(None, help=_("Write a PNG: pip race, luck, dice faces, mars rates.")),
+    luck: bool = typer.Option(True, help=_("Compute dice luck and errors with the neural net (slower).")),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records."""
     if by not in ("player", "file"):
-        raise typer.BadParameter(f"--by must be 'player' or 'file', not {by!r}")
+        raise typer.BadParameter(_("--by must be 'player' or 'file', not {by!r}").format(by=by))
     try:
         chosen = Rules.preset(rules) if rules else None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     files = find_records(paths)
     if not files:
-        raise typer.BadParameter("no record files found")
+        raise typer.BadParameter(_("no record files found"))
     missing = [str(p) for p in files if not p.exists()]
     if missing:
-        raise typer.BadParameter(f"{', '.join(missing)}: no such file or folder")
+        raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
     result = _analyse(files, chosen, luck)
     _warn(result)
     if result.games.empty:
-        typer.echo("no game could be read from the files given", err=True)
+        typer.echo(_("no game could be read from the files given"), err=True)
         raise typer.Exit(1)
     from ..analysis.summary import SHOWN, by_file, by_player
 
@@ -94,8 +95,8 @@ def stats(
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
         return
-    _print(table[[c for c in SHOWN if c in table.columns]], f"{len(files)} file(s), {len(result.games)} game(s), "
-                  f"{int((result.plays['kind'] == 'roll').sum())} roll(s)")
+    _print(table[[c for c in SHOWN if c in table.columns]], _("{files} file(s), {games} game(s), {rolls} roll(s)")
+           .format(files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
 
 
 def _warn(result: Analysis) -> None:
@@ -107,11 +108,18 @@ def _warn(result: Analysis) -> None:
     for line in list(first.values())[:10]:
         typer.echo(line, err=True)
     if len(first) > 10:
-        typer.echo(f"... and {len(first) - 10} more file(s) with errors", err=True)
+        typer.echo(_("... and {count} more file(s) with errors").format(count=len(first) - 10), err=True)
     bad_games = int((result.games["problems"] > 0).sum()) if not result.games.empty else 0
     if bad_games:
-        typer.echo(f"{bad_games} game(s) have errors; their rows after an unknown play carry no board "
-                   "(see 'tavlakit validate')", err=True)
+        typer.echo(_("{count} game(s) have errors; their rows after an unknown play carry no board "
+                     "(see 'tavlakit validate')").format(count=bad_games), err=True)
+
+
+#: The summary's column headers as shown (the columns keep their names in CSV and JSON).
+HEADERS = frozenset((
+    N_("player"), N_("match"), N_("games"), N_("wins"), N_("mars_for"), N_("mars_against"), N_("mars"),
+    N_("luck_per_roll"), N_("luck_rating"), N_("net_luck"), N_("luck0"), N_("luck1"), N_("error_rate"),
+    N_("faces_p"), N_("doubles_rate"), N_("problems")))
 
 
 def _print(table: pd.DataFrame, caption: str) -> None:
@@ -120,7 +128,7 @@ def _print(table: pd.DataFrame, caption: str) -> None:
 
     out = Table(caption=caption)
     for column in table.columns:
-        out.add_column(column, justify="left" if table[column].dtype == object else "right")
+        out.add_column(_(column) if column in HEADERS else column, justify="left" if table[column].dtype == object else "right")
     for row in table.itertuples(index=False):
         out.add_row(*(_cell(v) for v in row))
     Console().print(out)

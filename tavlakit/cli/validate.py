@@ -13,16 +13,17 @@ from ..console import progress
 from ..formats import find_records, open_games
 from ..problem import ProblemError
 from ..replay import default_rules, validate as validate_match
-from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+from ..i18n import _
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
 def validate(
-    paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
-    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
-    strict: bool = typer.Option(False, "--strict", help="Stop at the first error."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per problem per line, then a summary."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary."),
-    show_board: bool = typer.Option(False, "--show-board", help="Show the position at each problem."),
+    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json).")),
+    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    strict: bool = typer.Option(False, "--strict", help=_("Stop at the first error.")),
+    as_json: bool = typer.Option(False, "--json", help=_("One JSON object per problem per line, then a summary.")),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print only the summary.")),
+    show_board: bool = typer.Option(False, "--show-board", help=_("Show the position at each problem.")),
 ) -> None:
     """Replay every move of the transcripts and report what is wrong, and where.
 
@@ -31,12 +32,12 @@ def validate(
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
-        typer.echo("no record files found", err=True)
+        typer.echo(_("no record files found"), err=True)
         raise typer.Exit(2)
     lines = SourceLines()
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, unreadable=0)
-    for path in progress(files, "validating"):
+    for path in progress(files, _("validating")):
         report = None
         try:
             match, games = open_games(path)
@@ -68,8 +69,8 @@ def validate(
         typer.echo(json.dumps({"summary": summary}, ensure_ascii=False))
     else:
         by_code = ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
-        typer.echo(f"{totals['files']} file(s), {totals['games']} game(s), {totals['plays']} play(s): "
-                   f"{totals['errors']} error(s), {totals['warnings']} warning(s)" + (f" [{by_code}]" if by_code else ""))
+        typer.echo(_("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s)")
+                   .format(**totals) + (f" [{by_code}]" if by_code else ""))
     if totals["unreadable"]:
         raise typer.Exit(2)
     raise typer.Exit(1 if totals["errors"] else 0)

@@ -1,0 +1,160 @@
+"""The message catalogs from a checkout: extract, update, compile, check (Babel).
+
+Run from a checkout (needs Babel, ``pip install tavlakit[i18n]``)::
+
+    python -m tavlakit.i18n_tools            # extract + update + compile + check
+    python -m tavlakit.i18n_tools check      # change nothing; exit 1 on any gap
+
+``babel.cfg`` says which files are read: every ``_()``, ``N_()`` and
+``ngettext()`` of tavlakit, and the docstrings of the CLI commands (Typer
+shows them as help; :func:`extract_cli` reads them). The template is
+``tavlakit/locale/tavlakit.pot``, each language's source
+``tavlakit/locale/<lang>/LC_MESSAGES/tavlakit.po``, compiled beside it to the
+``.mo`` that ships in the wheel.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Collection, Iterator, Mapping
+from gettext import GNUTranslations
+from pathlib import Path
+from typing import IO, Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_python
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po
+
+from .i18n import DOMAIN, LOCALE_DIR
+
+ROOT = LOCALE_DIR.parents[1]
+MAPPING = ROOT / "babel.cfg"
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+_PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}]*)\}")
+
+
+def extract_cli(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
+                options: Any) -> Iterator[tuple[Any, ...]]:
+    """Babel extractor for tavlakit/cli: the marked strings, and the docstring
+    of every command (a function with ``typer.Argument``/``typer.Option`` defaults)."""
+    source = fileobj.read()
+    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and _is_command(node):
+            doc = ast.get_docstring(node, clean=True)
+            if doc:
+                yield node.body[0].lineno, "", doc, []
+
+
+def _is_command(node: ast.FunctionDef) -> bool:
+    defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+    return any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ("Argument", "Option")
+               for d in defaults)
+
+
+def _pybabel(*args: str) -> None:
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+
+
+def extract(output: Path = TEMPLATE) -> None:
+    """Write the template of every message id in the code to ``output``."""
+    here = Path.cwd()
+    os.chdir(ROOT)  # the locations in the template are relative to the checkout
+    try:
+        _pybabel("extract", "-F", str(MAPPING), "-o", str(output.resolve()), "--add-location=file", "--sort-by-file",
+                 "--project=tavlakit", "--no-wrap", ".")
+    finally:
+        os.chdir(here)
+
+
+def catalogs() -> dict[str, Path]:
+    """Each translated language and its .po source."""
+    return {p.parent.parent.name: p for p in sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
+
+
+def update() -> None:
+    """Merge the template into every .po (new ids untranslated, near ones fuzzy)."""
+    _pybabel("update", "-i", str(TEMPLATE), "-d", str(LOCALE_DIR), "-D", DOMAIN, "--ignore-obsolete",
+             "--no-wrap")
+
+
+def compile_catalogs() -> None:
+    """Compile every .po to its .mo (fuzzy entries left out)."""
+    _pybabel("compile", "-d", str(LOCALE_DIR), "-D", DOMAIN)
+
+
+def _read(path: Path) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f)
+
+
+def _text(message: object) -> str:
+    """A message id or string (a tuple or list for plural forms) as one text."""
+    return message if isinstance(message, str) else str(next(iter(message))) if isinstance(message, (tuple, list)) else ""
+
+
+def gaps(po: Path, template: Path | None = None) -> list[str]:
+    """What is wrong with one catalog: message ids untranslated, fuzzy,
+    missing (in ``template`` but not in the catalog), with other
+    ``{placeholders}`` than the English, or a .mo not in step with the .po."""
+    catalog = _read(po)
+    out = []
+    for message in catalog:
+        if not message.id:
+            continue
+        msgid = _text(message.id)
+        strings = [_text(s) for s in message.string] if isinstance(message.string, (tuple, list)) else [_text(message.string)]
+        if not all(strings):
+            out.append(f"untranslated: {msgid!r}")
+        elif message.fuzzy:
+            out.append(f"fuzzy: {msgid!r}")
+        elif any(sorted(_PLACEHOLDER.findall(s)) != sorted(_PLACEHOLDER.findall(msgid)) for s in strings):
+            out.append(f"placeholders differ: {msgid!r}")
+    if template is not None:
+        ids = {_text(m.id) for m in catalog if m.id}
+        out += [f"missing: {_text(m.id)!r}" for m in _read(template) if m.id and _text(m.id) not in ids]
+    mo = po.with_suffix(".mo")
+    if not mo.exists():
+        out.append(f"not compiled: {mo}")
+    else:
+        with mo.open("rb") as f:
+            compiled = GNUTranslations(f)
+        for message in catalog:
+            if isinstance(message.id, str) and message.id and not message.fuzzy and message.string \
+                    and compiled.gettext(message.id) != message.string:
+                out.append(f"{mo.name} out of date: {message.id!r}")
+    return out
+
+
+def check() -> list[str]:
+    """The gaps of every catalog against the code as it is now (nothing written)."""
+    with tempfile.TemporaryDirectory() as folder:
+        template = Path(folder) / f"{DOMAIN}.pot"
+        extract(template)
+        return [f"{lang}: {gap}" for lang, po in catalogs().items() for gap in gaps(po, template)]
+
+
+def main(argv: list[str]) -> int:
+    """``[check]``: see the module's docstring."""
+    if argv not in ([], ["check"]):
+        print("usage: python -m tavlakit.i18n_tools [check]", file=sys.stderr)
+        return 2
+    if not argv:
+        extract()
+        update()
+        compile_catalogs()
+    problems = check()
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} gap(s) in {', '.join(catalogs())}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
