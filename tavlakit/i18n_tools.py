@@ -132,12 +132,40 @@ def gaps(po: Path, template: Path | None = None) -> list[str]:
     return out
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
+           ast.DictComp, ast.GeneratorExp)
+
+
+def _own_names(scope: ast.AST) -> Iterator[ast.Name]:
+    """The names used in ``scope`` itself, not in the scopes nested in it."""
+    for child in ast.iter_child_nodes(scope):
+        if isinstance(child, ast.Name):
+            yield child
+        if not isinstance(child, _SCOPES):
+            yield from _own_names(child)
+
+
+def shadowed_gettext(folder: Path = ROOT / "tavlakit") -> list[str]:
+    """Functions that call ``_()`` and also bind ``_`` (``for _, x in ...``):
+    the call then fails with UnboundLocalError, so each is reported."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names = [n for n in _own_names(node) if n.id == "_"]
+                if any(isinstance(n.ctx, ast.Store) for n in names) and any(isinstance(n.ctx, ast.Load) for n in names):
+                    out.append(f"{path.relative_to(folder)}:{node.lineno}: {node.name}() binds _ and calls _()")
+    return out
+
+
 def check() -> list[str]:
-    """The gaps of every catalog against the code as it is now (nothing written)."""
+    """The gaps of every catalog against the code as it is now (nothing
+    written), and the functions that shadow ``_``."""
     with tempfile.TemporaryDirectory() as folder:
         template = Path(folder) / f"{DOMAIN}.pot"
         extract(template)
-        return [f"{lang}: {gap}" for lang, po in catalogs().items() for gap in gaps(po, template)]
+        gaps_found = [f"{lang}: {gap}" for lang, po in catalogs().items() for gap in gaps(po, template)]
+    return gaps_found + shadowed_gettext()
 
 
 def main(argv: list[str]) -> int:
@@ -152,7 +180,7 @@ def main(argv: list[str]) -> int:
     problems = check()
     for problem in problems:
         print(problem)
-    print(f"{len(problems)} gap(s) in {', '.join(catalogs())}", file=sys.stderr)
+    print(f"{len(problems)} gap(s); catalogs: {', '.join(catalogs())}", file=sys.stderr)
     return 1 if problems else 0
 
 

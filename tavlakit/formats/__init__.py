@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
+from ..i18n import _
 from ..problem import Problem
 from ..record import Game, Match
 
@@ -57,7 +58,8 @@ def find_records(paths: Iterable[str | Path]) -> list[Path]:
 
 def _check_format(fmt: str) -> str:
     if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        raise ValueError(_("unknown format {format!r}; expected one of {formats}").format(format=fmt,
+                                                                                          formats=", ".join(FORMATS)))
     return fmt
 
 
@@ -83,7 +85,8 @@ def open_games(path: str | Path, fmt: str | None = None) -> tuple[Match, Iterabl
         stream, problems = open_text(path)
     except OSError as exc:
         match = Match(source=source)
-        match.problems.append(Problem("unreadable", "error", f"cannot read the file: {exc.strerror or exc}",
+        match.problems.append(Problem("unreadable", "error", _("cannot read the file: {error}").format(
+            error=exc.strerror or exc),
                                       file=source))
         return match, ()
     problems = [p.replace(file=source) for p in problems]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any, get_args
 
 from ..play import Move, parse_part
+from ..i18n import N_, _
 from ..problem import Problem
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
 from .text import read_input
@@ -98,7 +99,8 @@ def _dumps(value: Any) -> str:
 def write_json(match: Match, stream: IO[str]) -> list[Problem]:
     """Write ``match``, one turn per line. Returns ``lost-on-write`` problems
     only for moves that do not go forward (the reader refuses them)."""
-    problems = [Problem("lost-on-write", "warning", f"move {move} does not go forward; it will not read back",
+    problems = [Problem("lost-on-write", "warning", _("move {move} does not go forward; it will not read back").format(
+                            move=move),
                         file=match.source, line=turn.line, game=game.number, move=turn.number)
                 for game in match.games for turn in game.turns for move in turn.moves
                 if not 0 <= move.dst < move.src <= 25]
@@ -137,60 +139,63 @@ class _Invalid(ValueError):
 
 def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
     if not isinstance(value, kind):
-        raise _Invalid(path, f"expected {what}, found {json.dumps(value, ensure_ascii=False)[:40]}")
+        raise _Invalid(path, _("expected {what}, found {value}").format(what=_(what), value=json.dumps(
+            value, ensure_ascii=False)[:40]))
     return value
 
 
 def _int(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Invalid(path, f"expected a whole number, found {json.dumps(value)[:40]}")
+        raise _Invalid(path, _("expected a whole number, found {value}").format(value=json.dumps(value)[:40]))
     return value
 
 
 def _player(value: Any, path: str) -> int:
     if _int(value, path) not in (0, 1):
-        raise _Invalid(path, f"a player is 0 or 1, not {value}")
+        raise _Invalid(path, _("a player is 0 or 1, not {value}").format(value=value))
     return value
 
 
 def _strings(value: Any, path: str) -> list[str]:
-    _expect(value, list, path, "a list of strings")
+    _expect(value, list, path, N_("a list of strings"))
     for i, item in enumerate(value):
-        _expect(item, str, f"{path}/{i}", "a string")
+        _expect(item, str, f"{path}/{i}", N_("a string"))
     return list(value)
 
 
 def _extra(value: Any, path: str) -> dict[str, list[str]]:
-    _expect(value, dict, path, "an object of string lists")
+    _expect(value, dict, path, N_("an object of string lists"))
     return {k: _strings(v, f"{path}/{k}") for k, v in value.items()}
 
 
 def _keys(obj: dict, allowed: set[str], path: str, required: tuple[str, ...] = ()) -> None:
     unknown = set(obj) - allowed
     if unknown:
-        raise _Invalid(path, f"unknown field(s) {', '.join(sorted(unknown))}")
+        raise _Invalid(path, _("unknown field(s) {fields}").format(fields=", ".join(sorted(unknown))))
     for key in required:
         if key not in obj:
-            raise _Invalid(path, f"the field {key!r} is missing")
+            raise _Invalid(path, _("the field {key!r} is missing").format(key=key))
 
 
 _TURN_KEYS = {"player", "kind", "dice", "moves", "status", "cube", "comment", "number", "extra"}
 
 
 def _turn(obj: Any, path: str) -> Turn:
-    _expect(obj, dict, path, "a turn object")
+    _expect(obj, dict, path, N_("a turn object"))
     _keys(obj, _TURN_KEYS, path, ("player",))
     kind = obj.get("kind", "roll")
     if kind not in _KINDS:
-        raise _Invalid(f"{path}/kind", f"expected one of {', '.join(_KINDS)}, not {kind!r}")
+        raise _Invalid(f"{path}/kind", _("expected one of {values}, not {value!r}").format(values=", ".join(_KINDS),
+                                                                                                value=kind))
     status = obj.get("status", "play")
     if status not in _STATUSES:
-        raise _Invalid(f"{path}/status", f"expected one of {', '.join(_STATUSES)}, not {status!r}")
+        raise _Invalid(f"{path}/status", _("expected one of {values}, not {value!r}").format(
+            values=", ".join(_STATUSES), value=status))
     dice = None
     if obj.get("dice") is not None:
-        raw = _expect(obj["dice"], list, f"{path}/dice", "two dice")
+        raw = _expect(obj["dice"], list, f"{path}/dice", N_("two dice"))
         if len(raw) != 2:
-            raise _Invalid(f"{path}/dice", f"a roll has two dice, not {len(raw)}")
+            raise _Invalid(f"{path}/dice", _("a roll has two dice, not {count}").format(count=len(raw)))
         dice = (_int(raw[0], f"{path}/dice/0"), _int(raw[1], f"{path}/dice/1"))
     moves: list[Move] = []
     for i, text in enumerate(_strings(obj.get("moves", []), f"{path}/moves")):
@@ -199,7 +204,7 @@ def _turn(obj: Any, path: str) -> Turn:
         except ValueError as exc:
             raise _Invalid(f"{path}/moves/{i}", str(exc)) from None
         if len(parts) != 1:
-            raise _Invalid(f"{path}/moves/{i}", f"one move 'from/to' per entry, not {text!r}")
+            raise _Invalid(f"{path}/moves/{i}", _("one move 'from/to' per entry, not {text!r}").format(text=text))
         moves.extend(parts)
     cube = obj.get("cube")
     comment = obj.get("comment")
@@ -211,7 +216,7 @@ def _turn(obj: Any, path: str) -> Turn:
         moves=tuple(moves),
         status=status,
         cube=None if cube is None else _int(cube, f"{path}/cube"),
-        comment=None if comment is None else _expect(comment, str, f"{path}/comment", "a string"),
+        comment=None if comment is None else _expect(comment, str, f"{path}/comment", N_("a string")),
         number=None if number is None else _int(number, f"{path}/number"),
         extra=_extra(obj.get("extra", {}), f"{path}/extra"),
     )
@@ -221,17 +226,17 @@ _GAME_KEYS = {"number", "score", "crawford", "start", "cube", "cube_owner", "res
 
 
 def _game(obj: Any, path: str) -> Game:
-    _expect(obj, dict, path, "a game object")
+    _expect(obj, dict, path, N_("a game object"))
     _keys(obj, _GAME_KEYS, path, ("number", "turns"))
-    score = _expect(obj.get("score", [0, 0]), list, f"{path}/score", "two scores")
+    score = _expect(obj.get("score", [0, 0]), list, f"{path}/score", N_("two scores"))
     if len(score) != 2:
-        raise _Invalid(f"{path}/score", "two scores expected")
+        raise _Invalid(f"{path}/score", _("two scores expected"))
     crawford = obj.get("crawford")
     if crawford is not None:
-        _expect(crawford, bool, f"{path}/crawford", "true, false or null")
+        _expect(crawford, bool, f"{path}/crawford", N_("true, false or null"))
     start = obj.get("start")
     if start is not None:
-        _expect(start, str, f"{path}/start", "a Position ID")
+        _expect(start, str, f"{path}/start", N_("a Position ID"))
         from ..position import Position
 
         try:
@@ -240,22 +245,23 @@ def _game(obj: Any, path: str) -> Game:
             raise _Invalid(f"{path}/start", str(exc)) from None
     result = None
     if obj.get("result") is not None:
-        r = _expect(obj["result"], dict, f"{path}/result", "a result object")
+        r = _expect(obj["result"], dict, f"{path}/result", N_("a result object"))
         _keys(r, {"winner", "points", "resigned"}, f"{path}/result", ("winner", "points"))
         result = Result(_player(r["winner"], f"{path}/result/winner"), _int(r["points"], f"{path}/result/points"),
-                        _expect(r.get("resigned", False), bool, f"{path}/result/resigned", "true or false"))
+                        _expect(r.get("resigned", False), bool, f"{path}/result/resigned", N_("true or false")))
     game = Game(number=_int(obj["number"], f"{path}/number"),
                 score=(_int(score[0], f"{path}/score/0"), _int(score[1], f"{path}/score/1")),
                 result=result, crawford=crawford, start=start, cube=_int(obj.get("cube", 1), f"{path}/cube"),
                 cube_owner=None if obj.get("cube_owner") is None else _player(obj["cube_owner"], f"{path}/cube_owner"),
                 comments=_strings(obj.get("comments", []), f"{path}/comments"),
                 extra=_extra(obj.get("extra", {}), f"{path}/extra"))
-    turns = _expect(obj["turns"], list, f"{path}/turns", "a list of turns")
+    turns = _expect(obj["turns"], list, f"{path}/turns", N_("a list of turns"))
     for i, turn in enumerate(turns):
         try:
             game.turns.append(_turn(turn, f"{path}/turns/{i}"))
         except _Invalid as exc:
-            game.problems.append(Problem("syntax", "error", f"{exc}; turn left out", game=game.number, move=i + 1))
+            game.problems.append(Problem("syntax", "error", _("{error}; turn left out").format(error=exc), game=game.number,
+                                        move=i + 1))
     return game
 
 
@@ -266,27 +272,29 @@ def match_from_dict(data: Any, source: str | None = None) -> Match:
     """A :class:`Match` from a decoded JSON object. A schema violation in a
     game or turn leaves it out with a ``syntax`` problem; one in the match
     header raises ``ValueError`` naming the JSON path."""
-    _expect(data, dict, "", "a match object")
+    _expect(data, dict, "", N_("a match object"))
     _keys(data, _MATCH_KEYS, "", ("games",))
     if data.get("format", FORMAT) != FORMAT:
-        raise _Invalid("/format", f"expected {FORMAT!r}, not {data['format']!r}")
+        raise _Invalid("/format", _("expected {format!r}, not {value!r}").format(format=FORMAT, value=data["format"]))
     version = data.get("version", VERSION)
     if version != VERSION:
-        raise _Invalid("/version", f"this tavlakit reads version {VERSION}, not {version!r}")
+        raise _Invalid("/version", _("this tavlakit reads version {version}, not {value!r}").format(version=VERSION,
+                                                                                                 value=version))
     players = _strings(data.get("players", ["Player 1", "Player 2"]), "/players")
     if len(players) != 2:
-        raise _Invalid("/players", f"two players expected, not {len(players)}")
-    tags = _expect(data.get("tags", {}), dict, "/tags", "an object of strings")
+        raise _Invalid("/players", _("two players expected, not {count}").format(count=len(players)))
+    tags = _expect(data.get("tags", {}), dict, "/tags", N_("an object of strings"))
     for key, value in tags.items():
-        _expect(value, str, f"/tags/{key}", "a string")
+        _expect(value, str, f"/tags/{key}", N_("a string"))
     match = Match(players=(players[0], players[1]), length=_int(data.get("length", 0), "/length"),
                   tags=dict(tags), comments=_strings(data.get("comments", []), "/comments"), source=source)
-    games = _expect(data["games"], list, "/games", "a list of games")
+    games = _expect(data["games"], list, "/games", N_("a list of games"))
     for i, game in enumerate(games):
         try:
             match.games.append(_game(game, f"/games/{i}"))
         except _Invalid as exc:
-            match.problems.append(Problem("syntax", "error", f"{exc}; game left out", file=source, game=i + 1))
+            match.problems.append(Problem("syntax", "error", _("{error}; game left out").format(error=exc), file=source,
+                                         game=i + 1))
     for game in match.games:
         game.problems = [p.replace(file=source) for p in game.problems]
     return match
@@ -300,14 +308,14 @@ def read_json(stream_or_text: str | bytes | Path | IO, source: str | None = None
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         match = Match(source=source, problems=decoding)
-        match.problems.append(Problem("syntax", "error", f"not valid JSON: {exc.msg}", file=source,
+        match.problems.append(Problem("syntax", "error", _("not valid JSON: {error}").format(error=exc.msg), file=source,
                                       line=exc.lineno, column=exc.colno))
         return match
     try:
         match = match_from_dict(data, source)
     except _Invalid as exc:
         match = Match(source=source, problems=decoding)
-        match.problems.append(Problem("syntax", "error", f"not a tavlakit match: {exc}", file=source))
+        match.problems.append(Problem("syntax", "error", _("not a tavlakit match: {error}").format(error=exc), file=source))
         return match
     match.problems[:0] = decoding
     return match

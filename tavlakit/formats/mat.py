@@ -39,6 +39,7 @@ from typing import Iterable, Iterator, TextIO
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
+from ..i18n import _, language
 from ..play import BAR, OFF, Move
 from ..problem import Problem
 from ..record import Game, Match, Result, Turn
@@ -113,7 +114,7 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
     """
     count = 1
     if text.endswith(")"):
-        text, _, times = text[:-1].partition("(")
+        text, _open, times = text[:-1].partition("(")
         count = int(times)
     stops = []
     for piece in text.split("/"):
@@ -126,7 +127,7 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
         else:
             point = int(name)
             if point > 25:
-                raise ValueError(f"point {point} is not between 0 and 25")
+                raise ValueError(_("point {point} is not between 0 and 25").format(point=point))
             if absolute:
                 point = 25 - point
         stops.append((point, hit))
@@ -135,8 +136,9 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
 
 
 @lru_cache(maxsize=16384)
-def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
-    """What follows the dice of a roll cell: ``(moves, status, detail)``.
+def _roll_moves(text: str, absolute: bool, lang: str = "en") -> tuple[tuple[Move, ...], str, str]:
+    """What follows the dice of a roll cell: ``(moves, status, detail)``
+    (``lang``, the language of the messages, keeps the cache right).
 
     ``detail`` is the ``Illegal play`` payload, or a message when the cell
     is wrong (status ``"error"``).
@@ -153,7 +155,7 @@ def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
         tail = " ".join(parts[index:])
         del parts[index:]
         if parts:
-            return (), "error", f"moves written before {tail!r}"
+            return (), "error", _("moves written before {text!r}").format(text=tail)
         if tail.startswith("?"):
             status = "unknown"
         elif tail.startswith("Illegal"):
@@ -165,7 +167,7 @@ def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
         for part in parts:
             moves.extend(_part_moves(part, absolute))
     except ValueError as exc:
-        return (), "error", f"cannot read the move in {text!r}: {exc}"
+        return (), "error", _("cannot read the move in {text!r}: {error}").format(text=text, error=exc)
     return tuple(moves), status, detail
 
 
@@ -196,7 +198,7 @@ class _GameBuilder:
         text, column = _at(token)
         found = _SCORE.match(text)
         if self.has_score or not found:
-            self.problem(f"unexpected score line {text!r}", line, column)
+            self.problem(_("unexpected score line {text!r}").format(text=text), line, column)
             return
         self.has_score = True
         self.game.score = (int(found[2]), int(found[4]))
@@ -206,7 +208,7 @@ class _GameBuilder:
         """A numbered row: cells are told apart by their order and, for the
         first one, by how far it stands from the row number."""
         head = tokens[0]
-        number_text, _, rest = head.lstrip().partition(")")
+        number_text, _paren, rest = head.lstrip().partition(")")
         number = int(number_text)
         line = head.end_line + base
         after_number = head.end_column - len(rest)  # 1-based column just after the ")"
@@ -225,12 +227,12 @@ class _GameBuilder:
             if kind == "wins":
                 winner = 1 - lost if lost is not None else side
                 if winner > 1:
-                    self.problem(f"a result after both cells of row {number}", line, column, number)
+                    self.problem(_("a result after both cells of row {row}").format(row=number), line, column, number)
                 else:
                     self.wins.append((winner, text, line, column))
                 continue
             if side > 1:
-                self.problem(f"a third cell in row {number}: {text!r}", line, column, number)
+                self.problem(_("a third cell in row {row}: {text!r}").format(row=number, text=text), line, column, number)
                 continue
             if kind == "losses":
                 lost = side
@@ -246,7 +248,8 @@ class _GameBuilder:
     def _roll(self, turn: Turn, text: str) -> None:
         turn.dice = (int(text[0]), int(text[1]))
         if len(text) > 3:
-            turn.moves, status, detail = _roll_moves(text[3:], self.reader._absolute and turn.player == 1)
+            turn.moves, status, detail = _roll_moves(text[3:], self.reader._absolute and turn.player == 1,
+                                                     language())
             if status == "error":
                 self.problem(detail, turn.line or 0, turn.column, turn.number)
                 turn.status = "unknown"
@@ -266,17 +269,17 @@ class _GameBuilder:
             elif text.startswith("Losses"):
                 self.losses.append((None, text, line, column))
             else:
-                self.problem(f"{text!r} after a result, outside a numbered row", line, column)
+                self.problem(_("{text!r} after a result, outside a numbered row").format(text=text), line, column)
 
     def finish(self) -> Game:
         """The game with its result worked out from the `Wins` and `Losses` seen."""
         game = self.game
         if not self.has_score:
-            self.problem(f"game {game.number} has no score line", game.line or 0)
-        for _, text, line, column in self.wins[1:]:
-            self.problem(f"a second result {text!r}", line, column)
-        for _, text, line, column in self.losses[1:]:
-            self.problem(f"a second resignation {text!r}", line, column)
+            self.problem(_("game {game} has no score line").format(game=game.number), game.line or 0)
+        for _side, text, line, column in self.wins[1:]:
+            self.problem(_("a second result {text!r}").format(text=text), line, column)
+        for _side, text, line, column in self.losses[1:]:
+            self.problem(_("a second resignation {text!r}").format(text=text), line, column)
         if self.wins:
             winner, text, line, column = self.wins[0]
             game.result = Result(winner, int(_NUMBER.search(text)[0]), line=line, column=column)
@@ -285,12 +288,14 @@ class _GameBuilder:
             points = int(_NUMBER.search(text)[0])
             if game.result is None:
                 if loser is None:
-                    self.problem(f"{text!r} without a 'Wins' line: cannot tell who resigned", line, column)
+                    self.problem(_("{text!r} without a 'Wins' line: cannot tell who resigned").format(text=text), line,
+                                 column)
                     return game
                 game.result = Result(1 - loser, points, line=line, column=column)
             elif loser == game.result.winner or points != game.result.points:
-                self.problem(f"{text!r} does not agree with 'Wins {game.result.points}' "
-                             f"for player {game.result.winner}", line, column, code="result-mismatch")
+                self.problem(_("{text!r} does not agree with 'Wins {points}' for player {player}").format(
+                    text=text, points=game.result.points, player=game.result.winner), line, column,
+                    code="result-mismatch")
             game.result.resigned = True
         return game
 
@@ -311,7 +316,7 @@ class MatReader:
         self._header(header, first)
         self._first = self._read_game() if self._next_game else None
         if self._empty and not self.match.problems:
-            self.match.problems.append(Problem("empty", "error", "the file holds no match", file=source))
+            self.match.problems.append(Problem("empty", "error", _("the file holds no match"), file=source))
         elif self._first is None and not self.match.length:
             self._not_a_transcript()
 
@@ -338,8 +343,10 @@ class MatReader:
         except UnicodeDecodeError as exc:
             self._lines = iter(())
             self.match.problems.append(Problem(
-                "encoding", "error", f"the text cannot be decoded after line {(first or 1) + len(lines) - 1} "
-                f"({exc.encoding}: {exc.reason}); open the file in binary and use decode()", file=self.source))
+                "encoding", "error", _("the text cannot be decoded after line {line} ({error}); open the file in "
+                                       "binary and use decode()").format(line=(first or 1) + len(lines) - 1,
+                                                                         error=f"{exc.encoding}: {exc.reason}"),
+                file=self.source))
         return lines, first or 1
 
     def _parse(self, lines: list[str], first: int, problems: list[Problem], game: int | None) -> Iterator[tuple[int, list]]:
@@ -350,7 +357,8 @@ class MatReader:
         """
         for i, line in enumerate(lines):
             if len(line) > MAX_LINE:
-                problems.append(Problem("syntax", "error", f"line is {len(line)} characters long; not read",
+                problems.append(Problem("syntax", "error", _("line is {length} characters long; not read").format(
+                    length=len(line)),
                                         file=self.source, line=first + i, column=1, game=game))
                 lines[i] = ""
         try:
@@ -368,7 +376,7 @@ class MatReader:
                 salvaged = self._salvage(line, problem.column or 0) if isinstance(exc, UnexpectedCharacters) else None
                 if salvaged is not None:
                     parsed, note = salvaged
-                    problem = problem.replace(message=f"{problem.message}; {note}")
+                    problem = problem.replace(message=_("{message}; {note}").format(message=problem.message, note=note))
                 problems.append(problem)
                 if salvaged is None:
                     continue
@@ -394,25 +402,26 @@ class MatReader:
             parsed = _PARSER.parse("\n" + (line[:start] + stand_in.ljust(end - start) + line[end:]).rstrip())
         except UnexpectedInput:
             return None
-        return parsed, "the roll is read as an unknown play" if roll else f"{cell.strip()!r} is left out"
+        return parsed, _("the roll is read as an unknown play") if roll else _("{text!r} is left out").format(
+            text=cell.strip())
 
     def _syntax(self, exc: UnexpectedInput, line: str, number: int, game: int | None) -> Problem:
         """A problem for a line that does not parse (``exc`` from parsing ``"\\n" + line``)."""
         indent = len(line) - len(line.lstrip()) + 1
         if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
             text, column = _at(exc.token)
-            message = f"{text!r} is not expected here"
+            message = _("{text!r} is not expected here").format(text=text)
         elif isinstance(exc, UnexpectedCharacters) and exc.pos_in_stream > indent:
             column = exc.pos_in_stream
             while line[column - 1] in " \t":
                 column += 1
-            message = f"cannot read {line[column - 1:column + 19].rstrip()!r}"
+            message = _("cannot read {text!r}").format(text=line[column - 1:column + 19].rstrip())
         elif isinstance(exc, UnexpectedCharacters):
             column = indent
-            message = f"cannot read the line {line.strip()[:40]!r}"
+            message = _("cannot read the line {text!r}").format(text=line.strip()[:40])
         else:
             column = len(line) + 1
-            message = f"the line ends too early: {line.strip()[:40]!r}"
+            message = _("the line ends too early: {text!r}").format(text=line.strip()[:40])
         row = _ROW.match(line)
         return Problem("syntax", "error", message, file=self.source, line=number, column=column, game=game,
                        move=int(row[1]) if row else None)
@@ -432,10 +441,10 @@ class MatReader:
                     match.comments.append(text[1:].strip())
                 elif kind == "length":
                     if match.length:
-                        self._outside(f"a second match length {text!r}", line, column)
+                        self._outside(_("a second match length {text!r}").format(text=text), line, column)
                     match.length = int(_NUMBER.match(text)[0])
                 else:
-                    self._outside(f"{text!r} outside any game", line, column)
+                    self._outside(_("{text!r} outside any game").format(text=text), line, column)
         # The numbering describes the file, not the match: honoured, not kept.
         self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
 
@@ -448,8 +457,8 @@ class MatReader:
         first = unread[0]
         problems[:] = [p for p in problems if p.code != "syntax"]
         problems.append(first.replace(code="empty", message=(
-            f"no match here: no 'N point match' line and no 'Game N' line; {len(unread)} line(s) not "
-            f"understood, the first: {first.message}")))
+            _("no match here: no 'N point match' line and no 'Game N' line; {count} line(s) not understood, the "
+              "first: {message}").format(count=len(unread), message=first.message))))
 
     def _outside(self, message: str, line: int, column: int) -> None:
         self.match.problems.append(Problem("syntax", "error", message, file=self.source, line=line, column=column))
@@ -481,7 +490,7 @@ class MatReader:
                     if kind == "comment" or kind == "tag":
                         builder.game.comments.append(text[1:].strip())
                     else:
-                        builder.problem(f"{text!r} inside a game", tokens[0].end_line + base, column)
+                        builder.problem(_("{text!r} inside a game").format(text=text), tokens[0].end_line + base, column)
         return builder.finish()
 
     def games(self) -> Iterator[Game]:

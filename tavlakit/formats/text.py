@@ -14,6 +14,7 @@ import io
 from pathlib import Path
 from typing import IO, Callable, Iterator
 
+from ..i18n import _
 from ..problem import Problem
 
 #: Legacy encodings tried in order when the bytes are not UTF-8. cp1254
@@ -68,7 +69,7 @@ def choose_encoding(chunks: Chunks) -> tuple[str | None, list[Problem]]:
     for chunk in chunks():
         if b"\0" in chunk:
             line += chunk[: chunk.index(b"\0")].count(b"\n")
-            return None, [Problem("encoding", "error", "binary data, not a text record (it holds NUL bytes)",
+            return None, [Problem("encoding", "error", _("binary data, not a text record (it holds NUL bytes)"),
                                   line=line)]
         line += chunk.count(b"\n")
     bad = _first_error(chunks, "utf-8")
@@ -78,7 +79,8 @@ def choose_encoding(chunks: Chunks) -> tuple[str | None, list[Problem]]:
     for encoding in LEGACY:
         if _first_error(chunks, encoding) is None:
             return encoding, [Problem("encoding", "warning",
-                                      f"not UTF-8 (byte 0x{byte:02x} at offset {offset}); read as {encoding}",
+                                      _("not UTF-8 (byte {byte} at offset {offset}); read as {encoding}").format(
+                                          byte=f"0x{byte:02x}", offset=offset, encoding=encoding),
                                       line=_line_at(chunks, offset))]
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
 

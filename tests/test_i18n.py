@@ -1,0 +1,404 @@
+"""The message catalogs, the language choice and the Turkish command line.
+
+The Turkish output is compared with the Turkish catalog's own entries
+(read with Babel from the .po source), never with the English text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from typer.testing import CliRunner
+
+import tavlakit as tk
+from tavlakit import i18n, i18n_tools
+from tavlakit.cli import app
+from tavlakit.formats.mat import load_mat
+from tavlakit.replay import replay
+
+REPO = Path(__file__).resolve().parents[1]
+PO = REPO / "tavlakit" / "locale" / "tr" / "LC_MESSAGES" / "tavlakit.po"
+GNUBG = REPO / "tests" / "data" / "gnubg"
+BG = tk.Rules.preset("backgammon")
+runner = CliRunner()
+
+
+@lru_cache(maxsize=1)
+def turkish() -> dict[str, str]:
+    """English message id -> Turkish, from the .po source."""
+    with PO.open("rb") as f:
+        return {m.id: m.string for m in read_po(f) if m.id and isinstance(m.id, str)}
+
+
+# -- the catalog -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The message ids of the code as it is now, extracted by Babel."""
+    path = tmp_path_factory.mktemp("pot") / "tavlakit.pot"
+    i18n_tools.extract(path)
+    return path
+
+
+def test_extraction_finds_code_messages_and_cli_help(template: Path) -> None:
+    with template.open("rb") as f:
+        ids = {m.id for m in read_po(f) if m.id}
+    # a Problem message of the replayer, a CLI option help, a command's docstring, a marked table entry
+    assert "{move} does not move forward" in ids
+    assert "Stop at the first error." in ids
+    assert any(isinstance(i, str) and i.startswith("Replay every move of the transcripts") for i in ids)
+    assert "a written play that no legal play matches" in ids
+    assert len(ids) > 150
+
+
+def test_every_catalog_is_complete_and_compiled(template: Path) -> None:
+    """No message untranslated or fuzzy, none of the code's missing, the
+    placeholders kept, and the shipped .mo in step with the .po."""
+    assert i18n_tools.catalogs(), "no catalog found"
+    for lang, po in i18n_tools.catalogs().items():
+        assert i18n_tools.gaps(po, template) == [], lang
+
+
+def test_gaps_are_found(tmp_path: Path) -> None:
+    """The completeness check can fail: a catalog with every kind of gap."""
+    po = tmp_path / "x.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  'msgid "kept"\nmsgstr "tutuldu"\n\n'
+                  'msgid "empty"\nmsgstr ""\n\n'
+                  '#, fuzzy\nmsgid "near"\nmsgstr "yakın"\n\n'
+                  'msgid "point {point}"\nmsgstr "hane {hane}"\n', encoding="utf-8")
+    pot = tmp_path / "x.pot"
+    pot.write_text('msgid ""\nmsgstr ""\n\nmsgid "kept"\nmsgstr ""\n\nmsgid "new one"\nmsgstr ""\n', encoding="utf-8")
+    found = i18n_tools.gaps(po, pot)
+    assert "untranslated: 'empty'" in found
+    assert "fuzzy: 'near'" in found
+    assert "placeholders differ: 'point {point}'" in found
+    assert "missing: 'new one'" in found
+    assert any(gap.startswith("not compiled") for gap in found)
+
+
+def test_no_function_shadows_gettext(tmp_path: Path) -> None:
+    assert i18n_tools.shadowed_gettext() == []
+    (tmp_path / "bad.py").write_text("def f(rows):\n    for _, x in rows:\n        print(_('x'))\n", encoding="utf-8")
+    (tmp_path / "good.py").write_text("def g(rows):\n    return [_('x') for _y in rows]\n", encoding="utf-8")
+    assert i18n_tools.shadowed_gettext(tmp_path) == ["bad.py:1: f() binds _ and calls _()"]
+
+
+# -- choosing the language ----------------------------------------------------------
+
+@pytest.mark.parametrize("environ,expected", [
+    ({}, "en"),
+    ({"LANG": "tr_TR.UTF-8"}, "tr"),
+    ({"LC_MESSAGES": "tr_TR"}, "tr"),
+    ({"LC_ALL": "tr"}, "tr"),
+    ({"LANGUAGE": "tr:en", "LANG": "en_US.UTF-8"}, "tr"),
+    ({"LANGUAGE": "de:tr"}, "tr"),
+    ({"LC_ALL": "C", "LANG": "tr_TR.UTF-8"}, "en"),  # the first one set decides, as for gettext
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+    ({"LANG": "trk"}, "en"),
+])
+def test_language_from_environment(environ: dict[str, str], expected: str) -> None:
+    assert i18n.language_from_environment(environ) == expected
+
+
+def test_set_language_and_unknown_language() -> None:
+    assert i18n.available_languages() == ["en", "tr"]
+    try:
+        i18n.set_language("tr_TR.UTF-8")
+        assert i18n.language() == "tr"
+        assert i18n._("illegal-play") == "illegal-play"  # codes are not messages
+        assert i18n._("a written play that no legal play matches") == turkish()[
+            "a written play that no legal play matches"]
+        with pytest.raises(ValueError, match="en, tr"):
+            i18n.set_language("xx")
+    finally:
+        i18n.set_language("en")
+    assert i18n._("a written play that no legal play matches") == "a written play that no legal play matches"
+
+
+def test_dice_name_error_in_turkish() -> None:
+    try:
+        i18n.set_language("tr")
+        with pytest.raises(ValueError) as info:
+            tk.parse_dice("yedi")
+    finally:
+        i18n.set_language("en")
+    assert str(info.value).startswith("bilinmeyen zar adı 'yedi'")
+
+
+# -- Turkish messages, judged against the catalog -----------------------------------------
+
+def _pattern(template: str) -> tuple[re.Pattern[str], list[str]]:
+    names: list[str] = []
+    regex = ""
+    for part in re.split(r"(\{[^{}]*\})", template):
+        if part.startswith("{") and part.endswith("}"):
+            regex += f"(?P<g{len(names)}>.+?)"
+            names.append(re.split(r"[!:.\[]", part[1:-1])[0])
+        else:
+            regex += re.escape(part)
+    return re.compile(regex + r"\Z", re.S), names
+
+
+@lru_cache(maxsize=1)
+def patterns() -> tuple[list[tuple[re.Pattern[str], list[str]]], list[re.Pattern[str]]]:
+    """Regexes of the Turkish messages, and of the English ones that differ."""
+    tr = [_pattern(t) for t in turkish().values() if t]
+    en = [_pattern(e)[0] for e, t in turkish().items() if e != t]
+    return tr, en
+
+
+NESTED = ("message", "why", "note")  # placeholders that hold another message of ours
+
+
+def is_turkish(text: str) -> bool:
+    """``text`` is a Turkish message of the catalog, with the messages nested
+    in it (``{message}``, ``{why}``, ``{note}``) Turkish too."""
+    tr, _ = patterns()
+    for regex, names in tr:
+        found = regex.match(text)
+        if found and all(is_turkish(found[f"g{i}"]) for i, name in enumerate(names) if name in NESTED):
+            return True
+    return False
+
+
+def is_english(text: str) -> bool:
+    return any(regex.match(text) for regex in patterns()[1])
+
+
+def test_the_judge_tells_turkish_from_english() -> None:
+    assert is_turkish("10/7: oynayanın şurada pulu yok: 10 (atış 32); atlandı, tahta değişmedi")
+    assert not is_turkish("10/7: no checker of the mover on 10 (roll 32); skipped, board unchanged")
+    assert is_english("10/7: no checker of the mover on 10 (roll 32); skipped, board unchanged")
+    assert not is_turkish("10/7: no checker of the mover on 10 (atış 32); atlandı, tahta değişmedi")
+
+
+# -- faults in a transcript ------------------------------------------------------------
+
+def _cell(lines: list[str], step, text: str, cut: bool = True) -> str:
+    """The transcript with the step's cell replaced by ``text``; with ``cut``
+    the game ends there (the other side resigns) and later games are dropped."""
+    turn = step.turn
+    row = lines[turn.line - 1]
+    start = turn.column - 1
+    if cut:
+        winner = " " * (6 if turn.player == 0 else 34) + "Wins 1 point"
+        return "\n".join(lines[: turn.line - 1] + [row[:start] + text, winner]) + "\n"
+    end = 33 if turn.player == 0 else len(row)
+    out = lines[: turn.line - 1] + [row[:start] + text.ljust(end - start) + row[end:]] + lines[turn.line:]
+    return "\n".join(out) + "\n"
+
+
+def _first(steps, predicate):
+    for step in steps:
+        found = predicate(step)
+        if found is not None:
+            return step, found
+    raise AssertionError("no turn suits the fault")
+
+
+def _faults(folder: Path) -> set[str]:
+    """One file per fault in ``folder``; returns the codes they must raise."""
+    text = (GNUBG / "selfplay-5p-2.mat").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    match = load_mat(text)
+    steps = [s for game in replay(match, BG) for s in game.steps
+             if s.turn.kind == "roll" and s.turn.dice and s.turn.moves and s.index >= 2]
+    dice = lambda s: f"{s.turn.dice[0]}{s.turn.dice[1]}: "  # noqa: E731
+
+    def empty(s):
+        b, a = s.before.board, s.turn.dice[0]
+        return None if b[25] else next((f"{p}/{p - a}" for p in range(24, a, -1) if b[p] <= 0 <= b[p - a]), None)
+
+    def blocked(s):
+        b, a = s.before.board, s.turn.dice[0]
+        return None if b[25] else next((f"{p}/{p - a}" for p in range(24, a, -1) if b[p] > 0 and b[p - a] <= -2),
+                                       None)
+
+    def backwards(s):
+        b = s.before.board
+        return None if b[25] else next((f"{p}/{p + 2}" for p in range(1, 20) if b[p] > 0 and b[p + 2] >= 0), None)
+
+    def enter_first(s):
+        b, (a, c) = s.before.board, s.turn.dice
+        if not b[25] or a == c:
+            return None
+        return next((f"{p}/{p - a}" for p in range(24, a, -1) if b[p] > 0 and b[p - a] >= 0), None)
+
+    def outside(s):
+        b, a = s.before.board, s.turn.dice[0]
+        return f"{a}/0" if not b[25] and b[a] > 0 and any(b[p] > 0 for p in range(7, 25)) else None
+
+    def one_die(s):
+        a, c = s.turn.dice
+        if a == c:
+            return None
+        for play in s.before.legal_plays(s.turn.dice, BG):
+            move = play.moves[0]
+            if len(play) == 2 and move.src - move.dst == a and not move.hit:
+                return f"{move.src}/{move.dst}"
+        return None
+
+    files: dict[str, tuple[str, str]] = {}
+    for name, predicate, code in [("empty", empty, "illegal-play"), ("blocked", blocked, "illegal-play"),
+                                  ("backwards", backwards, "illegal-play"), ("enter", enter_first, "must-enter-first"),
+                                  ("outside", outside, "bear-off-outside"), ("one-die", one_die, "not-all-dice-used")]:
+        step, play = _first(steps, predicate)
+        files[name] = (_cell(lines, step, dice(step) + play), code)
+    left = [s for s in steps if s.turn.player == 0]
+    files["missing"] = (_cell(lines, left[3], dice(left[3]).strip(), cut=False), "missing-play")
+    files["bad-dice"] = (_cell(lines, left[4], "72: 24/17"), "bad-dice")
+    files["syntax"] = (_cell(lines, left[5], "@@ 13/x"), "syntax")
+    files["take"] = (_cell(lines, left[6], "Takes"), "cube-not-allowed")
+    hit = next(s for s in steps if "*" in s.turn.text)
+    files["hit-mark"] = (_cell(lines, hit, hit.turn.text.replace("*", ""), cut=False), "hit-mark")
+    files["cube"] = (text.replace("Doubles => 2", "Doubles => 4", 1), "cube-value")
+    wins = [i for i, line in enumerate(lines) if "Wins" in line]
+    absurd = list(lines)
+    absurd[wins[-1]] = re.sub(r"Wins \d+ points?", "Wins 4016 points", absurd[wins[-1]])
+    files["absurd"] = ("\n".join(absurd), "absurd-points")
+    more = [re.sub(r"Wins (\d+) point", lambda m: f"Wins {int(m[1]) + 1} point", line) for line in lines]
+    files["result"] = ("\n".join(more), "result-mismatch")
+    games = [i for i, line in enumerate(lines) if re.fullmatch(r"\s*Game \d+\s*", line)]
+    score = list(lines)
+    score[games[1] + 1] = re.sub(r": (\d+)\s*$", lambda m: f": {int(m[1]) + 1}", score[games[1] + 1])
+    files["score"] = ("\n".join(score), "score-mismatch")
+    final = list(match.games[-1].score)
+    final[match.games[-1].result.winner] += match.games[-1].result.points
+    extra = [f" Game {len(match.games) + 1}", f" Alpha : {final[0]:<24}Bravo : {final[1]}"]
+    files["over"] = ("\n".join(lines + [""] + extra + lines[games[0] + 2: games[1]]), "match-over")
+    for name, (body, _code) in files.items():
+        (folder / f"{name}.mat").write_text(body, encoding="utf-8")
+    (folder / "empty-file.mat").write_text("", encoding="utf-8")
+    (folder / "legacy.mat").write_bytes(text.replace("Alpha", "Ayşe").encode("cp1254"))
+    (folder / "binary.mat").write_bytes(b"\0\0\0garbage")
+    (folder / "broken.json").write_text("{", encoding="utf-8")
+    (folder / "field.json").write_text(json.dumps({"format": "tavlakit-match", "bogus": 1}), encoding="utf-8")
+    return {code for _body, code in files.values()} | {"empty", "encoding", "syntax"}
+
+
+def _problem_lines(output: str) -> list[tuple[str, str, str]]:
+    """(severity, code, message) of every problem line of ``validate``."""
+    found = re.findall(r"^\S+: (\S+) ([a-z-]+): (.+)$", output, re.M)
+    return [(severity, code, message) for severity, code, message in found]
+
+
+def _assert_turkish(output: str, codes: set[str]) -> None:
+    problems = _problem_lines(output)
+    assert codes <= {code for _, code, _ in problems}, sorted(codes - {code for _, code, _ in problems})
+    for severity, code, message in problems:
+        assert severity in (turkish()["error"], turkish()["warning"]), (severity, code)
+        assert is_turkish(message), (code, message)
+        assert not is_english(message), (code, message)
+    summary = output.strip().splitlines()[-1]
+    assert is_turkish(summary.split(" [")[0]), summary
+
+
+@pytest.fixture(scope="module")
+def faults(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
+    folder = tmp_path_factory.mktemp("faults")
+    return folder, _faults(folder)
+
+
+def test_faults_are_reported_in_english_by_default(faults) -> None:
+    folder, codes = faults
+    result = runner.invoke(app, ["validate", str(folder)], env={v: "" for v in i18n.ENVIRONMENT})
+    assert result.exit_code == 1, result.output
+    problems = _problem_lines(result.output)
+    assert codes <= {code for _, code, _ in problems}
+    assert all(severity in ("error", "warning") and not is_turkish(message) for severity, _, message in problems)
+
+
+def test_validate_lang_tr_prints_every_problem_in_turkish(faults) -> None:
+    folder, codes = faults
+    result = runner.invoke(app, ["--lang", "tr", "validate", str(folder)])
+    assert result.exit_code == 1, result.output
+    _assert_turkish(result.output, codes)
+    assert i18n.language() == "en"  # the command line leaves the library's language as it was
+
+
+def test_json_keeps_codes_and_keys_english(faults) -> None:
+    folder, _codes = faults
+    result = runner.invoke(app, ["--lang", "tr", "validate", "--json", str(folder / "empty.mat")])
+    rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    problem = rows[0]
+    assert set(problem) >= {"code", "severity", "message", "file", "line"}
+    assert problem["code"] == "illegal-play" and problem["severity"] == "error"
+    assert is_turkish(problem["message"])
+    assert set(rows[-1]["summary"]) >= {"files", "games", "errors", "warnings", "codes"}
+
+
+# -- the real console script ---------------------------------------------------------
+
+def _console(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
+    script = shutil.which("tavlakit", path=str(Path(sys.executable).parent)) or shutil.which("tavlakit")
+    assert script, "the tavlakit console script is not installed"
+    env = {k: v for k, v in os.environ.items() if k not in i18n.ENVIRONMENT}
+    env.update(PYTHONPATH=str(REPO), COLUMNS="250", TERMINAL_WIDTH="250", **environ)
+    return subprocess.run([script, *args], capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+
+
+def _plain(help_text: str) -> str:
+    """Help text without Rich's boxes, on one line."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", help_text).split())
+
+
+def test_console_help_in_turkish_from_lang_and_from_environment() -> None:
+    tr = turkish()
+    for run in (_console("--lang", "tr", "validate", "--help"), _console("validate", "--help", LANG="tr_TR.UTF-8")):
+        assert run.returncode == 0, run.stderr
+        text = _plain(run.stdout)
+        doc = next(k for k in tr if k.startswith("Replay every move of the transcripts"))
+        assert _plain(tr[doc].split("\n\n")[0]) in text
+        for message in ("Stop at the first error.", "Print only the summary.", "Show this message and exit.",
+                        "Options", "Arguments", "[required]"):
+            assert tr[message] in text, message
+        # built with _() at import: translated because the language was chosen first
+        assert tr["Default: from the file's tags, else backgammon."] in text
+        assert "Stop at the first error." not in text
+    top = _console("--lang", "tr", "--help")
+    assert tr["Tavla and backgammon records: validate, convert, analyse."] in _plain(top.stdout)
+    assert tr["Commands"] in top.stdout
+
+
+def test_console_english_by_default() -> None:
+    run = _console("validate", "--help")
+    assert run.returncode == 0
+    assert "Stop at the first error." in _plain(run.stdout)
+
+
+def test_console_validate_turkish_from_environment(faults) -> None:
+    folder, codes = faults
+    run = _console("validate", str(folder), LANG="tr_TR.UTF-8")
+    assert run.returncode == 1, run.stderr
+    _assert_turkish(run.stdout, codes)
+
+
+@pytest.mark.parametrize("args", [["--lang", "xx", "validate", "samples"], ["--lang=de", "--help"]])
+def test_unknown_lang_is_exit_2_naming_the_languages(args: list[str]) -> None:
+    run = _console(*args)
+    assert run.returncode == 2
+    assert re.search(r"unknown language '(xx|de)'; the languages are: en, tr", _plain(run.stderr)), run.stderr
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+
+
+def test_moves_takes_a_named_roll() -> None:
+    opening = tk.Position.initial().position_id()
+    digits = runner.invoke(app, ["moves", opening, "6", "5"])
+    named = runner.invoke(app, ["moves", opening, "şeş beş"])
+    plain = runner.invoke(app, ["moves", opening, "ses", "bes"])
+    assert digits.exit_code == named.exit_code == plain.exit_code == 0
+    assert named.output == digits.output == plain.output
+    assert "24/13" in named.output.split()  # the lover's leap, by hand
+    bad = runner.invoke(app, ["moves", opening, "yedi"])
+    assert bad.exit_code == 2
