@@ -86,3 +86,22 @@ def test_bad_rolls(roll) -> None:
 def test_bad_option() -> None:
     with pytest.raises(ValueError, match="five must be one of"):
         tk.dice_name((5, 3), five="pen")  # type: ignore[arg-type]
+
+
+def test_roll_name_column_of_the_plays_frame() -> None:
+    from pathlib import Path
+
+    from tavlakit.analysis.frames import plays_frame
+
+    gnubg = Path(__file__).resolve().parent / "data" / "gnubg"
+    plays = plays_frame(tk.read_match(gnubg / "selfplay-3p-1.mat"), luck=False)
+    rolls = plays[plays["kind"] == "roll"]
+    # game 1 opens "63: 24/18 18/15" (read from the transcript): şeş se
+    assert rolls.iloc[0]["dice"] == "63" and rolls.iloc[0]["roll_name"] == "şeş se"
+    for row in rolls.itertuples():
+        high, low = sorted((int(row.die1), int(row.die2)), reverse=True)
+        assert tk.parse_dice(row.roll_name) == (high, low)
+        if high == low:
+            assert row.roll_name == SEED_DOUBLES[high]
+    cubes = plays[plays["kind"] != "roll"]
+    assert cubes["roll_name"].isna().all()
