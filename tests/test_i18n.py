@@ -402,3 +402,30 @@ def test_moves_takes_a_named_roll() -> None:
     assert "24/13" in named.output.split()  # the lover's leap, by hand
     bad = runner.invoke(app, ["moves", opening, "yedi"])
     assert bad.exit_code == 2
+
+
+def test_turkish_board_numbered_absolutely_with_colours() -> None:
+    """Seeds 000 and 002: White moves 24 -> 1, Black 1 -> 24; each starts
+    with two checkers on the opponent's home's far point (White's 24,
+    Black's 1) and five on its own home's six (White 6, Black 19)."""
+    from tavlakit.position import render
+
+    tr = turkish()
+    start = tk.Position.initial()
+    try:
+        i18n.set_language("tr")
+        black = render(start, "black").splitlines()
+        white = render(start, "white").splitlines()
+    finally:
+        i18n.set_language("en")
+    assert black[0].split()[0] == "+12-11-10--9--8--7-------6--5--4--3--2--1-+"
+    assert black[-2].split()[0] == "+13-14-15-16-17-18------19-20-21-22-23-24-+"
+    assert black[1].rstrip().endswith("X |")  # Black's two checkers on 1, top right
+    assert black[-3][2:5] == " O " and black[-3][25:28] == " X "  # White's 5 on 13 (bottom left), Black's 5 on 19
+    assert black[-2].endswith(tr["{side}: {pips} pips, {off} off (to move)"].format(
+        side=f"{tr['Black']} (X)", pips=167, off=0))
+    assert black[0].endswith(tr["{side}: {pips} pips, {off} off"].format(side=f"{tr['White']} (O)", pips=167, off=0))
+    assert white[0].split()[0] == "+13-14-15-16-17-18------19-20-21-22-23-24-+"
+    assert white[-1] == " " + tr["Position ID: {id}"].format(id=start.position_id())
+    with pytest.raises(ValueError):
+        render(start, "red")
