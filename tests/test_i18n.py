@@ -149,11 +149,16 @@ def _pattern(template: str) -> tuple[re.Pattern[str], list[str]]:
     return re.compile(regex + r"\Z", re.S), names
 
 
+def _has_words(template: str) -> bool:
+    """Whether a message has text of its own besides placeholders and punctuation."""
+    return any(c.isalpha() for c in re.sub(r"\{[^{}]*\}", "", template))
+
+
 @lru_cache(maxsize=1)
 def patterns() -> tuple[list[tuple[re.Pattern[str], list[str]]], list[re.Pattern[str]]]:
     """Regexes of the Turkish messages, and of the English ones that differ."""
-    tr = [_pattern(t) for t in turkish().values() if t]
-    en = [_pattern(e)[0] for e, t in turkish().items() if e != t]
+    tr = [_pattern(t) for t in turkish().values() if _has_words(t)]
+    en = [_pattern(e)[0] for e, t in turkish().items() if e != t and _has_words(e)]
     return tr, en
 
 
@@ -283,7 +288,10 @@ def _faults(folder: Path) -> set[str]:
     (folder / "binary.mat").write_bytes(b"\0\0\0garbage")
     (folder / "broken.json").write_text("{", encoding="utf-8")
     (folder / "field.json").write_text(json.dumps({"format": "tavlakit-match", "bogus": 1}), encoding="utf-8")
-    return {code for _body, code in files.values()} | {"empty", "encoding", "syntax"}
+    (folder / "moves.sgf").write_text("(;GM[6]FF[4]PW[a]PB[b]RE[W+1]\n;W[52xyz]\n;B[DI77])", encoding="utf-8")
+    (folder / "chess.sgf").write_text("(;GM[1])", encoding="utf-8")
+    (folder / "cut.sgf").write_text("(;GM[6]FF[4];W[52", encoding="utf-8")
+    return {code for _body, code in files.values()} | {"empty", "encoding", "syntax", "unsupported"}
 
 
 def _problem_lines(output: str) -> list[tuple[str, str, str]]:

@@ -376,7 +376,7 @@ class MatReader:
                 salvaged = self._salvage(line, problem.column or 0) if isinstance(exc, UnexpectedCharacters) else None
                 if salvaged is not None:
                     parsed, note = salvaged
-                    problem = problem.replace(message=_("{message}; {note}").format(message=problem.message, note=note))
+                    problem = problem.replace(message=f"{problem.message}; {note}")
                 problems.append(problem)
                 if salvaged is None:
                     continue

@@ -51,6 +51,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
+from ..i18n import N_, _
 from ..play import BAR, OFF, Move
 from ..position import Position
 from ..problem import Problem
@@ -97,7 +98,7 @@ def point_letter(point: int, player: int) -> str:
     if point == OFF:
         return "z"
     if not 1 <= point <= 24:
-        raise ValueError(f"point {point} is not 0-25")
+        raise ValueError(_("point {point} is not 0-25").format(point=point))
     return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)
 
 
@@ -108,7 +109,7 @@ def letter_point(letter: str, player: int) -> int:
     if letter == "z":
         return OFF
     if not "a" <= letter <= "x":
-        raise ValueError(f"{letter!r} is not an SGF point letter a-z")
+        raise ValueError(_("{letter!r} is not an SGF point letter a-z").format(letter=letter))
     return ord(letter) - ord("a") + 1 if player == 0 else ord("x") - ord(letter) + 1
 
 
@@ -177,8 +178,8 @@ class _Trees(Transformer):
 
 _PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", transformer=_Trees(), cache=True)
 
-_NAMES = {"LPAR": "'('", "RPAR": "')'", "SEMI": "';'", "IDENT": "a property name", "VALUE": "a [value]",
-          "$END": "the end of the file"}
+_NAMES = {"LPAR": "'('", "RPAR": "')'", "SEMI": "';'", "IDENT": N_("a property name"), "VALUE": N_("a [value]"),
+          "$END": N_("the end of the file")}
 
 
 def _parse(text: str, source: str | None) -> tuple[list[_Tree], list[Problem]]:
@@ -198,7 +199,7 @@ def _parse(text: str, source: str | None) -> tuple[list[_Tree], list[Problem]]:
     try:
         trees = _PARSER.parse(text, on_error=on_error)
     except UnexpectedInput as exc:
-        problems.append(Problem("syntax", "error", _error_message(exc) + "; the rest is not read",
+        problems.append(Problem("syntax", "error", _("{message}; the rest is not read").format(message=_error_message(exc)),
                                 file=source, line=exc.line, column=exc.column))
         trees = []
     return trees, problems
@@ -225,12 +226,12 @@ def _repair(exc: UnexpectedToken) -> None:
 
 def _error_message(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedCharacters):
-        return f"unexpected character {exc.char!r}"
+        return _("unexpected character {char!r}").format(char=exc.char)
     if isinstance(exc, UnexpectedToken):
         if exc.token.type == "$END":
-            return "the file ends inside a game tree (a ')' is missing)"
-        expected = " or ".join(sorted(_NAMES.get(e, e) for e in exc.expected))
-        return f"unexpected {str(exc.token)[:20]!r}; expected {expected}"
+            return _("the file ends inside a game tree (a ')' is missing)")
+        expected = _(" or ").join(sorted(_(_NAMES.get(e, e)) for e in exc.expected))
+        return _("unexpected {token!r}; expected {expected}").format(token=str(exc.token)[:20], expected=expected)
     return str(exc).splitlines()[0]
 
 
@@ -257,14 +258,14 @@ class SgfReader:
             if gm.strip() == "6":
                 self._trees.append(tree)
             else:
-                what = f"GM[{gm}] is not backgammon" if gm else "no GM[6]"
+                what = _("GM[{gm}] is not backgammon").format(gm=gm) if gm else _("no GM[6]")
                 self.match.problems.append(Problem(
-                    "unsupported", "warning", f"game tree skipped: {what}",
+                    "unsupported", "warning", _("game tree skipped: {why}").format(why=what),
                     file=source, line=tree.line, column=tree.column))
         if self._trees:
             self._header(self._trees[0].nodes[0])
         else:
-            self.match.problems.append(Problem("empty", "error", "no backgammon game tree (GM[6]) in the file",
+            self.match.problems.append(Problem("empty", "error", _("no backgammon game tree (GM[6]) in the file"),
                                                file=source))
 
     def _header(self, root: _Node) -> None:
@@ -385,7 +386,7 @@ class _GameReader:
         nodes = list(tree.nodes)
         while tree.variations:
             for side in tree.variations[1:]:
-                self.problem("unsupported", "warning", "a side variation is not read (only the main line)",
+                self.problem("unsupported", "warning", _("a side variation is not read (only the main line)"),
                              side.line, side.column)
             tree = tree.variations[0]
             nodes.extend(tree.nodes)
@@ -404,8 +405,10 @@ class _GameReader:
             elif ident in ("PW", "PB"):
                 who = 0 if ident == "PW" else 1
                 if value != match.players[who]:
-                    self.problem("syntax", "warning", f"{ident}[{value}] differs from the first game's "
-                                 f"{match.players[who]!r}; the first name is kept", prop.line, prop.column)
+                    self.problem("syntax", "warning", _("{property} differs from the first game's {name!r}; the first "
+                                                        "name is kept").format(property=f"{ident}[{value}]",
+                                                                               name=match.players[who]),
+                                 prop.line, prop.column)
             elif ident in ROOT_TAGS:
                 tag = ROOT_TAGS[ident]
                 text = _date_from_sgf(value) if ident == "DT" else value
@@ -428,16 +431,17 @@ class _GameReader:
     def match_info(self, prop: _Prop) -> None:
         score = list(self.game.score)
         for value in prop.values:
-            key, _, number = value.partition(":")
+            key, _colon, number = value.partition(":")
             try:
                 n = int(number)
             except ValueError:
-                self.problem("syntax", "error", f"MI[{value}]: {number!r} is not a number", prop.line, prop.column)
+                self.problem("syntax", "error", _("MI[{value}]: {number!r} is not a number").format(value=value, number=number),
+                             prop.line, prop.column)
                 continue
             if key == "length":
                 if n != self.match.length:
-                    self.problem("syntax", "warning", f"MI length {n} differs from the first game's "
-                                 f"{self.match.length}", prop.line, prop.column)
+                    self.problem("syntax", "warning", _("MI length {length} differs from the first game's {first}")
+                                 .format(length=n, first=self.match.length), prop.line, prop.column)
             elif key == "game":
                 self.game.number = n + 1
             elif key in ("ws", "bs"):
@@ -450,7 +454,7 @@ class _GameReader:
         crawford_game, unknown = _rule_words(prop.values[0], self.match.tags)
         if unknown:
             self.game.extra["sgf:RU"] = [":".join(unknown)]
-            self.problem("unsupported", "warning", f"unknown rule words {':'.join(unknown)} kept raw",
+            self.problem("unsupported", "warning", _("unknown rule words {words} kept raw").format(words=":".join(unknown)),
                          prop.line, prop.column)
         if crawford_game:
             self.game.crawford = True
@@ -462,12 +466,12 @@ class _GameReader:
         found = re.fullmatch(r"([WBwb])\+(\d*)((?:R|Resign)?)", value, re.IGNORECASE)
         if not found:
             self.game.extra["sgf:RE"] = [value]
-            self.problem("syntax", "warning", f"RE[{value}] is not W+n or B+n; kept raw",
+            self.problem("syntax", "warning", _("RE[{value}] is not W+n or B+n; kept raw").format(value=value),
                          prop.line, prop.column)
             return
         points = int(found[2]) if found[2] else 1
         if not found[2]:
-            self.problem("syntax", "warning", f"RE[{value}] gives no points; read as 1 like gnubg",
+            self.problem("syntax", "warning", _("RE[{value}] gives no points; read as 1 like gnubg").format(value=value),
                          prop.line, prop.column)
         self.game.result = Result(0 if found[1].upper() == "W" else 1, points, bool(found[3]),
                                   line=prop.line, column=prop.column)
@@ -485,7 +489,8 @@ class _GameReader:
     def node(self, node: _Node, number: int) -> None:
         moves = [p for p in node.props if p.ident in ("W", "B")]
         for extra in moves[1:]:
-            self.problem("syntax", "warning", f"a second move {extra.text} in one node is ignored (as gnubg does)",
+            self.problem("syntax", "warning", _("a second move {move} in one node is ignored (as gnubg does)").format(
+                move=extra.text),
                          extra.line, extra.column, number)
         if moves:
             turn = self.move(moves[0], number)
@@ -523,14 +528,14 @@ class _GameReader:
                 self.game.cube_owner = _OWNERS[prop.values[0].strip().lower()]
             elif prop.ident in ("CV", "CP", "CO"):
                 self.problem("unsupported", "warning",
-                             f"cube set-up {prop.text} is kept raw; the record's replay does not use it",
+                             _("cube set-up {property} is kept raw; the record's replay does not use it").format(property=prop.text),
                              prop.line, prop.column, number)
                 rest.append(prop)
             else:
                 if prop.ident in _SETUP:
                     self.problem("unsupported", "warning",
-                                 f"a set-up {prop.text[:30]} in the middle of a game is kept raw; the record's "
-                                 "replay ignores it", prop.line, prop.column, number)
+                                 _("a set-up {property} in the middle of a game is kept raw; the record's replay "
+                                   "ignores it").format(property=prop.text[:30]), prop.line, prop.column, number)
                 rest.append(prop)
         if dice_turn is not None:
             self.keep(dice_turn, rest, "sgf")
@@ -548,7 +553,8 @@ class _GameReader:
         if prop.ident == "PL":
             side = prop.values[0].strip()[:1].upper()
             if side not in ("W", "B"):
-                self.problem("syntax", "error", f"PL[{prop.values[0]}] is not W or B", prop.line, prop.column)
+                self.problem("syntax", "error", _("PL[{value}] is not W or B").format(value=prop.values[0]), prop.line,
+                             prop.column)
                 return
             setup.on_roll = 0 if side == "W" else 1
             return
@@ -556,7 +562,8 @@ class _GameReader:
         try:
             letters = _point_list(prop.values)
         except ValueError as exc:
-            self.problem("syntax", "error", f"{prop.ident}: {exc}", prop.line, prop.column)
+            self.problem("syntax", "error", f"{prop.ident}: {exc}", prop.line,
+                         prop.column)
             return
         for letter in letters:
             if letter == "z":
@@ -572,7 +579,8 @@ class _GameReader:
     def set_dice(self, prop: _Prop, props: list[_Prop], number: int) -> Turn | None:
         value = prop.values[0].strip()
         if not re.fullmatch(r"[1-6][1-6]", value):
-            self.problem("syntax", "error", f"DI[{value}] is not two dice 1-6", prop.line, prop.column, number)
+            self.problem("syntax", "error", _("DI[{value}] is not two dice 1-6").format(value=value), prop.line,
+                         prop.column, number)
             return None
         player = self.on_roll()
         for other in props:
@@ -605,8 +613,8 @@ class _GameReader:
             return None
         found = _MOVE.fullmatch(value)
         if not found:
-            self.problem("syntax", "error", f"{prop.text[:40]} is not a move (dice and point letters), "
-                         "double, take or drop", prop.line, prop.column, number)
+            self.problem("syntax", "error", _("{property} is not a move (dice and point letters), double, take or "
+                                              "drop").format(property=prop.text[:40]), prop.line, prop.column, number)
             return None
         dice = (int(found[1]), int(found[2]))
         letters = found[3]
@@ -614,8 +622,9 @@ class _GameReader:
         for i in range(0, len(letters), 2):
             src, dst = letter_point(letters[i], player), letter_point(letters[i + 1], player)
             if not 0 <= dst < src <= 25 or src == OFF or dst == BAR:
-                self.problem("syntax", "error", f"{letters[i:i + 2]} in {prop.text} is not a move from a point "
-                             "to a lower one", prop.line, prop.column, number)
+                self.problem("syntax", "error", _("{letters} in {property} is not a move from a point to a lower "
+                                                  "one").format(letters=letters[i:i + 2], property=prop.text),
+                             prop.line, prop.column, number)
                 return None
             moves.append(Move(src, dst))
         if self.board is None:
@@ -644,10 +653,11 @@ class _GameReader:
         if value == "accept" and self.resign and self.resign[0] != player:
             result = self.game.result
             if result is None or result.winner != player or not result.resigned:
-                self.problem("syntax", "warning", "the accepted resignation does not match RE[...]",
+                self.problem("syntax", "warning", _("the accepted resignation does not match RE[...]"),
                              prop.line, prop.column, number)
             return
-        self.problem("unsupported", "warning", f"{prop.text}: a refused or unmatched resignation is not kept",
+        self.problem("unsupported", "warning", _("{property}: a refused or unmatched resignation is not kept").format(
+            property=prop.text),
                      prop.line, prop.column, number)
 
     def start_position(self, viewer: int) -> Position | None:
@@ -658,7 +668,7 @@ class _GameReader:
         try:
             pos = Position.from_points(white, black)
         except ValueError as exc:
-            self.problem("syntax", "error", f"set-up position: {exc}", self.tree.line)
+            self.problem("syntax", "error", _("set-up position: {error}").format(error=exc), self.tree.line)
             self.setup.touched = False
             return None
         return pos if viewer == 0 else pos.flip()
@@ -704,7 +714,7 @@ def _point_list(values: list[str]) -> list[str]:
         low, sep, high = value.strip().partition(":")
         high = high if sep else low
         if not (len(low) == len(high) == 1 and "a" <= low <= "z" and "a" <= high <= "z" and low <= high):
-            raise ValueError(f"[{value}] is not a point or range of points a-z")
+            raise ValueError(_("[{value}] is not a point or range of points a-z").format(value=value))
         out.extend(chr(c) for c in range(ord(low), ord(high) + 1))
     return out
 
