@@ -437,3 +437,28 @@ def test_turkish_board_numbered_absolutely_with_colours() -> None:
     assert white[-1] == " " + tr["Position ID: {id}"].format(id=start.position_id())
     with pytest.raises(ValueError):
         render(start, "red")
+
+
+def test_plot_titles_and_labels_in_turkish() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tavlakit.analysis import plots
+    from tavlakit.analysis.frames import analyse
+
+    tr = turkish()
+    result = analyse(tk.read_match(GNUBG / "selfplay-3p-1.mat"), luck=False)
+    try:
+        i18n.set_language("tr")
+        dice = plots.plot_dice(result.plays)
+        race = plots.plot_pip_race(result.plays, game=1)
+        mars = plots.plot_mars_rates(result.games)
+    finally:
+        i18n.set_language("en")
+    assert (dice.get_title(), dice.get_xlabel(), dice.get_ylabel()) == (tr["Dice faces"], tr["face"], tr["count"])
+    assert [t.get_text() for t in dice.get_legend().get_texts()] == [tr["expected (fair dice)"], tr["observed"]]
+    assert (race.get_title(), race.get_xlabel(), race.get_ylabel()) == (tr["Pip race"], tr["roll"], tr["pips"])
+    assert (mars.get_title(), mars.get_ylabel()) == (tr["Mars rates"], tr["mars rate of wins"])
+    plt.close("all")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..i18n import _
 from .dice import face_counts
 from .luck import cumulative_luck
 from .outcomes import mars_rates
@@ -36,10 +37,11 @@ def plot_pip_race(plays: pd.DataFrame, match: str | None = None, game: int | Non
     rolls = plays[(plays["kind"] == "roll") & (plays["match"] == race.attrs["match"])]
     for side in (0, 1):
         names = rolls["name"][rolls["player"] == side]
-        ax.plot(race["ply"], race[f"player{side}"], label=str(names.iloc[0]) if len(names) else f"player {side}")
-    ax.set_xlabel("roll")
-    ax.set_ylabel("pips")
-    ax.set_title("Pip race")
+        ax.plot(race["ply"], race[f"player{side}"],
+                label=str(names.iloc[0]) if len(names) else _("player {side}").format(side=side))
+    ax.set_xlabel(_("roll"))
+    ax.set_ylabel(_("pips"))
+    ax.set_title(_("Pip race"))
     ax.legend()
     return ax
 
@@ -51,9 +53,9 @@ def plot_luck(plays: pd.DataFrame, match: str | None = None, ax: Axes | None = N
     for name in luck.columns[2:]:
         ax.plot(luck["roll"], luck[name], label=name)
     ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.set_xlabel("roll of the match")
-    ax.set_ylabel("cumulative luck (equity)")
-    ax.set_title("Luck over the match")
+    ax.set_xlabel(_("roll of the match"))
+    ax.set_ylabel(_("cumulative luck (equity)"))
+    ax.set_title(_("Luck over the match"))
     ax.legend()
     return ax
 
@@ -62,12 +64,12 @@ def plot_dice(plays: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """How often each face showed, with the count a fair die expects."""
     counts = face_counts(plays)
     ax = _axes(ax)
-    ax.bar(counts.index, counts.to_numpy(), color="tab:blue", label="observed")
-    ax.axhline(counts.sum() / 6, color="tab:red", linestyle="--", label="expected (fair dice)")
+    ax.bar(counts.index, counts.to_numpy(), color="tab:blue", label=_("observed"))
+    ax.axhline(counts.sum() / 6, color="tab:red", linestyle="--", label=_("expected (fair dice)"))
     ax.set_xticks(list(counts.index))
-    ax.set_xlabel("face")
-    ax.set_ylabel("count")
-    ax.set_title("Dice faces")
+    ax.set_xlabel(_("face"))
+    ax.set_ylabel(_("count"))
+    ax.set_title(_("Dice faces"))
     ax.legend()
     return ax
 
@@ -87,8 +89,8 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
     errors = [(centre - rates["low_for"]).clip(lower=0), (rates["high_for"] - centre).clip(lower=0)]
     ax.bar(rates["player"], centre, yerr=errors, capsize=4, color="tab:green")
     ax.set_ylim(0, 1)
-    ax.set_ylabel("mars rate of wins")
-    ax.set_title("Mars rates")
+    ax.set_ylabel(_("mars rate of wins"))
+    ax.set_title(_("Mars rates"))
     ax.tick_params(axis="x", labelrotation=30)
     return ax
 
