@@ -462,3 +462,16 @@ def test_plot_titles_and_labels_in_turkish() -> None:
     assert (race.get_title(), race.get_xlabel(), race.get_ylabel()) == (tr["Pip race"], tr["roll"], tr["pips"])
     assert (mars.get_title(), mars.get_ylabel()) == (tr["Mars rates"], tr["mars rate of wins"])
     plt.close("all")
+
+
+def test_only_the_program_takes_the_language_early() -> None:
+    """``python -m tavlakit`` reads --lang before building its help; a program
+    that merely imports the CLI keeps English under LANG=tr."""
+    env = {k: v for k, v in os.environ.items() if k not in i18n.ENVIRONMENT}
+    env.update(PYTHONPATH=str(REPO), COLUMNS="250", TERMINAL_WIDTH="250")
+    module = subprocess.run([sys.executable, "-m", "tavlakit", "--lang", "tr", "validate", "--help"],
+                            capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+    assert turkish()["Default: from the file's tags, else backgammon."] in _plain(module.stdout)
+    importer = subprocess.run([sys.executable, "-c", "import tavlakit.cli, tavlakit.i18n as i; print(i.language())"],
+                              capture_output=True, text=True, timeout=120, env={**env, "LANG": "tr_TR.UTF-8"})
+    assert importer.stdout.strip() == "en", importer.stderr

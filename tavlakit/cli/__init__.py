@@ -10,7 +10,7 @@ import typer
 from ..i18n import N_
 from . import lang
 
-lang.early_language(sys.argv[1:], os.environ)  # before the commands build their help
+lang.early_language(sys.argv, os.environ)  # before the commands build their help
 
 from . import board, convert, stats, validate  # noqa: E402
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -39,9 +40,15 @@ LANG_HELP = N_("Language of messages and help. Default: from LANGUAGE, LC_ALL, L
 
 
 def early_language(argv: Sequence[str], environ: Mapping[str, str]) -> None:
-    """Use the language ``--lang`` in ``argv`` or the environment asks for
-    (an unknown one is left to the option to report)."""
+    """When this process is the ``tavlakit`` program (``argv[0]`` its console
+    script or ``python -m tavlakit``), use the language ``--lang`` in ``argv``
+    or the environment asks for (an unknown one is left to the option to
+    report). A program that only imports the CLI keeps its language."""
+    program = Path(argv[0]) if argv else Path()
+    if program.name != "tavlakit" and program.parts[-2:] != ("tavlakit", "__main__.py"):
+        return
     chosen = language_from_environment(environ)
+    argv = argv[1:]
     for i, arg in enumerate(argv):
         value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[i + 1] if arg == "--lang" and \
             i + 1 < len(argv) else None
