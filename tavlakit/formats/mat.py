@@ -278,7 +278,7 @@ class _GameBuilder:
             self.problem(_("game {game} has no score line").format(game=game.number), game.line or 0)
         for _side, text, line, column in self.wins[1:]:
             self.problem(_("a second result {text!r}").format(text=text), line, column)
-        for _side, text, line, column in self.losses[1:]:
+        for _loser, text, line, column in self.losses[1:]:
             self.problem(_("a second resignation {text!r}").format(text=text), line, column)
         if self.wins:
             winner, text, line, column = self.wins[0]
