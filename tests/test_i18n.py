@@ -475,3 +475,13 @@ def test_only_the_program_takes_the_language_early() -> None:
     importer = subprocess.run([sys.executable, "-c", "import tavlakit.cli, tavlakit.i18n as i; print(i.language())"],
                               capture_output=True, text=True, timeout=120, env={**env, "LANG": "tr_TR.UTF-8"})
     assert importer.stdout.strip() == "en", importer.stderr
+
+
+def test_convert_lang_tr_reports_what_is_lost_in_turkish(tmp_path: Path) -> None:
+    sgf = REPO / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
+    result = runner.invoke(app, ["--lang", "tr", "convert", str(sgf), "-o", str(tmp_path / "out.mat")])
+    assert result.exit_code == 0, result.output
+    problems = _problem_lines(result.output)
+    assert problems and {code for _, code, _ in problems} == {"lost-on-write"}
+    assert all(severity == turkish()["warning"] and is_turkish(message) for severity, _, message in problems)
+    assert is_turkish(result.output.strip().splitlines()[-1])

@@ -39,7 +39,7 @@ from typing import Iterable, Iterator, TextIO
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
-from ..i18n import _, language
+from ..i18n import _, language, ngettext
 from ..play import BAR, OFF, Move
 from ..problem import Problem
 from ..record import Game, Match, Result, Turn
@@ -558,7 +558,7 @@ class _Writer:
         out = []
         for key, value in tags.items():
             if _one_line(key + value) != key + value:
-                self.lose(f"line breaks in tag {key!r}", "written as blanks", 0)
+                self.lose(_("line breaks in tag {key!r}").format(key=key), _("written as blanks"), 0)
             out.append(f'; [{_one_line(key)} "{_one_line(value)}"]')
         out.extend(self.comments(self.match.comments, 0))
         out.extend(["", f" {self.match.length} point match", ""])
@@ -569,14 +569,15 @@ class _Writer:
         for comment in comments:
             lines = [line.strip() for line in comment.splitlines()] or [""]
             if len(lines) > 1 or lines[0] != comment:
-                self.lose("comments with line breaks or outer blanks", "split into lines and stripped", game)
+                self.lose(_("comments with line breaks or outer blanks"), _("split into lines and stripped"), game)
             out.extend(f"; {line}" if line else ";" for line in lines)
         return out
 
     def players(self) -> tuple[str, str]:
         names = tuple(_one_line(name).replace(":", ";").strip() for name in self.match.players)
         if names != self.match.players:
-            self.lose(f"player names {self.match.players!r}", f"written as {names!r}", 0)
+            self.lose(_("player names {names!r}").format(names=self.match.players),
+                      _("written as {names!r}").format(names=names), 0)
         return names  # type: ignore[return-value]
 
     def cell(self, turn: Turn, game: int, cube: int) -> str:
@@ -605,11 +606,11 @@ class _Writer:
     def game(self, game: Game, players: tuple[str, str]) -> list[str]:
         out = [f" Game {game.number}", f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"]
         if game.start is not None:
-            self.lose("set-up start positions", "left out", game.number)
+            self.lose(_("set-up start positions"), _("left out"), game.number)
         if game.cube != 1 or game.cube_owner is not None:
-            self.lose("starting cube values and owners", "left out", game.number)
+            self.lose(_("starting cube values and owners"), _("left out"), game.number)
         if game.crawford is not None:
-            self.lose("Crawford marks", "left out", game.number)
+            self.lose(_("Crawford marks"), _("left out"), game.number)
         row: list[str | None] = [None, None]
         number = 0
         cube = 1
@@ -624,13 +625,13 @@ class _Writer:
 
         for turn in game.turns:
             if turn.player not in (0, 1):
-                self.lose(f"turns by a player numbered {turn.player}", "left out", game.number)
+                self.lose(_("turns by a player numbered {player}").format(player=turn.player), _("left out"), game.number)
                 continue
             if turn.kind == "roll" and (turn.dice is None or not all(0 <= die <= 9 for die in turn.dice)):
-                self.lose("rolls without two one-digit dice", "left out", game.number)
+                self.lose(_("rolls without two one-digit dice"), _("left out"), game.number)
                 continue
             if turn.comment is not None:
-                self.lose("turn comments", "left out", game.number)
+                self.lose(_("turn comments"), _("left out"), game.number)
             if turn.player == 0 and (row[0] is not None or row[1] is not None):
                 flush()
             row[turn.player] = self.cell(turn, game.number, cube)
@@ -665,10 +666,11 @@ class _Writer:
         problems = []
         for (what, instead), games in self.lost.items():
             where = [g for g in dict.fromkeys(games) if g]
-            place = f" (game{'s' if len(where) > 1 else ''} {', '.join(map(str, where[:10]))}" \
-                    f"{' ...' if len(where) > 10 else ''})" if where else ""
-            problems.append(Problem("lost-on-write", "warning",
-                                    f"{what}{place} cannot be written in a .mat transcript; {instead}",
+            numbers = ", ".join(map(str, where[:10])) + (" ..." if len(where) > 10 else "")
+            message = ngettext("{what} (game {games}) cannot be written in a .mat transcript; {instead}",
+                               "{what} (games {games}) cannot be written in a .mat transcript; {instead}",
+                               len(where)) if where else _("{what} cannot be written in a .mat transcript; {instead}")
+            problems.append(Problem("lost-on-write", "warning", message.format(what=what, games=numbers, instead=instead),
                                     game=where[0] if where else None))
         return problems
 

@@ -738,10 +738,11 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     for index, game in enumerate(match.games):
         stream.write(writer.game(game, index, root if index == 0 else ""))
     if writer.hit_marks:
-        writer.lost(f"{writer.hit_marks} play(s) mark hits other than the board's; SGF has no hit marks "
-                    "(a reader marks the hits the board makes)")
+        writer.lost(_("{count} play(s) mark hits other than the board's; SGF has no hit marks (a reader marks the "
+                      "hits the board makes)").format(count=writer.hit_marks))
     if writer.cannot_move:
-        writer.lost(f"{writer.cannot_move} roll(s) marked 'Cannot Move' are written as plain dances")
+        writer.lost(_("{count} roll(s) marked 'Cannot Move' are written as plain dances").format(
+            count=writer.cannot_move))
     return writer.problems
 
 
@@ -774,7 +775,7 @@ class _Writer:
             elif tag == "Cube" and value.strip().lower() == "off":
                 pass  # RU[NoCube] says it
             elif "=" in tag:
-                self.lost(f"tag {tag} {value!r}: a tag name with '=' cannot be kept")
+                self.lost(_("tag {tag} {value!r}: a tag name with '=' cannot be kept").format(tag=tag, value=value))
             else:
                 private.append(f"{tag}={value}")
         text = "".join(f"{prop}[{_escape(props[prop])}]" for prop in ROOT_TAGS if prop in props)
@@ -795,7 +796,7 @@ class _Writer:
         if game.crawford:
             words.append("CrawfordGame")
         elif game.crawford is False and not crawford:
-            self.lost("crawford=False without the Crawford rule cannot be written", game)
+            self.lost(_("crawford=False without the Crawford rule cannot be written"), game)
         if tags.get("Jacoby", "").lower() == "on":
             words.append("Jacoby")
         if tags.get("Variation") in _VARIATIONS:
@@ -806,11 +807,11 @@ class _Writer:
     def extras(self, extra: dict[str, list[str]], prefix: str, where: Game | Turn, game: Game) -> str:
         out = []
         for key, values in extra.items():
-            kind, _, ident = key.partition(":")
+            kind, _colon, ident = key.partition(":")
             if kind != prefix or (prefix == "sgf" and ident == "RU"):
                 continue
             if not re.fullmatch(r"[A-Z]{1,8}", ident) or not values:
-                self.lost(f"extra {key!r} is not an SGF property", game)
+                self.lost(_("extra {key!r} is not an SGF property").format(key=key), game)
                 continue
             out.append(ident + "".join(f"[{_escape(v)}]" for v in values))
         return "".join(out)
@@ -819,7 +820,7 @@ class _Writer:
         for key in extra:
             if key.partition(":")[0] not in ("sgf", "sgf-setup", "sgf-after") and key not in self.lost_keys:
                 self.lost_keys.add(key)
-                self.lost(f"extra {key!r} from another format has no SGF property", game, turn)
+                self.lost(_("extra {key!r} from another format has no SGF property").format(key=key), game, turn)
 
     def game(self, game: Game, index: int, match_root: str) -> str:
         match = self.match
@@ -834,7 +835,7 @@ class _Writer:
             if result.winner in (0, 1) and result.points >= 1:
                 parts.append(f"RE[{'WB'[result.winner]}+{result.points}{'R' if result.resigned else ''}]")
             else:
-                self.lost(f"result {result.winner}+{result.points} cannot be written", game)
+                self.lost(_("result {result} cannot be written").format(result=f"{result.winner}+{result.points}"), game)
         root_extra = {k: v for k, v in game.extra.items() if k != "sgf:MI"}
         parts.append(self.extras(root_extra, "sgf", game, game))
         self.foreign(game.extra, game)
@@ -854,7 +855,7 @@ class _Writer:
             try:
                 start = Position.from_position_id(game.start)
             except ValueError as exc:
-                self.lost(f"start position: {exc}", game)
+                self.lost(_("start position: {error}").format(error=exc), game)
             else:
                 mover, opponent = start.points()
                 boards = (mover, opponent) if first == 0 else (opponent, mover)
@@ -874,27 +875,28 @@ class _Writer:
 
     def turn(self, game: Game, turn: Turn, board: _Board, parts: list[str]) -> None:
         if turn.player not in (0, 1):
-            self.lost(f"a turn by player {turn.player} cannot be written", game, turn)
+            self.lost(_("a turn by player {player} cannot be written").format(player=turn.player), game, turn)
             return
         color = "WB"[turn.player]
         if turn.kind == "roll":
             dice = turn.dice
             if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-                self.lost(f"a roll with dice {dice!r} cannot be written", game, turn)
+                self.lost(_("a roll with dice {dice!r} cannot be written").format(dice=dice), game, turn)
                 return
             roll = f"{dice[0]}{dice[1]}"
             if turn.status in ("unknown", "illegal"):
-                self.lost(f"the play status {turn.status!r} is not kept (written as the roll alone)", game, turn)
+                self.lost(_("the play status {status!r} is not kept (written as the roll alone)").format(status=turn.status),
+                          game, turn)
             elif turn.status == "cannot-move":
                 self.cannot_move += 1
             if turn.moves:
                 if len(turn.moves) > 4:
-                    self.lost("gnubg reads only four moves of a play", game, turn)
+                    self.lost(_("gnubg reads only four moves of a play"), game, turn)
                 try:
                     letters = "".join(point_letter(m.src, turn.player) + point_letter(m.dst, turn.player)
                                       for m in turn.moves)
                 except ValueError as exc:
-                    self.lost(f"play {turn.play}: {exc}", game, turn)
+                    self.lost(_("play {play}: {error}").format(play=turn.play, error=exc), game, turn)
                     return
                 marked = board.play(turn.player, turn.moves)
                 if board.ok and [m.hit for m in marked] != [m.hit for m in turn.moves]:
