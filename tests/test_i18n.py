@@ -485,3 +485,15 @@ def test_convert_lang_tr_reports_what_is_lost_in_turkish(tmp_path: Path) -> None
     assert problems and {code for _, code, _ in problems} == {"lost-on-write"}
     assert all(severity == turkish()["warning"] and is_turkish(message) for severity, _, message in problems)
     assert is_turkish(result.output.strip().splitlines()[-1])
+
+
+def test_stats_headers_in_turkish_json_keys_english() -> None:
+    tr = turkish()
+    samples = str(REPO / "samples")
+    table = runner.invoke(app, ["--lang", "tr", "stats", "--no-luck", samples], env={"COLUMNS": "250"})
+    assert table.exit_code == 0, table.output
+    header = next(line for line in table.output.splitlines() if tr["player"] in line)
+    assert tr["wins"] in header and tr["mars_for"] in header and "mars_for" not in header
+    rows = runner.invoke(app, ["--lang", "tr", "stats", "--no-luck", "--json", samples])
+    first = json.loads(next(line for line in rows.output.splitlines() if line.startswith("{")))
+    assert {"player", "wins", "mars_for"} <= set(first)
