@@ -146,7 +146,7 @@ def _pattern(template: str) -> tuple[re.Pattern[str], list[str]]:
             names.append(re.split(r"[!:.\[]", part[1:-1])[0])
         else:
             regex += re.escape(part)
-    return re.compile(regex + r"\Z", re.S), names
+    return re.compile(regex + r"\Z", re.DOTALL), names
 
 
 def _has_words(template: str) -> bool:
@@ -218,7 +218,8 @@ def _faults(folder: Path) -> set[str]:
     match = load_mat(text)
     steps = [s for game in replay(match, BG) for s in game.steps
              if s.turn.kind == "roll" and s.turn.dice and s.turn.moves and s.index >= 2]
-    dice = lambda s: f"{s.turn.dice[0]}{s.turn.dice[1]}: "  # noqa: E731
+    def dice(s) -> str:
+        return f"{s.turn.dice[0]}{s.turn.dice[1]}: "
 
     def empty(s):
         b, a = s.before.board, s.turn.dice[0]
@@ -296,7 +297,7 @@ def _faults(folder: Path) -> set[str]:
 
 def _problem_lines(output: str) -> list[tuple[str, str, str]]:
     """(severity, code, message) of every problem line of ``validate``."""
-    found = re.findall(r"^\S+: (\S+) ([a-z-]+): (.+)$", output, re.M)
+    found = re.findall(r"^\S+: (\S+) ([a-z-]+): (.+)$", output, re.MULTILINE)
     return [(severity, code, message) for severity, code, message in found]
 
 
@@ -352,7 +353,7 @@ def _console(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
     assert script, "the tavlakit console script is not installed"
     env = {k: v for k, v in os.environ.items() if k not in i18n.ENVIRONMENT}
     env.update(PYTHONPATH=str(REPO), COLUMNS="250", TERMINAL_WIDTH="250", **environ)
-    return subprocess.run([script, *args], capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+    return subprocess.run([script, *args], capture_output=True, text=True, timeout=120, env=env, cwd=REPO, check=False)
 
 
 def _plain(help_text: str) -> str:
@@ -470,10 +471,11 @@ def test_only_the_program_takes_the_language_early() -> None:
     env = {k: v for k, v in os.environ.items() if k not in i18n.ENVIRONMENT}
     env.update(PYTHONPATH=str(REPO), COLUMNS="250", TERMINAL_WIDTH="250")
     module = subprocess.run([sys.executable, "-m", "tavlakit", "--lang", "tr", "validate", "--help"],
-                            capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+                            capture_output=True, text=True, timeout=120, env=env, cwd=REPO, check=False)
     assert turkish()["Default: from the file's tags, else backgammon."] in _plain(module.stdout)
     importer = subprocess.run([sys.executable, "-c", "import tavlakit.cli, tavlakit.i18n as i; print(i.language())"],
-                              capture_output=True, text=True, timeout=120, env={**env, "LANG": "tr_TR.UTF-8"})
+                              capture_output=True, text=True, timeout=120, env={**env, "LANG": "tr_TR.UTF-8"},
+                              check=False)
     assert importer.stdout.strip() == "en", importer.stderr
 
 

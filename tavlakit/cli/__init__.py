@@ -12,7 +12,7 @@ from . import lang
 
 lang.early_language(sys.argv, os.environ)  # before the commands build their help
 
-from . import board, convert, stats, validate  # noqa: E402
+from . import board, convert, stats, validate
 
 app = typer.Typer(
     cls=lang.LocalisedGroup,

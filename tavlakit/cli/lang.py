@@ -19,7 +19,15 @@ from typing import Any
 import typer
 from typer import core, rich_utils
 
-from ..i18n import N_, _, available_languages, language, language_from_environment, match_language, set_language
+from ..i18n import (
+    N_,
+    _,
+    available_languages,
+    language,
+    language_from_environment,
+    match_language,
+    set_language,
+)
 
 #: Typer's own words in its help and errors, by their name in ``typer.rich_utils``.
 TYPER_TEXT = {
