@@ -72,6 +72,7 @@ def choose_language(value: str | None) -> str | None:
             set_language(value)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
+        localise_typer()
     return value
 
 
@@ -89,6 +90,10 @@ def localise(command: Any, ctx: typer.Context) -> None:
             text = getattr(item, attribute, None)
             if text:
                 setattr(item, attribute, _(text))
+
+
+def localise_typer() -> None:
+    """Typer's own words (panel titles, hints) in the language in use."""
     for name, text in TYPER_TEXT.items():
         setattr(rich_utils, name, _(text))
 
@@ -100,13 +105,17 @@ class LocalisedGroup(core.TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         previous = language()
         set_language(language_from_environment(os.environ))
-        typer_gettext = core._  # type: ignore[attr-defined]
-        core._ = _  # type: ignore[attr-defined]  # Typer's "Missing command." and the like
+        localise_typer()
+        typer_gettext = getattr(core, "_", None)  # Typer's "Missing command." and the like
+        if typer_gettext is not None:
+            core._ = _  # type: ignore[attr-defined]
         try:
             return super().main(*args, **kwargs)
         finally:
-            core._ = typer_gettext  # type: ignore[attr-defined]
+            if typer_gettext is not None:
+                core._ = typer_gettext  # type: ignore[attr-defined]
             set_language(previous)
+            localise_typer()
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
