@@ -499,3 +499,11 @@ def test_stats_headers_in_turkish_json_keys_english() -> None:
     rows = runner.invoke(app, ["--lang", "tr", "stats", "--no-luck", "--json", samples])
     first = json.loads(next(line for line in rows.output.splitlines() if line.startswith("{")))
     assert {"player", "wins", "mars_for"} <= set(first)
+
+
+def test_typer_errors_in_turkish() -> None:
+    tr = turkish()
+    run = _console("--lang", "tr", "nosuch")
+    assert run.returncode == 2
+    assert tr["No such command {name!r}."].format(name="nosuch") in run.stderr
+    assert tr["Error"] in run.stderr and "Error" not in run.stderr
