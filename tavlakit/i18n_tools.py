@@ -158,14 +158,29 @@ def shadowed_gettext(folder: Path = ROOT / "tavlakit") -> list[str]:
     return out
 
 
+def unextractable(folder: Path = ROOT / "tavlakit") -> list[str]:
+    """``_()`` / ``N_()`` calls Babel cannot extract or gettext cannot find:
+    an f-string or an expression built from strings (``_(f"x {y}")``,
+    ``_("a" % b)``, ``_("a" + b)``) as the message."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_") \
+                    and node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
+                out.append(f"{path.relative_to(folder)}:{node.lineno}: {node.func.id}() of a built string; write "
+                           f"{node.func.id}(\"... {{name}} ...\").format(name=...)")
+    return out
+
+
 def check() -> list[str]:
     """The gaps of every catalog against the code as it is now (nothing
-    written), and the functions that shadow ``_``."""
+    written), the functions that shadow ``_`` and the messages Babel cannot
+    extract."""
     with tempfile.TemporaryDirectory() as folder:
         template = Path(folder) / f"{DOMAIN}.pot"
         extract(template)
         gaps_found = [f"{lang}: {gap}" for lang, po in catalogs().items() for gap in gaps(po, template)]
-    return gaps_found + shadowed_gettext()
+    return gaps_found + shadowed_gettext() + unextractable()
 
 
 def main(argv: list[str]) -> int:

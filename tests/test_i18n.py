@@ -93,6 +93,15 @@ def test_no_function_shadows_gettext(tmp_path: Path) -> None:
     assert i18n_tools.shadowed_gettext(tmp_path) == ["bad.py:1: f() binds _ and calls _()"]
 
 
+def test_every_message_can_be_extracted(tmp_path: Path) -> None:
+    assert i18n_tools.unextractable() == []
+    (tmp_path / "built.py").write_text("x = 1\nprint(_(f'a {x}'), _('a %d' % x), N_('a' + 'b'), _('fine {x}'), _(x))\n",
+                                       encoding="utf-8")
+    found = [line.split(": ", 1)[1] for line in i18n_tools.unextractable(tmp_path)]
+    assert [line.split("()")[0] for line in found] == ["_", "_", "N_"]
+    assert all("of a built string" in line for line in found)
+
+
 # -- choosing the language ----------------------------------------------------------
 
 @pytest.mark.parametrize("environ,expected", [
