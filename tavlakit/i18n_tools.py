@@ -29,13 +29,15 @@ from typing import IO, Any
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_python
 from babel.messages.frontend import CommandLineInterface
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 
 from .i18n import DOMAIN, LOCALE_DIR
 
 ROOT = LOCALE_DIR.parents[1]
 MAPPING = ROOT / "babel.cfg"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+#: Translations kept for messages the code may come to have (``locale/<lang>/compendium.po``).
+COMPENDIUM = "compendium.po"
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}]*)\}")
 
 
@@ -79,9 +81,34 @@ def catalogs() -> dict[str, Path]:
 
 
 def update() -> None:
-    """Merge the template into every .po (new ids untranslated, near ones fuzzy)."""
+    """Merge the template into every .po (new ids untranslated, near ones
+    fuzzy), then fill what is untranslated or fuzzy from the language's
+    compendium (``locale/<lang>/compendium.po``) where it has the same id."""
     _pybabel("update", "-i", str(TEMPLATE), "-d", str(LOCALE_DIR), "-D", DOMAIN, "--ignore-obsolete",
              "--no-wrap")
+    for po in catalogs().values():
+        compendium = po.parent.parent / COMPENDIUM
+        if compendium.exists():
+            fill_from(po, compendium)
+
+
+def fill_from(po: Path, compendium: Path) -> int:
+    """Translate the untranslated and fuzzy messages of ``po`` that
+    ``compendium`` translates (same id); returns how many."""
+    catalog, known = _read(po), _read(compendium)
+    filled = 0
+    for message in catalog:
+        if message.id and (message.fuzzy or not all(_strings(message.string))):
+            found = known.get(message.id)
+            if found is not None and all(_strings(found.string)) and not found.fuzzy:
+                message.string = found.string
+                message.flags.discard("fuzzy")
+                message.previous_id = []
+                filled += 1
+    if filled:
+        with po.open("wb") as f:
+            write_po(f, catalog, width=0, ignore_obsolete=True)
+    return filled
 
 
 def compile_catalogs() -> None:
@@ -94,6 +121,16 @@ def _read(path: Path) -> Catalog:
         return read_po(f)
 
 
+def _strings(string: object) -> list[str]:
+    """The translation(s) of a message: one, or one per plural form."""
+    return [_text(s) for s in string] if isinstance(string, (tuple, list)) else [_text(string)]
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``{placeholders}`` of a message, sorted: a translation keeps them."""
+    return sorted(_PLACEHOLDER.findall(text))
+
+
 def _text(message: object) -> str:
     """A message id or string (a tuple or list for plural forms) as one text."""
     return message if isinstance(message, str) else str(next(iter(message))) if isinstance(message, (tuple, list)) else ""
@@ -102,20 +139,22 @@ def _text(message: object) -> str:
 def gaps(po: Path, template: Path | None = None) -> list[str]:
     """What is wrong with one catalog: message ids untranslated, fuzzy,
     missing (in ``template`` but not in the catalog), with other
-    ``{placeholders}`` than the English, or a .mo not in step with the .po."""
+    ``{placeholders}`` than the English, failing Babel's own checks
+    (``%`` formats), or a .mo not in step with the .po."""
     catalog = _read(po)
     out = []
     for message in catalog:
         if not message.id:
             continue
         msgid = _text(message.id)
-        strings = [_text(s) for s in message.string] if isinstance(message.string, (tuple, list)) else [_text(message.string)]
+        strings = _strings(message.string)
         if not all(strings):
             out.append(f"untranslated: {msgid!r}")
         elif message.fuzzy:
             out.append(f"fuzzy: {msgid!r}")
-        elif any(sorted(_PLACEHOLDER.findall(s)) != sorted(_PLACEHOLDER.findall(msgid)) for s in strings):
+        elif any(placeholders(s) != placeholders(msgid) for s in strings):
             out.append(f"placeholders differ: {msgid!r}")
+    out += [f"babel check: {_text(m.id)!r}: {'; '.join(map(str, errors))}" for m, errors in catalog.check()]
     if template is not None:
         ids = {_text(m.id) for m in catalog if m.id}
         out += [f"missing: {_text(m.id)!r}" for m in _read(template) if m.id and _text(m.id) not in ids]

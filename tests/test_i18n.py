@@ -516,3 +516,32 @@ def test_typer_errors_in_turkish() -> None:
     assert run.returncode == 2
     assert tr["No such command {name!r}."].format(name="nosuch") in run.stderr
     assert tr["Error"] in run.stderr and "Error" not in run.stderr
+
+
+def test_compendium_fills_only_exact_untranslated_or_fuzzy(tmp_path: Path) -> None:
+    po = tmp_path / "tavlakit.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  'msgid "kept"\nmsgstr "tutuldu"\n\nmsgid "new"\nmsgstr ""\n\n'
+                  '#, fuzzy\nmsgid "near"\nmsgstr "yakın?"\n\nmsgid "other"\nmsgstr ""\n', encoding="utf-8")
+    compendium = tmp_path / "compendium.po"
+    compendium.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                          'msgid "kept"\nmsgstr "BAŞKA"\n\nmsgid "new"\nmsgstr "yeni"\n\n'
+                          'msgid "near"\nmsgstr "yakın"\n\nmsgid "others"\nmsgstr "diğerleri"\n', encoding="utf-8")
+    assert i18n_tools.fill_from(po, compendium) == 2
+    with po.open("rb") as f:
+        got = {m.id: (m.string, m.fuzzy) for m in read_po(f) if m.id}
+    assert got == {"kept": ("tutuldu", False), "new": ("yeni", False), "near": ("yakın", False), "other": ("", False)}
+
+
+def test_compendium_translations_keep_their_placeholders() -> None:
+    path = PO.parent.parent / i18n_tools.COMPENDIUM
+    with path.open("rb") as f:
+        catalog = read_po(f)
+    assert len(catalog) > 100
+    assert list(catalog.check()) == []
+    for message in (m for m in catalog if m.id):
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        assert all(strings), message.id
+        for string in strings:
+            assert i18n_tools.placeholders(string) == i18n_tools.placeholders(ids[0]), message.id
