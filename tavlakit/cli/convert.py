@@ -9,9 +9,9 @@ import typer
 
 from ..console import progress
 from ..formats import EXTENSIONS, FORMATS, find_records, read_match, write_match
+from ..i18n import _
 from ..record import rules_to_tags
 from ..replay import default_rules, validate as validate_match
-from ..i18n import _
 from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 

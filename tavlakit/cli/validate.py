@@ -11,9 +11,9 @@ import typer
 
 from ..console import progress
 from ..formats import find_records, open_games
+from ..i18n import _
 from ..problem import ProblemError
 from ..replay import default_rules, validate as validate_match
-from ..i18n import _
 from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
