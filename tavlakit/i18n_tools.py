@@ -66,10 +66,10 @@ def _pybabel(*args: str) -> None:
 
 def extract(output: Path = TEMPLATE) -> None:
     """Write the template of every message id in the code to ``output``."""
-    here = Path.cwd()
+    here, target = Path.cwd(), output.resolve()
     os.chdir(ROOT)  # the locations in the template are relative to the checkout
     try:
-        _pybabel("extract", "-F", str(MAPPING), "-o", str(output.resolve()), "--add-location=file", "--sort-by-file",
+        _pybabel("extract", "-F", str(MAPPING), "-o", str(target), "--add-location=file", "--sort-by-file",
                  "--project=tavlakit", "--no-wrap", ".")
     finally:
         os.chdir(here)

@@ -545,3 +545,30 @@ def test_compendium_translations_keep_their_placeholders() -> None:
         assert all(strings), message.id
         for string in strings:
             assert i18n_tools.placeholders(string) == i18n_tools.placeholders(ids[0]), message.id
+
+
+def test_every_help_text_of_the_cli_is_a_catalog_message() -> None:
+    """Each command's help and each option's, as Click holds them in
+    English, is a message of the catalog (filled in where it has
+    placeholders), or two of them side by side: so every help the CLI shows
+    can be shown in Turkish."""
+    import typer.main
+
+    english = [_pattern(e)[0] for e in turkish() if _has_words(e)]
+
+    def catalogued(text: str) -> bool:
+        if any(regex.match(text) for regex in english):
+            return True
+        cuts = [i + 1 for i, c in enumerate(text) if c == " " and text[i - 1] == "."]
+        return any(catalogued(text[:i].strip()) and catalogued(text[i:].strip()) for i in cuts)
+
+    group = typer.main.get_command(app)
+    ctx = group.make_context("tavlakit", ["validate"], resilient_parsing=True)
+    helps = [group.help] + [p.help for p in group.get_params(ctx) if getattr(p, "help", None)]
+    for name in group.list_commands(ctx):
+        command = group.commands[name]
+        helps.append(command.help)
+        helps.extend(p.help for p in command.get_params(ctx) if getattr(p, "help", None))
+    assert len(helps) > 20
+    for text in helps:
+        assert text and catalogued(text), text
