@@ -19,6 +19,7 @@ Where the seed is silent, the default follows the seed's own examples:
 
 from __future__ import annotations
 
+import operator
 import unicodedata
 from collections.abc import Sequence
 from itertools import product
@@ -43,11 +44,15 @@ _SEPARATORS = str.maketrans("", "", " -_.'’\t")
 
 def dice_name(dice: Sequence[int], *, five: Five = "auto", joiner: Joiner = "auto") -> str:
     """The Tavla name of a roll, larger die first: ``(5, 6)`` -> "şeş beş"."""
-    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+    try:
+        values = [operator.index(d) for d in dice]  # ints, numpy and pandas integers
+    except TypeError:
+        values = []
+    if len(values) != 2 or not all(1 <= d <= 6 for d in values):
         raise ValueError(_("a roll is two numbers 1-6, not {dice!r}").format(dice=tuple(dice)))
     if five not in FIVES or joiner not in JOINERS:
-        raise ValueError(f"five must be one of {FIVES} and joiner one of {JOINERS}")
-    high, low = max(dice), min(dice)
+        raise ValueError(_("five is one of {fives} and joiner one of {joiners}").format(fives=FIVES, joiners=JOINERS))
+    high, low = max(values), min(values)
     if high == low:
         return DOUBLES[high]
     first, second = NUMBERS[high], NUMBERS[low]

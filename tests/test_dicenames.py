@@ -77,14 +77,20 @@ def test_unknown_names_say_the_accepted_forms(text: str) -> None:
     assert "şeş beş 6-5" in message and "penç ü se 5-3" in message
 
 
-@pytest.mark.parametrize("roll", [(0, 3), (7, 1), (3,), (1, 2, 3)])
+def test_numpy_integers() -> None:
+    import numpy as np
+
+    assert tk.dice_name((np.int64(6), np.int8(5))) == "şeş beş"
+
+
+@pytest.mark.parametrize("roll", [(0, 3), (7, 1), (3,), (1, 2, 3), (6.0, 5), ("6", "5")])
 def test_bad_rolls(roll) -> None:
     with pytest.raises(ValueError, match="two numbers 1-6"):
         tk.dice_name(roll)
 
 
 def test_bad_option() -> None:
-    with pytest.raises(ValueError, match="five must be one of"):
+    with pytest.raises(ValueError, match="five is one of"):
         tk.dice_name((5, 3), five="pen")  # type: ignore[arg-type]
 
 
