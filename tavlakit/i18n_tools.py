@@ -165,9 +165,15 @@ def gaps(po: Path, template: Path | None = None) -> list[str]:
         with mo.open("rb") as f:
             compiled = GNUTranslations(f)
         for message in catalog:
-            if isinstance(message.id, str) and message.id and not message.fuzzy and message.string \
-                    and compiled.gettext(message.id) != message.string:
-                out.append(f"{mo.name} out of date: {message.id!r}")
+            if not message.id or message.fuzzy or not all(_strings(message.string)):
+                continue
+            if isinstance(message.id, str):
+                shown = [compiled.gettext(message.id)]
+            else:
+                singular, plural = (str(i) for i in list(message.id)[:2])
+                shown = [compiled.ngettext(singular, plural, n) for n in (1, 2)]
+            if shown != _strings(message.string):
+                out.append(f"{mo.name} out of date: {_text(message.id)!r}")
     return out
 
 
