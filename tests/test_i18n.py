@@ -274,6 +274,7 @@ def _faults(folder: Path) -> set[str]:
     files["bad-dice"] = (_cell(lines, left[4], "72: 24/17"), "bad-dice")
     files["syntax"] = (_cell(lines, left[5], "@@ 13/x"), "syntax")
     files["take"] = (_cell(lines, left[6], "Takes"), "cube-not-allowed")
+    files["point"] = (_cell(lines, left[7], "52: 13/99"), "syntax")  # through the reader's cached move parser
     hit = next(s for s in steps if "*" in s.turn.text)
     files["hit-mark"] = (_cell(lines, hit, hit.turn.text.replace("*", ""), cut=False), "hit-mark")
     files["cube"] = (text.replace("Doubles => 2", "Doubles => 4", 1), "cube-value")
