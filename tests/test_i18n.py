@@ -50,13 +50,20 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_extraction_finds_code_messages_and_cli_help(template: Path) -> None:
+    """The template holds every command's docstring (Typer's help), every
+    problem code's description, and the replayer's and the readers' messages."""
+    import typer.main
+
+    from tavlakit.problem import CODES
+
     with template.open("rb") as f:
-        ids = {m.id for m in read_po(f) if m.id}
-    # a Problem message of the replayer, a CLI option help, a command's docstring, a marked table entry
-    assert "{move} does not move forward" in ids
-    assert "Stop at the first error." in ids
-    assert any(isinstance(i, str) and i.startswith("Replay every move of the transcripts") for i in ids)
-    assert "a written play that no legal play matches" in ids
+        messages = [m for m in read_po(f) if m.id]
+    ids = {m.id for m in messages}
+    group = typer.main.get_command(app)
+    assert all(command.help in ids for command in group.commands.values())
+    assert set(CODES.values()) <= ids
+    places = {path for m in messages for path, _line in m.locations}
+    assert {"tavlakit/replay.py", "tavlakit/formats/mat.py", "tavlakit/formats/sgf.py", "tavlakit/cli/lang.py"} <= places
     assert len(ids) > 150
 
 
@@ -372,20 +379,29 @@ def _plain(help_text: str) -> str:
 
 
 def test_console_help_in_turkish_from_lang_and_from_environment() -> None:
+    """``validate --help`` through the console script: every help text of
+    the command (as Click holds it in English) is shown in Turkish, the
+    catalog's translation where the text is a message id, and never in
+    English -- help built with ``_()`` at import too."""
+    import typer.main
+
     tr = turkish()
+    group = typer.main.get_command(app)
+    command = group.commands["validate"]
+    ctx = group.make_context("tavlakit", ["validate"], resilient_parsing=True)
+    english = [command.help.split("\n\n")[0]] + [p.help for p in command.get_params(ctx) if getattr(p, "help", None)]
+    whole = [e for e in english if e in tr]
+    assert len(whole) >= 3
     for run in (_console("--lang", "tr", "validate", "--help"), _console("validate", "--help", LANG="tr_TR.UTF-8")):
         assert run.returncode == 0, run.stderr
         text = _plain(run.stdout)
-        doc = next(k for k in tr if k.startswith("Replay every move of the transcripts"))
-        assert _plain(tr[doc].split("\n\n")[0]) in text
-        for message in ("Stop at the first error.", "Print only the summary.", "Show this message and exit.",
-                        "Options", "Arguments", "[required]"):
-            assert tr[message] in text, message
-        # built with _() at import: translated because the language was chosen first
-        assert tr["Default: from the file's tags, else backgammon."] in text
-        assert "Stop at the first error." not in text
+        for message in whole:
+            assert _plain(tr[message]) in text, message
+        for message in english:
+            assert _plain(message) not in text, message
+        assert tr["Options"] in text and tr["Arguments"] in text
     top = _console("--lang", "tr", "--help")
-    assert tr["Tavla and backgammon records: validate, convert, analyse."] in _plain(top.stdout)
+    assert _plain(tr[group.help]) in _plain(top.stdout)
     assert tr["Commands"] in top.stdout
 
 
@@ -451,6 +467,8 @@ def test_turkish_board_numbered_absolutely_with_colours() -> None:
 
 
 def test_plot_titles_and_labels_in_turkish() -> None:
+    """Every title, axis label and legend entry of the charts is a Turkish
+    message of the catalog (the pip race's legend names the players)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -459,19 +477,21 @@ def test_plot_titles_and_labels_in_turkish() -> None:
     from tavlakit.analysis import plots
     from tavlakit.analysis.frames import analyse
 
-    tr = turkish()
     result = analyse(tk.read_match(GNUBG / "selfplay-3p-1.mat"), luck=False)
     try:
         i18n.set_language("tr")
-        dice = plots.plot_dice(result.plays)
-        race = plots.plot_pip_race(result.plays, game=1)
-        mars = plots.plot_mars_rates(result.games)
+        charts = [(plots.plot_dice(result.plays), True), (plots.plot_pip_race(result.plays, game=1), False),
+                  (plots.plot_mars_rates(result.games), True)]
     finally:
         i18n.set_language("en")
-    assert (dice.get_title(), dice.get_xlabel(), dice.get_ylabel()) == (tr["Dice faces"], tr["face"], tr["count"])
-    assert [t.get_text() for t in dice.get_legend().get_texts()] == [tr["expected (fair dice)"], tr["observed"]]
-    assert (race.get_title(), race.get_xlabel(), race.get_ylabel()) == (tr["Pip race"], tr["roll"], tr["pips"])
-    assert (mars.get_title(), mars.get_ylabel()) == (tr["Mars rates"], tr["mars rate of wins"])
+    for ax, legend in charts:
+        texts = [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+        if legend and ax.get_legend() is not None:
+            texts += [t.get_text() for t in ax.get_legend().get_texts()]
+        texts = [t for t in texts if t]
+        assert len(texts) >= 2
+        for text in texts:
+            assert is_turkish(text) and not is_english(text), text
     plt.close("all")
 
 
