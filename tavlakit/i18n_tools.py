@@ -206,14 +206,21 @@ def shadowed_gettext(folder: Path = ROOT / "tavlakit") -> list[str]:
 def unextractable(folder: Path = ROOT / "tavlakit") -> list[str]:
     """``_()`` / ``N_()`` calls Babel cannot extract or gettext cannot find:
     an f-string or an expression built from strings (``_(f"x {y}")``,
-    ``_("a" % b)``, ``_("a" + b)``) as the message."""
+    ``_("a" % b)``, ``_("a" + b)``) as the message, or a call inside an
+    f-string's braces (``f"<b>{_('x')}</b>"``: Babel reads no code there)."""
     out = []
     for path in sorted(folder.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_") \
-                    and node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
-                out.append(f"{path.relative_to(folder)}:{node.lineno}: {node.func.id}() of a built string; write "
-                           f"{node.func.id}(\"... {{name}} ...\").format(name=...)")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        inside = {id(n) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "N_", "ngettext")):
+                continue
+            where = f"{path.relative_to(folder)}:{node.lineno}: {node.func.id}()"
+            if node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
+                out.append(f"{where} of a built string; write {node.func.id}(\"... {{name}} ...\").format(name=...)")
+            elif id(node) in inside and node.args and isinstance(node.args[0], ast.Constant):
+                out.append(f"{where} inside an f-string; take it out of the braces")
     return out
 
 

@@ -107,6 +107,9 @@ def test_every_message_can_be_extracted(tmp_path: Path) -> None:
     found = [line.split(": ", 1)[1] for line in i18n_tools.unextractable(tmp_path)]
     assert [line.split("()")[0] for line in found] == ["_", "_", "N_"]
     assert all("of a built string" in line for line in found)
+    (tmp_path / "built.py").write_text("print(f'<b>{_(\"on roll\")}</b>', _('fine'))\n", encoding="utf-8")
+    assert [line.split(": ", 1)[1] for line in i18n_tools.unextractable(tmp_path)] == [
+        "_() inside an f-string; take it out of the braces"]
 
 
 # -- choosing the language ----------------------------------------------------------
