@@ -486,6 +486,27 @@ def test_turkish_board_numbered_absolutely_with_colours() -> None:
         render(start, "red")
 
 
+def test_board_command_in_turkish_numbers_absolutely() -> None:
+    """``tavlakit --lang tr board`` draws the seeds' numbering with the
+    colours named: White on roll (a bare Position ID) counts 24 -> 1 as
+    gnubg does for the side on roll; Black on roll (the Match ID
+    'cAkgAVAAAAAE' says player 1) has 1-12 along the top, its own points
+    being 1 -> 24. ``--numbering gnubg`` and English keep gnubg's board."""
+    tr = turkish()
+    white = runner.invoke(app, ["--lang", "tr", "board", "4HPwATDgc/ABMA"])
+    black = runner.invoke(app, ["--lang", "tr", "board", "4HPwATDgc/ABMA:cAkgAVAAAAAE"])
+    plain = runner.invoke(app, ["--lang", "tr", "board", "4HPwATDgc/ABMA:cAkgAVAAAAAE", "--numbering", "gnubg"])
+    english = runner.invoke(app, ["board", "4HPwATDgc/ABMA:cAkgAVAAAAAE"])
+    assert white.exit_code == black.exit_code == plain.exit_code == english.exit_code == 0
+    assert white.output.split()[0] == "+13-14-15-16-17-18------19-20-21-22-23-24-+"
+    assert f"{tr['White']} (X)" in white.output and f"{tr['Black']} (O)" in white.output
+    assert black.output.split()[0] == "+12-11-10--9--8--7-------6--5--4--3--2--1-+"
+    assert f"{tr['Black']} (X)" in black.output and f"{tr['White']} (O)" in black.output
+    for gnubg in (plain, english):
+        assert gnubg.output.split()[0] == "+13-14-15-16-17-18------19-20-21-22-23-24-+"
+        assert tr["White"] not in gnubg.output and tr["Black"] not in gnubg.output
+
+
 def test_plot_titles_and_labels_in_turkish() -> None:
     """Every title, axis label and legend entry of the charts is a Turkish
     message of the catalog (the pip race's legend names the players)."""
