@@ -6,6 +6,7 @@
 """
 
 from . import formats, replay, svg, viewer
+from .dicenames import dice_name, parse_dice
 from .formats import read_match, read_matches, write_match
 from .play import BAR, OFF, Move, Play
 from .position import Position
@@ -27,7 +28,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "Problem", "ProblemError", "Result",
-    "Rules", "Turn", "analysis", "formats", "read_match", "read_matches", "replay", "svg", "validate", "viewer",
-    "write_match",
+    "Rules", "Turn", "analysis", "dice_name", "formats", "parse_dice", "read_match", "read_matches", "replay",
+    "svg", "validate", "viewer", "write_match",
     "__version__",
 ]

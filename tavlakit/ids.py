@@ -15,6 +15,8 @@ import base64
 import binascii
 from typing import Sequence
 
+from .i18n import _
+
 Side = Sequence[int]
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -80,17 +82,18 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
     ValueError: Position ID '4HPwATDgc/ABMB' has bits set after the 80 it holds (last character)
     """
     if not isinstance(position_id, str):
-        raise ValueError(f"a Position ID is a string of 14 characters, not {position_id!r}")
+        raise ValueError(_("a Position ID is a string of 14 characters, not {value!r}").format(value=position_id))
     text = position_id.strip()
     if len(text) != 14:
-        raise ValueError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
+        raise ValueError(_("a Position ID has 14 characters, {text!r} has {count}").format(text=text, count=len(text)))
     try:
         data = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError):
-        raise ValueError(f"{text!r} is not a Position ID (base64 expected)") from None
+        raise ValueError(_("{text!r} is not a Position ID (base64 expected)").format(text=text)) from None
     # 14 characters carry 84 bits; the last character's low 4 are padding
     if _B64.index(text[-1]) & 15:
-        raise ValueError(f"Position ID {text!r} has bits set after the 80 it holds (last character)")
+        raise ValueError(_("Position ID {text!r} has bits set after the 80 it holds (last character)").format(
+            text=text))
     return _unpack(data, f"Position ID {text!r}")
 
 

@@ -122,7 +122,7 @@ def explain(verdict: Verdict, written: Sequence[Move]) -> Finding:
                                                 "played here").format(play=text, roll=roll))
     if verdict.failure is not None:
         code, severity, message = verdict.failure
-        return Finding(code, severity, _("{reason} (roll {roll})").format(reason=message, roll=roll))
+        return Finding(code, severity, _("{message} (roll {roll})").format(message=message, roll=roll))
     return Finding("illegal-play", "error", _("{play} cannot be played with {roll}").format(play=text, roll=roll))
 
 

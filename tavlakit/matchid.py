@@ -28,6 +28,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
+from .i18n import _
 from .position import Position
 
 GameState = Literal["none", "playing", "over", "resigned", "dropped"]
@@ -132,21 +133,21 @@ def decode_match_id(match_id: str) -> MatchState:
     """Read a gnubg Match ID; a ``ValueError`` says what is wrong with it."""
     text = match_id.strip()
     if len(text) != 12:
-        raise ValueError(f"a Match ID has 12 characters, {text!r} has {len(text)}")
+        raise ValueError(_("a Match ID has 12 characters, {text!r} has {count}").format(text=text, count=len(text)))
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise ValueError(f"{text!r} is not a Match ID (base64 expected)") from None
+        raise ValueError(_("{text!r} is not a Match ID (base64 expected)").format(text=text)) from None
     bits = int.from_bytes(data, "little")
     v = {name: bits >> offset & ((1 << width) - 1) for name, (offset, width) in _FIELDS.items()}
     if v["state"] >= len(GAME_STATES):
-        raise ValueError(f"Match ID {text!r}: game state {v['state']} is not 0-4")
+        raise ValueError(_("Match ID {text!r}: game state {state} is not 0-4").format(text=text, state=v['state']))
     if v["cube_owner"] == 2:
-        raise ValueError(f"Match ID {text!r}: cube owner 2 is not a player")
+        raise ValueError(_("Match ID {text!r}: cube owner 2 is not a player").format(text=text))
     if v["cube"] > 15:
-        raise ValueError(f"Match ID {text!r}: cube 2^{v['cube']} is too large")
+        raise ValueError(_("Match ID {text!r}: cube 2^{power} is too large").format(text=text, power=v['cube']))
     if v["length"] and any(v[s] > v["length"] for s in ("score0", "score1")):
-        raise ValueError(f"Match ID {text!r}: a score is above the match length {v['length']}")
+        raise ValueError(_("Match ID {text!r}: a score is above the match length {length}").format(text=text, length=v['length']))
     try:
         return MatchState(
             cube=1 << v["cube"],
@@ -163,7 +164,7 @@ def decode_match_id(match_id: str) -> MatchState:
             jacoby=not v["no_jacoby"],
         )
     except ValueError as exc:
-        raise ValueError(f"Match ID {text!r}: {exc}") from None
+        raise ValueError(_("Match ID {text!r}: {exc}").format(text=text, exc=exc)) from None
 
 
 def gnubg_id(position: Position, state: MatchState) -> str:
@@ -175,7 +176,7 @@ def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
     """Read ``PositionID:MatchID``; the position is seen by ``state.on_roll``."""
     pos_id, sep, match_id = text.strip().partition(":")
     if not sep:
-        raise ValueError(f"a gnubg ID is 'PositionID:MatchID', not {text!r}")
+        raise ValueError(_("a gnubg ID is 'PositionID:MatchID', not {text!r}").format(text=text))
     return Position.from_position_id(pos_id), decode_match_id(match_id)
 
 
@@ -194,7 +195,7 @@ def _side(xg: str, text: str) -> int:
         return _BOTTOM
     if xg == "-1":
         return _TOP
-    raise ValueError(f"XGID {text!r}: a side is 1 or -1, not {xg!r}")
+    raise ValueError(_("XGID {text!r}: a side is 1 or -1, not {xg!r}").format(text=text, xg=xg))
 
 
 def parse_xgid(text: str) -> tuple[Position, MatchState]:
@@ -205,11 +206,11 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         body = body[5:]
     fields = body.split(":")
     if len(fields) < 9:
-        raise ValueError(f"an XGID has 10 fields separated by ':', {text!r} has {len(fields)}")
+        raise ValueError(_("an XGID has 10 fields separated by ':', {text!r} has {count}").format(text=text, count=len(fields)))
     board, cube, owner, turn, dice, bottom, top, flags, length = fields[:9]
     max_cube = fields[9] if len(fields) > 9 else "10"
     if len(board) != 26:
-        raise ValueError(f"XGID {text!r}: the position has 26 characters, not {len(board)}")
+        raise ValueError(_("XGID {text!r}: the position has 26 characters, not {count}").format(text=text, count=len(board)))
     bottom_side = [0] * 25
     top_side = [0] * 25
     for index, char in enumerate(board):
@@ -222,25 +223,25 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
             count, side = ord(char) - ord("a") + 1, top_side
             point = 24 if index == 0 else 24 - index
         else:
-            raise ValueError(f"XGID {text!r}: {char!r} at {index} is not '-', A-P or a-p")
+            raise ValueError(_("XGID {text!r}: {char!r} at {index} is not '-', A-P or a-p").format(text=text, char=char, index=index))
         if index in (0, 25) and side is not (top_side if index == 0 else bottom_side):
-            raise ValueError(f"XGID {text!r}: {char!r} cannot be on the other side's bar")
+            raise ValueError(_("XGID {text!r}: {char!r} cannot be on the other side's bar").format(text=text, char=char))
         side[point] = count
     try:
         numbers = [int(v) for v in (cube, owner, bottom, top, flags, length, max_cube)]
     except ValueError:
-        raise ValueError(f"XGID {text!r}: cube, owner, scores, flags and length must be numbers") from None
+        raise ValueError(_("XGID {text!r}: cube, owner, scores, flags and length must be numbers").format(text=text)) from None
     log_cube, owner_n, bottom_score, top_score, flag, match_length, log_max = numbers
     on_roll = _side(turn, text)
     doubled = dice.upper() == "D"
     if dice.upper() in ("B", "R"):
-        raise ValueError(f"XGID {text!r}: beaver/raccoon states are not supported")
+        raise ValueError(_("XGID {text!r}: beaver/raccoon states are not supported").format(text=text))
     if doubled or dice == "00":
         rolled = (0, 0)
     elif len(dice) == 2 and dice.isdigit():
         rolled = (int(dice[0]), int(dice[1]))
     else:
-        raise ValueError(f"XGID {text!r}: dice {dice!r} are not '00', 'D' or two digits")
+        raise ValueError(_("XGID {text!r}: dice {dice!r} are not '00', 'D' or two digits").format(text=text, dice=dice))
     mover, opponent = (bottom_side, top_side) if on_roll == _BOTTOM else (top_side, bottom_side)
     try:
         position = Position.from_points(mover, opponent)
@@ -259,7 +260,7 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
             max_cube=1 << log_max,
         )
     except ValueError as exc:
-        raise ValueError(f"XGID {text!r}: {exc}") from None
+        raise ValueError(_("XGID {text!r}: {exc}").format(text=text, exc=exc)) from None
     return position, state
 
 

@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from .console import progress
+from .i18n import language, set_language
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -46,8 +47,11 @@ def job_count(jobs: int | None, items: int) -> int:
     return max(1, min(wanted, items))
 
 
-def _ignore_interrupt() -> None:
+def _start_worker(lang: str) -> None:
+    """Ignore Ctrl-C and speak the caller's language (a forkserver worker
+    starts from a fresh interpreter, in English)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_language(lang)
 
 
 def _context() -> Any:
@@ -82,7 +86,7 @@ def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, la
 
 
 def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[R]:
-    pool = _context().Pool(count, initializer=_ignore_interrupt)
+    pool = _context().Pool(count, initializer=_start_worker, initargs=(language(),))
     try:
         pending: deque[Any] = deque()
         todo = iter(items)

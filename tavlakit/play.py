@@ -17,6 +17,8 @@ import re
 from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
+from .i18n import _
+
 BAR = 25
 OFF = 0
 
@@ -54,7 +56,7 @@ def _point_value(text: str) -> int:
         return OFF
     value = int(text)
     if not 0 <= value <= 25:
-        raise ValueError(f"point {value} is not between 0 and 25")
+        raise ValueError(_("point {point} is not between 0 and 25").format(point=value))
     return value
 
 
@@ -68,21 +70,21 @@ def parse_part(text: str) -> list[Move]:
     """
     match = _PART.match(text)
     if not match:
-        raise ValueError(f"cannot read move {text!r}")
+        raise ValueError(_("cannot read move {text!r}").format(text=text))
     stops: list[tuple[int, bool]] = []
     for piece in match["path"].split("/"):
         hit = piece.endswith("*")
         stops.append((_point_value(piece.rstrip("*")), hit))
     if stops[0][1]:
-        raise ValueError(f"a hit mark belongs after a destination point in {text!r}")
+        raise ValueError(_("a hit mark belongs after a destination point in {text!r}").format(text=text))
     moves = []
-    for (src, _), (dst, hit) in zip(stops, stops[1:]):
+    for (src, _hit), (dst, hit) in zip(stops, stops[1:]):
         if dst >= src:
-            raise ValueError(f"move {text!r} does not go forward ({src} to {dst})")
+            raise ValueError(_("move {text!r} does not go forward ({src} to {dst})").format(text=text, src=src, dst=dst))
         moves.append(Move(src, dst, hit))
     count = int(match["count"] or 1)
     if count < 1:
-        raise ValueError(f"repeat count in {text!r} must be at least 1")
+        raise ValueError(_("repeat count in {text!r} must be at least 1").format(text=text))
     return moves * count
 
 

@@ -15,6 +15,7 @@ import operator
 from typing import Iterable, Sequence
 
 from . import ids
+from .i18n import N_, _
 from .movegen import Board, apply_move, can_move, flipped, highest, legal_results
 from .play import BAR, OFF, Move, Play
 from .rules import DEFAULT_RULES, ResultKind, Rules
@@ -299,17 +300,39 @@ def _check(s: Board) -> None:
             raise ValueError(f"the {who} has {count} checkers; at most {CHECKERS} are allowed")
 
 
-def render(pos: Position) -> str:
+#: The colours of the Turkish (absolute) numbering: White moves 24 -> 1, Black 1 -> 24 (seeds 000, 002).
+COLOURS = {"white": N_("White"), "black": N_("Black")}
+
+
+def _frame(points: Iterable[int]) -> str:
+    cells = [f"{p:->2}-" for p in points]
+    return "+" + "".join(cells[:6]) + "-----" + "".join(cells[6:]) + "+"
+
+
+def render(pos: Position, to_move: str | None = None) -> str:
     """An ASCII board: X (to move) plays from 24 down to 1 at the bottom right.
+
+    With ``to_move`` ("white" or "black") the board is numbered the Turkish
+    way, the same for both sides: White moves 24 -> 1 and Black 1 -> 24,
+    and the captions name the colours.
 
     >>> print(render(Position.initial()).splitlines()[0])
      +13-14-15-16-17-18------19-20-21-22-23-24-+  O: 167 pips, 0 off
+    >>> print(render(Position.initial(), "black").splitlines()[-2])
+     +13-14-15-16-17-18------19-20-21-22-23-24-+  Black (X): 167 pips, 0 off (to move)
     """
+    if to_move not in (None, *COLOURS):
+        raise ValueError(_("to_move is 'white', 'black' or None, not {value!r}").format(value=to_move))
     s = pos.board
     off_x, off_o = pos.off()
     pips_x, pips_o = pos.pips()
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
+    label = (lambda p: 25 - p) if to_move == "black" else (lambda p: p)
+    side_x, side_o = "X", "O"
+    if to_move is not None:
+        other = "black" if to_move == "white" else "white"
+        side_x, side_o = f"{_(COLOURS[to_move])} (X)", f"{_(COLOURS[other])} (O)"
 
     def stack(count: int, mark: str, row: int) -> str:
         """Row ``row`` (0 = at the edge) of a stack; past 5 the count is shown."""
@@ -322,7 +345,8 @@ def render(pos: Position) -> str:
     def cell(point: int, row: int) -> str:
         return stack(abs(s[point]), "X" if s[point] > 0 else "O", row)
 
-    lines = [f" +13-14-15-16-17-18------19-20-21-22-23-24-+  O: {pips_o} pips, {off_o} off"]
+    lines = [f" {_frame(map(label, top))}  " + _("{side}: {pips} pips, {off} off").format(
+        side=side_o, pips=pips_o, off=off_o)]
     for row in range(5):
         left = "".join(cell(p, row) for p in top[:6])
         right = "".join(cell(p, row) for p in top[6:])
@@ -332,9 +356,10 @@ def render(pos: Position) -> str:
         left = "".join(cell(p, row) for p in bottom[:6])
         right = "".join(cell(p, row) for p in bottom[6:])
         lines.append(f" |{left}|{stack(s[25], 'X', row)}|{right}|")
-    lines.append(f" +12-11-10--9--8--7-------6--5--4--3--2--1-+  X: {pips_x} pips, {off_x} off (to move)")
-    lines.append(f" Position ID: {pos.position_id()}")
+    lines.append(f" {_frame(map(label, bottom))}  " + _("{side}: {pips} pips, {off} off (to move)").format(
+        side=side_x, pips=pips_x, off=off_x))
+    lines.append(" " + _("Position ID: {id}").format(id=pos.position_id()))
     return "\n".join(lines)
 
 
-__all__ = ["Position", "BAR", "OFF", "CHECKERS", "render"]
+__all__ = ["Position", "BAR", "COLOURS", "OFF", "CHECKERS", "render"]

@@ -28,50 +28,54 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from . import summary
+from .i18n import N_, _
 
 Severity = Literal["error", "warning", "info"]
 """``error``: the record is wrong; ``warning``: odd but readable;
 ``info``: a note (files that are not records, a match stored twice)."""
+#: The severities as the text output says them (JSON keeps "error", "warning", "info").
+SEVERITY_NAMES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
 
-#: Every problem code, with what it means. Codes are stable: scripts rely on them.
+#: Every problem code, with what it means (translated with ``_()`` where shown).
+#: Codes are stable: scripts rely on them.
 CODES: dict[str, str] = {
     # reading
-    "syntax": "a line or token the reader does not understand",
-    "encoding": "bytes that are not valid in the file's encoding",
-    "unreadable": "the file cannot be opened or read",
-    "empty": "the file holds no match",
-    "lost-on-write": "a writer could not hold some information",
-    "unsupported": "something the format holds but the record model does not (kept raw where possible)",
-    "internal": "tavlakit failed on this input: a bug, please report it",
-    "bad-tag": "a tag whose value cannot be read (its default is used)",
-    "not-a-record": "a file of a kind tavlakit does not read",
-    "duplicate": "the same match stored more than once",
+    "syntax": N_("a line or token the reader does not understand"),
+    "encoding": N_("bytes that are not valid in the file's encoding"),
+    "unreadable": N_("the file cannot be opened or read"),
+    "empty": N_("the file holds no match"),
+    "lost-on-write": N_("a writer could not hold some information"),
+    "unsupported": N_("something the format holds but the record model does not (kept raw where possible)"),
+    "internal": N_("tavlakit failed on this input: a bug, please report it"),
+    "bad-tag": N_("a tag whose value cannot be read (its default is used)"),
+    "not-a-record": N_("a file of a kind tavlakit does not read"),
+    "duplicate": N_("the same match stored more than once"),
     # replaying checker plays
-    "illegal-play": "a written play that no legal play matches",
-    "must-enter-first": "a checker moves while the side has checkers on the bar",
-    "bear-off-outside": "bearing off while checkers are outside the home board",
-    "not-all-dice-used": "fewer dice played than the position allows",
-    "larger-die": "the smaller die played where only the larger was allowed",
-    "missing-play": "no play written although a legal play existed",
-    "hit-mark": "a '*' missing on a hit or written where nothing was hit",
-    "unknown-play": "the play is not known ('???', 'Illegal play ...')",
-    "bad-dice": "dice that are not two numbers 1-6",
-    "wrong-player": "a turn by the side not on roll",
-    "opening-double": "a double as the first roll where the opening dice are played",
+    "illegal-play": N_("a written play that no legal play matches"),
+    "must-enter-first": N_("a checker moves while the side has checkers on the bar"),
+    "bear-off-outside": N_("bearing off while checkers are outside the home board"),
+    "not-all-dice-used": N_("fewer dice played than the position allows"),
+    "larger-die": N_("the smaller die played where only the larger was allowed"),
+    "missing-play": N_("no play written although a legal play existed"),
+    "hit-mark": N_("a '*' missing on a hit or written where nothing was hit"),
+    "unknown-play": N_("the play is not known ('???', 'Illegal play ...')"),
+    "bad-dice": N_("dice that are not two numbers 1-6"),
+    "wrong-player": N_("a turn by the side not on roll"),
+    "opening-double": N_("a double as the first roll where the opening dice are played"),
     # cube
-    "cube-not-allowed": "a cube action where the rules or the state forbid it",
-    "crawford-double": "a double in the Crawford game",
-    "cube-value": "a cube value that does not follow the previous one",
+    "cube-not-allowed": N_("a cube action where the rules or the state forbid it"),
+    "crawford-double": N_("a double in the Crawford game"),
+    "cube-value": N_("a cube value that does not follow the previous one"),
     # results and scores
-    "result-mismatch": "the written result does not follow from the board and cube",
-    "missing-result": "a game without a result",
-    "score-mismatch": "a score line that does not follow from earlier results",
-    "match-over": "games after the match was won",
-    "absurd-points": "a point total no game can produce",
-    "points-capped": "points written capped at what the winner needed to win the match",
-    "after-end": "turns written after the game was already over",
+    "result-mismatch": N_("the written result does not follow from the board and cube"),
+    "missing-result": N_("a game without a result"),
+    "score-mismatch": N_("a score line that does not follow from earlier results"),
+    "match-over": N_("games after the match was won"),
+    "absurd-points": N_("a point total no game can produce"),
+    "points-capped": N_("points written capped at what the winner needed to win the match"),
+    "after-end": N_("turns written after the game was already over"),
     # collections
-    "duplicate-match": "the same match (dice, plays, cube, results) as another file of the collection",
+    "duplicate-match": N_("the same match (dice, plays, cube, results) as another file of the collection"),
 }
 
 
@@ -101,7 +105,7 @@ class Problem:
         return ":".join(parts)
 
     def __str__(self) -> str:
-        return f"{self.location()}: {self.severity} {self.code}: {self.message}"
+        return f"{self.location()}: {_(SEVERITY_NAMES[self.severity])} {self.code}: {self.message}"
 
     def replace(self, **changes: Any) -> Problem:
         """A copy with some fields changed."""

@@ -15,6 +15,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
+from .i18n import _
+
 Opening = Literal["reroll", "use-opening-dice"]
 Mars = Literal["none-borne-off", "outside-home"]
 ResultKind = Literal["single", "mars", "backgammon"]
@@ -76,7 +78,7 @@ class Rules:
             return PRESETS[name.lower()]
         except KeyError:
             raise ValueError(
-                f"unknown rules {name!r}; expected one of {', '.join(PRESETS)}"
+                _("unknown rules {name!r}; expected one of {presets}").format(name=name, presets=", ".join(PRESETS))
             ) from None
 
     def replace(self, **changes: object) -> Rules:

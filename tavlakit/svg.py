@@ -459,7 +459,7 @@ def _info(side: int, row: int, colour: int, pips: int, names: tuple[str, str] | 
                    f' fill="{p["text"]}">{html.escape(_short(names[colour]))}</text>')
     if on_roll:
         out.append(f'<text class="on-roll" x="{_WIDTH // 2}" y="{y}" text-anchor="middle" font-size="18"'
-                   f' font-weight="bold" fill="{p["on_roll"]}">{html.escape(_("on roll"))}</text>')
+                   f' font-weight="bold" fill="{p["on_roll"]}">' + html.escape(_("on roll")) + "</text>")
     parts = []
     if score is not None:
         if length:

@@ -29,7 +29,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import svg
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, language, ngettext
 from .play import Play
 from .position import Position
 from .problem import Problem
@@ -363,7 +363,7 @@ def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
     out = [f'<div class="moves-scroll"><table class="moves" data-game="{gi}"><thead><tr><th></th><th>{_esc(names[0])}</th>'
            f'<th>{_esc(names[1])}</th></tr></thead><tbody>',
            f'<tr><td></td><td colspan="2" class="turn start" data-g="{gi}" data-f="0">'
-           f'{_esc(_("start"))} \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>']
+           + _esc(_("start")) + f' \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>']
     for number, row in enumerate(rows, 1):
         cells = "".join(_cell(c[1], gi, c[0]) if c else "<td></td>" for c in row)
         out.append(f'<tr><td class="num">{number}</td>{cells}</tr>')
@@ -410,9 +410,9 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
         line(equity, "equity"), line(list(enumerate(net)), "netluck"),
         f'<line class="cursor" x1="{left}" x2="{left}" y1="{top_y - 4}" y2="{top_y + plot_h + 4}"/>',
         f'<line class="equity" x1="{left}" x2="{left + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
-        f'<text x="{left + 22}" y="{legend_y}">{_esc(_("equity of {name}").format(name=names[0]))}</text>',
+        f'<text x="{left + 22}" y="{legend_y}">' + _esc(_("equity of {name}").format(name=names[0])) + "</text>",
         f'<line class="netluck" x1="{width / 2}" x2="{width / 2 + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
-        f'<text x="{width / 2 + 22}" y="{legend_y}">{_esc(_("net luck of {name}").format(name=names[0]))}</text>',
+        f'<text x="{width / 2 + 22}" y="{legend_y}">' + _esc(_("net luck of {name}").format(name=names[0])) + "</text>",
         "</svg>"])
 
 
@@ -521,7 +521,7 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
     summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
     next_problem = _("go to the next turn with a problem (N)")
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
@@ -532,14 +532,14 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
          "\u25b8</button></header>" if total else f'<span class="summary">{_esc(summary)}</span></header>'),
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
         '<main><section class="stage"><nav>',
-        f'<select class="game" aria-label="{_esc(_("game"))}">'
+        '<select class="game" aria-label="' + _esc(_("game")) + '">'
         + "".join(_game_option(gf, gi) for gi, gf in enumerate(games)) + "</select>",
         _button("first", _("start of the game (Home)")), _button("prev", _("previous turn (Left)")),
         _button("next", _("next turn (Right)")), _button("last", _("end of the game (End)")),
         '<span class="counter"></span></nav>',
         '<div class="board"></div>', f"<footer>{_esc(keys)}</footer></section>",
         '<aside><div class="turn-info"><div class="turn-head"><span class="turn-label"></span>',
-        f'<span class="pid">{_esc(_("Position ID"))} <code data-role="position-id"></code></span></div>',
+        '<span class="pid">' + _esc(_("Position ID")) + ' <code data-role="position-id"></code></span></div>',
         '<div class="analysis"></div><div class="comment"></div><div class="problems"></div></div>',
         "".join(f'<div class="game-pane" data-game="{gi}">'
                 + (_chart(gf, gi, names) + legend if analyse else "") + _move_list(gf, gi, names) + "</div>"

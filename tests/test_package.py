@@ -36,6 +36,10 @@ report = tk.validate(match)
 assert report.games == 6 and not report.errors, report.errors
 sgf = tk.read_match(samples / "charlot1-charlot2_7p_2025-11-08-2305.sgf")
 assert len(sgf.games) == 4
+from tavlakit import i18n
+assert i18n.available_languages() == ["en", "tr"], i18n.available_languages()
+i18n.set_language("tr")
+assert i18n._("the file holds no match") == "dosyada maç yok"
 print("ok", samples)
 """
 
@@ -77,7 +81,8 @@ def test_wheel_carries_grammars_and_samples(tmp_path: Path) -> None:
     assert build.returncode == 0, build.stderr
     wheel = next(tmp_path.glob("tavlakit-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"tavlakit/grammars/mat.lark", "tavlakit/grammars/sgf.lark", "tavlakit/samples/tavla-t000.mat"} <= names
+    assert {"tavlakit/grammars/mat.lark", "tavlakit/grammars/sgf.lark", "tavlakit/samples/tavla-t000.mat",
+            "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo"} <= names
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from ..dicenames import dice_name
 from ..play import Play
 from ..position import Position
 from ..problem import Problem
@@ -48,6 +49,7 @@ PLAY_COLUMNS: dict[str, str] = {
     "match": "string", "path": "string", "game": "Int64", "turn": "Int64", "number": "Int64",
     "player": "Int64", "name": "string", "kind": "string", "opening": "boolean",
     "opening_dice": "boolean", "dice": "string", "die1": "Int64", "die2": "Int64",
+    "roll_name": "string",  # the Tavla name of the roll, "şeş beş" (tavlakit.dicenames)
     "play": "string", "dance": "boolean", "cube": "Int64", "cube_action": "string",
     "pips_before": "Int64", "opp_pips_before": "Int64", "pips_after": "Int64", "opp_pips_after": "Int64",
     "hits": "Int64", "entered": "Int64", "borne_off": "Int64", "home_points": "Int64",
@@ -162,7 +164,7 @@ class _Walker:
             row.update(opening=opening, opening_dice=opening_dice, play=_notation(turn.play))
             if valid:
                 assert dice is not None
-                row.update(dice=f"{dice[0]}{dice[1]}", die1=dice[0], die2=dice[1])
+                row.update(dice=f"{dice[0]}{dice[1]}", die1=dice[0], die2=dice[1], roll_name=dice_name(dice))
             played = turn.status == "play" and (step.legal or step.after != step.before)
             if known:
                 before = step.before

@@ -133,7 +133,7 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
     ax.set_ylim(-0.7, len(busiest) + 1.7)
     ax.set_xlim(0, 1.3)
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
-    ax.set_xlabel(_("share of wins that were mars (95% interval)"))
+    ax.set_xlabel(_("share of wins that were mars (95 percent interval)"))
     decided = int(overall["wins"])
     scope = _scope(games)
     title = (_("Mars rates: {scope}, {games} decided games").format(scope=scope, games=decided) if scope

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
+
+from ..i18n import N_
+from . import lang
+
+lang.early_language(sys.argv, os.environ)  # before the commands build their help
 
 from . import analyse, board, convert, show, stats, validate
 
 app = typer.Typer(
-    help="Tavla and backgammon records: validate, convert, analyse.",
+    cls=lang.LocalisedGroup,
+    help=N_("Tavla and backgammon records: validate, convert, analyse."),
     no_args_is_help=True,
     add_completion=False,
 )
 
+app.callback()(lang.options)
 app.command()(validate.validate)
 app.command()(convert.convert)
 app.command()(stats.stats)

@@ -14,17 +14,17 @@ from ..formats import find_records
 from ..i18n import _
 from ..manifest import MANIFEST, Store, StoreError, Summary, plan
 from .collection import interruptible, jobs_option
-from .common import RULES_HELP, parse_rules
+from .common import RULES_DEFAULT_HELP, RULES_HELP, parse_rules
 
 
 def analyse(
-    paths: List[Path] = typer.Argument(..., help="Record files or folders (searched recursively)."),
-    store: Path = typer.Option(..., "--store", help="The store folder (created when missing)."),
-    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
-    luck: bool = typer.Option(True, help="Compute dice luck and errors with the neural net (slower)."),
+    paths: List[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
+    store: Path = typer.Option(..., "--store", help=_("The store folder (created when missing).")),
+    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    luck: bool = typer.Option(True, help=_("Compute dice luck and errors with the neural net (slower).")),
     jobs: Optional[int] = jobs_option(),
-    scheduler: Optional[str] = typer.Option(None, help="Run on this Dask scheduler (host:port) instead of "
-                                                       "this machine's cores; needs tavlakit[dask]."),
+    scheduler: Optional[str] = typer.Option(None, help=_("Run on this Dask scheduler (host:port) instead of "
+                                                       "this machine's cores; needs tavlakit[dask].")),
 ) -> None:
     """Replay and analyse every record into a Parquet store: plays, games,
     players and a files table. A re-run analyses only new or changed files

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from .. import svg
-from ..i18n import _
+from ..dicenames import parse_dice
+from ..i18n import _, language
 from ..matchid import MatchState, parse_gnubg_id, parse_xgid
-from ..position import Position
+from ..position import Position, render
 from .common import RULES_HELP, fail, parse_position, parse_rules
 
-ID_HELP = "A GNU Backgammon Position ID, gnubg's PositionID:MatchID, or an XGID."
+ID_HELP = _("A GNU Backgammon Position ID, gnubg's PositionID:MatchID, or an XGID.")
+
+
+def default_numbering() -> str:
+    """The seeds' absolute numbering in Turkish, gnubg's elsewhere."""
+    return "absolute" if language() == "tr" else "gnubg"
 
 
 def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
@@ -35,13 +41,15 @@ def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
 
 def board(
     position_id: str = typer.Argument(..., help=ID_HELP),
-    svg_out: Optional[Path] = typer.Option(None, "--svg", help="Also write the board as an SVG picture here."),
-    numbering: str = typer.Option("gnubg", help="Point numbers in the picture: gnubg (from the player on roll) "
-                                  "or absolute (White 24->1, Black 1->24)."),
-    size: int = typer.Option(400, help="Width of the picture in pixels (50-10000)."),
-    flipped: bool = typer.Option(False, "--flipped", help="Draw the player on roll at the top."),
+    svg_out: Optional[Path] = typer.Option(None, "--svg", help=_("Also write the board as an SVG picture here.")),
+    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (from the player on roll) or "
+                                            "absolute (White 24->1, Black 1->24). Default: absolute in "
+                                            "Turkish (--lang tr), else gnubg.")),
+    size: int = typer.Option(400, help=_("Width of the picture in pixels (50-10000).")),
+    flipped: bool = typer.Option(False, "--flipped", help=_("Draw the player on roll at the top.")),
 ) -> None:
     """Show a position as an ASCII board; with --svg also as a picture (dice, cube, score from the ID)."""
+    numbering = numbering or default_numbering()
     if numbering not in ("gnubg", "absolute"):
         raise fail(_("--numbering is gnubg or absolute, not {name!r}").format(name=numbering))
     if not 50 <= size <= 10000:
@@ -50,7 +58,11 @@ def board(
         position, state = parse_board_id(position_id)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    typer.echo(str(position))
+    player = state.on_roll if state else 0
+    if numbering == "absolute":
+        typer.echo(render(position, to_move="white" if player == 0 else "black"))
+    else:
+        typer.echo(str(position))
     if svg_out is None:
         return
     style: svg.Numbering = "absolute" if numbering == "absolute" else "gnubg"
@@ -60,7 +72,7 @@ def board(
         cube=(state.cube, state.cube_owner) if state and not state.crawford else None,
         score=state.score if state else None,
         length=state.length if state else 0,
-        player=state.on_roll if state else 0,
+        player=player,
         on_roll=state is None or state.state == "playing",
     )
     try:
@@ -70,12 +82,22 @@ def board(
 
 
 def moves(
-    position_id: str = typer.Argument(..., help="GNU Backgammon Position ID (player on roll moves)."),
-    die1: int = typer.Argument(..., min=1, max=6),
-    die2: int = typer.Argument(..., min=1, max=6),
+    position_id: str = typer.Argument(..., help=_("GNU Backgammon Position ID (player on roll moves).")),
+    roll: List[str] = typer.Argument(..., help=_("The roll: two dice (6 5) or its Tavla name (\"şeş beş\").")),
     rules: str = typer.Option("backgammon", help=RULES_HELP),
 ) -> None:
     """List every legal play for a roll, one per resulting position."""
     pos = parse_position(position_id)
-    for play in pos.legal_plays((die1, die2), parse_rules(rules)):
-        typer.echo(str(play) or "(no move)")
+    for play in pos.legal_plays(parse_roll(roll), parse_rules(rules)):
+        typer.echo(str(play) or _("(no move)"))
+
+
+def parse_roll(words: List[str]) -> tuple[int, int]:
+    """Two dice ("6", "5") or a Tavla dice name ("şeş beş", also as two
+    words), or a clear command-line error."""
+    if len(words) == 2 and all(w in ("1", "2", "3", "4", "5", "6") for w in words):
+        return int(words[0]), int(words[1])
+    try:
+        return parse_dice(" ".join(words))
+    except ValueError as exc:
+        raise typer.BadParameter(_("{error}; or give two dice 1-6").format(error=exc)) from None

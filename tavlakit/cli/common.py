@@ -6,13 +6,15 @@ from pathlib import Path
 
 import typer
 
-from ..i18n import _
 from ..formats.text import decode
+from ..i18n import N_, _
 from ..position import Position
 from ..problem import Problem
 from ..rules import PRESETS, Rules
 
-RULES_HELP = f"Rule set: {', '.join(PRESETS)}."
+RULES_HELP = _("Rule set: {presets}.").format(presets=", ".join(PRESETS))
+#: Said after RULES_HELP by the commands that read rules from the files.
+RULES_DEFAULT_HELP = N_("Default: from the file's tags, else backgammon.")
 
 
 def parse_rules(name: str) -> Rules:
@@ -59,7 +61,7 @@ def show_problem(problem: Problem, lines: SourceLines, show_board: bool) -> str:
         if problem.column:
             out.append("    " + " " * (problem.column - 1) + "^")
     if problem.expected:
-        out.append("    expected one of: " + ", ".join(problem.expected))
+        out.append("    " + _("expected one of: {plays}").format(plays=", ".join(problem.expected)))
     if show_board and problem.position_id:
         board = str(Position.from_position_id(problem.position_id))
         out.extend("    " + line for line in board.splitlines())
@@ -68,8 +70,8 @@ def show_problem(problem: Problem, lines: SourceLines, show_board: bool) -> str:
 
 def internal_problem(path: Path, exc: Exception) -> Problem:
     """A located report of a failure inside tavlakit itself."""
-    return Problem("internal", "error", f"tavlakit failed on this file ({type(exc).__name__}: {exc}); "
-                   "this is a bug, please report it with the file", file=str(path))
+    return Problem("internal", "error", _("tavlakit failed on this file ({error}); this is a bug, please report it "
+                                          "with the file").format(error=f"{type(exc).__name__}: {exc}"), file=str(path))
 
 
 def fail(message: str) -> typer.Exit:

@@ -17,18 +17,19 @@ from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
 from .collection import interruptible, jobs_option
-from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
 def convert(
-    inputs: List[Path] = typer.Argument(..., help="Records to convert (files or folders)."),
-    output: Path = typer.Option(..., "--output", "-o", help="Output file, or a folder for many inputs."),
-    to: Optional[str] = typer.Option(None, "--to", help=f"Output format: {', '.join(FORMATS)} (default: from -o's extension)."),
-    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
-    force: bool = typer.Option(False, "--force", help="Convert even when the transcript has errors."),
-    numbering: Optional[str] = typer.Option(None, help="For .mat output: 'relative' (each side its own 24..1, "
+    inputs: List[Path] = typer.Argument(..., help=_("Records to convert (files or folders).")),
+    output: Path = typer.Option(..., "--output", "-o", help=_("Output file, or a folder for many inputs.")),
+    to: Optional[str] = typer.Option(None, "--to", help=_("Output format: {formats} (default: from -o's extension).").format(
+        formats=", ".join(FORMATS))),
+    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    force: bool = typer.Option(False, "--force", help=_("Convert even when the transcript has errors.")),
+    numbering: Optional[str] = typer.Option(None, help=_("For .mat output: 'relative' (each side its own 24..1, "
                                                         "the default) or 'absolute' (Turkish: White 24->1, "
-                                                        "Black 1->24)."),
+                                                        "Black 1->24).")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Convert records between .mat, SGF and JSON through the one record model.

@@ -16,9 +16,11 @@ from ..parallel import pmap
 from ..record import Match
 from ..rules import Rules
 from ..svg import Numbering
-from ..viewer import build, page as viewer_page
+from ..viewer import build
+from ..viewer import page as viewer_page
+from .board import default_numbering
 from .collection import interruptible, jobs_option
-from .common import RULES_HELP, fail, internal_problem, parse_rules
+from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, internal_problem, parse_rules
 
 NUMBERINGS = ("gnubg", "absolute")
 
@@ -92,14 +94,15 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
 
 
 def show(
-    paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
-    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Output .html file (one match) or folder."),
-    game: Optional[int] = typer.Option(None, "--game", help="Open the viewer at this game number."),
-    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
+    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json).")),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help=_("Output .html file (one match) or folder.")),
+    game: Optional[int] = typer.Option(None, "--game", help=_("Open the viewer at this game number.")),
+    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     analyse: bool = typer.Option(False, "--analyse/--no-analyse",
-                                 help="Add dice luck, play errors and a chart per game (gnubg-nn, slower)."),
-    numbering: str = typer.Option("gnubg", help="Point numbers: gnubg (those of the player whose play is "
-                                  "shown) or absolute (White 24->1, Black 1->24)."),
+                                 help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")),
+    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (those of the player whose play "
+                                            "is shown) or absolute (White 24->1, Black 1->24). Default: "
+                                            "absolute in Turkish (--lang tr), else gnubg.")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
@@ -107,6 +110,7 @@ def show(
     On a folder, or with several files, OUT is a folder and also gets an
     index.html listing every match.
     """
+    numbering = numbering or default_numbering()
     if numbering not in NUMBERINGS:
         raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
     chosen: Rules | None = None

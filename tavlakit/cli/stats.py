@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from ..formats import find_records
-from ..i18n import _
+from ..i18n import N_, _
 from ..rules import PRESETS, Rules
 from .collection import MERGE_HELP, NAMES_HELP, interruptible, jobs_option, rename, say_duplicates
 
@@ -58,36 +58,36 @@ def _plot(result: Analysis, out: Path) -> None:
 
 
 def stats(
-    paths: List[Path] = typer.Argument(..., help="Record files or folders (searched recursively)."),
-    rules: Optional[str] = typer.Option(None, help=f"Rule set ({', '.join(PRESETS)}); default: each file's tags, "
-                                                   "else backgammon."),
-    by: str = typer.Option("player", help="Summarise by 'player' or by 'file'."),
-    csv: Optional[Path] = typer.Option(None, help="Also write the summary as CSV to this file."),
-    json_output: bool = typer.Option(False, "--json", help="Print one JSON object per row."),
-    plot: Optional[Path] = typer.Option(None, help="Write a PNG: pip race, luck, dice faces, mars rates."),
-    luck: bool = typer.Option(True, help="Compute dice luck and errors with the neural net (slower)."),
+    paths: List[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
+    rules: Optional[str] = typer.Option(None, help=_("Rule set ({presets}); default: each file's tags, "
+                                                     "else backgammon.").format(presets=", ".join(PRESETS))),
+    by: str = typer.Option("player", help=_("Summarise by 'player' or by 'file'.")),
+    csv: Optional[Path] = typer.Option(None, help=_("Also write the summary as CSV to this file.")),
+    json_output: bool = typer.Option(False, "--json", help=_("Print one JSON object per row.")),
+    plot: Optional[Path] = typer.Option(None, help=_("Write a PNG: pip race, luck, dice faces, mars rates.")),
+    luck: bool = typer.Option(True, help=_("Compute dice luck and errors with the neural net (slower).")),
     jobs: Optional[int] = jobs_option(),
     names: Optional[Path] = typer.Option(None, help=_(NAMES_HELP)),
     merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records."""
     if by not in ("player", "file"):
-        raise typer.BadParameter(f"--by must be 'player' or 'file', not {by!r}")
+        raise typer.BadParameter(_("--by must be 'player' or 'file', not {name!r}").format(name=by))
     try:
         chosen = Rules.preset(rules) if rules else None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     files = find_records(paths)
     if not files:
-        raise typer.BadParameter("no record files found")
+        raise typer.BadParameter(_("no record files found"))
     missing = [str(p) for p in files if not p.exists()]
     if missing:
-        raise typer.BadParameter(f"{', '.join(missing)}: no such file or folder")
+        raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
     result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
     _warn(result)
     say_duplicates(result)
     if result.games.empty:
-        typer.echo("no game could be read from the files given", err=True)
+        typer.echo(_("no game could be read from the files given"), err=True)
         raise typer.Exit(1)
     from ..analysis.summary import SHOWN, by_file, by_player
 
@@ -100,8 +100,8 @@ def stats(
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
         return
-    _print(table[[c for c in SHOWN if c in table.columns]], f"{len(files)} file(s), {len(result.games)} game(s), "
-                  f"{int((result.plays['kind'] == 'roll').sum())} roll(s)")
+    _print(table[[c for c in SHOWN if c in table.columns]], _("{files} file(s), {games} game(s), {rolls} roll(s)")
+           .format(files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
 
 
 def _warn(result: Analysis) -> None:
@@ -113,11 +113,23 @@ def _warn(result: Analysis) -> None:
     for line in list(first.values())[:10]:
         typer.echo(line, err=True)
     if len(first) > 10:
-        typer.echo(f"... and {len(first) - 10} more file(s) with errors", err=True)
+        typer.echo(_("... and {count} more file(s) with errors").format(count=len(first) - 10), err=True)
     bad_games = int((result.games["problems"] > 0).sum()) if not result.games.empty else 0
     if bad_games:
-        typer.echo(f"{bad_games} game(s) have errors; their rows after an unknown play carry no board "
-                   "(see 'tavlakit validate')", err=True)
+        typer.echo(_("{count} game(s) have errors; their rows after an unknown play carry no board "
+                     "(see 'tavlakit validate')").format(count=bad_games), err=True)
+
+
+#: The summary's column headers as shown (the columns keep their names in CSV and JSON).
+HEADERS = frozenset((
+    N_("player"), N_("match"), N_("games"), N_("wins"), N_("mars_for"), N_("mars_against"), N_("mars"),
+    N_("luck_per_roll"), N_("luck_rating"), N_("net_luck"), N_("luck0"), N_("luck1"), N_("error_rate"),
+    N_("faces_p"), N_("doubles_rate"), N_("plies"), N_("problems")))
+
+
+def _header(column: object) -> str:
+    """A column's header in the interface language."""
+    return _(column) if isinstance(column, str) and column in HEADERS else str(column)
 
 
 def _print(table: pd.DataFrame, caption: str) -> None:
@@ -133,18 +145,18 @@ def _print(table: pd.DataFrame, caption: str) -> None:
     if console.is_terminal:
         out = Table(caption=caption)
         for column, flush_left in zip(table.columns, left):
-            out.add_column(column, justify="left" if flush_left else "right")
+            out.add_column(_header(column), justify="left" if flush_left else "right")
         for cells in rows:
             out.add_row(*cells)
         console.print(out)
         return
-    widths = [max([len(str(c)), *(len(r[i]) for r in rows)]) for i, c in enumerate(table.columns)]
+    widths = [max([len(_header(c)), *(len(r[i]) for r in rows)]) for i, c in enumerate(table.columns)]
 
     def line(cells: list[str]) -> str:
         return "  ".join(c.ljust(w) if flush_left else c.rjust(w)
                          for c, w, flush_left in zip(cells, widths, left)).rstrip()
 
-    typer.echo(line([str(c) for c in table.columns]))
+    typer.echo(line([_header(c) for c in table.columns]))
     for cells in rows:
         typer.echo(line(cells))
     typer.echo(caption)

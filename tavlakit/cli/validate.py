@@ -23,7 +23,7 @@ from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
 from .collection import interruptible, jobs_option
-from .common import RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
 @dataclass
@@ -53,12 +53,12 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
 
 
 def validate(
-    paths: List[Path] = typer.Argument(..., help="Transcript files or folders (.mat .txt .sgf .json)."),
-    rules: Optional[str] = typer.Option(None, help=RULES_HELP + " Default: from the file's tags, else backgammon."),
-    strict: bool = typer.Option(False, "--strict", help="Stop at the first error."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per problem per line, then a summary."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary."),
-    show_board: bool = typer.Option(False, "--show-board", help="Show the position at each problem."),
+    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json).")),
+    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    strict: bool = typer.Option(False, "--strict", help=_("Stop at the first error.")),
+    as_json: bool = typer.Option(False, "--json", help=_("One JSON object per problem per line, then a summary.")),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print only the summary.")),
+    show_board: bool = typer.Option(False, "--show-board", help=_("Show the position at each problem.")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Replay every move of the transcripts and report what is wrong, and where.

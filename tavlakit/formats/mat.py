@@ -40,7 +40,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 from .._data import grammar_text
 from ..play import BAR, OFF, Move
-from ..i18n import _, ngettext
+from ..i18n import _, language, ngettext
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
 from .text import open_input
@@ -151,20 +151,22 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
             if absolute:
                 point = 25 - point
         stops.append((point, hit))
-    moves = tuple(Move(src, dst, hit) for (src, _), (dst, hit) in zip(stops, stops[1:]))
+    moves = tuple(Move(src, dst, hit) for (src, _hit), (dst, hit) in zip(stops, stops[1:]))
     return moves * count
 
 
 @lru_cache(maxsize=16384)
-def _roll_moves(text: str, absolute: bool) -> tuple[tuple[Move, ...], str, str]:
+def _roll_moves(text: str, absolute: bool, lang: str) -> tuple[tuple[Move, ...], str, str]:
     """What follows the dice of a roll cell: ``(moves, status, detail)``.
+
+    ``lang`` is the interface language the messages are in (a key of the cache).
 
     ``detail`` is the ``Illegal play`` payload, or a message when the cell
     is wrong (status ``"error"``).
 
-    >>> _roll_moves("bar/22 6/off", False)[:2]
+    >>> _roll_moves("bar/22 6/off", False, "en")[:2]
     ((Move(src=25, dst=22, hit=False), Move(src=6, dst=0, hit=False)), 'play')
-    >>> _roll_moves("Cannot Move", False)
+    >>> _roll_moves("Cannot Move", False, "en")
     ((), 'cannot-move', '')
     """
     parts = text.split()
@@ -287,7 +289,7 @@ class _GameBuilder:
     def _roll(self, turn: Turn, text: str) -> None:
         turn.dice = (int(text[0]), int(text[1]))
         if len(text) > 3:
-            turn.moves, status, detail = _roll_moves(text[3:], self.reader._absolute and turn.player == 1)
+            turn.moves, status, detail = _roll_moves(text[3:], self.reader._absolute and turn.player == 1, language())
             if status == "error":
                 self.problem(detail, turn.line or 0, turn.column, turn.number)
                 turn.status = "unknown"

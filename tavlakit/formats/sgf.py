@@ -291,7 +291,7 @@ class _Context:
             return kind.read(prop.values)
         except ValueError as exc:
             severity: Severity = "warning" if prop.ident == "RE" else "error"
-            self.report.report("syntax", severity, _("{prop}: {reason}").format(prop=prop.text[:40], reason=exc),
+            self.report.report("syntax", severity, _("{prop}: {why}").format(prop=prop.text[:40], why=exc),
                                line=prop.line, column=prop.column, move=move)
             return None
 

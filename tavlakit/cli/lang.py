@@ -1,0 +1,128 @@
+"""The language of the command line: ``--lang``, or the environment.
+
+Typer builds its help from strings evaluated when the command modules are
+imported, so the language is chosen twice: :func:`early_language` reads
+``--lang`` and the environment before the commands are imported (so text
+built with ``_()`` at import is already in the language), and
+:class:`LocalisedGroup` translates the help texts (docstrings, ``N_()``
+strings) when Click formats them, after ``--lang`` was read. Problem codes
+and JSON keys stay English.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from typer import core, rich_utils
+
+from ..i18n import (
+    N_,
+    _,
+    available_languages,
+    language,
+    language_from_environment,
+    match_language,
+    set_language,
+)
+
+#: Typer's own words in its help and errors, by their name in ``typer.rich_utils``.
+TYPER_TEXT = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "ABORTED_TEXT": N_("Aborted."),
+    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+}
+#: Typer's messages that go through gettext (Typer's ``core._``), and the help
+#: of the ``--help`` option Click adds to every command: the catalog has them.
+TYPER_MESSAGES = (N_("Missing command."), N_("No such command {name!r}."), N_("Aborted!"), N_("default: {default}"),
+                  N_("required"), N_("Show this message and exit."))
+LANG_HELP = N_("Language of messages and help. Default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en.")
+
+
+def early_language(argv: Sequence[str], environ: Mapping[str, str]) -> None:
+    """When this process is the ``tavlakit`` program (``argv[0]`` its console
+    script or ``python -m tavlakit``), use the language ``--lang`` in ``argv``
+    or the environment asks for (an unknown one is left to the option to
+    report). A program that only imports the CLI keeps its language."""
+    program = Path(argv[0]) if argv else Path()
+    if program.name != "tavlakit" and program.parts[-2:] != ("tavlakit", "__main__.py"):
+        return
+    chosen = language_from_environment(environ)
+    argv = argv[1:]
+    for i, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[i + 1] if arg == "--lang" and \
+            i + 1 < len(argv) else None
+        if value is not None:
+            chosen = match_language(value) or chosen
+    set_language(chosen)
+
+
+def choose_language(value: str | None) -> str | None:
+    """The ``--lang`` callback: use it, or a clear error naming the languages."""
+    if value is not None:
+        try:
+            set_language(value)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        localise_typer()
+    return value
+
+
+def options(
+    lang: str | None = typer.Option(None, "--lang", metavar="|".join(available_languages()), help=LANG_HELP,
+                                    is_eager=True, callback=choose_language),
+) -> None:
+    """The options of every command (registered as the app's callback)."""
+
+
+def localise(command: Any, ctx: typer.Context) -> None:
+    """Translate the help texts of a Click command and its options in place."""
+    for item in [command, *command.get_params(ctx)]:
+        for attribute in ("help", "short_help"):
+            text = getattr(item, attribute, None)
+            if text:
+                setattr(item, attribute, _(text))
+
+
+def localise_typer() -> None:
+    """Typer's own words (panel titles, hints) in the language in use."""
+    for name, text in TYPER_TEXT.items():
+        setattr(rich_utils, name, _(text))
+
+
+class LocalisedGroup(core.TyperGroup):
+    """The app's command group: language from the environment, then
+    ``--lang``; the help of each command translated when it is shown."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        previous = language()
+        set_language(language_from_environment(os.environ))
+        localise_typer()
+        typer_gettext = getattr(core, "_", None)  # Typer's "Missing command." and the like
+        if typer_gettext is not None:
+            core._ = _  # type: ignore[attr-defined]
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            if typer_gettext is not None:
+                core._ = typer_gettext  # type: ignore[attr-defined]
+            set_language(previous)
+            localise_typer()
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            localise(command, ctx)
+        return command
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        localise(self, ctx)
+        super().format_help(ctx, formatter)
