@@ -14,7 +14,7 @@ from ..formats import find_records
 from ..i18n import _
 from ..manifest import MANIFEST, Store, StoreError, Summary, plan
 from .collection import interruptible, jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, parse_rules
+from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
 
 def analyse(
@@ -41,8 +41,7 @@ def analyse(
     try:
         current = Store(store)
     except StoreError as exc:
-        typer.echo(_("error: {message}").format(message=exc), err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     if (store / MANIFEST).is_file():
         keys, todo, unchanged = plan(current, files, chosen, luck)
         if keys == current.manifest["files"] and not todo:  # nothing to do: no pandas, no analysis
@@ -62,8 +61,7 @@ def analyse(
         with interruptible():
             summary = update(store, files, chosen, luck, jobs, mapper, _("analysing"))
     except StoreError as exc:
-        typer.echo(_("error: {message}").format(message=exc), err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
         if scheduler is None:
             raise

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from ..formats import EXTENSIONS, FORMATS, REGISTRY, find_records, read_match, write_match
+from ..formats import (
+    EXTENSIONS,
+    FORMATS,
+    REGISTRY,
+    find_records,
+    read_match,
+    write_match,
+)
 from ..i18n import _
+from ..manifest import write_atomic
 from ..parallel import pmap
+from ..problem import Problem
 from ..record import rules_to_tags
 from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
 from .collection import interruptible, jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+from .common import (
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    SourceLines,
+    fail,
+    internal_problem,
+    parse_rules,
+    show_problem,
+)
 
 
 def convert(
@@ -55,8 +71,7 @@ def convert(
     try:
         REGISTRY[fmt].check_options(options)
     except ValueError as exc:
-        typer.echo(_("error: {reason}").format(reason=exc), err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     if many:
         output.mkdir(parents=True, exist_ok=True)
     used: set[Path] = set()
@@ -122,12 +137,10 @@ def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bo
         return done
     if rules is not None:
         match.tags.update(rules_to_tags(rules))
-    partial = target.with_name(f".{target.name}.part")
+    lost: list[Problem] = []
     try:
-        lost = write_match(match, partial, fmt, **options)
-        os.replace(partial, target)
+        write_atomic(target, lambda tmp: lost.extend(write_match(match, tmp, fmt, **options)))
     except OSError as exc:
-        partial.unlink(missing_ok=True)
         done.messages.append(_("{path}: error unwritable: {reason}").format(path=target,
                                                                            reason=exc.strerror or exc))
         done.status = UNWRITABLE

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import os
 from collections import Counter
 from pathlib import Path
 from typing import List, Optional
@@ -12,6 +11,7 @@ import typer
 
 from ..formats import find_records, read_matches
 from ..i18n import _
+from ..manifest import write_atomic
 from ..parallel import pmap
 from ..record import Match
 from ..rules import Rules
@@ -65,13 +65,6 @@ def _index(rows: list[tuple[str, Match, int, str]]) -> str:
             "</tbody></table></body></html>\n")
 
 
-def _write(target: Path, text: str) -> None:
-    """Write a temporary name, then rename: never a half-written page."""
-    partial = target.with_name(f".{target.name}.tmp")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, target)
-
-
 def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering,
          game: int | None) -> tuple[str, tuple[str, Match, int, str] | None]:
     """Write the viewer of one record file (``job``: the file and its page),
@@ -89,7 +82,7 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
         return f"{path}: {exc}", None
     except Exception as exc:  # a bug in tavlakit: say so, go on with the other files
         return str(internal_problem(path, exc)), None
-    _write(target, page)
+    write_atomic(target, lambda tmp: tmp.write_text(page, encoding="utf-8"))
     return "", (target.name, match, frames.problem_count, "{}\u2013{}".format(*match.final_score()))
 
 
@@ -148,7 +141,7 @@ def show(
             typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
     if many:
         index = targets[0].parent / "index.html"
-        _write(index, _index(rows))
+        write_atomic(index, lambda tmp: tmp.write_text(_index(rows), encoding="utf-8"))
         typer.echo(_("wrote {index}").format(index=index))
     if failed:
         raise typer.Exit(2)
