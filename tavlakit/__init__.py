@@ -5,7 +5,7 @@
 (167, 167)
 """
 
-from . import formats, replay, svg, viewer
+from . import formats, replay
 from .dicenames import dice_name, parse_dice
 from .formats import read_match, read_matches, write_match
 from .play import BAR, OFF, Move, Play
@@ -18,13 +18,19 @@ from .rules import Rules
 __version__ = "0.1.0"
 
 
+#: Modules imported on first use: ``analysis`` brings in pandas, and the
+#: pictures are not needed to read or check a record.
+_LAZY = ("analysis", "svg", "viewer")
+
+
 def __getattr__(name: str) -> object:
-    """``tk.analysis`` is imported on first use (it brings in pandas)."""
-    if name == "analysis":
+    """``tk.analysis``, ``tk.svg`` and ``tk.viewer``, imported when first used."""
+    if name in _LAZY:
         import importlib
 
-        return importlib.import_module(".analysis", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'tavlakit' has no attribute {name!r}")
+
 
 __all__ = [
     "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "Problem", "ProblemError", "Result",

@@ -431,6 +431,16 @@ def test_console_english_by_default() -> None:
     assert "Stop at the first error." in _plain(run.stdout)
 
 
+def test_typer_words_left_alone_in_english_are_typers_own() -> None:
+    """In English the CLI does not import Typer's help formatter to set its
+    words (a tenth of a second of start-up): they must be English already."""
+    code = ("from typer import rich_utils\nfrom tavlakit.cli.lang import TYPER_TEXT\n"
+            "print([k for k, v in TYPER_TEXT.items() if getattr(rich_utils, k) != v])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
 def test_console_validate_turkish_from_environment(faults) -> None:
     folder, codes = faults
     run = _console("validate", str(folder), LANG="tr_TR.UTF-8")

@@ -152,12 +152,19 @@ QUICK = {
 }
 
 
+#: Not needed to read, check, convert or print a record; each would add to
+#: every start-up (pydantic: typer 0.29's option checks; typer.rich_utils:
+#: rich's Markdown, for help screens; the pictures).
+HEAVY = ("pandas", "matplotlib", "gnubg_nn", "pyarrow", "numpy", "pydantic", "typer.rich_utils", "tavlakit.svg",
+         "tavlakit.viewer", "tavlakit.analysis")
+
+
 @pytest.mark.parametrize("command", [*QUICK, "convert"])
-def test_quick_commands_import_no_pandas(command: str, tmp_path: Path) -> None:
+def test_quick_commands_import_nothing_heavy(command: str, tmp_path: Path) -> None:
     args = QUICK.get(command) or ["convert", str(SAMPLES / "tavla-t000.mat"), "-o", str(tmp_path / "t.sgf")]
     code = ("import sys\nfrom tavlakit.cli import app\n"
             f"try:\n    app({args!r})\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
-            "heavy = [m for m in ('pandas', 'matplotlib', 'gnubg_nn', 'pyarrow', 'numpy') if m in sys.modules]\n"
+            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
             "print('HEAVY', heavy)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)

@@ -7,7 +7,6 @@ from typing import List, Optional
 
 import typer
 
-from .. import svg
 from ..dicenames import parse_dice
 from ..i18n import _, language
 from ..matchid import MatchState, parse_gnubg_id, parse_xgid
@@ -65,6 +64,8 @@ def board(
         typer.echo(str(position))
     if svg_out is None:
         return
+    from .. import svg  # not imported by the other commands
+
     style: svg.Numbering = "absolute" if numbering == "absolute" else "gnubg"
     picture = svg.board(
         position, size=size, flipped=flipped, numbering=style,

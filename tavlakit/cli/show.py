@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -15,12 +15,12 @@ from ..manifest import write_atomic
 from ..parallel import pmap
 from ..record import Match
 from ..rules import Rules
-from ..svg import Numbering
-from ..viewer import build
-from ..viewer import page as viewer_page
 from .board import default_numbering
 from .collection import interruptible, jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, internal_problem, parse_rules
+
+if TYPE_CHECKING:
+    from ..svg import Numbering
 
 NUMBERINGS = ("gnubg", "absolute")
 
@@ -70,6 +70,8 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
     """Write the viewer of one record file (``job``: the file and its page),
     in whatever process runs it. Returns the line to say
     on stderr when it could not (and no index row), else the index row."""
+    from ..viewer import build, page as viewer_page  # not imported by the other commands
+
     path, target = job
     match = next(read_matches([path]))
     unreadable = [p for p in match.problems if p.code == "unreadable"]
