@@ -59,6 +59,27 @@ def fingerprint(match: Match) -> str | None:
     return maker.digest()
 
 
+class Twins:
+    """Sources seen one by one, in order: each later source holding the same
+    match as an earlier one is a twin of the first."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}
+        """Each fingerprint's first source."""
+        self.of: dict[str, str] = {}
+        """Each twin source, mapped to the first."""
+
+    def see(self, source: str, digest: str | None) -> str | None:
+        """The first source of ``source``'s match if it came before, else None."""
+        if digest is None:
+            return None
+        first = self.first.setdefault(digest, source)
+        if first == source:
+            return None
+        self.of[source] = first
+        return first
+
+
 def duplicates(prints: Iterable[tuple[str, str | None]]) -> dict[str, str]:
     """For (source, fingerprint) pairs in order: each later source holding
     the same match as an earlier one, mapped to the first.
@@ -66,16 +87,10 @@ def duplicates(prints: Iterable[tuple[str, str | None]]) -> dict[str, str]:
     >>> duplicates([("a.mat", "f1"), ("b.mat", "f2"), ("a.sgf", "f1"), ("c", None), ("d", None)])
     {'a.sgf': 'a.mat'}
     """
-    first: dict[str, str] = {}
-    out: dict[str, str] = {}
+    twins = Twins()
     for source, digest in prints:
-        if digest is None:
-            continue
-        if digest in first:
-            out[source] = first[digest]
-        else:
-            first[digest] = source
-    return out
+        twins.see(source, digest)
+    return twins.of
 
 
 def duplicate_problem(source: str, first: str) -> Problem:
@@ -84,4 +99,4 @@ def duplicate_problem(source: str, first: str) -> Problem:
                    file=source)
 
 
-__all__ = ["Fingerprinter", "duplicate_problem", "duplicates", "fingerprint"]
+__all__ = ["Fingerprinter", "Twins", "duplicate_problem", "duplicates", "fingerprint"]

@@ -95,6 +95,27 @@ def test_streaming_reader_and_parquet(tmp_path: Path) -> None:
     assert len(pd.read_parquet(games_path)) == len(games_frame(tk.read_matches(paths)))
 
 
+def test_frames_built_in_pieces_are_what_pandas_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frame builder (rows made compact in batches, Arrow pieces) against
+    ``pd.array`` of every column's values at once: same values, missing
+    values and dtypes, over many small batches and a piece with no rows."""
+    from tavlakit.analysis import frames
+
+    monkeypatch.setattr(frames._Builder, "BATCH", 7)
+    pieces = [rows for rows, _games, _own in frames._Walker(None, False).run(tk.read_matches(SELFPLAY[:2]))]
+    pieces.insert(1, [])
+    pieces.append([{"game": None, "luck": float("nan"), "legal": None, "play": None}, {"luck": 0.25, "dance": True}])
+    builder = frames._Builder(PLAY_COLUMNS)
+    for rows in pieces:
+        builder.add(frames._columns(rows, PLAY_COLUMNS))
+    built = builder.frame()
+    rows = [row for piece in pieces for row in piece]
+    expected = pd.DataFrame({name: pd.array([row.get(name) for row in rows], dtype=kind)
+                             for name, kind in PLAY_COLUMNS.items()})
+    assert len(built) == len(rows) > 100
+    pd.testing.assert_frame_equal(built, expected, check_exact=True)
+
+
 def test_turn_facts_by_hand() -> None:
     # 1) 63: 24/18 18/15 then 65: 24/18 18/13; later 31: 6/5 8/5 etc. (selfplay-3p-1 game 1)
     plays = plays_frame(tk.read_match(GNUBG / "selfplay-3p-1.mat"), luck=False)

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import pandas as pd
 from typing_extensions import TypeIs
 
-from ..fingerprint import Fingerprinter, duplicate_problem, duplicates
+from ..fingerprint import Fingerprinter, Twins, duplicate_problem, duplicates
 from ..formats import find_records, open_games
 from ..i18n import _
 from ..names import PlayerNames
@@ -104,11 +103,17 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
 
 def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
     """One :class:`Analysis` of files analysed apart, in their order; see :func:`assemble`."""
-    parts = list(parts)
-    plays, games = (frames._table({name: list(chain.from_iterable(p.columns[i][name] for p in parts))
-                                   for name in columns}, columns)
-                    for i, columns in enumerate((frames.PLAY_COLUMNS, frames.GAME_COLUMNS)))
-    return assemble(plays, games, [(p.source, p.fingerprint, p.problems) for p in parts], dedupe)
+    builders = (frames._Builder(frames.PLAY_COLUMNS), frames._Builder(frames.GAME_COLUMNS))
+    files = []
+    twins = Twins()
+    for part in parts:  # each file's rows made compact as it comes, then let go
+        files.append((part.source, part.fingerprint, part.problems))
+        if dedupe and twins.see(part.source, part.fingerprint):
+            continue  # a match seen before: its rows are left out (assemble says so)
+        for builder, values in zip(builders, part.columns):
+            builder.add(values)
+    plays, games = (builder.frame() for builder in builders)
+    return assemble(plays, games, files, dedupe)
 
 
 def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]],
@@ -119,9 +124,13 @@ def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, st
     file holding the same match as an earlier one leaves its rows out and
     gets a ``duplicate-match`` info problem instead."""
     twins = duplicates((source, digest) for source, digest, _problems in files) if dedupe else {}
-    if twins:
-        plays = plays[~plays["path"].isin(list(twins))].reset_index(drop=True)
-        games = games[~games["path"].isin(list(twins))].reset_index(drop=True)
+    if twins:  # (rows :func:`combine` has not already left out)
+        twin_rows = plays["path"].isin(list(twins))
+        if twin_rows.any():
+            plays = plays[~twin_rows].reset_index(drop=True)
+        twin_rows = games["path"].isin(list(twins))
+        if twin_rows.any():
+            games = games[~twin_rows].reset_index(drop=True)
     problems: list[Problem] = []
     for source, _digest, own in files:
         problems.extend(own)
@@ -132,8 +141,8 @@ def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, st
 
 def _relabel(frame: pd.DataFrame) -> pd.DataFrame:
     labels = frames._Labels()
-    shown = {path: labels(path) for path in frame["path"].unique()}
-    frame["match"] = frame["path"].map(shown).astype("string")
+    codes, paths = pd.factorize(frame["path"])  # (no Python string per row)
+    frame["match"] = pd.array([labels(path) for path in paths], dtype="string").take(codes, allow_fill=True)
     return frame
 
 

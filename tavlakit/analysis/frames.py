@@ -237,22 +237,72 @@ def _columns(rows: list[dict[str, Any]], columns: dict[str, str]) -> dict[str, l
 
 
 def _table(values: dict[str, list[Any]], columns: dict[str, str]) -> pd.DataFrame:
-    # each column straight into its pandas array: what pd.array would
-    # build, without its type inference
-    return pd.DataFrame({name: _column(values[name], kind) for name, kind in columns.items()}, copy=False)
+    builder = _Builder(columns)
+    builder.add(values)
+    return builder.frame()
 
 
-def _column(values: list[Any], kind: str) -> Any:
-    if kind == "string":
-        return pd.arrays.ArrowStringArray(_pa().chunked_array([_pa().array(values, _pa().large_string())]))
-    if kind == "float64":
-        return np.array([math.nan if v is None else v for v in values], dtype="float64")
-    mask = np.array([v is None for v in values], dtype=bool)
-    if mask.any():
-        values = [0 if v is None else v for v in values]
-    if kind == "Int64":
-        return pd.arrays.IntegerArray(np.array(values, dtype="int64"), mask)
-    return pd.arrays.BooleanArray(np.array(values, dtype=bool), mask)
+class _Builder:
+    """A frame put together piece by piece (a file's or a match's rows).
+
+    Rows are gathered as Python values up to :attr:`BATCH` rows, then made
+    compact (Arrow arrays), so a collection never sits in memory as Python
+    objects; :meth:`frame` builds each column straight into its pandas
+    array (what ``pd.array`` would build, without its type inference): the
+    pieces become the chunks of the string columns, the others are copied
+    into numpy arrays.
+    """
+
+    BATCH = 8192
+
+    def __init__(self, columns: dict[str, str]) -> None:
+        self.columns = columns
+        self.pieces: dict[str, list[Any]] = {name: [] for name in columns}
+        self.pending: dict[str, list[Any]] = {name: [] for name in columns}
+
+    def add(self, values: dict[str, list[Any]]) -> None:
+        """Add one piece: its rows' values column by column."""
+        for name in self.columns:
+            self.pending[name].extend(values[name])
+        if len(self._pending) >= self.BATCH:
+            self._compact()
+
+    @property
+    def _pending(self) -> list[Any]:
+        return self.pending[next(iter(self.columns))]
+
+    def _compact(self) -> None:
+        for name, kind in self.columns.items():
+            self.pieces[name].append(_piece(self.pending[name], kind))
+            self.pending[name] = []
+
+    def frame(self) -> pd.DataFrame:
+        """The frame of every row added (the builder is used up)."""
+        if self._pending or not self.pieces[next(iter(self.columns))]:
+            self._compact()
+        data = {name: _array(self.pieces.pop(name), kind) for name, kind in self.columns.items()}
+        _pa().default_memory_pool().release_unused()  # the pieces copied into numpy arrays
+        return pd.DataFrame(data, copy=False)
+
+
+#: The Arrow type of the pieces of each kind of column.
+_ARROW = {"string": "large_string", "float64": "float64", "Int64": "int64", "boolean": "bool_"}
+
+
+def _piece(values: list[Any], kind: str) -> Any:
+    """One piece of a column, compact: an Arrow array (None: missing)."""
+    return _pa().array(values, getattr(_pa(), _ARROW[kind])())
+
+
+def _array(pieces: list[Any], kind: str) -> Any:
+    """The pandas array of a column's pieces, end to end."""
+    chunks = _pa().chunked_array(pieces, getattr(_pa(), _ARROW[kind])())
+    if kind == "string":  # the pieces become the chunks: no copy
+        return pd.arrays.ArrowStringArray(chunks)
+    if kind == "float64":  # missing: NaN
+        return chunks.to_numpy()
+    dtype: Any = pd.Int64Dtype() if kind == "Int64" else pd.BooleanDtype()  # (not in pandas-stubs)
+    return dtype.__from_arrow__(chunks)  # values and missing mask, as pandas reads Arrow
 
 
 def _pa() -> Any:
@@ -275,14 +325,13 @@ def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules |
 
     if is_paths(matches):
         return analyse_paths(matches, rules, luck, jobs)
-    plays: list[dict[str, Any]] = []
-    games: list[dict[str, Any]] = []
+    plays, games = _Builder(PLAY_COLUMNS), _Builder(GAME_COLUMNS)
     problems: list[Problem] = []
     for p, g, trouble in _Walker(rules, luck).run(matches):
-        plays.extend(p)
-        games.extend(g)
+        plays.add(_columns(p, PLAY_COLUMNS))
+        games.add(_columns(g, GAME_COLUMNS))
         problems.extend(trouble)
-    return Analysis(_frame(plays, PLAY_COLUMNS), _frame(games, GAME_COLUMNS), problems)
+    return Analysis(plays.frame(), games.frame(), problems)
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:
@@ -373,18 +422,20 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
         per_side[side] = {"wins": count(won), "losses": count(lost), "mars_for": count(won & marsy),
                           "mars_against": count(lost & marsy), "points_for": count(won, points),
                           "points_against": count(lost, points)}
-    rolls = plays[plays["kind"] == "roll"]
-    where = pd.Index(paths).get_indexer(rolls["path"]) if n else np.full(len(rolls), -1)
-    player = rolls["player"].to_numpy(dtype="float64", na_value=np.nan)
+    roll = (plays["kind"] == "roll").to_numpy(dtype=bool, na_value=False)  # no copy of the plays: masks
+
+    def column(values: pd.Series) -> Any:
+        return values.to_numpy(dtype="float64", na_value=np.nan)[roll]
+
+    where = pd.Index(paths).get_indexer(plays["path"])[roll] if n else np.full(int(roll.sum()), -1)
+    player = column(plays["player"])
     keep = (where >= 0) & np.isin(player, (0, 1))
     key = (where * 2 + np.nan_to_num(player).astype("int64"))[keep]
-    counted = {name: np.bincount(key, weights=rule(rolls).to_numpy(dtype="float64")[keep], minlength=2 * n)
+    counted = {name: np.bincount(key, weights=column(rule(plays))[keep], minlength=2 * n)
                for name, rule in _COUNTS.items()}
     order = np.argsort(key, kind="stable")
     bounds = np.searchsorted(key[order], np.arange(2 * n + 1))
-    luck = rolls["luck"].to_numpy(dtype="float64", na_value=np.nan)[keep][order]
-    cube = rolls["cube"].astype("float64").to_numpy(dtype="float64", na_value=np.nan)[keep][order]
-    error = rolls["error"].to_numpy(dtype="float64", na_value=np.nan)[keep][order]
+    luck, cube, error = (column(plays[c])[keep][order] for c in ("luck", "cube", "error"))
     rows = []
     for i in range(n):
         for side in (0, 1):
