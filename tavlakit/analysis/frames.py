@@ -386,6 +386,13 @@ def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame |
     return _rates(out)
 
 
+def match_players(plays: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`players_frame` with ``scope="match"`` only (one
+    per player per match), without summing up every player's matches."""
+    per_match = pd.DataFrame(_player_rows(plays, games))
+    return per_match if per_match.empty else _rates(per_match.assign(scope="match"))
+
+
 #: Counted per player and match from the rolls: column -> the rows counted.
 _COUNTS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
     "rolls": lambda r: r["die1"].notna(), "judged_rolls": lambda r: r["luck"].notna(),

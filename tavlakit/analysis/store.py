@@ -51,7 +51,7 @@ from ..parallel import pmap
 from ..rules import Rules
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
-from .frames import Analysis, players_frame
+from .frames import Analysis, match_players
 
 #: Runs the analysis of the files to do elsewhere, yielding results in their order.
 Mapper = Callable[[Sequence[Path], "Rules | None", bool], Iterator[FileAnalysis]]
@@ -116,9 +116,9 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
     key = task.key
     _write_parquet(folder / "plays" / f"{key}.parquet", result.plays)
     _write_parquet(folder / "games" / f"{key}.parquet", result.games)
-    players = players_frame(Analysis(result.plays, result.games))
+    players = match_players(result.plays, result.games)
     if not players.empty:
-        _write_parquet(folder / "players" / f"{key}.parquet", _typed(players[players["scope"] == "match"]))
+        _write_parquet(folder / "players" / f"{key}.parquet", _typed(players))
     meta = {
         "key": key, "path": result.source, "sha256": task.sha256, "size": task.size, "tavlakit": __version__,
         "rules": result.rules, "rules_name": result.rules_name, "rules_option": repr(rules) if rules else None,
@@ -133,13 +133,15 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     """The same column types in every file's players partition (one Parquet
     schema): object columns of whole numbers become Int64, other object
-    columns string, bool boolean, int Int64; floats stay float64."""
+    and str columns string, bool boolean, int Int64; floats stay float64."""
     out = frame.reset_index(drop=True)
     for column in out.columns:
         values = out[column]
         if values.dtype == object:
             integers = pd.api.types.infer_dtype(values, skipna=True) == "integer"
             out[column] = values.astype("Int64" if integers else "string")
+        elif pd.api.types.is_string_dtype(values):  # pandas' default str type (missing: NaN)
+            out[column] = values.astype("string")
         elif pd.api.types.is_bool_dtype(values):
             out[column] = values.astype("boolean")
         elif pd.api.types.is_integer_dtype(values):
