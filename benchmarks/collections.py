@@ -33,7 +33,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO.parent / "shared" / "corpus"  # as in /work/main; pass --corpus from a worktree
-ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+# (bytecode written and reused, as an installed package has it)
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPATH": str(REPO)}
 TAVLAKIT = [sys.executable, "-m", "tavlakit"]
 
 
@@ -59,6 +60,14 @@ def peak_mb(code: str) -> float:
     """Peak resident memory (MB) of a fresh Python running ``code``."""
     probe = code + "\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=ENV, check=True)
+    return int(out.stdout.split()[-1]) / 1024
+
+
+def command_peak_mb(args: list[str]) -> float:
+    """Peak resident memory (MB) of a command (with ``-j 1``: one process)."""
+    probe = ("import resource, subprocess, sys\nsubprocess.run(sys.argv[1:], capture_output=True)\n"
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, env=ENV, check=True)
     return int(out.stdout.split()[-1]) / 1024
 
 
@@ -179,6 +188,11 @@ def main() -> None:
                             f"update({tmp + '/b'!r}, [{str(small)!r}], luck=False, jobs=1)")
     print(f"into a store: one file {store_one:.0f} MB, the whole corpus {store_whole:.0f} MB "
           f"({store_whole / store_one:.2f}x)")
+    for jobs in ("1", str(cores)):
+        stats_one, stats_whole = (command_peak_mb([*TAVLAKIT, "stats", "--no-luck", "-j", jobs, path])
+                                  for path in (str(small), corpus))
+        print(f"stats --no-luck -j {jobs} (its largest process): one file {stats_one:.0f} MB, the whole corpus "
+              f"{stats_whole:.0f} MB ({stats_whole / stats_one:.2f}x)")
 
     # analysis without luck vs validate
     print("\n# analysis without luck vs validate (one core, start-up included)")
