@@ -71,6 +71,20 @@ def command_peak_mb(args: list[str]) -> float:
     return int(out.stdout.split()[-1]) / 1024
 
 
+def machine_scaling(cores: int) -> float:
+    """How much faster ``cores`` CPU-bound Python processes get through
+    ``cores`` times the work than one process (the ceiling for ``--jobs``)."""
+    code = "s = 0\nfor i in range(10_000_000): s += i * i"
+
+    def wall(count: int) -> float:
+        start = time.perf_counter()
+        for process in [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]:
+            process.wait()
+        return time.perf_counter() - start
+
+    return max(cores * wall(1) / wall(cores) for _ in range(3))
+
+
 def games_in(summary: str) -> int:
     line = summary.strip().splitlines()[-1]
     return int(line.split(" file(s), ")[1].split(" game(s)")[0])
@@ -135,7 +149,8 @@ def main() -> None:
     print(f"--jobs 1: {games} games in {one[0]:.2f} s wall ({one[1]:.2f} s CPU): {games / one[0]:,.0f} games/s "
           f"({games / one[1]:,.0f} per CPU second)")
     print(f"--jobs {cores}: {allc[0]:.2f} s wall ({allc[1]:.2f} s CPU): {games / allc[0]:,.0f} games/s, "
-          f"{one[0] / allc[0]:.2f}x --jobs 1")
+          f"{one[0] / allc[0]:.2f}x --jobs 1 (this machine: {cores} busy Python processes give "
+          f"{machine_scaling(cores):.2f}x one)")
     pgn = chess_pgn(args.chess_games)
     chess_games, chess_cpu = min((chess_read_validate(pgn) for _ in range(args.repeat)), key=lambda r: r[1])
     print(f"python-chess read + validate: {chess_games} random games in {chess_cpu:.2f} s CPU: "
