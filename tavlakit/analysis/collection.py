@@ -125,18 +125,19 @@ def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, st
     gets a ``duplicate-match`` info problem instead."""
     twins = duplicates((source, digest) for source, digest, _problems in files) if dedupe else {}
     if twins:  # (rows :func:`combine` has not already left out)
-        twin_rows = plays["path"].isin(list(twins))
-        if twin_rows.any():
-            plays = plays[~twin_rows].reset_index(drop=True)
-        twin_rows = games["path"].isin(list(twins))
-        if twin_rows.any():
-            games = games[~twin_rows].reset_index(drop=True)
+        plays, games = (_without(frame, list(twins)) for frame in (plays, games))
     problems: list[Problem] = []
     for source, _digest, own in files:
         problems.extend(own)
         if source in twins:
             problems.append(duplicate_problem(source, twins[source]))
     return Analysis(_relabel(plays), _relabel(games), problems)
+
+
+def _without(frame: pd.DataFrame, paths: list[str]) -> pd.DataFrame:
+    """The frame without the rows of ``paths`` (the frame itself when it has none)."""
+    rows = frame["path"].isin(paths)
+    return frame[~rows].reset_index(drop=True) if rows.any() else frame
 
 
 def _relabel(frame: pd.DataFrame) -> pd.DataFrame:
