@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 from typing_extensions import TypeIs
@@ -140,10 +140,12 @@ def _without(frame: pd.DataFrame, paths: list[str]) -> pd.DataFrame:
     return frame[~rows].reset_index(drop=True) if rows.any() else frame
 
 
-def _relabel(frame: pd.DataFrame) -> pd.DataFrame:
-    labels = frames._Labels()
+def _relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> pd.DataFrame:
+    """The frame with its ``match`` column set to each path's ``label``
+    (default: the short labels of the paths of this frame)."""
+    label = label or frames._Labels()
     codes, paths = pd.factorize(frame["path"])  # (no Python string per row)
-    frame["match"] = pd.array([labels(path) for path in paths], dtype="string").take(codes, allow_fill=True)
+    frame["match"] = pd.array([label(path) for path in paths], dtype="string").take(codes, allow_fill=True)
     return frame
 
 

@@ -24,7 +24,7 @@ import pandas as pd
 from ..formats import find_records
 from ..rules import Rules
 from . import frames
-from .collection import FileAnalysis, analyse_file, combine
+from .collection import FileAnalysis, _relabel, analyse_file, combine
 from .store import Mapper
 
 #: Files per partition unless told: enough work to hide the scheduling cost.
@@ -42,10 +42,8 @@ def _chunks(paths: Sequence[str | Path], size: int) -> tuple[list[list[Path]], d
 
 def _part(chunk: list[Path], table: str, rules: Rules | None, luck: bool, labels: dict[str, str]) -> pd.DataFrame:
     result = combine(analyse_file(path, rules, luck) for path in chunk)
-    frame: pd.DataFrame = getattr(result, table)
     # the short labels of the whole collection, not of this partition
-    frame["match"] = frame["path"].map(labels).astype("string")
-    return frame
+    return _relabel(getattr(result, table), labels.__getitem__)
 
 
 def _frame(table: str, paths: Sequence[str | Path], rules: Rules | None, luck: bool, files_per_partition: int) -> Any:

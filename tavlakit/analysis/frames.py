@@ -257,6 +257,8 @@ class _Builder:
 
     def __init__(self, columns: dict[str, str]) -> None:
         self.columns = columns
+        self.first = next(iter(columns))
+        """The first column: its pending values count the rows of the batch."""
         self.pieces: dict[str, list[Any]] = {name: [] for name in columns}
         self.pending: dict[str, list[Any]] = {name: [] for name in columns}
 
@@ -264,12 +266,8 @@ class _Builder:
         """Add one piece: its rows' values column by column."""
         for name in self.columns:
             self.pending[name].extend(values[name])
-        if len(self._pending) >= self.BATCH:
+        if len(self.pending[self.first]) >= self.BATCH:
             self._compact()
-
-    @property
-    def _pending(self) -> list[Any]:
-        return self.pending[next(iter(self.columns))]
 
     def _compact(self) -> None:
         for name, kind in self.columns.items():
@@ -278,7 +276,7 @@ class _Builder:
 
     def frame(self) -> pd.DataFrame:
         """The frame of every row added (the builder is used up)."""
-        if self._pending or not self.pieces[next(iter(self.columns))]:
+        if self.pending[self.first] or not self.pieces[self.first]:
             self._compact()
         data = {name: _array(self.pieces.pop(name), kind) for name, kind in self.columns.items()}
         _pa().default_memory_pool().release_unused()  # the pieces copied into numpy arrays
