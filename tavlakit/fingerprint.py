@@ -73,11 +73,11 @@ class Twins:
         """The first source of ``source``'s match if it came before, else None."""
         if digest is None:
             return None
-        first = self.first.setdefault(digest, source)
-        if first == source:
+        if digest not in self.first:
+            self.first[digest] = source
             return None
-        self.of[source] = first
-        return first
+        self.of[source] = self.first[digest]
+        return self.of[source]
 
 
 def duplicates(prints: Iterable[tuple[str, str | None]]) -> dict[str, str]:

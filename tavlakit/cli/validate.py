@@ -14,7 +14,7 @@ from typing import List, Optional
 
 import typer
 
-from ..fingerprint import Fingerprinter, duplicate_problem
+from ..fingerprint import Fingerprinter, Twins, duplicate_problem
 from ..formats import find_records, open_games
 from ..i18n import _
 from ..parallel import pmap
@@ -75,7 +75,7 @@ def validate(
     lines = SourceLines()
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
-    first: dict[str, str] = {}
+    twins = Twins()
     notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
     with interruptible():
         for path, checked in zip(files, pmap(check_file, files, jobs, _("validating"), rules=chosen, strict=strict)):
@@ -84,11 +84,9 @@ def validate(
             totals["plays"] += checked.plays
             problems = [*notes, *checked.problems]
             notes = []
-            if checked.fingerprint is not None:
-                if checked.fingerprint in first:
-                    problems = [*problems, duplicate_problem(str(path), first[checked.fingerprint])]
-                else:
-                    first[checked.fingerprint] = str(path)
+            earlier = twins.see(str(path), checked.fingerprint)
+            if earlier is not None:
+                problems = [*problems, duplicate_problem(str(path), earlier)]
             for problem in problems:
                 codes[problem.code] += 1
                 totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
