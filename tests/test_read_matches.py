@@ -74,3 +74,22 @@ def test_find_records_keeps_named_files_of_any_kind(folder: Path) -> None:
     assert [p.name for p in files] == ["x.png", "b.sgf"]
     [note] = files.problems
     assert note.file == str(folder / "sub") and "1 .gmd, 1 .png" in note.message.lower()
+
+
+def test_whole_file_readers_close_the_files_they_open(tmp_path: Path) -> None:
+    import gc
+    import warnings
+
+    from tavlakit.formats.jsonfmt import read_json
+    from tavlakit.formats.mat import load_mat
+    from tavlakit.formats.sgf import read_sgf
+
+    json_file = tmp_path / "t.json"
+    tk.write_match(tk.read_match(SAMPLES / "tavla-t000.mat"), json_file)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        games = [len(load_mat(SAMPLES / "tavla-t000.mat").games), len(read_json(json_file).games),
+                 len(read_sgf(SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.sgf").games)]
+        gc.collect()
+    assert games == [6, 6, 4]
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]

@@ -27,7 +27,7 @@ from ..play import Move, parse_part
 from ..i18n import _
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
-from .text import open_input
+from .text import open_input, owned
 
 __all__ = ["JsonReader", "read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
 
@@ -303,7 +303,8 @@ class JsonReader:
         self._games: list[Any] = []
         report = Reporter(self.match.problems, file=source)
         try:
-            data = json.loads(stream.read())
+            with owned(given, stream):
+                data = json.loads(stream.read())
         except json.JSONDecodeError as exc:
             report.error("syntax", _("not valid JSON: {reason}").format(reason=exc.msg), line=exc.lineno,
                          column=exc.colno)

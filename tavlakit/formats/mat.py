@@ -43,7 +43,7 @@ from ..play import BAR, OFF, Move
 from ..i18n import _, language, ngettext
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
-from .text import open_input
+from .text import open_input, owned
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
 
@@ -537,10 +537,11 @@ def read_mat(stream: IO[str] | Iterable[str], source: str | None = None) -> MatR
 def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole transcript (text, bytes, a :class:`~pathlib.Path` or a stream) into a :class:`Match`."""
     stream, source, problems = open_input(given, source)
-    reader = read_mat(stream, source)
-    match = reader.match
-    match.problems[:0] = problems
-    match.games = list(reader.games())
+    with owned(given, stream):
+        reader = read_mat(stream, source)
+        match = reader.match
+        match.problems[:0] = problems
+        match.games = list(reader.games())
     return match
 
 

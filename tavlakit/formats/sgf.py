@@ -48,7 +48,6 @@ ignores.
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Callable, Iterator, Sequence
 
@@ -61,7 +60,7 @@ from ..rules import DEFAULT_RULES
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
 from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise, split
-from .text import open_input
+from .text import open_input, owned
 
 __all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point", "ROOT_TAGS", "TAGS_PROP"]
 
@@ -234,7 +233,7 @@ class SgfReader:
 def read_sgf(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole SGF file (text, bytes, a :class:`~pathlib.Path` or a stream)."""
     reader = SgfReader(given, source)
-    with reader.stream if isinstance(given, Path) else nullcontext():
+    with owned(given, reader.stream):
         reader.match.games = list(reader.games())
     return reader.match
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import io
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import IO, Callable, Iterator, NamedTuple
 
@@ -132,6 +133,12 @@ class Input(NamedTuple):
     stream: IO[str]
     source: str | None
     problems: list[Problem]
+
+
+def owned(given: object, stream: IO[str]) -> AbstractContextManager[object]:
+    """A ``with`` that closes ``stream`` when :func:`open_input` opened it for
+    ``given`` (a path), and leaves open a stream the caller gave."""
+    return stream if isinstance(given, Path) else nullcontext()
 
 
 def open_input(given: str | bytes | Path | IO[str], source: str | None = None) -> Input:
