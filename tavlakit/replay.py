@@ -16,7 +16,7 @@ one error, not one on every later play.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from . import summary
@@ -495,16 +495,21 @@ def validate(match: Match, rules: Rules | None = None, strict: bool = False,
     rules = rules or default_rules(match)  # resolves the tags first: their problems are the match's
     collect = Reporter(report.problems, strict, file=match.source)
     collect.take(match.problems)
-    unmarked = unmarked_games = 0
+    unmarked = []
     for replayed in replay(match, rules, strict, games):
         report.games += 1
         report.plays += replayed.plays
         report.problems.extend(replayed.game.problems)
         report.problems.extend(replayed.problems)
-        if replayed.unmarked_hits:
-            unmarked += replayed.unmarked_hits
-            unmarked_games += 1
-    if unmarked:
-        collect.warning("hit-mark", _("{hits} hit(s) in {games} game(s) written without '*' (the writer marks no "
-                                      "hits)").format(hits=unmarked, games=unmarked_games))
+        unmarked.append(replayed.unmarked_hits)
+    report_unmarked_hits(collect, unmarked)
     return report
+
+
+def report_unmarked_hits(report: Reporter, hits: Sequence[int]) -> None:
+    """The one warning of a match whose games' hits were written without
+    '*' (``hits``: each game's count of them), if any was."""
+    games = [count for count in hits if count]
+    if games:
+        report.warning("hit-mark", _("{hits} hit(s) in {games} game(s) written without '*' (the writer marks no "
+                                     "hits)").format(hits=sum(games), games=len(games)))

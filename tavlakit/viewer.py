@@ -21,7 +21,6 @@ import gzip
 import html as _html
 import json
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -32,9 +31,9 @@ from . import svg
 from .i18n import N_, _, language, ngettext
 from .play import Play
 from .position import Position
-from .problem import Problem
+from .problem import Problem, Reporter
 from .record import Game, Match, Turn
-from .replay import ReplayedGame, Step, default_rules, replay, validate
+from .replay import ReplayedGame, Step, default_rules, replay, report_unmarked_hits
 from .rules import Rules
 from .svg import Numbering
 
@@ -433,9 +432,11 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
     if analyse:
         _analyse(match, rules, games)
-    placed = Counter(p for gf in games for f in gf.frames for p in f.problems)
-    rest = list((Counter(validate(match, rules).problems) - placed).elements())
-    return MatchFrames(match, games, rest, analyse)
+    # every problem of a game is placed at one of its turns: what is left
+    # is the match's own, and the warning validate adds for unmarked hits
+    rest = Reporter(list(match.problems), file=match.source)
+    report_unmarked_hits(rest, [gf.replayed.unmarked_hits for gf in games])
+    return MatchFrames(match, games, rest.problems, analyse)
 
 
 def _title(match: Match) -> str:
