@@ -173,6 +173,17 @@ class Position:
         """
         return Play(self._walk(play)[1])
 
+    def played(self, play: Play | Iterable[Move]) -> tuple[Position, Play]:
+        """:meth:`apply` and :meth:`mark_hits` in one walk: the position after
+        ``play`` and the play with its hit marks as made.
+
+        >>> after, play = Position.from_points({13: 1, 6: 1}, {20: 1}).played(Play.parse("13/8 6/5"))
+        >>> play, after.pips(), after.bar()
+        (Play('13/8 6/5*'), (13, 25), (0, 1))
+        """
+        board, made = self._walk(play)
+        return Position._trusted(board), Play(made)
+
     def _walk(self, play: Play | Iterable[Move]) -> tuple[Board, list[Move]]:
         """The board after the moves (mover's view) and the moves as made."""
         s = list(self._s)

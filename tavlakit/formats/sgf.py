@@ -258,13 +258,8 @@ class _Board:
         followed at the first move it cannot make."""
         if not self.ok:
             return tuple(moves)
-        pos = self.view(player)
-        marked = []
         try:
-            for move in moves:
-                hit = 0 < move.dst < 25 and pos.board[move.dst] == -1
-                pos = pos.apply([move])
-                marked.append(Move(move.src, move.dst, hit))
+            pos, marked = self.view(player).played(moves)
         except ValueError:
             self.ok = False
             return tuple(moves)
