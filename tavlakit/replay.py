@@ -26,6 +26,7 @@ from .legality import (
     Verdict,
     any_roll,
     closest,
+    direct,
     explain,
     judge,
     notation,
@@ -252,14 +253,17 @@ class _GameWalker:
             return
         if not turn.moves and turn.status == "play" and index == len(self.game.turns) - 1:
             return  # rolled, then resigned (gnubg writes it so), or the record stops here
-        verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules)
-        if verdict.after is None:
-            self.illegal(step, index, turn, before, verdict)
-            return
-        if not turn.moves:
-            return  # no move was possible: the board stays
-        self.check_hits(turn, verdict.made, before)
-        self.moved(step, turn, Position._trusted(verdict.after))
+        fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
+        if fast is None:
+            verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules)
+            if verdict.after is None:
+                self.illegal(step, index, turn, before, verdict)
+                return
+            if not turn.moves:
+                return  # no move was possible: the board stays
+            fast = verdict.after, verdict.made
+        self.check_hits(turn, fast[1], before)
+        self.moved(step, turn, Position._trusted(fast[0]))
 
     def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
         """A roll by the side not on roll: a turn of the other side is not
