@@ -26,7 +26,7 @@ def sgf_sources(corpus: Path) -> list[dict[str, str]]:
 
 def test_every_corpus_sgf_reads(corpus_dir: Path) -> None:
     rows = sgf_sources(corpus_dir)
-    assert len(rows) == 13
+    assert len(rows) == 14
     for row in rows:
         match = read_sgf(corpus_dir / row["file"])
         problems = match.problems + [p for g in match.games for p in g.problems]

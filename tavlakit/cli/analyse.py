@@ -13,7 +13,7 @@ import typer
 from ..formats import find_records
 from ..i18n import _
 from ..manifest import MANIFEST, Store, StoreError, Summary, plan
-from .collection import interruptible, jobs_option
+from .collection import jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
 
@@ -58,8 +58,7 @@ def analyse(
             raise typer.Exit(2) from None
         mapper = client_mapper(scheduler)
     try:
-        with interruptible():
-            summary = update(store, files, chosen, luck, jobs, mapper, _("analysing"))
+        summary = update(store, files, chosen, luck, jobs, mapper, _("analysing"))
     except StoreError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:

@@ -1,11 +1,10 @@
-"""What the commands over collections share: ``--jobs``, Ctrl-C, player
-names, and the matches stored twice."""
+"""What the commands over collections share: ``--jobs``, player names,
+and the matches stored twice."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -15,25 +14,11 @@ from ..names import PlayerNames
 if TYPE_CHECKING:
     from ..analysis.frames import Analysis
 
-#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
-
 
 def jobs_option() -> Any:
     """The ``--jobs/-j N`` option: processes to use (default every core)."""
     return typer.Option(None, "--jobs", "-j", min=1,
                         help=_("Processes to use (default: every core; 1: in this process)."))
-
-
-@contextmanager
-def interruptible() -> Iterator[None]:
-    """Turn Ctrl-C into one line on stderr and exit status 130 (the workers
-    are already stopped by :func:`tavlakit.parallel.pmap`)."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        typer.echo(_("interrupted"), err=True)
-        raise typer.Exit(INTERRUPTED) from None
 
 
 NAMES_HELP = N_("A file of 'alias = name' lines joining player names that are one person (implies --merge-names).")
@@ -64,4 +49,4 @@ def say_duplicates(result: Analysis) -> None:
         typer.echo(duplicate_note(len(twins)), err=True)
 
 
-__all__ = ["INTERRUPTED", "MERGE_HELP", "NAMES_HELP", "interruptible", "jobs_option", "rename", "say_duplicates"]
+__all__ = ["MERGE_HELP", "NAMES_HELP", "jobs_option", "rename", "say_duplicates"]

@@ -24,7 +24,7 @@ from ..record import rules_to_tags
 from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
-from .collection import interruptible, jobs_option
+from .collection import jobs_option
 from .common import (
     RULES_DEFAULT_HELP,
     RULES_HELP,
@@ -78,15 +78,14 @@ def convert(
     targets = [_target(output, path, fmt, used) if many else output for path in files]
     status = 0
     written = 0
-    with interruptible():
-        for done in pmap(convert_one, list(zip(files, targets)), jobs, _("converting"), fmt=fmt, rules=chosen,
-                         force=force, options=options):
-            for message in done.messages:
-                typer.echo(message, err=True)
-            if done.status == UNWRITABLE:
-                raise typer.Exit(2)
-            status = max(status, done.status)
-            written += done.written
+    for done in pmap(convert_one, list(zip(files, targets)), jobs, _("converting"), fmt=fmt, rules=chosen,
+                     force=force, options=options):
+        for message in done.messages:
+            typer.echo(message, err=True)
+        if done.status == UNWRITABLE:
+            raise typer.Exit(2)
+        status = max(status, done.status)
+        written += done.written
     typer.echo(_("{written} of {count} file(s) converted to {format}").format(written=written, count=len(files),
                                                                           format=fmt))
     raise typer.Exit(status)

@@ -45,6 +45,9 @@ TYPER_TEXT = {
 #: of the ``--help`` option Click adds to every command: the catalog has them.
 TYPER_MESSAGES = (N_("Missing command."), N_("No such command {name!r}."), N_("Aborted!"), N_("default: {default}"),
                   N_("required"), N_("Show this message and exit."))
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
 LANG_HELP = N_("Language of messages and help. Default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en.")
 
 
@@ -125,6 +128,17 @@ class LocalisedGroup(core.TyperGroup):
                 core._ = typer_gettext  # type: ignore[attr-defined]
             set_language(previous)
             localise_typer()
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C at any moment of it is one line on stderr
+        and exit status 130 (the workers are already stopped by
+        :func:`tavlakit.parallel.pmap`; outputs are written to a temporary
+        name and renamed, so nothing is left half-written)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo(_("interrupted"), err=True)
+            raise typer.Exit(INTERRUPTED) from None
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)

@@ -16,7 +16,7 @@ from ..parallel import pmap
 from ..record import Match
 from ..rules import Rules
 from .board import default_numbering
-from .collection import interruptible, jobs_option
+from .collection import jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, internal_problem, parse_rules
 
 if TYPE_CHECKING:
@@ -131,16 +131,15 @@ def show(
     kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, int, str]] = []
     failed = 0
-    with interruptible():
-        drawn = pmap(draw, list(zip(files, targets)), jobs, _("drawing"), rules=chosen, analyse=analyse,
-                     numbering=kind, game=game)
-        for (path, target), (trouble, row) in zip(zip(files, targets), drawn):
-            if row is None:
-                typer.echo(trouble, err=True)
-                failed += 1
-                continue
-            rows.append(row)
-            typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
+    drawn = pmap(draw, list(zip(files, targets)), jobs, _("drawing"), rules=chosen, analyse=analyse,
+                 numbering=kind, game=game)
+    for (path, target), (trouble, row) in zip(zip(files, targets), drawn):
+        if row is None:
+            typer.echo(trouble, err=True)
+            failed += 1
+            continue
+        rows.append(row)
+        typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
     if many:
         index = targets[0].parent / "index.html"
         write_atomic(index, lambda tmp: tmp.write_text(_index(rows), encoding="utf-8"))

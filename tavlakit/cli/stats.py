@@ -15,7 +15,7 @@ import typer
 from ..formats import find_records
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
-from .collection import MERGE_HELP, NAMES_HELP, interruptible, jobs_option, rename, say_duplicates
+from .collection import MERGE_HELP, NAMES_HELP, jobs_option, rename, say_duplicates
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | None) -> Analysis:
     from ..analysis.collection import analyse_paths
 
-    with interruptible():
-        return analyse_paths(files, rules, luck, jobs, _("analysing"), dedupe=True)
+    return analyse_paths(files, rules, luck, jobs, _("analysing"), dedupe=True)
 
 
 def _plot(result: Analysis, out: Path) -> None:

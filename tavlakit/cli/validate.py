@@ -22,7 +22,7 @@ from ..problem import Problem, ProblemError
 from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
-from .collection import interruptible, jobs_option
+from .collection import jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
 
 
@@ -77,28 +77,27 @@ def validate(
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
     twins = Twins()
     notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
-    with interruptible():
-        for path, checked in zip(files, pmap(check_file, files, jobs, _("validating"), rules=chosen, strict=strict)):
-            totals["files"] += 1
-            totals["games"] += checked.games
-            totals["plays"] += checked.plays
-            problems = [*notes, *checked.problems]
-            notes = []
-            earlier = twins.see(str(path), checked.fingerprint)
-            if earlier is not None:
-                problems = [*problems, duplicate_problem(str(path), earlier)]
-            for problem in problems:
-                codes[problem.code] += 1
-                totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
-                if problem.code in ("unreadable", "internal"):
-                    totals["unreadable"] += 1
-                if as_json:
-                    typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
-                                          ensure_ascii=False))
-                elif not quiet:
-                    typer.echo(show_problem(problem, lines, show_board))
-            if not checked.complete and strict:
-                break
+    for path, checked in zip(files, pmap(check_file, files, jobs, _("validating"), rules=chosen, strict=strict)):
+        totals["files"] += 1
+        totals["games"] += checked.games
+        totals["plays"] += checked.plays
+        problems = [*notes, *checked.problems]
+        notes = []
+        earlier = twins.see(str(path), checked.fingerprint)
+        if earlier is not None:
+            problems = [*problems, duplicate_problem(str(path), earlier)]
+        for problem in problems:
+            codes[problem.code] += 1
+            totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
+            if problem.code in ("unreadable", "internal"):
+                totals["unreadable"] += 1
+            if as_json:
+                typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
+                                      ensure_ascii=False))
+            elif not quiet:
+                typer.echo(show_problem(problem, lines, show_board))
+        if not checked.complete and strict:
+            break
     summary: dict[str, object] = dict(totals)
     summary["codes"] = dict(sorted(codes.items()))
     if as_json:
