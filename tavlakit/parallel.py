@@ -1,4 +1,4 @@
-"""One job per file on every core: results in input order, one progress bar.
+"""One job per file on every core: results in input order, progress told as they come.
 
 :func:`pmap` runs a module-level function over items in worker processes
 (``jobs=1``: in this process, no pool) and yields the results in input
@@ -22,7 +22,6 @@ from collections import deque
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from .console import progress
 from .i18n import language, set_language
 
 T = TypeVar("T")
@@ -30,6 +29,10 @@ R = TypeVar("R")
 
 #: Tasks queued per worker process ahead of the one being waited for.
 AHEAD = 4
+
+#: What a long job calls as it goes: ``progress(done, total)``; the caller
+#: decides what to show (the command line draws a bar: :mod:`tavlakit.console`).
+Progress = Callable[[int, int], None]
 
 
 def cores() -> int:
@@ -66,12 +69,12 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
 
 
-def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, label: str | None = None,
+def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, progress: Progress | None = None,
          **kwargs: Any) -> Iterator[R]:
     """``func(item, **kwargs)`` for each item, in input order, on ``jobs``
     processes (``None``: every core; 1: in this process). ``func`` and its
-    arguments must pickle (a module-level function). With ``label`` a
-    progress bar counts the items done. An exception in ``func`` is
+    arguments must pickle (a module-level function). ``progress`` is told
+    each time an item is done (see :func:`counted`). An exception in ``func`` is
     raised here; catch it inside ``func`` to keep going."""
     call = partial(func, **kwargs) if kwargs else func
     count = job_count(jobs, len(items))
@@ -79,10 +82,15 @@ def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, la
         done: Iterable[R] = map(call, items)
     else:
         done = _pooled(call, items, count)
-    if label is None:
-        yield from done
-    else:
-        yield from progress(done, label, total=len(items))
+    yield from done if progress is None else counted(done, len(items), progress)
+
+
+def counted(items: Iterable[T], total: int, progress: Progress) -> Iterator[T]:
+    """The items, calling ``progress(done, total)`` after each one is taken
+    (not before the first: a pool is started before a caller's bar is)."""
+    for done, item in enumerate(items, 1):
+        yield item
+        progress(done, total)
 
 
 def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[R]:
@@ -107,4 +115,4 @@ def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[
         pool.join()
 
 
-__all__ = ["AHEAD", "cores", "job_count", "pmap"]
+__all__ = ["AHEAD", "Progress", "cores", "counted", "job_count", "pmap"]

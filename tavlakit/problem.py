@@ -24,11 +24,14 @@ tavlakit.problem.ProblemError: <input>: error bad-dice: dice 72
 from __future__ import annotations
 
 import dataclasses
+import html
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from . import summary
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 
 Severity = Literal["error", "warning", "info"]
 """``error``: the record is wrong; ``warning``: odd but readable;
@@ -117,10 +120,16 @@ class Problem:
         return out
 
     def __repr__(self) -> str:
-        return summary.problem_repr(self)
+        return f"<Problem {self.location()} {self.severity} {self.code}: {self.message!r}>"
 
     def _repr_html_(self) -> str:
-        return summary.problem_html(self)
+        return problems_table([self])
+
+
+def internal_problem(path: str | Path, exc: Exception) -> Problem:
+    """A located report of a failure inside tavlakit itself."""
+    return Problem("internal", "error", _("tavlakit failed on this file ({error}); this is a bug, please report it "
+                                          "with the file").format(error=f"{type(exc).__name__}: {exc}"), file=str(path))
 
 
 class Finding(NamedTuple):
@@ -208,3 +217,38 @@ def _checked(where: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise TypeError(f"a problem has no field {', '.join(sorted(unknown))}")
     return where
+
+
+# --- faces in a notebook (the record's and the report's tables use these) -----
+
+_STYLE = ("border-collapse:collapse;font-size:13px", "padding:2px 8px;border:1px solid #ccc;text-align:left")
+
+
+def html_table(head: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A small HTML table; every cell is escaped here."""
+    cell = _STYLE[1]
+    out = [f'<table style="{_STYLE[0]}"><thead><tr>']
+    out.extend(f'<th style="{cell}">{html.escape(h)}</th>' for h in head)
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        out.append("<tr>" + "".join(f'<td style="{cell}">{html.escape(str(v))}</td>' for v in row) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def counts_text(problems: Iterable[Problem]) -> str:
+    """``2 errors, 1 warning`` (empty when none)."""
+    found = Counter(p.severity for p in problems)
+    parts = []
+    if found["error"]:
+        parts.append(ngettext("{n} error", "{n} errors", found["error"]).format(n=found["error"]))
+    if found["warning"]:
+        parts.append(ngettext("{n} warning", "{n} warnings", found["warning"]).format(n=found["warning"]))
+    return ", ".join(parts)
+
+
+def problems_table(problems: Sequence[Problem]) -> str:
+    """The problems as an HTML table: where, game, move, severity, code, message."""
+    head = [_("where"), _("game"), _("move"), _("severity"), _("code"), _("message")]
+    return html_table(head, [(p.location(), p.game or "", p.move or "", p.severity, p.code, p.message)
+                             for p in problems])

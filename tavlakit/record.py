@@ -8,18 +8,27 @@ written: a merged move such as ``24/13`` stays one :class:`Move`.
 Fields that say where something was written (line, column, raw text) are
 left out of equality, so a match read from two formats compares equal when
 the games are the same.
+
+A match shows itself as one line, and in a notebook as a small table of
+its games (score, result, problems):
+
+>>> match = Match(("Alpha", "Bravo"), 3, [Game(1, result=Result(1, 2)), Game(2, (0, 2), result=Result(0, 1))])
+>>> match
+<Match 'Alpha' vs 'Bravo', 3-point match, 2 games, score 1-2>
+>>> match.games[0]
+<Game 1: 0-0, 0 turns, player 1 won 2 points>
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import html
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from . import summary
-from .i18n import _
+from .i18n import _, ngettext
 from .play import Move, Play
-from .problem import Problem, Reporter
+from .problem import Problem, Reporter, counts_text, html_table
 from .rules import MARS_KINDS, OPENINGS, PRESETS, Rules
 
 TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
@@ -91,13 +100,24 @@ class Game:
 
     def score_after(self) -> tuple[int, int]:
         """The score after this game (the score before plus its result's points)."""
-        return summary.score_after(self)
+        score = list(self.score)
+        if self.result is not None and self.result.winner in (0, 1):
+            score[self.result.winner] += self.result.points
+        return score[0], score[1]
 
     def __repr__(self) -> str:
-        return summary.game_repr(self)
+        result = self.result
+        if result is None:
+            ending = "no result"
+        else:
+            ending = f"player {result.winner} won {result.points} point{'s' if result.points != 1 else ''}"
+            if result.resigned:
+                ending += " (resigned)"
+        tail = f", {len(self.problems)} problems" if self.problems else ""
+        return f"<Game {self.number}: {self.score[0]}-{self.score[1]}, {len(self.turns)} turns, {ending}{tail}>"
 
     def _repr_html_(self) -> str:
-        return summary.game_html(self)
+        return games_table([self], None, {self.number: self.problems})
 
 
 @dataclass
@@ -143,14 +163,54 @@ class Match:
         return rules
 
     def final_score(self) -> tuple[int, int]:
-        """The score after the last game."""
-        return summary.final_score(self)
+        """The score after the last game ((0, 0) for a match without games)."""
+        return self.games[-1].score_after() if self.games else (0, 0)
 
     def __repr__(self) -> str:
-        return summary.match_repr(self)
+        a, b = self.final_score()
+        problems = len(self.problems) + sum(len(g.problems) for g in self.games)
+        tail = f", {problems} problems" if problems else ""
+        length = f"{self.length}-point match" if self.length else "money"
+        return (f"<Match {self.players[0]!r} vs {self.players[1]!r}, {length}, "
+                f"{len(self.games)} games, score {a}-{b}{tail}>")
 
     def _repr_html_(self) -> str:
-        return summary.match_html(self)
+        out = [match_heading(self), games_table(self.games, self.players, {g.number: g.problems for g in self.games})]
+        if self.problems:
+            out.append(f"<p>{html.escape(counts_text(self.problems))}</p>")
+        return "".join(out)
+
+
+# --- faces in a notebook (a validation report's table uses these too) ---------
+
+
+def match_heading(match: Match) -> str:
+    """``Alpha vs Bravo: 3-point match, 2 games, score 1-2`` as an HTML paragraph."""
+    a, b = match.final_score()
+    length = (_("{length}-point match").format(length=match.length) if match.length else _("money session"))
+    text = _("{first} vs {second}: {length}, {games} games, score {a}-{b}").format(
+        first=match.players[0], second=match.players[1], length=length, games=len(match.games), a=a, b=b)
+    return f"<p><b>{html.escape(text)}</b></p>"
+
+
+def games_table(games: Iterable[Game], players: tuple[str, str] | None,
+                problems_of: Mapping[int | None, list[Problem]]) -> str:
+    """The games as an HTML table: number, score, turns, result, the problems' counts."""
+    head = [_("game"), _("score"), _("turns"), _("result"), _("problems")]
+    rows = [(g.number, f"{g.score[0]}-{g.score[1]}", len(g.turns), _result_text(g, players),
+             counts_text(problems_of.get(g.number, []))) for g in games]
+    return html_table(head, rows)
+
+
+def _result_text(game: Game, players: tuple[str, str] | None) -> str:
+    result = game.result
+    if result is None:
+        return _("no result")
+    who = players[result.winner] if players and result.winner in (0, 1) else _("player {number}").format(
+        number=result.winner)
+    text = ngettext("{name} wins {points} point", "{name} wins {points} points", result.points).format(
+        name=who, points=result.points)
+    return _("{result} (resigned)").format(result=text) if result.resigned else text
 
 
 _TRUE = {"on", "true", "yes", "1"}

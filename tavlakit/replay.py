@@ -16,10 +16,10 @@ one error, not one on every later play.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from . import summary
 from .cube import Cube
 from .i18n import _
 from .legality import (
@@ -35,8 +35,8 @@ from .legality import (
 from .movegen import Board
 from .play import Move
 from .position import Position
-from .problem import Finding, Problem, Reporter
-from .record import Game, Match, Turn
+from .problem import Finding, Problem, Reporter, counts_text, problems_table
+from .record import Game, Match, Turn, games_table, match_heading
 from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
 from .rules import DEFAULT_RULES, ResultKind, Rules
 from .scoring import Ending, ScoreKeeper, judge_result
@@ -108,10 +108,28 @@ class Report:
         return not self.errors
 
     def __repr__(self) -> str:
-        return summary.report_repr(self)
+        match = self.match
+        return (f"<Report {match.players[0]!r} vs {match.players[1]!r}: {self.games} games, {self.plays} plays, "
+                f"{len(self.errors)} errors, {len(self.warnings)} warnings>")
 
     def _repr_html_(self) -> str:
-        return summary.report_html(self)
+        by_game: dict[int | None, list[Problem]] = {}
+        for p in self.problems:
+            by_game.setdefault(p.game, []).append(p)
+        counts = counts_text(self.problems) or _("no problems")
+        out = [match_heading(self.match), games_table(self.match.games, self.match.players, by_game),
+               f"<p>{html.escape(counts)}</p>"]
+        if self.problems:
+            listed = self.problems[:SHOWN_PROBLEMS]
+            out.append(problems_table(listed))
+            if len(self.problems) > len(listed):
+                more = _("and {n} more").format(n=len(self.problems) - len(listed))
+                out.append(f"<p>{html.escape(more)}</p>")
+        return "".join(out)
+
+
+#: At most this many problems are listed under a report's table.
+SHOWN_PROBLEMS = 20
 
 
 def default_rules(match: Match) -> Rules:

@@ -19,7 +19,7 @@ from tavlakit._data import data_dir  # noqa: E402
 from tavlakit.analysis import plots  # noqa: E402
 from tavlakit.cli.stats import stats  # noqa: E402
 from tavlakit.analysis.dice import face_counts  # noqa: E402
-from tavlakit.analysis.frames import Analysis, analyse  # noqa: E402
+from tavlakit.analysis import Analysis, analyse  # noqa: E402
 from tavlakit.analysis.luck import cumulative_luck  # noqa: E402
 from tavlakit.analysis.pips import pip_race  # noqa: E402
 

@@ -14,7 +14,9 @@ import pytest
 import tavlakit as tk
 from tavlakit._data import data_dir
 from tavlakit.analysis.dice import chi2_sf, chi_square, face_counts, fairness, roll_counts
-from tavlakit.analysis.frames import PLAY_COLUMNS, Analysis, analyse, games_frame, players_frame, plays_frame, to_parquet
+from tavlakit.analysis import analyse
+from tavlakit.analysis.columns import Builder, column_values
+from tavlakit.analysis.frames import PLAY_COLUMNS, Analysis, games_frame, players_frame, plays_frame, to_parquet
 from tavlakit.analysis.outcomes import first_roll_advantage, mars_rates, wilson
 from tavlakit.analysis.pips import pip_race
 
@@ -101,13 +103,13 @@ def test_frames_built_in_pieces_are_what_pandas_builds(monkeypatch: pytest.Monke
     values and dtypes, over many small batches and a piece with no rows."""
     from tavlakit.analysis import frames
 
-    monkeypatch.setattr(frames._Builder, "BATCH", 7)
-    pieces = [rows for rows, _games, _own in frames._Walker(None, False).run(tk.read_matches(SELFPLAY[:2]))]
+    monkeypatch.setattr(Builder, "BATCH", 7)
+    pieces = [rows for rows, _games, _own in frames.rows(tk.read_matches(SELFPLAY[:2]), luck=False)]
     pieces.insert(1, [])
     pieces.append([{"game": None, "luck": float("nan"), "legal": None, "play": None}, {"luck": 0.25, "dance": True}])
-    builder = frames._Builder(PLAY_COLUMNS)
+    builder = Builder(PLAY_COLUMNS)
     for rows in pieces:
-        builder.add(frames._columns(rows, PLAY_COLUMNS))
+        builder.add(column_values(rows, PLAY_COLUMNS))
     built = builder.frame()
     rows = [row for piece in pieces for row in piece]
     expected = pd.DataFrame({name: pd.array([row.get(name) for row in rows], dtype=kind)

@@ -526,7 +526,7 @@ def test_plot_titles_and_labels_in_turkish() -> None:
     import matplotlib.pyplot as plt
 
     from tavlakit.analysis import plots
-    from tavlakit.analysis.frames import analyse
+    from tavlakit.analysis import analyse
 
     result = analyse(tk.read_match(GNUBG / "selfplay-3p-1.mat"), luck=False)
     try:

@@ -26,7 +26,7 @@ import tavlakit as tk  # noqa: E402
 from tavlakit._data import data_dir  # noqa: E402
 from tavlakit.analysis import plots  # noqa: E402
 from tavlakit.analysis.equity import Evaluator, net_board  # noqa: E402
-from tavlakit.analysis.frames import Analysis, analyse, players_frame  # noqa: E402
+from tavlakit.analysis import Analysis, analyse, players_frame  # noqa: E402
 from tavlakit.analysis.luck import play_error  # noqa: E402
 from tavlakit.cli.stats import stats  # noqa: E402
 

@@ -25,12 +25,13 @@ from ..fingerprint import Fingerprinter, Twins, duplicate_problem, duplicates
 from ..formats import find_records, open_games
 from ..i18n import _
 from ..names import PlayerNames
-from ..parallel import pmap
-from ..problem import Problem
+from ..parallel import Progress, pmap
+from ..problem import Problem, internal_problem
 from ..record import Match
 from ..replay import default_rules
 from ..rules import Rules
 from . import frames
+from .columns import Builder, column_values, table
 from .frames import Analysis, Matches
 
 #: Columns naming players, merged by :func:`rename_players`.
@@ -58,11 +59,11 @@ class FileAnalysis:
 
     @cached_property
     def plays(self) -> pd.DataFrame:
-        return frames._table(self.columns[0], frames.PLAY_COLUMNS)
+        return table(self.columns[0], frames.PLAY_COLUMNS)
 
     @cached_property
     def games(self) -> pd.DataFrame:
-        return frames._table(self.columns[1], frames.GAME_COLUMNS)
+        return table(self.columns[1], frames.GAME_COLUMNS)
 
 
 def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> FileAnalysis:
@@ -76,21 +77,19 @@ def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> Fi
         used = rules or default_rules(match)
         plays, played, own = _walk(match, used, luck)
     except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
-        from ..cli.common import internal_problem
-
-        match = Match(source=source, problems=[*match.problems, internal_problem(Path(source), exc)])
+        match = Match(source=source, problems=[*match.problems, internal_problem(source, exc)])
         used = rules or default_rules(match)
         plays, played, own = _walk(match, used, luck)
         prints = Fingerprinter(match)
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
-    columns = (frames._columns(plays, frames.PLAY_COLUMNS), frames._columns(played, frames.GAME_COLUMNS))
+    columns = (column_values(plays, frames.PLAY_COLUMNS), column_values(played, frames.GAME_COLUMNS))
     return FileAnalysis(source, columns, own, prints.digest(), repr(used), used.name, errors,
                         sum(p.severity == "warning" for p in own))
 
 
 def _walk(match: Match, rules: Rules, luck: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
     """The play rows, game rows and own problems of one match."""
-    ((plays, games, own),) = frames._Walker(rules, luck).run(match)
+    ((plays, games, own),) = frames.rows(match, rules, luck)
     return plays, games, own
 
 
@@ -103,7 +102,7 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
 
 def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
     """One :class:`Analysis` of files analysed apart, in their order; see :func:`assemble`."""
-    builders = (frames._Builder(frames.PLAY_COLUMNS), frames._Builder(frames.GAME_COLUMNS))
+    builders = (Builder(frames.PLAY_COLUMNS), Builder(frames.GAME_COLUMNS))
     files = []
     twins = Twins()
     for part in parts:  # each file's rows made compact as it comes, then let go
@@ -143,18 +142,35 @@ def _without(frame: pd.DataFrame, paths: list[str]) -> pd.DataFrame:
 def _relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> pd.DataFrame:
     """The frame with its ``match`` column set to each path's ``label``
     (default: the short labels of the paths of this frame)."""
-    label = label or frames._Labels()
+    label = label or frames.Labels()
     codes, paths = pd.factorize(frame["path"])  # (no Python string per row)
     frame["match"] = pd.array([label(path) for path in paths], dtype="string").take(codes, allow_fill=True)
     return frame
 
 
+def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
+            jobs: int | None = 1) -> Analysis:
+    """Replay every match once and build the plays and games frames.
+
+    ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
+    ``choices``, ``error``), which is much faster. Given paths (files or
+    folders: a path, or a list of them) the files are analysed on ``jobs``
+    processes (``None``: every core), with the same frames in the same
+    order; matches are always analysed in this process
+    (:func:`~tavlakit.analysis.frames.analyse_matches`).
+    """
+    if is_paths(matches):
+        return analyse_paths(matches, rules, luck, jobs)
+    return frames.analyse_matches(matches, rules, luck)
+
+
 def analyse_paths(paths: str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-                  jobs: int | None = 1, label: str | None = None, dedupe: bool = False) -> Analysis:
-    """:func:`~tavlakit.analysis.frames.analyse` of files and folders on
-    ``jobs`` processes (``None``: every core)."""
+                  jobs: int | None = 1, progress: Progress | None = None, dedupe: bool = False) -> Analysis:
+    """:func:`analyse` of files and folders on
+    ``jobs`` processes (``None``: every core); ``progress(done, total)`` is
+    told as the files are done."""
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
-    return combine(pmap(analyse_file, files, jobs, label, rules=rules, luck=luck), dedupe)
+    return combine(pmap(analyse_file, files, jobs, progress, rules=rules, luck=luck), dedupe)
 
 
 def rename_players(analysis: Analysis, names: PlayerNames) -> Analysis:
@@ -176,5 +192,5 @@ def duplicate_note(count: int) -> str:
     return _("{count} match(es) stored twice were counted once").format(count=count)
 
 
-__all__ = ["FileAnalysis", "analyse_file", "analyse_paths", "assemble", "combine", "duplicate_note", "is_paths",
+__all__ = ["FileAnalysis", "analyse", "analyse_file", "analyse_paths", "assemble", "combine", "duplicate_note", "is_paths",
            "rename_players"]

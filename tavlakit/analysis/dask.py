@@ -35,7 +35,7 @@ CONNECT_TIMEOUT = 10
 
 def _chunks(paths: Sequence[str | Path], size: int) -> tuple[list[list[Path]], dict[str, str]]:
     files = find_records(paths)
-    labels = frames._Labels()
+    labels = frames.Labels()
     shown = {str(p): labels(str(p)) for p in files}
     return [files[i:i + size] for i in range(0, len(files), max(1, size))], shown
 
@@ -50,7 +50,7 @@ def _frame(table: str, paths: Sequence[str | Path], rules: Rules | None, luck: b
     import dask.dataframe as dd
 
     chunks, labels = _chunks(paths, files_per_partition)
-    meta = getattr(frames.analyse([], luck=False), table)
+    meta = getattr(frames.analyse_matches([], luck=False), table)
     if not chunks:
         return dd.from_pandas(meta, npartitions=1)  # type: ignore[no-untyped-call]
     return dd.from_map(_part, chunks, table=table, rules=rules, luck=luck, labels=labels,  # type: ignore[no-untyped-call]

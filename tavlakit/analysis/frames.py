@@ -3,7 +3,7 @@
 Every function takes one :class:`~tavlakit.record.Match` or any iterable of
 them (a list, or ``tk.read_matches(paths)`` streaming file by file). The
 rules come from ``rules=``, else each match's tags, else backgammon.
-:func:`analyse` replays once and gives all three frames.
+:func:`analyse_matches` replays once and gives all three frames.
 
 Each row names its match twice: ``match`` is a short label (the file name,
 with as many folders in front as it takes to tell two files of the same
@@ -11,7 +11,7 @@ name apart) and ``path`` the full source, the key the summaries group by.
 
 >>> import tavlakit as tk
 >>> from tavlakit._data import data_dir
->>> result = analyse(tk.read_match(data_dir("samples") / "tavla-t000.mat"), luck=False)
+>>> result = analyse_matches(tk.read_match(data_dir("samples") / "tavla-t000.mat"), luck=False)
 >>> list(result.games.columns[:5])
 ['match', 'path', 'game', 'player0', 'player1']
 >>> result.games["match"].iloc[0]
@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,7 @@ from ..problem import Problem
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
+from .columns import Builder, column_values, frame
 from .equity import Evaluator
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
@@ -89,7 +90,7 @@ def _matches(matches: Matches) -> Iterator[Match]:
         yield from matches
 
 
-class _Labels:
+class Labels:
     """Short unique labels for the matches of one run: the file name, with
     parent folders in front while another file already has that label."""
 
@@ -118,7 +119,7 @@ class _Walker:
         self.rules = rules
         self.luck = luck
         self.evaluators: dict[Rules, Evaluator] = {}
-        self.labels = _Labels()
+        self.labels = Labels()
 
     def evaluator(self, rules: Rules) -> Evaluator:
         if rules not in self.evaluators:
@@ -227,109 +228,27 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
     }
 
 
-def _frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
-    return _table(_columns(rows, columns), columns)
-
-
-def _columns(rows: list[dict[str, Any]], columns: dict[str, str]) -> dict[str, list[Any]]:
-    """The rows' values column by column (a row may leave a column out: missing)."""
-    return {name: [row.get(name) for row in rows] for name in columns}
-
-
-def _table(values: dict[str, list[Any]], columns: dict[str, str]) -> pd.DataFrame:
-    builder = _Builder(columns)
-    builder.add(values)
-    return builder.frame()
-
-
-class _Builder:
-    """A frame put together piece by piece (a file's or a match's rows).
-
-    Rows are gathered as Python values up to :attr:`BATCH` rows, then made
-    compact (Arrow arrays), so a collection never sits in memory as Python
-    objects; :meth:`frame` builds each column straight into its pandas
-    array (what ``pd.array`` would build, without its type inference): the
-    pieces become the chunks of the string columns, the others are copied
-    into numpy arrays.
-    """
-
-    BATCH = 8192
-
-    def __init__(self, columns: dict[str, str]) -> None:
-        self.columns = columns
-        self.first = next(iter(columns))
-        """The first column: its pending values count the rows of the batch."""
-        self.pieces: dict[str, list[Any]] = {name: [] for name in columns}
-        self.pending: dict[str, list[Any]] = {name: [] for name in columns}
-
-    def add(self, values: dict[str, list[Any]]) -> None:
-        """Add one piece: its rows' values column by column."""
-        for name in self.columns:
-            self.pending[name].extend(values[name])
-        if len(self.pending[self.first]) >= self.BATCH:
-            self._compact()
-
-    def _compact(self) -> None:
-        for name, kind in self.columns.items():
-            self.pieces[name].append(_piece(self.pending[name], kind))
-            self.pending[name] = []
-
-    def frame(self) -> pd.DataFrame:
-        """The frame of every row added (the builder is used up)."""
-        if self.pending[self.first] or not self.pieces[self.first]:
-            self._compact()
-        data = {name: _array(self.pieces.pop(name), kind) for name, kind in self.columns.items()}
-        _pa().default_memory_pool().release_unused()  # the pieces copied into numpy arrays
-        return pd.DataFrame(data, copy=False)
-
-
-#: The Arrow type of the pieces of each kind of column.
-_ARROW = {"string": "large_string", "float64": "float64", "Int64": "int64", "boolean": "bool_"}
-
-
-def _piece(values: list[Any], kind: str) -> Any:
-    """One piece of a column, compact: an Arrow array (None: missing)."""
-    return _pa().array(values, getattr(_pa(), _ARROW[kind])())
-
-
-def _array(pieces: list[Any], kind: str) -> Any:
-    """The pandas array of a column's pieces, end to end."""
-    chunks = _pa().chunked_array(pieces, getattr(_pa(), _ARROW[kind])())
-    if kind == "string":  # the pieces become the chunks: no copy
-        return pd.arrays.ArrowStringArray(chunks)
-    if kind == "float64":  # missing: NaN
-        return chunks.to_numpy()
-    dtype: Any = pd.Int64Dtype() if kind == "Int64" else pd.BooleanDtype()  # (not in pandas-stubs)
-    return dtype.__from_arrow__(chunks)  # values and missing mask, as pandas reads Arrow
-
-
-def _pa() -> Any:
-    import pyarrow  # pandas' "string" columns are pyarrow arrays
-
-    return pyarrow
-
-
-def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-            jobs: int | None = 1) -> Analysis:
+def analyse_matches(matches: Matches, rules: Rules | None = None, luck: bool = True) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
-    ``choices``, ``error``), which is much faster. Given paths (files or
-    folders: a path, or a list of them) the files are analysed on ``jobs``
-    processes (``None``: every core), with the same frames in the same
-    order; matches are always analysed in this process.
+    ``choices``, ``error``), which is much faster. (:func:`~tavlakit.analysis.analyse`
+    takes paths too.)
     """
-    from .collection import analyse_paths, is_paths
-
-    if is_paths(matches):
-        return analyse_paths(matches, rules, luck, jobs)
-    plays, games = _Builder(PLAY_COLUMNS), _Builder(GAME_COLUMNS)
+    plays, games = Builder(PLAY_COLUMNS), Builder(GAME_COLUMNS)
     problems: list[Problem] = []
-    for p, g, trouble in _Walker(rules, luck).run(matches):
-        plays.add(_columns(p, PLAY_COLUMNS))
-        games.add(_columns(g, GAME_COLUMNS))
+    for p, g, trouble in rows(matches, rules, luck):
+        plays.add(column_values(p, PLAY_COLUMNS))
+        games.add(column_values(g, GAME_COLUMNS))
         problems.extend(trouble)
     return Analysis(plays.frame(), games.frame(), problems)
+
+
+def rows(matches: Matches, rules: Rules | None = None, luck: bool = True,
+         ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
+    """Per match: its play rows, its game rows (dicts of column name to value)
+    and its own problems, the stuff :func:`analyse_matches` builds the frames of."""
+    return _Walker(rules, luck).run(matches)
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:
@@ -341,7 +260,7 @@ def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True)
     Positions after an unknown play (``???``) are not known: those rows
     keep the turn but leave the board columns empty.
     """
-    return analyse(matches, rules, luck).plays
+    return analyse_matches(matches, rules, luck).plays
 
 
 def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:
@@ -350,7 +269,7 @@ def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:
     resignation); ``kind_none_borne_off`` and ``kind_outside_home`` judge
     the final board under each mars definition (empty when the game did
     not end on the board)."""
-    return analyse(matches, rules, luck=False).games
+    return analyse_matches(matches, rules, luck=False).games
 
 
 def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame | None = None, *,
@@ -363,7 +282,7 @@ def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame |
     times the cube) and checker-play errors (total, per unforced move).
 
     ``data`` is an :class:`Analysis`, a plays frame with its games frame as
-    ``games``, or matches (replayed here: :func:`analyse` once, then
+    ``games``, or matches (replayed here: :func:`analyse_matches` once, then
     ``result.players``, replays only once for all three frames)."""
     if isinstance(data, pd.DataFrame):
         if games is None:
@@ -372,7 +291,7 @@ def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame |
     elif isinstance(data, Analysis):
         plays, games = data.plays, data.games
     else:
-        result = analyse(data, rules)
+        result = analyse_matches(data, rules)
         plays, games = result.plays, result.games
     per_match = pd.DataFrame(_player_rows(plays, games))
     if per_match.empty:
@@ -500,7 +419,7 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
 
     def flush() -> None:
         for i in (0, 1):
-            table = pa.Table.from_pandas(_frame(buffers[i], columns[i]), preserve_index=False)
+            table = pa.Table.from_pandas(frame(buffers[i], columns[i]), preserve_index=False)
             if writers[i] is None:
                 writers[i] = pq.ParquetWriter(paths[i], table.schema)
             writers[i].write_table(table)
@@ -526,6 +445,6 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
 
 
 __all__ = [
-    "Analysis", "GAME_COLUMNS", "PLAY_COLUMNS", "analyse", "game_row", "games_frame", "players_frame",
-    "plays_frame", "to_parquet",
+    "Analysis", "GAME_COLUMNS", "Labels", "PLAY_COLUMNS", "analyse_matches", "game_row", "games_frame",
+    "players_frame", "plays_frame", "rows", "to_parquet",
 ]

@@ -47,7 +47,7 @@ from ..manifest import (
     write_atomic,
     write_json,
 )
-from ..parallel import pmap
+from ..parallel import Progress, counted, pmap
 from ..rules import Rules
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
@@ -65,13 +65,14 @@ def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
 
 
 def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-           jobs: int | None = None, mapper: Mapper | None = None, label: str | None = None) -> Summary:
+           jobs: int | None = None, mapper: Mapper | None = None, progress: Progress | None = None,
+           ) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
     analysed on ``jobs`` processes (``None``: every core), each writing its
     own partitions, or by ``mapper`` (a Dask cluster:
-    :func:`.dask.client_mapper`), whose results are written here. ``label``
-    shows a progress bar. Raises :class:`StoreError` for a folder that is
+    :func:`.dask.client_mapper`), whose results are written here.
+    ``progress(done, total)`` is told as the files are done. Raises :class:`StoreError` for a folder that is
     not a store it may write, before writing anything."""
     store = Store(folder)
     store.folder.mkdir(parents=True, exist_ok=True)
@@ -85,11 +86,13 @@ def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None 
         for table in (*TABLES, "players", "meta"):
             (store.folder / table).mkdir(exist_ok=True)
         if mapper is None:
-            metas: Iterator[dict[str, Any]] = pmap(_store_file, todo, jobs, label, folder=store.folder,
+            metas: Iterator[dict[str, Any]] = pmap(_store_file, todo, jobs, progress, folder=store.folder,
                                                    rules=rules, luck=luck)
         else:
             results = mapper([t.path for t in todo], rules, luck)
             metas = (_write_part(store.folder, r, t, rules, luck) for t, r in zip(todo, results))
+            if progress is not None:
+                metas = counted(metas, len(todo), progress)
         for meta in metas:
             summary.analysed.append(meta["path"])
             own = [problem(p) for p in meta["problems"] if p["severity"] == "error"]
@@ -168,13 +171,13 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
-    """The store's frames, as :func:`~tavlakit.analysis.frames.analyse` of its files gives them."""
+    """The store's frames, as :func:`~tavlakit.analysis.analyse` of its files gives them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     entries = store.entries()
     tables = {t: [pq.read_table(store.folder / t / f"{e['key']}.parquet") for e in entries] for t in TABLES}
-    empty = frames.analyse([], luck=False)
+    empty = frames.analyse_matches([], luck=False)
     plays, games = ((pa.concat_tables(tables[t]).to_pandas() if tables[t] else getattr(empty, t)) for t in TABLES)
     files = [(e["path"], e["fingerprint"], [problem(p) for p in e["problems"]]) for e in entries]
     return assemble(plays, games, files, dedupe)

@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from ..console import progress_bar
 from ..formats import find_records
 from ..i18n import _
 from ..manifest import MANIFEST, Store, StoreError, Summary, plan
@@ -58,7 +59,8 @@ def analyse(
             raise typer.Exit(2) from None
         mapper = client_mapper(scheduler)
     try:
-        summary = update(store, files, chosen, luck, jobs, mapper, _("analysing"))
+        with progress_bar(_("analysing")) as bar:
+            summary = update(store, files, chosen, luck, jobs, mapper, bar)
     except StoreError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:

@@ -68,12 +68,6 @@ def show_problem(problem: Problem, lines: SourceLines, show_board: bool) -> str:
     return "\n".join(out)
 
 
-def internal_problem(path: Path, exc: Exception) -> Problem:
-    """A located report of a failure inside tavlakit itself."""
-    return Problem("internal", "error", _("tavlakit failed on this file ({error}); this is a bug, please report it "
-                                          "with the file").format(error=f"{type(exc).__name__}: {exc}"), file=str(path))
-
-
 def fail(message: str) -> typer.Exit:
     """A one-line command-line error on stderr; raise the result (exit code 2)."""
     typer.echo(_("error: {message}").format(message=message), err=True)

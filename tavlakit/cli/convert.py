@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 
+from ..console import progress
 from ..formats import (
     EXTENSIONS,
     FORMATS,
@@ -19,7 +20,7 @@ from ..formats import (
 from ..i18n import _
 from ..manifest import write_atomic
 from ..parallel import pmap
-from ..problem import Problem
+from ..problem import Problem, internal_problem
 from ..record import rules_to_tags
 from ..replay import default_rules
 from ..replay import validate as validate_match
@@ -30,7 +31,6 @@ from .common import (
     RULES_HELP,
     SourceLines,
     fail,
-    internal_problem,
     parse_rules,
     show_problem,
 )
@@ -78,8 +78,8 @@ def convert(
     targets = [_target(output, path, fmt, used) if many else output for path in files]
     status = 0
     written = 0
-    for done in pmap(convert_one, list(zip(files, targets)), jobs, _("converting"), fmt=fmt, rules=chosen,
-                     force=force, options=options):
+    for done in progress(pmap(convert_one, list(zip(files, targets)), jobs, fmt=fmt, rules=chosen, force=force,
+                              options=options), _("converting"), len(files)):
         for message in done.messages:
             typer.echo(message, err=True)
         if done.status == UNWRITABLE:

@@ -9,15 +9,17 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
+from ..console import progress
 from ..formats import find_records, read_matches
 from ..i18n import _
 from ..manifest import write_atomic
 from ..parallel import pmap
+from ..problem import internal_problem
 from ..record import Match
 from ..rules import Rules
 from .board import default_numbering
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, internal_problem, parse_rules
+from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
 if TYPE_CHECKING:
     from ..svg import Numbering
@@ -131,8 +133,8 @@ def show(
     kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, int, str]] = []
     failed = 0
-    drawn = pmap(draw, list(zip(files, targets)), jobs, _("drawing"), rules=chosen, analyse=analyse,
-                 numbering=kind, game=game)
+    drawn = progress(pmap(draw, list(zip(files, targets)), jobs, rules=chosen, analyse=analyse, numbering=kind,
+                          game=game), _("drawing"), len(files))
     for (path, target), (trouble, row) in zip(zip(files, targets), drawn):
         if row is None:
             typer.echo(trouble, err=True)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
+from ..console import progress_bar
 from ..formats import find_records
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | None) -> Analysis:
     from ..analysis.collection import analyse_paths
 
-    return analyse_paths(files, rules, luck, jobs, _("analysing"), dedupe=True)
+    with progress_bar(_("analysing")) as bar:
+        return analyse_paths(files, rules, luck, jobs, bar, dedupe=True)
 
 
 def _plot(result: Analysis, out: Path) -> None:

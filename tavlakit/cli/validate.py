@@ -14,16 +14,17 @@ from typing import List, Optional
 
 import typer
 
+from ..console import progress
 from ..fingerprint import Fingerprinter, Twins, duplicate_problem
 from ..formats import find_records, open_games
 from ..i18n import _
 from ..parallel import pmap
-from ..problem import Problem, ProblemError
+from ..problem import Problem, ProblemError, internal_problem
 from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, internal_problem, parse_rules, show_problem
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, parse_rules, show_problem
 
 
 @dataclass
@@ -77,7 +78,8 @@ def validate(
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
     twins = Twins()
     notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
-    for path, checked in zip(files, pmap(check_file, files, jobs, _("validating"), rules=chosen, strict=strict)):
+    checking = pmap(check_file, files, jobs, rules=chosen, strict=strict)
+    for path, checked in zip(files, progress(checking, _("validating"), len(files))):
         totals["files"] += 1
         totals["games"] += checked.games
         totals["plays"] += checked.plays
