@@ -6,6 +6,7 @@
 """
 
 from . import formats, replay
+from ._version import __version__
 from .dicenames import dice_name, parse_dice
 from .formats import read_match, read_matches, write_match
 from .play import BAR, OFF, Move, Play
@@ -14,8 +15,6 @@ from .problem import Problem, ProblemError
 from .record import Game, Match, Result, Turn
 from .replay import validate
 from .rules import Rules
-
-__version__ = "0.1.0"
 
 
 #: Modules imported on first use: ``analysis`` brings in pandas, and the

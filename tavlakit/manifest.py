@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from ._version import __version__
 from .i18n import _
 from .problem import Problem
 from .rules import Rules
+from .schema import schema_version
 
 MANIFEST = "tavlakit-store.json"
 #: The layout version; a store with a larger one was written by a newer tavlakit.
@@ -133,15 +134,16 @@ def content_hash(path: Path) -> tuple[str | None, int | None]:
 
 
 def _key(path: str, sha: str | None, rules: Rules | None, luck: bool) -> str:
-    text = json.dumps([path, sha, __version__, repr(rules) if rules else None, luck])
+    text = json.dumps([path, sha, __version__, schema_version(), repr(rules) if rules else None, luck])
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, luck: bool) -> bool:
-    """The old entry of the same path still holds: same content, version and
-    luck, and the same rules (asked for, or the file's own rules equal the
-    rules now asked for)."""
-    if old is None or sha is None or old["sha256"] != sha or old["tavlakit"] != __version__ or old["luck"] != luck:
+    """The old entry of the same path still holds: same content, version,
+    columns (:func:`~tavlakit.schema.schema_version`) and luck, and the same
+    rules (asked for, or the file's own rules equal the rules now asked for)."""
+    if (old is None or sha is None or old["sha256"] != sha or old["tavlakit"] != __version__
+            or old.get("schema") != schema_version() or old["luck"] != luck):
         return False
     wanted = repr(rules) if rules else None
     return bool(old["rules_option"] == wanted or (wanted is not None and old["rules"] == wanted))

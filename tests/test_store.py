@@ -96,6 +96,27 @@ def test_rerun_analyses_only_what_changed(records: Path, tmp_path: Path) -> None
     assert len(list((store / "players").iterdir())) == 9
 
 
+def test_a_new_column_reanalyses_every_file(records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A column added to the frames (here by monkeypatch, as a developer adds
+    one to tavlakit.schema) analyses the files again: the store then has it,
+    instead of reusing the old partitions without it."""
+    from tavlakit import schema
+
+    store = tmp_path / "store"
+    files = [records / "tavla-t000.mat", records / "galaxy-match1004844.txt"]
+    update(store, files, luck=False, jobs=1)
+    assert update(store, files, luck=False, jobs=1).analysed == []
+    monkeypatch.setitem(schema.PLAY_COLUMNS, "new_column", "Int64")
+    again = update(store, files, luck=False, jobs=1)
+    assert again.analysed == [str(f) for f in files] and again.reused == 0
+    plays = open_store(store).plays
+    assert "new_column" in plays.columns and str(plays["new_column"].dtype) == "Int64"
+    assert len(list((store / "plays").iterdir())) == 2  # the old partitions swept
+    assert update(store, files, luck=False, jobs=1).analysed == []
+    monkeypatch.setitem(schema.GAME_COLUMNS, "turns", "float64")  # a type changed
+    assert update(store, files, luck=False, jobs=1).analysed == [str(f) for f in files]
+
+
 def test_rules_and_luck_changes_reanalyse(records: Path, tmp_path: Path) -> None:
     store = tmp_path / "store"
     files = [records / "tavla-t000.mat", records / "galaxy-match1004844.txt"]

@@ -37,34 +37,13 @@ from ..problem import Problem
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
+from ..schema import GAME_COLUMNS, PLAY_COLUMNS
 from .columns import Builder, column_values, frame
 from .equity import Evaluator
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
 
 Matches = Match | Iterable[Match]
-
-#: Column types of :func:`plays_frame` (fixed, so batches concatenate and
-#: Parquet files written in parts share one schema).
-PLAY_COLUMNS: dict[str, str] = {
-    "match": "string", "path": "string", "game": "Int64", "turn": "Int64", "number": "Int64",
-    "player": "Int64", "name": "string", "kind": "string", "opening": "boolean",
-    "opening_dice": "boolean", "dice": "string", "die1": "Int64", "die2": "Int64",
-    "roll_name": "string",  # the Tavla name of the roll, "şeş beş" (tavlakit.dicenames)
-    "play": "string", "dance": "boolean", "cube": "Int64", "cube_action": "string",
-    "pips_before": "Int64", "opp_pips_before": "Int64", "pips_after": "Int64", "opp_pips_after": "Int64",
-    "hits": "Int64", "entered": "Int64", "borne_off": "Int64", "home_points": "Int64",
-    "closed_board": "boolean", "position_id": "string", "legal": "boolean", "choices": "Int64",
-    "luck": "float64", "luck_mark": "string", "error": "float64",
-}
-GAME_COLUMNS: dict[str, str] = {
-    "match": "string", "path": "string", "game": "Int64", "player0": "string", "player1": "string", "rules": "string",
-    "length": "Int64", "score0": "Int64", "score1": "Int64", "crawford": "boolean",
-    "starter": "Int64", "opening_roll": "string", "winner": "Int64", "winner_name": "string",
-    "points": "Int64", "resigned": "boolean", "dropped": "boolean", "cube": "Int64",
-    "result_kind": "string", "kind_none_borne_off": "string", "kind_outside_home": "string",
-    "turns": "Int64", "plies": "Int64", "problems": "Int64",
-}
 
 
 @dataclass

@@ -10,7 +10,8 @@ A store is a folder::
     files.parquet         the files table, one row per record file
 
 :func:`update` analyses only the files that are new or changed (by content
-hash) or whose tavlakit version, rules or luck setting differ, and drops
+hash) or whose tavlakit version, columns (:mod:`tavlakit.schema`), rules
+or luck setting differ, and drops
 the files that are no longer among its inputs. Every file is written under
 a temporary name and renamed, partitions before the manifest, so a run
 killed at any moment leaves the previous manifest and whole partitions:
@@ -29,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import __version__
+from .._version import __version__
 from ..fingerprint import duplicate_problem, duplicates
 from ..formats import find_records
 from ..i18n import _
@@ -49,6 +50,7 @@ from ..manifest import (
 )
 from ..parallel import Progress, counted, pmap
 from ..rules import Rules
+from ..schema import schema_version
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
 from .frames import Analysis, match_players
@@ -124,6 +126,7 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
         _write_parquet(folder / "players" / f"{key}.parquet", _typed(players))
     meta = {
         "key": key, "path": result.source, "sha256": task.sha256, "size": task.size, "tavlakit": __version__,
+        "schema": schema_version(),
         "rules": result.rules, "rules_name": result.rules_name, "rules_option": repr(rules) if rules else None,
         "luck": luck, "games": len(result.games), "plays": len(result.plays), "errors": result.errors,
         "warnings": result.warnings, "fingerprint": result.fingerprint,
