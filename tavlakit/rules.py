@@ -1,7 +1,8 @@
 """Rule variants of Tavla and backgammon, as options on a frozen dataclass.
 
-Every option names the seed text it comes from (see ``shared/RULES.md``):
-000, 001, 002 and 003 are the four Turkish source documents.
+Every option names the seed text it comes from: 000, 001, 002 and 003 are
+the four Turkish source documents (``docs/rules.md`` says what each option
+means and where the code applies it).
 
 >>> Rules.preset("tavla").cube
 False

@@ -258,7 +258,7 @@ def test_tavla(corpus_dir: Path) -> None:
 
 
 def test_galaxy_row_number_printed_twice() -> None:
-    """Galaxy layout (d), from FORMATS.md 2.9 (bglab match2900236.txt, not in
+    """Galaxy layout (d) of docs/formats.md, Results (bglab match2900236.txt, not in
     the corpus): ` 24) 43: 21/18 18/14              24)  Losses 2 point ...`
     with `Wins 2 point and the match` after it on the same row."""
     text = ("5 point match\n\n Game 1\n lasse : 3                       foo : 2\n"

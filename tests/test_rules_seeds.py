@@ -1,4 +1,4 @@
-"""Hand-worked positions for each rule of ``shared/RULES.md``.
+"""Hand-worked positions for each rule of ``docs/rules.md``.
 
 Every expected result below was worked out by hand from the rule text
 (the seed named in each test is the source); none comes from the engine.
@@ -331,7 +331,7 @@ def test_opening_rolls() -> None:
 
 
 def test_presets_match_the_table() -> None:
-    """RULES.md, named rule sets."""
+    """docs/rules.md, named rule sets."""
     row = lambda r: (r.opening, r.larger_die, r.hit_and_run, r.mars, r.backgammon, r.cube)  # noqa: E731
     assert row(TAVLA) == ("reroll", True, True, "none-borne-off", False, False)
     assert row(Rules.preset("tavla-outside-home")) == ("reroll", True, True, "outside-home", False, False)

@@ -37,7 +37,7 @@ def test_every_corpus_sgf_reads(corpus_dir: Path) -> None:
 
 
 def test_points_letters() -> None:
-    # FORMATS.md 3: a = White's 1 = Black's 24; y bar; z off.
+    # docs/formats.md, SGF points: a = White's 1 = Black's 24; y bar; z off.
     assert [point_letter(p, 0) for p in (1, 24, 25, 0)] == ["a", "x", "y", "z"]
     assert [point_letter(p, 1) for p in (24, 1, 13)] == ["a", "x", "l"]
     assert all(letter_point(point_letter(p, who), who) == p for p in range(26) for who in (0, 1))

@@ -7,7 +7,7 @@ is parsed again line by line: a bad row gives one located ``syntax`` problem,
 its bad cell is kept as a roll with an unknown play, and the rows around it
 are still read.
 
-Writers place cells at different columns (FORMATS.md section 2), so cells
+Writers place cells at different columns (``docs/formats.md``), so cells
 are told apart by their order in the row; only the first cell of a row is
 placed by its distance from the row number. Player 0 is always the left
 column. Columns in turns, results and problems are 1-based.
