@@ -16,7 +16,6 @@ from .record import Game, Match, Result, Turn
 from .replay import validate
 from .rules import Rules
 
-
 #: Modules imported on first use: ``analysis`` brings in pandas, and the
 #: pictures are not needed to read or check a record.
 _LAZY = ("analysis", "svg", "viewer")

@@ -46,7 +46,7 @@ def cores() -> int:
 def job_count(jobs: int | None, items: int) -> int:
     """How many processes to use: ``None`` or 0 means every core, never
     more than there are items, at least one."""
-    wanted = cores() if not jobs else jobs
+    wanted = jobs or cores()
     return max(1, min(wanted, items))
 
 

@@ -9,19 +9,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-import typer  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+import pandas as pd
+import pytest
+import typer
+from typer.testing import CliRunner
 
-import tavlakit as tk  # noqa: E402
-from tavlakit._data import data_dir  # noqa: E402
-from tavlakit.analysis import plots  # noqa: E402
-from tavlakit.cli.stats import stats  # noqa: E402
-from tavlakit.analysis.dice import face_counts  # noqa: E402
-from tavlakit.analysis import Analysis, analyse  # noqa: E402
-from tavlakit.analysis.luck import cumulative_luck  # noqa: E402
-from tavlakit.analysis.pips import pip_race  # noqa: E402
+import tavlakit as tk
+from tavlakit._data import data_dir
+from tavlakit.analysis import Analysis, analyse, plots
+from tavlakit.analysis.dice import face_counts
+from tavlakit.analysis.luck import cumulative_luck
+from tavlakit.analysis.pips import pip_race
+from tavlakit.cli.stats import stats
 
 TAVLA = data_dir("samples") / "tavla-t000.mat"
 GNUBG = Path(__file__).parent / "data" / "gnubg"

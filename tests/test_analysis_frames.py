@@ -13,9 +13,9 @@ import pytest
 
 import tavlakit as tk
 from tavlakit._data import data_dir
-from tavlakit.analysis.dice import chi2_sf, chi_square, face_counts, fairness, roll_counts
 from tavlakit.analysis import analyse
 from tavlakit.analysis.columns import Builder, column_values
+from tavlakit.analysis.dice import chi2_sf, chi_square, face_counts, fairness, roll_counts
 from tavlakit.analysis.frames import PLAY_COLUMNS, Analysis, games_frame, players_frame, plays_frame, to_parquet
 from tavlakit.analysis.outcomes import first_roll_advantage, mars_rates, wilson
 from tavlakit.analysis.pips import pip_race

@@ -78,7 +78,7 @@ def test_player_names_merge_case_spaces_and_ratings() -> None:
 
 
 def test_a_bad_mapping_line_is_located() -> None:
-    with pytest.raises(ValueError, match="club.txt:2: expected 'alias = name'"):
+    with pytest.raises(ValueError, match=r"club\.txt:2: expected 'alias = name'"):
         PlayerNames.parse("BN = BlueNote\nBlueNote\n", "club.txt")
 
 

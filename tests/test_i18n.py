@@ -525,8 +525,7 @@ def test_plot_titles_and_labels_in_turkish() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from tavlakit.analysis import plots
-    from tavlakit.analysis import analyse
+    from tavlakit.analysis import analyse, plots
 
     result = analyse(tk.read_match(GNUBG / "selfplay-3p-1.mat"), luck=False)
     try:

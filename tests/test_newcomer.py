@@ -15,20 +15,19 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import gnubg_nn  # noqa: E402
-import matplotlib.pyplot  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-import typer  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+import gnubg_nn
+import matplotlib.pyplot
+import pandas as pd
+import pytest
+import typer
+from typer.testing import CliRunner
 
-import tavlakit as tk  # noqa: E402
-from tavlakit._data import data_dir  # noqa: E402
-from tavlakit.analysis import plots  # noqa: E402
-from tavlakit.analysis.equity import Evaluator, net_board  # noqa: E402
-from tavlakit.analysis import Analysis, analyse, players_frame  # noqa: E402
-from tavlakit.analysis.luck import play_error  # noqa: E402
-from tavlakit.cli.stats import stats  # noqa: E402
+import tavlakit as tk
+from tavlakit._data import data_dir
+from tavlakit.analysis import Analysis, analyse, players_frame, plots
+from tavlakit.analysis.equity import Evaluator, net_board
+from tavlakit.analysis.luck import play_error
+from tavlakit.cli.stats import stats
 
 SAMPLES = data_dir("samples")
 FIBS = SAMPLES / "fibs-bluenote-nori.txt"

@@ -332,7 +332,9 @@ def test_opening_rolls() -> None:
 
 def test_presets_match_the_table() -> None:
     """docs/rules.md, named rule sets."""
-    row = lambda r: (r.opening, r.larger_die, r.hit_and_run, r.mars, r.backgammon, r.cube)  # noqa: E731
+    def row(r: Rules) -> tuple[object, ...]:
+        return (r.opening, r.larger_die, r.hit_and_run, r.mars, r.backgammon, r.cube)
+
     assert row(TAVLA) == ("reroll", True, True, "none-borne-off", False, False)
     assert row(Rules.preset("tavla-outside-home")) == ("reroll", True, True, "outside-home", False, False)
     assert row(BACKGAMMON) == ("use-opening-dice", True, True, "none-borne-off", True, True)

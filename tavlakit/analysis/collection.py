@@ -31,7 +31,7 @@ from ..record import Match
 from ..replay import default_rules
 from ..rules import Rules
 from . import frames
-from .columns import Builder, column_values, table
+from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
 
 #: Columns naming players, merged by :func:`rename_players`.
@@ -59,11 +59,11 @@ class FileAnalysis:
 
     @cached_property
     def plays(self) -> pd.DataFrame:
-        return table(self.columns[0], frames.PLAY_COLUMNS)
+        return values_frame(self.columns[0], frames.PLAY_COLUMNS)
 
     @cached_property
     def games(self) -> pd.DataFrame:
-        return table(self.columns[1], frames.GAME_COLUMNS)
+        return values_frame(self.columns[1], frames.GAME_COLUMNS)
 
 
 def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> FileAnalysis:

@@ -1,11 +1,11 @@
 """Frames built piece by piece from rows, with fixed column types.
 
 ``columns`` maps each column's name to its kind (``"string"``, ``"Int64"``,
-``"boolean"``, ``"float64"``), as :data:`~tavlakit.analysis.frames.PLAY_COLUMNS`
+``"boolean"``, ``"float64"``), as :data:`~tavlakit.schema.PLAY_COLUMNS`
 does; every frame made here has exactly those columns with those dtypes,
 so batches concatenate and Parquet files written in parts share a schema.
 
->>> frame([{"name": "a", "n": 1}, {"name": "b"}], {"name": "string", "n": "Int64"}).dtypes.astype(str).tolist()
+>>> rows_frame([{"name": "a", "n": 1}, {"name": "b"}], {"name": "string", "n": "Int64"}).dtypes.astype(str).tolist()
 ['string', 'Int64']
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 import pandas as pd
 
 
-def frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
+def rows_frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
     """The frame of rows (dicts of column name to value)."""
-    return table(column_values(rows, columns), columns)
+    return values_frame(column_values(rows, columns), columns)
 
 
 def column_values(rows: list[dict[str, Any]], columns: dict[str, str]) -> dict[str, list[Any]]:
@@ -26,7 +26,7 @@ def column_values(rows: list[dict[str, Any]], columns: dict[str, str]) -> dict[s
     return {name: [row.get(name) for row in rows] for name in columns}
 
 
-def table(values: dict[str, list[Any]], columns: dict[str, str]) -> pd.DataFrame:
+def values_frame(values: dict[str, list[Any]], columns: dict[str, str]) -> pd.DataFrame:
     """The frame of values given column by column."""
     builder = Builder(columns)
     builder.add(values)
@@ -100,4 +100,4 @@ def _pa() -> Any:
     return pyarrow
 
 
-__all__ = ["Builder", "column_values", "frame", "table"]
+__all__ = ["Builder", "column_values", "rows_frame", "values_frame"]

@@ -38,7 +38,7 @@ from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
 from ..schema import GAME_COLUMNS, PLAY_COLUMNS
-from .columns import Builder, column_values, frame
+from .columns import Builder, column_values, rows_frame
 from .equity import Evaluator
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
@@ -398,7 +398,7 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
 
     def flush() -> None:
         for i in (0, 1):
-            table = pa.Table.from_pandas(frame(buffers[i], columns[i]), preserve_index=False)
+            table = pa.Table.from_pandas(rows_frame(buffers[i], columns[i]), preserve_index=False)
             if writers[i] is None:
                 writers[i] = pq.ParquetWriter(paths[i], table.schema)
             writers[i].write_table(table)

@@ -22,7 +22,7 @@ from pathlib import Path
 import gnubg_nn as g
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_engine_gnubg import ROLLS, played_boards, random_boards  # noqa: E402
+from test_engine_gnubg import ROLLS, played_boards, random_boards
 
 SEED = 2026
 

@@ -12,7 +12,7 @@ import gnubg
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg helpers
 
-from gnubg_load import dump_match, play_itself  # noqa: E402
+from gnubg_load import dump_match, play_itself
 
 
 gnubg.command("set defaultnames Alpha Bravo")
