@@ -14,7 +14,7 @@ Wall-clock times of real commands (best of ``--repeat`` where cheap), with
 the CPU time beside them: on a busy machine the CPU time says more.
 
     pip install chess
-    python benchmarks/collections.py [--corpus ../shared/corpus] [--luck-files 40] [--store-luck]
+    python benchmarks/scale.py [--corpus ../shared/corpus] [--luck-files 40] [--store-luck]
 """
 
 from __future__ import annotations
