@@ -10,8 +10,10 @@ A store is a folder::
     files.parquet         the files table, one row per record file
 
 :func:`update` analyses only the files that are new or changed (by content
-hash) or whose tavlakit version, rules or luck setting differ, and drops
-the files that are no longer among its inputs. Every file is written under
+hash) or whose tavlakit version, rules or luck setting differ; the files
+of the store that are not among its inputs keep their rows unless it is
+asked to drop them (``prune``). An input that does not exist is an error
+before anything is written. Every file is written under
 a temporary name and renamed, partitions before the manifest, so a run
 killed at any moment leaves the previous manifest and whole partitions:
 :func:`open_store` reads the store as it was, and the next run reuses the
@@ -43,6 +45,7 @@ from ..manifest import (
     Task,
     plan,
     problem,
+    require_existing,
     sweep,
     write_atomic,
     write_json,
@@ -65,21 +68,26 @@ def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
 
 
 def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-           jobs: int | None = None, mapper: Mapper | None = None, label: str | None = None) -> Summary:
+           jobs: int | None = None, mapper: Mapper | None = None, label: str | None = None,
+           prune: bool = False) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
     analysed on ``jobs`` processes (``None``: every core), each writing its
     own partitions, or by ``mapper`` (a Dask cluster:
     :func:`.dask.client_mapper`), whose results are written here. ``label``
-    shows a progress bar. Raises :class:`StoreError` for a folder that is
-    not a store it may write, before writing anything."""
+    shows a progress bar. ``prune`` drops the files of the store that are
+    not among ``paths``; else they are kept. Raises :class:`StoreError` for
+    a folder that is not a store it may write, or an input that does not
+    exist, before writing anything."""
     store = Store(folder)
+    files = find_records(paths)
+    require_existing(files)
     store.folder.mkdir(parents=True, exist_ok=True)
     with open(store.folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (store.folder / MANIFEST).exists():
             write_json(store.folder / MANIFEST, store.manifest)
-        keys, todo, summary = plan(store, find_records(paths), rules, luck)
+        keys, todo, summary = plan(store, files, rules, luck, prune)
         if keys == list(store.manifest["files"]) and not todo:
             return summary
         for table in (*TABLES, "players", "meta"):
