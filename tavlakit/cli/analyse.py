@@ -28,10 +28,11 @@ def analyse(
     prune: bool = typer.Option(False, "--prune", help=_("Drop from the store the files not among PATHS "
                                                         "(without it they keep their rows).")),
 ) -> None:
-    """Replay and analyse every record into a Parquet store: plays, games,
-    players and a files table. A re-run analyses only new or changed files;
-    the files of the store not among PATHS keep their rows (--prune drops
-    them).
+    """Analyse a collection into an incremental Parquet store.
+
+    The store holds plays, games, players and a files table. A re-run
+    analyses only new or changed files; the files of the store not among
+    PATHS keep their rows (--prune drops them).
 
     Exit status: 0 done (bad files are listed in the files table), 2 a
     path that does not exist or a store that cannot be written (nothing is

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from ..formats import find_records
+from ..formats.text import read_stream
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
+from .common import stream_jobs
 from .collection import MERGE_HELP, NAMES_HELP, jobs_option, rename, say_duplicates
 
 if TYPE_CHECKING:
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | None) -> Analysis:
     from ..analysis.collection import analyse_paths
 
-    return analyse_paths(files, rules, luck, jobs, _("analysing"), dedupe=True)
+    return analyse_paths(files, rules, luck, stream_jobs(files, jobs), _("analysing"), dedupe=True)
 
 
 def _plot(result: Analysis, out: Path) -> None:
@@ -79,7 +81,7 @@ def stats(
     files = find_records(paths)
     if not files:
         raise typer.BadParameter(_("no record files found"))
-    missing = [str(p) for p in files if not p.exists()]
+    missing = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if missing:
         raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
     result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)

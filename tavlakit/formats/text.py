@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import codecs
 import io
+import os
+import stat
+import sys
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import IO, Callable, Iterator, NamedTuple
@@ -162,3 +165,40 @@ def open_input(given: str | bytes | Path | IO[str], source: str | None = None) -
         source = source or (name if isinstance(name, str) else None)
         stream, problems = given, []
     return Input(stream, source, [p.replace(file=source) for p in problems])
+
+
+#: The name standard input (``-``) goes by in problems and messages.
+STDIN = "<stdin>"
+_STREAMS: dict[str, bytes] = {}
+
+
+def source_name(path: str | Path) -> str:
+    """The name an input path is shown by: :data:`STDIN` for ``-``."""
+    return STDIN if str(path) in ("-", STDIN) else str(path)
+
+
+def read_stream(path: str | Path) -> tuple[bytes, str] | None:
+    """The bytes and name of an input that is a stream, not a file on disk:
+    ``-`` (standard input), ``/dev/stdin``, a pipe, ``<(...)``. A stream can
+    be read only once, so it is read whole at the first call and kept for
+    the later ones (the reader, then the rows a problem shows). ``None`` for
+    a regular file, a folder or a path that does not exist: those are read
+    from disk as they are.
+
+    >>> read_stream(__file__) is None
+    True
+    """
+    name = source_name(path)
+    if name not in _STREAMS:
+        if name == STDIN:
+            _STREAMS[name] = sys.stdin.buffer.read()
+        else:
+            try:
+                mode = os.stat(name).st_mode
+            except OSError:
+                return None
+            if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+                return None
+            with open(name, "rb") as stream:
+                _STREAMS[name] = stream.read()
+    return _STREAMS[name], name
