@@ -5,6 +5,7 @@ written as the README says, and no page for an input nothing was read from."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -190,3 +191,65 @@ def test_standard_input_for_convert_show_and_stats(tmp_path: Path) -> None:
     stats = tavlakit("stats", "--no-luck", "--json", "-", stdin=data)
     assert stats.returncode == 0, stats.stderr
     assert '"player": "Ayşe"' in stats.stdout and '"games": 6' in stats.stdout
+
+
+@pytest.fixture(scope="module")
+def summary() -> tuple[object, object]:
+    """The stats tables of the Tavla sample with luck, its players given
+    long names (and a file name longer than a column)."""
+    from tavlakit.analysis.summary import by_file, by_player
+
+    result = tk.analysis.analyse(tk.read_match(SAMPLE))
+    names = {"Ayşe": "Ayşe Gülsüm Karaosmanoğlu", "Mehmet Ali": "Mehmet Ali (İzmir)"}
+    players, files = by_player(result), by_file(result)
+    for table in (players, files):
+        table["player"] = table["player"].replace(names)
+    files["match"] = "a-very-long-file-name-from-a-download-site-2026-12-01.mat"
+    return players, files
+
+
+@pytest.mark.parametrize("by", ["player", "file"])
+def test_stats_fits_an_80_column_terminal(summary: tuple[object, object], by: str, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: 14 columns squeezed into 80, every header and most names cut
+    to 'pla…', 'Meh…'."""
+    from tavlakit.analysis.summary import SHOWN
+    from tavlakit.cli.stats import _print
+
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws for a terminal
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    table = summary[0] if by == "player" else summary[1]
+    shown = table[[c for c in SHOWN if c in table.columns]]
+    _print(shown, "caption")
+    out = re.sub("\x1b\\[[0-9;]*m", "", capsys.readouterr().out)  # bold headers
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in out  # nothing cut
+    for name in ("Ayşe Gülsüm Karaosmanoğlu", "Mehmet Ali (İzmir)"):
+        assert any(name in line for line in lines)  # whole, on one line
+    for value in shown["luck_per_roll"]:
+        assert f"{value:.3f}" in out
+    for rating in set(shown["luck_rating"]):  # wrapped between words at most
+        assert all(word in out for word in rating.split())
+    for header in ("mars", "won", "lost", "luck/", "roll", "rating", "net", "error/", "play", "faces", "doubles"):
+        assert header in out
+    if by == "file":
+        assert "a-very-long-file-name" in out and "rolls" in out and "errors" in out
+
+
+def test_stats_no_luck_leaves_out_the_luck_columns_and_help_explains_every_column() -> None:
+    """Before: --no-luck printed four empty columns; --help named none."""
+    args = ["stats", SAMPLE, "--by", "file"]
+    plain = run(*args, "--no-luck").output.splitlines()[0].split()
+    assert plain == ["match", "player", "games", "wins", "mars_for", "mars_against", "faces_p", "doubles_rate",
+                     "plies", "problems"]
+    lucky = run(*args).output.splitlines()[0].split()
+    assert {"luck_per_roll", "luck_rating", "net_luck", "error_rate"} <= set(lucky)
+    helped = " ".join(run("stats", "--help").output.split())
+    from tavlakit.analysis.summary import SHOWN
+    from tavlakit.cli.stats import SHORT
+
+    for column in SHOWN:
+        assert f"({column})" in helped or f"{column})" in helped, column
+        assert SHORT[column].replace("/\n", "/").replace("\n", " ") in helped, column  # as headed
