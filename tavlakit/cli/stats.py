@@ -202,8 +202,8 @@ def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: 
     """The rows as tables that fit the terminal: the name columns, then as
     many other columns as fit; the columns that do not fit come in a
     further table with the names again. Player names are never cut; the
-    luck rating wraps between its words; a match's file name folds only
-    when it is longer than 24 characters."""
+    luck rating wraps between its words; a match's file name folds where
+    it is longer than the room left (16 characters at least)."""
     from rich import box
     from rich.table import Table
 
@@ -213,12 +213,15 @@ def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: 
         cells = [r[i] for r in rows]
         if column == "luck_rating":
             cells = [word for cell in cells for word in cell.split()]
-        widest = max([len(cell) for cell in cells], default=0)
-        widths.append(max(widest if column != "match" else min(widest, 24),
-                          *(len(part) for part in headers[i].split("\n"))))
+        widths.append(max([len(cell) for cell in cells] + [len(part) for part in headers[i].split("\n")]))
+    if "match" in columns:  # folded to what leaves room for the other columns, 16 at least, else 24
+        at = columns.index("match")
+        others = sum(w + 1 for i, w in enumerate(widths) if i != at)
+        room = console.width - others
+        widths[at] = min(widths[at], room if room >= 16 else 24)
     keys = [i for i, c in enumerate(columns) if c in ("match", "player")]
     groups: list[list[int]] = [[]]
-    room = console.width - sum(widths[i] + 1 for i in keys)
+    room = console.width + 1 - sum(widths[i] + 1 for i in keys)  # n columns have n - 1 gaps
     used = 0
     for i in (i for i in range(len(columns)) if i not in keys):
         if groups[-1] and used + widths[i] + 1 > room:
