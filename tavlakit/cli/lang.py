@@ -168,7 +168,7 @@ class LocalisedGroup(core.TyperGroup):
     ``--lang``; the help of each command translated when it is shown."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **kwargs: Any) -> Any:
+             standalone_mode: bool = True, windows_expand_args: bool = True, **kwargs: Any) -> Any:
         """Run the command line; a usage error (Click's or a command's
         ``BadParameter``) is one line ``error: ...`` on stderr and exit
         status 2, however Typer would have drawn it."""
@@ -181,7 +181,8 @@ class LocalisedGroup(core.TyperGroup):
         try:
             arguments = lang_first(sys.argv[1:] if args is None else args)
             try:
-                status = super().main(arguments, prog_name, complete_var, standalone_mode=False, **kwargs)
+                status = super().main(arguments, prog_name, complete_var, standalone_mode=False,
+                                      windows_expand_args=windows_expand_args, **kwargs)
             except click.ClickException as exc:
                 if not standalone_mode:
                     raise
