@@ -42,6 +42,8 @@ class Summary:
     """Files of the store not among the inputs, kept."""
     total: int = 0
     """Files in the store after the run."""
+    unread: list[str] = field(default_factory=list)
+    """The inputs nothing could be read from (their problems are in the files table)."""
     problems: list[Problem] = field(default_factory=list)
     """File problems of the files analysed now, and duplicate-match notes."""
     game_errors: dict[str, int] = field(default_factory=dict)
@@ -172,6 +174,7 @@ def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool,
     old = {e["path"]: e for e in (store.entry(k) for k in store.manifest["files"]) if e is not None}
     given: dict[str, str] = {}
     todo: list[Task] = []
+    unread: list[str] = []
     for path in files:
         if str(path) in given:  # given twice
             continue
@@ -179,17 +182,27 @@ def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool,
         previous = old.get(str(path))
         if previous is not None and _reusable(previous, sha, rules, luck):
             given[str(path)] = previous["key"]
+            unread.extend([previous["path"]] if entry_unread(previous) else [])
             continue
         key = _key(str(path), sha, rules, luck)
         given[str(path)] = key
-        if store.entry(key) is None:  # else a killed run finished it
+        finished = store.entry(key)
+        if finished is None:  # else a killed run finished it
             todo.append(Task(path, key, sha, size))
+        elif entry_unread(finished):
+            unread.append(finished["path"])
     others = [name for name in old if name not in given]
     keys = [given.get(name, entry["key"]) for name, entry in old.items() if name in given or not prune]
     keys += [key for name, key in given.items() if name not in old]
     summary = Summary(files=len(given), reused=len(given) - len(todo), dropped=len(others) if prune else 0,
-                      kept=0 if prune else len(others), total=len(keys))
+                      kept=0 if prune else len(others), total=len(keys), unread=unread)
     return keys, todo, summary
+
+
+def entry_unread(entry: dict[str, Any]) -> bool:
+    """Whether nothing could be read from a store entry's file (no game, an
+    error: missing, binary, empty, not a record)."""
+    return not entry["games"] and bool(entry["errors"])
 
 
 def require_existing(files: list[Path]) -> None:
@@ -211,5 +224,5 @@ def sweep(store: Store, live: set[str]) -> None:
         path.unlink(missing_ok=True)
 
 
-__all__ = ["FORMAT", "MANIFEST", "TABLES", "Store", "StoreError", "Summary", "Task", "content_hash", "plan", "problem",
-           "require_existing", "sweep", "write_atomic", "write_json"]
+__all__ = ["FORMAT", "MANIFEST", "TABLES", "Store", "StoreError", "Summary", "Task", "content_hash", "entry_unread",
+           "plan", "problem", "require_existing", "sweep", "write_atomic", "write_json"]

@@ -43,6 +43,7 @@ from ..manifest import (
     StoreError,
     Summary,
     Task,
+    entry_unread,
     plan,
     problem,
     require_existing,
@@ -100,6 +101,7 @@ def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None 
             metas = (_write_part(store.folder, r, t, rules, luck) for t, r in zip(todo, results))
         for meta in metas:
             summary.analysed.append(meta["path"])
+            summary.unread.extend([meta["path"]] if entry_unread(meta) else [])
             own = [problem(p) for p in meta["problems"] if p["severity"] == "error"]
             summary.problems.extend(own)
             if meta["errors"] > len(own):

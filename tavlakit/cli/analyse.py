@@ -34,9 +34,10 @@ def analyse(
     analyses only new or changed files; the files of the store not among
     PATHS keep their rows (--prune drops them).
 
-    Exit status: 0 done (bad files are listed in the files table), 2 a
-    path that does not exist or a store that cannot be written (nothing is
-    changed), 130 interrupted (the store reads as before).
+    Exit status: 0 done, 2 an input nothing could be read from (binary,
+    empty, not a record: listed in the files table), a path that does not
+    exist or a store that cannot be written (nothing is changed), 130
+    interrupted (the store reads as before).
     """
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
@@ -51,7 +52,7 @@ def analyse(
         keys, todo, planned = plan(current, files, chosen, luck, prune)
         if keys == current.manifest["files"] and not todo:  # nothing to do: no pandas, no analysis
             _say(planned, store)
-            return
+            raise typer.Exit(2 if planned.unread else 0)
         if planned.dropped:
             typer.echo(_("--prune: dropping the {count} file(s) of the store not among the paths given").format(
                 count=planned.dropped), err=True)
@@ -76,6 +77,7 @@ def analyse(
             address=scheduler, message=exc), err=True)
         raise typer.Exit(2) from None
     _say(summary, store)
+    raise typer.Exit(2 if summary.unread else 0)
 
 
 def _say(summary: Summary, store: Path) -> None:
@@ -85,6 +87,9 @@ def _say(summary: Summary, store: Path) -> None:
     for path, count in summary.game_errors.items():
         typer.echo(_("{path}: {count} error(s) in its games (see 'tavlakit validate')").format(path=path, count=count),
                    err=True)
+    if summary.unread:
+        typer.echo(_("{count} file(s) nothing could be read from (each one's problem is in the files table)").format(
+            count=len(summary.unread)), err=True)
     typer.echo(_("{files} file(s): {analysed} analysed, {reused} unchanged, {dropped} dropped; store {store}: "
                  "{total} file(s)").format(files=summary.files, analysed=len(summary.analysed),
                                           reused=summary.reused, dropped=summary.dropped, store=store,
