@@ -66,6 +66,7 @@ def test_lang_after_the_command() -> None:
 @pytest.mark.parametrize(("args", "says"), [
     (["validate", "--rules", "tavle", SAMPLE], "unknown rules 'tavle'; expected one of tavla"),
     (["validate"], "Missing argument"),
+    (["validate", REPO / "docs"], "no record files found"),
     (["validate", "--bogus", SAMPLE], "No such option: --bogus"),
     (["validate", "-j", "0", SAMPLE], "0 is not in the range"),
     (["validate", "--jobs"], "requires an argument"),

@@ -64,8 +64,7 @@ def convert(
     for note in files.problems:
         typer.echo(str(note), err=True)
     if not files:
-        typer.echo(_("no record files found"), err=True)
-        raise typer.Exit(2)
+        raise fail(_("no record files found"))
     many = len(files) > 1 or output.is_dir()
     fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
     if fmt is None:

@@ -27,6 +27,7 @@ from .common import (
     RULES_DEFAULT_HELP,
     RULES_HELP,
     SourceLines,
+    fail,
     internal_problem,
     nothing_read,
     parse_rules,
@@ -83,8 +84,7 @@ def validate(
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
-        typer.echo(_("no record files found"), err=True)
-        raise typer.Exit(2)
+        raise fail(_("no record files found"))
     lines = SourceLines()
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
