@@ -77,6 +77,11 @@ def stream_jobs(files: Sequence[Path], jobs: int | None) -> int | None:
     return 1 if any(read_stream(path) is not None for path in files) else jobs
 
 
+def output_stem(path: Path) -> Path:
+    """The path an output is named after: ``stdin`` for standard input (``-``)."""
+    return Path("stdin") if str(path) == "-" else path
+
+
 def nothing_read(problems: list[Problem], games: int) -> bool:
     """Whether nothing could be read from an input: no game, and an error
     about the input itself (missing, unreadable, binary, empty, notes, a

@@ -33,6 +33,7 @@ from .common import (
     fail,
     internal_problem,
     nothing_read,
+    output_stem,
     parse_rules,
     show_problem,
     stream_jobs,
@@ -77,7 +78,7 @@ def convert(
     if many:
         output.mkdir(parents=True, exist_ok=True)
     used: set[Path] = set()
-    targets = [_target(output, path, fmt, used) if many else output for path in files]
+    targets = [_target(output, output_stem(path), fmt, used) if many else output for path in files]
     status = 0
     written = 0
     for done in pmap(convert_one, list(zip(files, targets)), stream_jobs(files, jobs), _("converting"), fmt=fmt,

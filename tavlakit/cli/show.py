@@ -18,7 +18,16 @@ from ..record import Match
 from ..rules import Rules
 from .board import default_numbering
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, internal_problem, nothing_read, parse_rules, stream_jobs
+from .common import (
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    fail,
+    internal_problem,
+    nothing_read,
+    output_stem,
+    parse_rules,
+    stream_jobs,
+)
 
 if TYPE_CHECKING:
     from ..svg import Numbering
@@ -127,10 +136,11 @@ def show(
         if folder.exists() and not folder.is_dir():
             raise fail(_("{path} is not a folder (several matches are written)").format(path=folder))
         folder.mkdir(parents=True, exist_ok=True)
-        targets = [folder / name for name in _page_names(files, [p.resolve() for p in paths if p.is_dir()])]
+        targets = [folder / name for name in _page_names([output_stem(f) for f in files],
+                                                         [p.resolve() for p in paths if p.is_dir()])]
     else:
         targets = [out if out and out.suffix.lower() in (".html", ".htm")
-                   else (out or Path(".")) / f"{files[0].stem}.html"]
+                   else (out or Path(".")) / f"{output_stem(files[0]).stem}.html"]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, int, str]] = []
