@@ -119,12 +119,7 @@ def show(
     numbering = numbering or default_numbering()
     if numbering not in NUMBERINGS:
         raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
-    chosen: Rules | None = None
-    if rules:
-        try:
-            chosen = parse_rules(rules)
-        except typer.BadParameter as exc:
-            raise fail(str(exc)) from None
+    chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
         raise fail(_("no record files found"))
