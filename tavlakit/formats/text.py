@@ -179,11 +179,11 @@ def source_name(path: str | Path) -> str:
 
 def read_stream(path: str | Path) -> tuple[bytes, str] | None:
     """The bytes and name of an input that is a stream, not a file on disk:
-    ``-`` (standard input), ``/dev/stdin``, a pipe, ``<(...)``. A stream can
-    be read only once, so it is read whole at the first call and kept for
-    the later ones (the reader, then the rows a problem shows). ``None`` for
-    a regular file, a folder or a path that does not exist: those are read
-    from disk as they are.
+    ``-`` (standard input), a pipe (``/dev/stdin`` piped, ``<(...)``). A
+    stream can be read only once, so it is read whole at the first call and
+    kept for the later ones (the reader, then the rows a problem shows).
+    ``None`` for anything else (a file, a folder, a device, a path that does
+    not exist): those are opened as they are.
 
     >>> read_stream(__file__) is None
     True
@@ -191,13 +191,16 @@ def read_stream(path: str | Path) -> tuple[bytes, str] | None:
     name = source_name(path)
     if name not in _STREAMS:
         if name == STDIN:
-            _STREAMS[name] = sys.stdin.buffer.read()
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise OSError(_("there is no standard input"))
+            _STREAMS[name] = stdin.read()
         else:
             try:
                 mode = os.stat(name).st_mode
             except OSError:
                 return None
-            if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+            if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
                 return None
             with open(name, "rb") as stream:
                 _STREAMS[name] = stream.read()
