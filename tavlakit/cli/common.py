@@ -46,7 +46,8 @@ class SourceLines:
         if file not in self.cache:
             try:
                 streamed = read_stream(file)  # standard input: the bytes read before
-                text, _ = decode(Path(file).read_bytes() if streamed is None else streamed[0])
+                data = streamed[0] if streamed else Path(file).read_bytes() if Path(file).is_file() else b""
+                text, _ = decode(data)  # a device (/dev/zero) is not read again
             except OSError:
                 text = ""
             self.cache[file] = text.splitlines()
