@@ -176,6 +176,9 @@ def test_cli_never_drops_files_unless_asked(records: Path, tmp_path: Path) -> No
     assert snapshot(store) == before
     also = runner.invoke(app, ["analyse", str(records), str(tmp_path / "nope"), "--store", str(store), "--no-luck"])
     assert also.exit_code == 2 and snapshot(store) == before
+    with pytest.raises(StoreError, match="no such file or folder"):
+        update(store, [records / "tavla-t00.mat"], luck=False, jobs=1)
+    assert snapshot(store) == before
     fresh = tmp_path / "new-store"
     assert runner.invoke(app, ["analyse", str(tmp_path / "nope"), "--store", str(fresh)]).exit_code == 2
     assert not fresh.exists()
