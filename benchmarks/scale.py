@@ -46,7 +46,7 @@ def run(args: list[str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1, 2) or done.returncode == 2 and not done.stdout:  # 2: a file was not read
         raise SystemExit(f"{' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
     return wall, cpu, done.stdout
 

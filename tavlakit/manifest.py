@@ -38,6 +38,13 @@ class Summary:
     analysed: list[str] = field(default_factory=list)
     reused: int = 0
     dropped: int = 0
+    """Files of the store not among the inputs, dropped (``prune``)."""
+    kept: int = 0
+    """Files of the store not among the inputs, kept."""
+    total: int = 0
+    """Files in the store after the run."""
+    unread: list[str] = field(default_factory=list)
+    """The inputs nothing could be read from (their problems are in the files table)."""
     problems: list[Problem] = field(default_factory=list)
     """File problems of the files analysed now, and duplicate-match notes."""
     game_errors: dict[str, int] = field(default_factory=dict)
@@ -159,25 +166,54 @@ class Task:
     size: int | None
 
 
-def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool) -> tuple[list[str], list[Task], Summary]:
-    """The partition keys of the store to be, in input order, the files to
-    analyse, and the counts so far."""
+def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool,
+         prune: bool = False) -> tuple[list[str], list[Task], Summary]:
+    """The partition keys of the store to be, the files to analyse, and the
+    counts so far. The store's files keep their place (a changed file is
+    analysed into the same place), new ones come after them in input order;
+    files of the store not among ``files`` are kept, or dropped with
+    ``prune``."""
     old = {e["path"]: e for e in (store.entry(k) for k in store.manifest["files"]) if e is not None}
-    keys: list[str] = []
+    given: dict[str, str] = {}
     todo: list[Task] = []
+    unread: list[str] = []
     for path in files:
+        if str(path) in given:  # given twice
+            continue
         sha, size = content_hash(path)
         previous = old.get(str(path))
         if previous is not None and _reusable(previous, sha, rules, luck):
-            keys.append(previous["key"])
+            given[str(path)] = previous["key"]
+            unread.extend([previous["path"]] if entry_unread(previous) else [])
             continue
         key = _key(str(path), sha, rules, luck)
-        keys.append(key)
-        if store.entry(key) is None:  # else a killed run finished it
+        given[str(path)] = key
+        finished = store.entry(key)
+        if finished is None:  # else a killed run finished it
             todo.append(Task(path, key, sha, size))
-    summary = Summary(files=len(files), reused=len(files) - len(todo),
-                      dropped=len(set(old) - {str(p) for p in files}))
+        elif entry_unread(finished):
+            unread.append(finished["path"])
+    others = [name for name in old if name not in given]
+    keys = [given.get(name, entry["key"]) for name, entry in old.items() if name in given or not prune]
+    keys += [key for name, key in given.items() if name not in old]
+    summary = Summary(files=len(given), reused=len(given) - len(todo), dropped=len(others) if prune else 0,
+                      kept=0 if prune else len(others), total=len(keys), unread=unread)
     return keys, todo, summary
+
+
+def entry_unread(entry: dict[str, Any]) -> bool:
+    """Whether nothing could be read from a store entry's file (no game, an
+    error: missing, binary, empty, not a record)."""
+    return not entry["games"] and bool(entry["errors"])
+
+
+def require_existing(files: list[Path]) -> None:
+    """Raise :class:`StoreError` naming the inputs that do not exist (a
+    mistyped path), before anything is written."""
+    missing = [str(path) for path in files if not path.exists()]
+    if missing:
+        raise StoreError(_("{paths}: no such file or folder; nothing was written to the store").format(
+            paths=", ".join(missing)))
 
 
 def sweep(store: Store, live: set[str]) -> None:
@@ -190,5 +226,5 @@ def sweep(store: Store, live: set[str]) -> None:
         path.unlink(missing_ok=True)
 
 
-__all__ = ["FORMAT", "MANIFEST", "TABLES", "Store", "StoreError", "Summary", "Task", "content_hash", "plan", "problem",
-           "sweep", "write_atomic", "write_json"]
+__all__ = ["FORMAT", "MANIFEST", "TABLES", "Store", "StoreError", "Summary", "Task", "content_hash", "entry_unread",
+           "plan", "problem", "require_existing", "sweep", "write_atomic", "write_json"]

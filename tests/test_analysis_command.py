@@ -78,7 +78,7 @@ def test_stats_names_unreadable_files(tmp_path: Path) -> None:
     junk = tmp_path / "junk.mat"
     junk.write_bytes(b"not a match\x00\xff")
     result = CliRunner().invoke(app(), ["stats", str(junk), str(TAVLA), "--no-luck", "--json"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # an input nothing could be read from, as in validate
     assert f"{junk}: encoding:" in result.output  # said on stderr, not dropped
     rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
     assert {r["player"] for r in rows} == {"Ayşe", "Mehmet Ali"}
@@ -115,6 +115,6 @@ def test_stats_on_files_without_games(tmp_path: Path) -> None:
     junk = tmp_path / "junk.mat"
     junk.write_bytes(b"\0\1\2 not a match")
     result = CliRunner().invoke(app(), ["stats", str(junk)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "no game could be read" in result.output

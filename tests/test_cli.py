@@ -166,7 +166,7 @@ def test_convert_never_writes_what_it_could_not_read(tmp_path: Path, corpus_dir:
         (src / Path(odd).name).write_bytes((corpus_dir / odd).read_bytes())
     out = tmp_path / "out"
     result = run("convert", src, "-o", out, "--to", "sgf", "--force")
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output  # inputs nothing could be read from: as validate
     assert sorted(p.name for p in out.iterdir()) == ["good.sgf"]
     assert result.output.splitlines()[-1] == "1 of 6 file(s) converted to sgf"
     assert sum("not converted (nothing could be read from it)" in line for line in result.output.splitlines()) == 5

@@ -90,7 +90,9 @@ def test_rerun_analyses_only_what_changed(records: Path, tmp_path: Path) -> None
     changed.write_text(changed.read_text(encoding="utf-8").replace("Game 1", "Game 1 ", 1), encoding="utf-8")
     (records / "binary.mat").unlink()
     third = update(store, [records], luck=False, jobs=1)
-    assert third.analysed == [str(changed)] and third.dropped == 1
+    assert third.analysed == [str(changed)] and (third.dropped, third.kept, third.total) == (0, 1, 10)
+    fourth = update(store, [records], luck=False, jobs=1, prune=True)  # binary.mat is no longer given
+    assert fourth.analysed == [] and (fourth.dropped, fourth.kept, fourth.total) == (1, 0, 9)
     same(open_store(store), tk.analysis.analyse(tk.read_matches(find_records([records])), luck=False))
     assert not any(store.glob("*/.*.tmp")) and len(list((store / "plays").iterdir())) == 9
     assert len(list((store / "players").iterdir())) == 9
@@ -125,7 +127,7 @@ def test_rules_and_luck_changes_reanalyse(records: Path, tmp_path: Path) -> None
     tavla = update(store, files, rules=tk.Rules.preset("tavla"), luck=False, jobs=1)
     assert tavla.analysed == [str(files[1])]
     same(open_store(store), tk.analysis.analyse(tk.read_matches(files), rules=tk.Rules.preset("tavla"), luck=False))
-    lucky = update(store, files[:1], rules=tk.Rules.preset("tavla"), luck=True, jobs=1)
+    lucky = update(store, files[:1], rules=tk.Rules.preset("tavla"), luck=True, jobs=1, prune=True)
     assert lucky.analysed == [str(files[0])] and lucky.dropped == 1
     got = open_store(store)
     same(got, tk.analysis.analyse(tk.read_matches(files[:1]), rules=tk.Rules.preset("tavla"), luck=True))
@@ -160,11 +162,75 @@ def test_a_store_of_a_newer_tavlakit_is_left_alone(tmp_path: Path, records: Path
 def test_cli_analyse_reports_and_reruns(records: Path, tmp_path: Path) -> None:
     args = ["analyse", str(records), "--store", str(tmp_path / "s"), "--no-luck", "-j", "2"]
     first = runner.invoke(app, args)
-    assert first.exit_code == 0, first.output
+    assert first.exit_code == 2, first.output  # binary.mat: nothing could be read from it, as in validate
     assert "10 file(s): 10 analysed, 0 unchanged, 0 dropped" in first.output
     assert "broken.mat" in first.output and "duplicate-match" in first.output
+    assert "1 file(s) nothing could be read from (each one's problem is in the files table)" in first.output
     second = runner.invoke(app, args)
     assert "10 file(s): 0 analysed, 10 unchanged, 0 dropped" in second.output
+    assert second.exit_code == 2 and "1 file(s) nothing could be read from" in second.output
+    (records / "binary.mat").unlink()
+    third = runner.invoke(app, [*args, "--prune"])
+    assert third.exit_code == 0, third.output
+
+
+def snapshot(store: Path) -> dict[str, bytes]:
+    """Every file of a store and its bytes (the lock file aside)."""
+    return {str(p.relative_to(store)): p.read_bytes() for p in sorted(store.rglob("*"))
+            if p.is_file() and p.name != ".lock"}
+
+
+def test_cli_never_drops_files_unless_asked(records: Path, tmp_path: Path) -> None:
+    """Before: a mistyped path printed '1 analysed, 9 dropped', exited 0 and
+    threw away the analysis of every other file; so did a run over a subset."""
+    store = tmp_path / "store"
+    update(store, [records], luck=False, jobs=1)
+    full = files_frame(store)
+    before = snapshot(store)
+    assert len(full) == 10 and sum(name.startswith("plays/") for name in before) == 10
+
+    # a mistyped path: one line, exit 2, the store untouched
+    typo = runner.invoke(app, ["analyse", str(records / "tavla-t00.mat"), "--store", str(store), "--no-luck"])
+    assert typo.exit_code == 2
+    assert typo.output.splitlines() == [f"error: {records / 'tavla-t00.mat'}: no such file or folder; nothing was "
+                                        "written to the store"]
+    assert snapshot(store) == before
+    also = runner.invoke(app, ["analyse", str(records), str(tmp_path / "nope"), "--store", str(store), "--no-luck"])
+    assert also.exit_code == 2 and snapshot(store) == before
+    with pytest.raises(StoreError, match="no such file or folder"):
+        update(store, [records / "tavla-t00.mat"], luck=False, jobs=1)
+    assert snapshot(store) == before
+    fresh = tmp_path / "new-store"
+    assert runner.invoke(app, ["analyse", str(tmp_path / "nope"), "--store", str(fresh)]).exit_code == 2
+    assert not fresh.exists()
+
+    # a subset, one of its files changed: the other files keep their rows and partitions
+    changed = records / "selfplay-3p-1.mat"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("Game 1", "Game 1 ", 1), encoding="utf-8")
+    subset = [str(changed), str(records / "tavla-t000.mat")]
+    some = runner.invoke(app, ["analyse", *subset, "--store", str(store), "--no-luck", "-j", "1"])
+    assert some.exit_code == 0, some.output
+    assert some.output.splitlines()[-1] == f"2 file(s): 1 analysed, 1 unchanged, 0 dropped; store {store}: 10 file(s)"
+    after = files_frame(store)
+    assert after["path"].tolist() == full["path"].tolist()
+    old_sha = full.set_index("path")["sha256"]
+    assert (after.set_index("path")["sha256"] != old_sha).tolist().count(True) == 1
+    assert after.set_index("path").loc[str(changed), "sha256"] != old_sha[str(changed)]
+    now = snapshot(store)
+    kept = {name: data for name, data in before.items() if name.startswith(("plays/", "games/", "players/", "meta/"))}
+    assert len([name for name in kept if now.get(name) == kept[name]]) == len(kept) - 3 - 1  # 3 tables + meta
+    same(open_store(store), tk.analysis.analyse(tk.read_matches(find_records([records])), luck=False))
+
+    # --prune drops the others, and says how many first
+    pruned = runner.invoke(app, ["analyse", *subset, "--store", str(store), "--no-luck", "--prune"])
+    assert pruned.exit_code == 0, pruned.output
+    said = pruned.output.splitlines()
+    assert said[0] == "--prune: dropping the 8 file(s) of the store not among the paths given"
+    assert said[-1] == f"2 file(s): 0 analysed, 2 unchanged, 8 dropped; store {store}: 2 file(s)"
+    assert files_frame(store)["path"].tolist() == [p for p in full["path"] if p in subset]
+    for table in ("plays", "games", "meta"):
+        assert len(list((store / table).iterdir())) == 2
+    same(open_store(store), tk.analysis.analyse(tk.read_matches(sorted(subset)), luck=False))
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
@@ -196,7 +262,8 @@ def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path) -> None:
             assert len(open_store(store).games) in (0, full)
     assert kills >= 4, "a run finished before it was killed: use more files"
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    # 2: some of these downloads are files nothing can be read from (and it says so)
+    assert done.returncode == (2 if "nothing could be read from" in done.stderr else 0), done.stderr
     finished = int(done.stdout.split(":")[1].split()[0])
     assert finished < len(files), "the killed runs' whole partitions are reused"
     same(open_store(store), tk.analysis.analyse(tk.read_matches(files), luck=False))
@@ -207,7 +274,7 @@ def test_a_rerun_with_nothing_to_do_imports_no_pandas(records: Path, tmp_path: P
     update(tmp_path / "store", [records], luck=False, jobs=1)
     code = ("import sys\nfrom tavlakit.cli import app\n"
             f"try:\n    app(['analyse', {str(records)!r}, '--store', {str(tmp_path / 'store')!r}, '--no-luck'])\n"
-            "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            "except SystemExit as exc:\n    assert exc.code == 2, exc.code\n"  # binary.mat cannot be read
             "print('HEAVY', [m for m in ('pandas', 'pyarrow', 'gnubg_nn') if m in sys.modules])\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)

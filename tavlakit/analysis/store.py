@@ -11,8 +11,9 @@ A store is a folder::
 
 :func:`update` analyses only the files that are new or changed (by content
 hash) or whose tavlakit version, columns (:mod:`tavlakit.schema`), rules
-or luck setting differ, and drops
-the files that are no longer among its inputs. Every file is written under
+or luck setting differ; the files of the store that are not among its
+inputs keep their rows unless it is asked to drop them (``prune``). An
+input that does not exist is an error before anything is written. Every file is written under
 a temporary name and renamed, partitions before the manifest, so a run
 killed at any moment leaves the previous manifest and whole partitions:
 :func:`open_store` reads the store as it was, and the next run reuses the
@@ -42,8 +43,10 @@ from ..manifest import (
     StoreError,
     Summary,
     Task,
+    entry_unread,
     plan,
     problem,
+    require_existing,
     sweep,
     write_atomic,
     write_json,
@@ -68,21 +71,25 @@ def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
 
 def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
            jobs: int | None = None, mapper: Mapper | None = None, progress: Progress | None = None,
-           ) -> Summary:
+           prune: bool = False) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
     analysed on ``jobs`` processes (``None``: every core), each writing its
     own partitions, or by ``mapper`` (a Dask cluster:
     :func:`.dask.client_mapper`), whose results are written here.
-    ``progress(done, total)`` is told as the files are done. Raises :class:`StoreError` for a folder that is
-    not a store it may write, before writing anything."""
+    ``progress(done, total)`` is told as the files are done. ``prune``
+    drops the files of the store that are not among ``paths``; else they
+    are kept. Raises :class:`StoreError` for a folder that is not a store
+    it may write, or an input that does not exist, before writing anything."""
     store = Store(folder)
+    files = find_records(paths)
+    require_existing(files)
     store.folder.mkdir(parents=True, exist_ok=True)
     with open(store.folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (store.folder / MANIFEST).exists():
             write_json(store.folder / MANIFEST, store.manifest)
-        keys, todo, summary = plan(store, find_records(paths), rules, luck)
+        keys, todo, summary = plan(store, files, rules, luck, prune)
         if keys == list(store.manifest["files"]) and not todo:
             return summary
         for table in (*TABLES, "players", "meta"):
@@ -97,6 +104,7 @@ def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None 
                 metas = counted(metas, len(todo), progress)
         for meta in metas:
             summary.analysed.append(meta["path"])
+            summary.unread.extend([meta["path"]] if entry_unread(meta) else [])
             own = [problem(p) for p in meta["problems"] if p["severity"] == "error"]
             summary.problems.extend(own)
             if meta["errors"] > len(own):

@@ -19,6 +19,7 @@ app = typer.Typer(
     help=N_("Tavla and backgammon records: validate, convert, analyse."),
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 app.callback()(lang.options)

@@ -13,7 +13,7 @@ import typer
 from ..console import progress_bar
 from ..formats import find_records
 from ..i18n import _
-from ..manifest import MANIFEST, Store, StoreError, Summary, plan
+from ..manifest import MANIFEST, Store, StoreError, Summary, plan, require_existing
 from .collection import jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
@@ -26,28 +26,37 @@ def analyse(
     jobs: Optional[int] = jobs_option(),
     scheduler: Optional[str] = typer.Option(None, help=_("Run on this Dask scheduler (host:port) instead of "
                                                        "this machine's cores; needs tavlakit[dask].")),
+    prune: bool = typer.Option(False, "--prune", help=_("Drop from the store the files not among PATHS "
+                                                        "(without it they keep their rows).")),
 ) -> None:
-    """Replay and analyse every record into a Parquet store: plays, games,
-    players and a files table. A re-run analyses only new or changed files
-    and drops the files no longer given.
+    """Analyse a collection into an incremental Parquet store.
 
-    Exit status: 0 done (bad files are listed in the files table), 2 the
-    store cannot be written, 130 interrupted (the store reads as before).
+    The store holds plays, games, players and a files table. A re-run
+    analyses only new or changed files; the files of the store not among
+    PATHS keep their rows (--prune drops them).
+
+    Exit status: 0 done, 2 an input nothing could be read from (binary,
+    empty, not a record: listed in the files table), a path that does not
+    exist or a store that cannot be written (nothing is changed), 130
+    interrupted (the store reads as before).
     """
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
-        typer.echo(_("no record files found"), err=True)
-        raise typer.Exit(2)
+        raise fail(_("no record files found"))
     try:
+        require_existing(files)
         current = Store(store)
     except StoreError as exc:
         raise fail(str(exc)) from None
     if (store / MANIFEST).is_file():
-        keys, todo, unchanged = plan(current, files, chosen, luck)
+        keys, todo, planned = plan(current, files, chosen, luck, prune)
         if keys == current.manifest["files"] and not todo:  # nothing to do: no pandas, no analysis
-            _say(unchanged, store)
-            return
+            _say(planned, store)
+            raise typer.Exit(2 if planned.unread else 0)
+        if planned.dropped:
+            typer.echo(_("--prune: dropping the {count} file(s) of the store not among the paths given").format(
+                count=planned.dropped), err=True)
     from ..analysis.store import update
 
     mapper = None
@@ -60,7 +69,7 @@ def analyse(
         mapper = client_mapper(scheduler)
     try:
         with progress_bar(_("analysing")) as bar:
-            summary = update(store, files, chosen, luck, jobs, mapper, bar)
+            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune)
     except StoreError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
@@ -70,6 +79,7 @@ def analyse(
             address=scheduler, message=exc), err=True)
         raise typer.Exit(2) from None
     _say(summary, store)
+    raise typer.Exit(2 if summary.unread else 0)
 
 
 def _say(summary: Summary, store: Path) -> None:
@@ -79,6 +89,10 @@ def _say(summary: Summary, store: Path) -> None:
     for path, count in summary.game_errors.items():
         typer.echo(_("{path}: {count} error(s) in its games (see 'tavlakit validate')").format(path=path, count=count),
                    err=True)
-    typer.echo(_("{files} file(s): {analysed} analysed, {reused} unchanged, {dropped} dropped; store {store}").format(
-        files=summary.files, analysed=len(summary.analysed), reused=summary.reused, dropped=summary.dropped,
-        store=store))
+    if summary.unread:
+        typer.echo(_("{count} file(s) nothing could be read from (each one's problem is in the files table)").format(
+            count=len(summary.unread)), err=True)
+    typer.echo(_("{files} file(s): {analysed} analysed, {reused} unchanged, {dropped} dropped; store {store}: "
+                 "{total} file(s)").format(files=summary.files, analysed=len(summary.analysed),
+                                          reused=summary.reused, dropped=summary.dropped, store=store,
+                                          total=summary.total))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import List, Optional
 
@@ -84,7 +85,8 @@ def board(
 
 def moves(
     position_id: str = typer.Argument(..., help=_("GNU Backgammon Position ID (player on roll moves).")),
-    roll: List[str] = typer.Argument(..., help=_("The roll: two dice (6 5) or its Tavla name (\"şeş beş\").")),
+    roll: List[str] = typer.Argument(..., help=_("The roll: two dice (6 5, 65 or 6-5) or its Tavla name "
+                                                 "(\"şeş beş\").")),
     rules: str = typer.Option("backgammon", help=RULES_HELP),
 ) -> None:
     """List every legal play for a roll, one per resulting position."""
@@ -94,10 +96,18 @@ def moves(
 
 
 def parse_roll(words: List[str]) -> tuple[int, int]:
-    """Two dice ("6", "5") or a Tavla dice name ("şeş beş", also as two
-    words), or a clear command-line error."""
-    if len(words) == 2 and all(w in ("1", "2", "3", "4", "5", "6") for w in words):
-        return int(words[0]), int(words[1])
+    """Two dice (``6 5``, ``65``, ``6-5``) or a Tavla dice name ("şeş beş",
+    also as two words), or a clear command-line error.
+
+    >>> parse_roll(["65"]), parse_roll(["6-5"]), parse_roll(["6", "5"]), parse_roll(["ses", "bes"])
+    ((6, 5), (6, 5), (6, 5), (6, 5))
+    """
+    text = " ".join(words)
+    dice = re.fullmatch(r"\s*([1-6])\s*-?\s*([1-6])\s*", text)
+    if dice:
+        return int(dice[1]), int(dice[2])
+    if re.fullmatch(r"[\d\s-]*", text):
+        raise typer.BadParameter(_("{roll!r} is not a roll: two dice 1-6, as 6 5, 65 or 6-5").format(roll=text))
     try:
         return parse_dice(" ".join(words))
     except ValueError as exc:

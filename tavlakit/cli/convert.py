@@ -18,6 +18,7 @@ from ..formats import (
     write_match,
 )
 from ..i18n import _
+from ..formats.text import source_name
 from ..manifest import write_atomic
 from ..parallel import pmap
 from ..problem import Problem, internal_problem
@@ -31,8 +32,11 @@ from .common import (
     RULES_HELP,
     SourceLines,
     fail,
+    nothing_read,
+    output_stem,
     parse_rules,
     show_problem,
+    stream_jobs,
 )
 
 
@@ -61,8 +65,7 @@ def convert(
     for note in files.problems:
         typer.echo(str(note), err=True)
     if not files:
-        typer.echo(_("no record files found"), err=True)
-        raise typer.Exit(2)
+        raise fail(_("no record files found"))
     many = len(files) > 1 or output.is_dir()
     fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
     if fmt is None:
@@ -75,11 +78,11 @@ def convert(
     if many:
         output.mkdir(parents=True, exist_ok=True)
     used: set[Path] = set()
-    targets = [_target(output, path, fmt, used) if many else output for path in files]
+    targets = [_target(output, output_stem(path), fmt, used) if many else output for path in files]
     status = 0
     written = 0
-    for done in progress(pmap(convert_one, list(zip(files, targets)), jobs, fmt=fmt, rules=chosen, force=force,
-                              options=options), _("converting"), len(files)):
+    for done in progress(pmap(convert_one, list(zip(files, targets)), stream_jobs(files, jobs), fmt=fmt,
+                              rules=chosen, force=force, options=options), _("converting"), len(files)):
         for message in done.messages:
             typer.echo(message, err=True)
         if done.status == UNWRITABLE:
@@ -102,7 +105,7 @@ class Converted:
     messages: list[str] = field(default_factory=list)
     """What to say on stderr, in order."""
     status: int = 0
-    """0 converted, 1 not converted (errors), 2 unreadable, :data:`UNWRITABLE`."""
+    """0 converted, 1 not converted (errors), 2 nothing could be read from it, :data:`UNWRITABLE`."""
     written: bool = False
 
 
@@ -111,12 +114,13 @@ def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bo
     """Read, validate and write one record. The output is written under a
     temporary name and renamed, so an interrupted run leaves no half file."""
     path, target = job
+    name = source_name(path)
     done = Converted()
     try:
         match = read_match(path)
         report = validate_match(match, rules or default_rules(match))
     except OSError as exc:
-        done.messages.append(_("{path}: error unreadable: {reason}").format(path=path, reason=exc.strerror or exc))
+        done.messages.append(_("{path}: error unreadable: {reason}").format(path=name, reason=exc.strerror or exc))
         done.status = 2
         return done
     except Exception as exc:  # a bug in tavlakit: say so, go on with the next file
@@ -125,13 +129,13 @@ def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bo
         return done
     lines = SourceLines()
     done.messages.extend(show_problem(problem, lines, False) for problem in report.problems)
-    if not match.games and any(p.severity == "error" for p in match.problems):
-        done.messages.append(_("{path}: not converted (nothing could be read from it)").format(path=path))
-        done.status = 1
+    if nothing_read(match.problems, len(match.games)):
+        done.messages.append(_("{path}: not converted (nothing could be read from it)").format(path=name))
+        done.status = 2
         return done
     if report.errors and not force:
         done.messages.append(_("{path}: not converted ({count} error(s); --force converts anyway)")
-                             .format(path=path, count=len(report.errors)))
+                             .format(path=name, count=len(report.errors)))
         done.status = 1
         return done
     if rules is not None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import typer
 from typer import core
+from typer._click import exceptions as click  # the Click Typer vendors and raises
 
 from ..i18n import (
     N_,
@@ -48,7 +49,10 @@ TYPER_MESSAGES = (N_("Missing command."), N_("No such command {name!r}."), N_("A
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
 INTERRUPTED = 130
 
-LANG_HELP = N_("Language of messages and help. Default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en.")
+LANG_HELP = N_("Language of messages and help (before or after the command). Default: from LANGUAGE, LC_ALL, "
+               "LC_MESSAGES or LANG, else en.")
+#: Exit status of a usage error (an unknown option, a missing argument, a bad value).
+USAGE = 2
 
 
 def early_language(argv: Sequence[str], environ: Mapping[str, str]) -> None:
@@ -80,11 +84,60 @@ def choose_language(value: str | None) -> str | None:
     return value
 
 
+def show_version(value: bool) -> None:
+    """The ``--version`` callback: print the version and stop."""
+    if value:
+        from .. import __version__
+
+        typer.echo(f"tavlakit {__version__}")
+        raise typer.Exit()
+
+
 def options(
     lang: str | None = typer.Option(None, "--lang", metavar="|".join(available_languages()), help=LANG_HELP,
                                     is_eager=True, callback=choose_language),
+    version: bool = typer.Option(False, "--version", help=N_("Print the version and exit."), is_eager=True,
+                                 callback=show_version),
 ) -> None:
     """The options of every command (registered as the app's callback)."""
+
+
+def lang_first(args: Sequence[str]) -> list[str]:
+    """``args`` with every ``--lang X`` (or ``--lang=X``) moved in front of
+    the command, where the group reads it: ``tavlakit validate --lang tr
+    x.mat`` is ``tavlakit --lang tr validate x.mat``. Nothing after ``--``
+    is moved.
+
+    >>> lang_first(["validate", "--lang", "tr", "x.mat"])
+    ['--lang', 'tr', 'validate', 'x.mat']
+    """
+    moved: list[str] = []
+    rest: list[str] = []
+    items = list(args)
+    i = 0
+    while i < len(items):
+        arg = items[i]
+        if arg == "--":
+            rest.extend(items[i:])
+            break
+        if arg.startswith("--lang="):
+            moved.append(arg)
+        elif arg == "--lang":
+            moved.extend(items[i:i + 2])
+            i += 1
+        else:
+            rest.append(arg)
+        i += 1
+    return moved + rest
+
+
+def usage_message(exc: click.ClickException) -> str:
+    """The one line that says what is wrong with the command line."""
+    if isinstance(exc, click.BadParameter) and exc.param is None and exc.param_hint is None:
+        message = exc.message  # raised by a command's body: no "Invalid value:" in front
+    else:
+        message = exc.format_message()
+    return _("error: {message}").format(message=" ".join(message.split()))
 
 
 def localise(command: Any, ctx: typer.Context) -> None:
@@ -114,7 +167,11 @@ class LocalisedGroup(core.TyperGroup):
     """The app's command group: language from the environment, then
     ``--lang``; the help of each command translated when it is shown."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **kwargs: Any) -> Any:
+        """Run the command line; a usage error (Click's or a command's
+        ``BadParameter``) is one line ``error: ...`` on stderr and exit
+        status 2, however Typer would have drawn it."""
         previous = language()
         set_language(language_from_environment(os.environ))
         localise_typer()
@@ -122,7 +179,26 @@ class LocalisedGroup(core.TyperGroup):
         if typer_gettext is not None:
             core._ = _  # type: ignore[attr-defined]
         try:
-            return super().main(*args, **kwargs)
+            arguments = lang_first(sys.argv[1:] if args is None else args)
+            try:
+                status = super().main(arguments, prog_name, complete_var, standalone_mode=False,
+                                      windows_expand_args=windows_expand_args, **kwargs)
+            except click.ClickException as exc:
+                if not standalone_mode:
+                    raise
+                if isinstance(exc, click.NoArgsIsHelpError):  # "tavlakit" alone: the help
+                    exc.show()
+                else:
+                    typer.echo(usage_message(exc), err=True)
+                sys.exit(USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
+            except typer.Abort:
+                if not standalone_mode:
+                    raise
+                typer.echo(_("Aborted!"), err=True)
+                sys.exit(1)
+            if not standalone_mode:
+                return status
+            sys.exit(status if isinstance(status, int) else 0)
         finally:
             if typer_gettext is not None:
                 core._ = typer_gettext  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ import typer
 
 from ..console import progress
 from ..formats import find_records, read_matches
+from ..formats.text import source_name
 from ..i18n import _
 from ..manifest import write_atomic
 from ..parallel import pmap
@@ -19,7 +20,15 @@ from ..record import Match
 from ..rules import Rules
 from .board import default_numbering
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
+from .common import (
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    fail,
+    nothing_read,
+    output_stem,
+    parse_rules,
+    stream_jobs,
+)
 
 if TYPE_CHECKING:
     from ..svg import Numbering
@@ -76,9 +85,9 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
 
     path, target = job
     match = next(read_matches([path]))
-    unreadable = [p for p in match.problems if p.code == "unreadable"]
-    if unreadable:
-        return str(unreadable[0]), None
+    if nothing_read(match.problems, len(match.games)):  # as convert: no page, no index row
+        first = next(p for p in match.problems if p.severity == "error")
+        return "\n".join((str(first), _("{path}: not shown (nothing could be read from it)").format(path=match.source))), None
     try:
         frames = build(match, rules=rules, analyse=analyse, numbering=numbering)
         page = viewer_page(frames, game=game)
@@ -105,43 +114,42 @@ def show(
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
 
     On a folder, or with several files, OUT is a folder and also gets an
-    index.html listing every match.
+    index.html listing every match. An input nothing could be read from
+    (binary, empty, not a record) gets no page; the exit status is then 2.
     """
     numbering = numbering or default_numbering()
     if numbering not in NUMBERINGS:
         raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
-    chosen: Rules | None = None
-    if rules:
-        try:
-            chosen = parse_rules(rules)
-        except typer.BadParameter as exc:
-            raise fail(str(exc)) from None
+    chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
         raise fail(_("no record files found"))
+    if out is None and any(str(path) == "-" for path in files):
+        raise fail(_("standard input (-) needs -o, the page to write"))
     many = len(files) > 1 or any(p.is_dir() for p in paths)
     if many:
         folder = out or Path(".")
         if folder.exists() and not folder.is_dir():
             raise fail(_("{path} is not a folder (several matches are written)").format(path=folder))
         folder.mkdir(parents=True, exist_ok=True)
-        targets = [folder / name for name in _page_names(files, [p.resolve() for p in paths if p.is_dir()])]
+        targets = [folder / name for name in _page_names([output_stem(f) for f in files],
+                                                         [p.resolve() for p in paths if p.is_dir()])]
     else:
         targets = [out if out and out.suffix.lower() in (".html", ".htm")
-                   else (out or Path(".")) / f"{files[0].stem}.html"]
+                   else (out or Path(".")) / f"{output_stem(files[0]).stem}.html"]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, int, str]] = []
     failed = 0
-    drawn = progress(pmap(draw, list(zip(files, targets)), jobs, rules=chosen, analyse=analyse, numbering=kind,
-                          game=game), _("drawing"), len(files))
+    drawn = progress(pmap(draw, list(zip(files, targets)), stream_jobs(files, jobs), rules=chosen, analyse=analyse,
+                          numbering=kind, game=game), _("drawing"), len(files))
     for (path, target), (trouble, row) in zip(zip(files, targets), drawn):
         if row is None:
             typer.echo(trouble, err=True)
             failed += 1
             continue
         rows.append(row)
-        typer.echo(_("{path}: wrote {target}").format(path=path, target=target))
+        typer.echo(_("{path}: wrote {target}").format(path=source_name(path), target=target))
     if many:
         index = targets[0].parent / "index.html"
         write_atomic(index, lambda tmp: tmp.write_text(_index(rows), encoding="utf-8"))

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
 from ..console import progress_bar
 from ..formats import find_records
+from ..formats.text import read_stream
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
+from .common import stream_jobs
 from .collection import MERGE_HELP, NAMES_HELP, jobs_option, rename, say_duplicates
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | Non
     from ..analysis.collection import analyse_paths
 
     with progress_bar(_("analysing")) as bar:
-        return analyse_paths(files, rules, luck, jobs, bar, dedupe=True)
+        return analyse_paths(files, rules, luck, stream_jobs(files, jobs), bar, dedupe=True)
 
 
 def _plot(result: Analysis, out: Path) -> None:
@@ -71,7 +73,31 @@ def stats(
     names: Optional[Path] = typer.Option(None, help=_(NAMES_HELP)),
     merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
 ) -> None:
-    """Luck, errors, mars rates and dice fairness of a collection of records."""
+    """Luck, errors, mars rates and dice fairness of a collection of records.
+
+    One row per player (--by file: per file and player). The columns, as
+    headed on a terminal, and their names in CSV and JSON:
+
+    \b
+    match        the file, with --by file (match)
+    player       the player's name (player)
+    games        games played (games)
+    wins         games won (wins)
+    mars won     games won with a mars or more (mars_for)
+    mars lost    games lost with a mars or more (mars_against)
+    luck/roll    dice luck per roll in equity, gnubg's measure (luck_per_roll)
+    luck rating  gnubg's words for it: Go to bed ... Go to Las Vegas (luck_rating)
+    net luck     own luck minus the opponent's, in equity (net_luck)
+    error/play   equity lost per play that had a choice (error_rate)
+    faces p      chi-square p-value of even dice faces; small: suspect (faces_p)
+    doubles      share of the rolls that were doubles; fair: 0.167 (doubles_rate)
+    rolls        rolls in the file, with --by file (plies)
+    errors       the validator's errors in its games, with --by file (problems)
+
+    The four luck columns need the neural net; --no-luck leaves them out.
+    Exit status: 0 done, 2 an input nothing could be read from or a bad
+    argument.
+    """
     if by not in ("player", "file"):
         raise typer.BadParameter(_("--by must be 'player' or 'file', not {name!r}").format(name=by))
     try:
@@ -81,7 +107,7 @@ def stats(
     files = find_records(paths)
     if not files:
         raise typer.BadParameter(_("no record files found"))
-    missing = [str(p) for p in files if not p.exists()]
+    missing = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if missing:
         raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
     result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
@@ -89,7 +115,7 @@ def stats(
     say_duplicates(result)
     if result.games.empty:
         typer.echo(_("no game could be read from the files given"), err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(2)
     from ..analysis.summary import SHOWN, by_file, by_player
 
     table = by_player(result) if by == "player" else by_file(result)
@@ -100,9 +126,13 @@ def stats(
     if json_output:
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
-        return
-    _print(table[[c for c in SHOWN if c in table.columns]], _("{files} file(s), {games} game(s), {rolls} roll(s)")
-           .format(files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
+    else:
+        shown = [c for c in SHOWN if c in table.columns and (luck or c not in LUCK_COLUMNS)]
+        _print(table[shown], _("{files} file(s), {games} game(s), {rolls} roll(s)").format(
+            files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
+    read = set(result.games["path"])
+    if any(p.severity == "error" and p.file not in read for p in result.problems):
+        raise typer.Exit(2)  # an input nothing could be read from, said on stderr above
 
 
 def _warn(result: Analysis) -> None:
@@ -121,11 +151,24 @@ def _warn(result: Analysis) -> None:
                      "(see 'tavlakit validate')").format(count=bad_games), err=True)
 
 
-#: The summary's column headers as shown (the columns keep their names in CSV and JSON).
+#: The summary's column headers where they are printed plainly (a pipe, a
+#: file); the columns keep their names in CSV and JSON.
 HEADERS = frozenset((
     N_("player"), N_("match"), N_("games"), N_("wins"), N_("mars_for"), N_("mars_against"), N_("mars"),
     N_("luck_per_roll"), N_("luck_rating"), N_("net_luck"), N_("luck0"), N_("luck1"), N_("error_rate"),
     N_("faces_p"), N_("doubles_rate"), N_("plies"), N_("problems")))
+#: The short headers of the table on a terminal, in at most two lines, so
+#: that it fits 80 columns; ``tavlakit stats --help`` explains each.
+SHORT = {
+    "match": N_("match"), "player": N_("player"), "games": N_("games"), "wins": N_("wins"),
+    "mars_for": N_("mars\nwon"), "mars_against": N_("mars\nlost"), "luck_per_roll": N_("luck/\nroll"),
+    "luck_rating": N_("luck\nrating"), "net_luck": N_("net\nluck"), "error_rate": N_("error/\nplay"),
+    "faces_p": N_("faces\np"), "doubles_rate": N_("doubles"), "plies": N_("rolls"), "problems": N_("errors"),
+}
+#: The columns that need luck (left out with --no-luck).
+LUCK_COLUMNS = ("luck_per_roll", "luck_rating", "net_luck", "error_rate")
+#: Columns of words (flush left); a name is never cut, only folded when it must.
+WORDS = ("match", "player", "luck_rating")
 
 
 def _header(column: object) -> str:
@@ -134,22 +177,16 @@ def _header(column: object) -> str:
 
 
 def _print(table: pd.DataFrame, caption: str) -> None:
-    """A rich table on a terminal; elsewhere (a pipe, a file) plain columns
-    at full width, so that no header is cut."""
-    import pandas as pd
+    """On a terminal a table that fits its width (short headers on two
+    lines; names whole); elsewhere (a pipe, a file) plain columns at full
+    width, so that no header is cut."""
     from rich.console import Console
-    from rich.table import Table
 
-    left = [not pd.api.types.is_numeric_dtype(table[c]) for c in table.columns]
     rows = [[_cell(v) for v in row] for row in table.itertuples(index=False)]
+    left = [column in WORDS for column in table.columns]
     console = Console()
     if console.is_terminal:
-        out = Table(caption=caption)
-        for column, flush_left in zip(table.columns, left):
-            out.add_column(_header(column), justify="left" if flush_left else "right")
-        for cells in rows:
-            out.add_row(*cells)
-        console.print(out)
+        _terminal(console, list(table.columns), rows, caption)
         return
     widths = [max([len(_header(c)), *(len(r[i]) for r in rows)]) for i, c in enumerate(table.columns)]
 
@@ -161,6 +198,50 @@ def _print(table: pd.DataFrame, caption: str) -> None:
     for cells in rows:
         typer.echo(line(cells))
     typer.echo(caption)
+
+
+def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: str) -> None:
+    """The rows as tables that fit the terminal: the name columns, then as
+    many other columns as fit; the columns that do not fit come in a
+    further table with the names again. Player names are never cut; the
+    luck rating wraps between its words; a match's file name folds where
+    it is longer than the room left (16 characters at least)."""
+    from rich import box
+    from rich.table import Table
+
+    headers = [_(SHORT.get(c, c)) for c in columns]
+    widths = []
+    for i, column in enumerate(columns):
+        cells = [r[i] for r in rows]
+        if column == "luck_rating":
+            cells = [word for cell in cells for word in cell.split()]
+        widths.append(max([len(cell) for cell in cells] + [len(part) for part in headers[i].split("\n")]))
+    if "match" in columns:  # folded to what leaves room for the other columns, 16 at least, else 24
+        at = columns.index("match")
+        others = sum(w + 1 for i, w in enumerate(widths) if i != at)
+        room = console.width - others
+        widths[at] = min(widths[at], room if room >= 16 else 24)
+    keys = [i for i, c in enumerate(columns) if c in ("match", "player")]
+    groups: list[list[int]] = [[]]
+    room = console.width + 1 - sum(widths[i] + 1 for i in keys)  # n columns have n - 1 gaps
+    used = 0
+    for i in (i for i in range(len(columns)) if i not in keys):
+        if groups[-1] and used + widths[i] + 1 > room:
+            groups.append([])
+            used = 0
+        groups[-1].append(i)
+        used += widths[i] + 1
+    for n, group in enumerate(groups):
+        out = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False,  # one space between columns
+                    caption=caption if n == len(groups) - 1 else None)
+        for i in keys + group:
+            words = columns[i] in WORDS
+            out.add_column(headers[i], width=widths[i], justify="left" if words else "right",
+                           no_wrap=columns[i] in ("player",) or not words,
+                           overflow="fold" if words else "ellipsis")
+        for cells in rows:
+            out.add_row(*(cells[i] for i in keys + group))
+        console.print(out)
 
 
 def _cell(value: object) -> str:

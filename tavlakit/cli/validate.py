@@ -24,7 +24,16 @@ from ..replay import default_rules
 from ..replay import validate as validate_match
 from ..rules import Rules
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, parse_rules, show_problem
+from .common import (
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    SourceLines,
+    fail,
+    nothing_read,
+    parse_rules,
+    show_problem,
+    stream_jobs,
+)
 
 
 @dataclass
@@ -37,6 +46,8 @@ class Checked:
     complete: bool = True
     """False when the file stopped early (unreadable, or ``strict`` at an error)."""
     fingerprint: str | None = None
+    unreadable: bool = False
+    """Nothing could be read from it (:func:`.common.nothing_read`), or tavlakit failed on it."""
 
 
 def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
@@ -46,11 +57,12 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
         match, games = open_games(path)
         prints = Fingerprinter(match)
         report = validate_match(match, rules or default_rules(match), strict=strict, games=prints.games(games))
-    except ProblemError as exc:
-        return Checked([exc.problem], complete=False)
+    except ProblemError as exc:  # --strict, at the first error
+        return Checked([exc.problem], complete=False, unreadable=nothing_read(match.problems, 0))
     except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
-        return Checked([internal_problem(path, exc)], complete=False)
-    return Checked(report.problems, report.games, report.plays, fingerprint=prints.digest())
+        return Checked([internal_problem(path, exc)], complete=False, unreadable=True)
+    return Checked(report.problems, report.games, report.plays, fingerprint=prints.digest(),
+                   unreadable=nothing_read(match.problems, report.games))
 
 
 def validate(
@@ -65,34 +77,33 @@ def validate(
     """Replay every move of the transcripts and report what is wrong, and where.
 
     The same match found twice (same dice, plays, cube and results) is an
-    info line. Exit status: 0 no errors, 1 errors found, 2 a file could not
-    be read, 130 interrupted.
+    info line. Exit status: 0 no errors, 1 errors in the records, 2 an input
+    nothing could be read from (missing, binary, empty, not a record) or a
+    bad argument, 130 interrupted.
     """
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
-        typer.echo(_("no record files found"), err=True)
-        raise typer.Exit(2)
+        raise fail(_("no record files found"))
     lines = SourceLines()
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
     twins = Twins()
     notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
-    checking = pmap(check_file, files, jobs, rules=chosen, strict=strict)
+    checking = pmap(check_file, files, stream_jobs(files, jobs), rules=chosen, strict=strict)
     for path, checked in zip(files, progress(checking, _("validating"), len(files))):
         totals["files"] += 1
         totals["games"] += checked.games
         totals["plays"] += checked.plays
         problems = [*notes, *checked.problems]
         notes = []
+        totals["unreadable"] += checked.unreadable
         earlier = twins.see(str(path), checked.fingerprint)
         if earlier is not None:
             problems = [*problems, duplicate_problem(str(path), earlier)]
         for problem in problems:
             codes[problem.code] += 1
             totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
-            if problem.code in ("unreadable", "internal"):
-                totals["unreadable"] += 1
             if as_json:
                 typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
                                       ensure_ascii=False))

@@ -20,7 +20,7 @@ from ..i18n import _
 from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
 from .registry import EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, named
-from .text import open_input
+from .text import open_input, read_stream, source_name
 
 __all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "Format", "Matches", "RecordFiles", "find_records", "open_games",
            "read_match", "read_matches", "write_match"]
@@ -89,7 +89,8 @@ def _open(given: str | Path | IO[str], fmt: str | None) -> tuple[Reader, IO[str]
             raise ProblemError(Reporter(file=str(path)).report(
                 "unreadable", "error", _("{path} is a folder, not a record; read_matches() reads the records in "
                                          "a folder").format(path=path)))
-        opened = open_input(path)
+        streamed = read_stream(path)  # standard input, a pipe: read once, into memory
+        opened = open_input(path) if streamed is None else open_input(*streamed)
     else:
         opened = open_input(given)
     stream = opened.stream
@@ -112,7 +113,7 @@ def open_games(path: str | Path | IO[str], fmt: str | None = None) -> tuple[Matc
     A file that cannot be read (missing, a folder, unreadable) gives a
     match whose problems say so and no games; nothing is raised.
     """
-    source = str(path) if isinstance(path, (str, Path)) else getattr(path, "name", None)
+    source = source_name(path) if isinstance(path, (str, Path)) else getattr(path, "name", None)
     try:
         reader, stream = _open(path, fmt)
     except OSError as exc:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import codecs
 import io
+import os
+import stat
+import sys
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import IO, Callable, Iterator, NamedTuple
@@ -162,3 +165,43 @@ def open_input(given: str | bytes | Path | IO[str], source: str | None = None) -
         source = source or (name if isinstance(name, str) else None)
         stream, problems = given, []
     return Input(stream, source, [p.replace(file=source) for p in problems])
+
+
+#: The name standard input (``-``) goes by in problems and messages.
+STDIN = "<stdin>"
+_STREAMS: dict[str, bytes] = {}
+
+
+def source_name(path: str | Path) -> str:
+    """The name an input path is shown by: :data:`STDIN` for ``-``."""
+    return STDIN if str(path) in ("-", STDIN) else str(path)
+
+
+def read_stream(path: str | Path) -> tuple[bytes, str] | None:
+    """The bytes and name of an input that is a stream, not a file on disk:
+    ``-`` (standard input), a pipe (``/dev/stdin`` piped, ``<(...)``). A
+    stream can be read only once, so it is read whole at the first call and
+    kept for the later ones (the reader, then the rows a problem shows).
+    ``None`` for anything else (a file, a folder, a device, a path that does
+    not exist): those are opened as they are.
+
+    >>> read_stream(__file__) is None
+    True
+    """
+    name = source_name(path)
+    if name not in _STREAMS:
+        if name == STDIN:
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise OSError(_("there is no standard input"))
+            _STREAMS[name] = stdin.read()
+        else:
+            try:
+                mode = os.stat(name).st_mode
+            except OSError:
+                return None
+            if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+                return None
+            with open(name, "rb") as stream:
+                _STREAMS[name] = stream.read()
+    return _STREAMS[name], name
