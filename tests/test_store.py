@@ -24,7 +24,6 @@ from tavlakit.formats import find_records
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
-CORPUS = Path("/work/shared/corpus")
 runner = CliRunner()
 
 
@@ -146,9 +145,8 @@ def test_cli_analyse_reports_and_reruns(records: Path, tmp_path: Path) -> None:
     assert "10 file(s): 0 analysed, 10 unchanged, 0 dropped" in second.output
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
-def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path) -> None:
-    files = find_records([CORPUS / "bglab"])[:90]
+def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path, corpus_dir: Path) -> None:
+    files = find_records([corpus_dir / "bglab"])[:90]
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     command = [sys.executable, "-m", "tavlakit", "analyse", *map(str, files), "--store", str(store),
