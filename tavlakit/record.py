@@ -27,6 +27,8 @@ TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: (written out as such), ``unknown`` (``???``), ``illegal`` (gnubg's
 #: ``Illegal play (...)`` row).
 RollStatus = Literal["play", "cannot-move", "unknown", "illegal"]
+#: How a file numbers the points (see :attr:`Match.numbering`).
+Numbering = Literal["relative", "absolute"]
 
 
 def _loc() -> int | None:
@@ -115,6 +117,11 @@ class Match:
 
     tag_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
     """Where each tag was written (line, column), for problems about it."""
+    numbering: Numbering = field(default="relative", compare=False)
+    """How the file numbered the points: ``relative`` (each side its own
+    24..1) or ``absolute`` (a .mat's ``; [Numbering "absolute"]``: White
+    24->1, Black 1->24). The moves are always the mover's own; problems and
+    the viewer write Black's points ``25 - p`` in an ``absolute`` file."""
     _resolved: tuple[dict[str, str], Rules | None, list[Problem]] | None = field(
         default=None, init=False, repr=False, compare=False)
 

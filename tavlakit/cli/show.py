@@ -65,7 +65,7 @@ def _index(rows: list[tuple[str, Match, int, str]]) -> str:
             "</tbody></table></body></html>\n")
 
 
-def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering,
+def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering | None,
          game: int | None) -> tuple[str, tuple[str, Match, int, str] | None]:
     """Write the viewer of one record file (``job``: the file and its page),
     in whatever process runs it. Returns the line to say
@@ -97,7 +97,8 @@ def show(
                                  help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")),
     numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (those of the player whose play "
                                             "is shown) or absolute (White 24->1, Black 1->24). Default: "
-                                            "absolute in Turkish (--lang tr), else gnubg.")),
+                                            "absolute in Turkish (--lang tr) and for a file numbered so, "
+                                            "else gnubg.")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
@@ -105,8 +106,9 @@ def show(
     On a folder, or with several files, OUT is a folder and also gets an
     index.html listing every match.
     """
-    numbering = numbering or default_numbering()
-    if numbering not in NUMBERINGS:
+    if numbering is None and default_numbering() == "absolute":
+        numbering = "absolute"
+    if numbering is not None and numbering not in NUMBERINGS:
         raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
     chosen: Rules | None = None
     if rules:
@@ -128,7 +130,7 @@ def show(
         targets = [out if out and out.suffix.lower() in (".html", ".htm")
                    else (out or Path(".")) / f"{files[0].stem}.html"]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
-    kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
+    kind: Numbering | None = None if numbering is None else "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, int, str]] = []
     failed = 0
     drawn = pmap(draw, list(zip(files, targets)), jobs, _("drawing"), rules=chosen, analyse=analyse,

@@ -468,8 +468,9 @@ class MatReader:
                 else:
                     self.report.error("syntax", _("{text!r} outside any game").format(text=text), line=line,
                                       column=column)
-        # The numbering describes the file, not the match: honoured, not kept.
+        # The numbering describes the file, not the match: honoured, not kept as a tag.
         self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
+        match.numbering = "absolute" if self._absolute else "relative"
         match.resolve_rules()
 
     def _not_a_transcript(self) -> None:
