@@ -134,9 +134,15 @@ class ScoreKeeper:
         return score, found
 
     def crawford(self, game: Game, score: tuple[int, int], rules: Rules) -> bool:
-        """Whether ``game`` (at ``score``) is the Crawford game."""
-        length = self.length
-        crawford = False
-        if length and rules.cube and rules.crawford and not self.crawford_done and max(score) == length - 1:
-            crawford = self.crawford_done = True
+        """Whether ``game`` (at ``score``) is the Crawford game: its own mark, else :meth:`by_score`."""
+        crawford = self.by_score(score, rules)
         return crawford if game.crawford is None else game.crawford
+
+    def by_score(self, score: tuple[int, int], rules: Rules) -> bool:
+        """Whether the game at ``score`` is the Crawford game by the score
+        alone (what a record that marks no Crawford game says)."""
+        length = self.length
+        if length and rules.cube and rules.crawford and not self.crawford_done and max(score) == length - 1:
+            self.crawford_done = True
+            return True
+        return False

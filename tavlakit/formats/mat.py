@@ -43,6 +43,8 @@ from ..play import BAR, OFF, Move
 from ..i18n import _, language, ngettext
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
+from ..rules import DEFAULT_RULES
+from ..scoring import ScoreKeeper
 from .text import open_input, owned
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
@@ -564,6 +566,9 @@ class _Writer:
         self.match = match
         self.absolute = absolute
         self.problems: list[Problem] = []
+        #: the Crawford game as a reader of the transcript finds it (the score and the rules of the tags)
+        self.scores = ScoreKeeper(match.length)
+        self.rules = match.rules or DEFAULT_RULES
         #: what the format cannot hold, and what is done instead -> game numbers (0: the header)
         self.lost: dict[tuple[str, str], list[int]] = {}
 
@@ -630,7 +635,8 @@ class _Writer:
             self.lose(_("set-up start positions"), _("left out"), game.number)
         if game.cube != 1 or game.cube_owner is not None:
             self.lose(_("starting cube values and owners"), _("left out"), game.number)
-        if game.crawford is not None:
+        score, _found = self.scores.score(game)
+        if game.crawford is not None and game.crawford != self.scores.by_score(score, self.rules):
             self.lose(_("Crawford marks"), _("left out"), game.number)
         row: list[str | None] = [None, None]
         number = 0
@@ -702,7 +708,7 @@ class _Writer:
 def write_mat(match: Match, stream: IO[str], numbering: str = "relative") -> list[Problem]:
     """Write ``match`` in gnubg's layout; returns what could not be written
     (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
-    marks, ...).
+    marks other than the score says, ...).
 
     ``numbering="absolute"`` writes player 1's points as ``25 - p`` (for
     sources where one side moves 1 -> 24) and adds ``; [Numbering "absolute"]``.

@@ -656,9 +656,6 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     writer = _Writer(match)
     for index, game in enumerate(match.games):
         stream.write(serialise(writer.game(game, index)))
-    if writer.hit_marks:
-        writer.lost(_("{count} play(s) mark hits other than the board's; SGF has no hit marks (a reader marks the "
-                      "hits the board makes)").format(count=writer.hit_marks))
     if writer.cannot_move:
         writer.lost(_("{count} roll(s) marked 'Cannot Move' are written as plain dances")
                     .format(count=writer.cannot_move))
@@ -673,7 +670,6 @@ class _Writer:
         self.rules = match.rules or DEFAULT_RULES
         self.report = Reporter(file=match.source)
         self.lost_keys: set[str] = set()
-        self.hit_marks = 0
         self.cannot_move = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
@@ -799,9 +795,7 @@ class _Writer:
             except ValueError as exc:
                 self.lost(_("play {play}: {reason}").format(play=turn.play, reason=exc), game, turn)
                 return None
-            marked = board.play(turn.player, turn.moves)
-            if board.ok and [m.hit for m in marked] != [m.hit for m in turn.moves]:
-                self.hit_marks += 1
+            board.play(turn.player, turn.moves)  # SGF has no hit marks: a reader finds the board's hits
             return [(ident, value)]
         if turn is game.turns[-1] and board.ok \
                 and any(p.moves for p in board.view(turn.player).legal_plays(dice, self.rules)):
