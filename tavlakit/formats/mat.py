@@ -45,7 +45,7 @@ from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from ..scoring import ScoreKeeper
-from .text import open_input, owned
+from .text import open_input, owned, put_first
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
 
@@ -543,7 +543,7 @@ def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> 
     with owned(given, stream):
         reader = read_mat(stream, source)
         match = reader.match
-        match.problems[:0] = problems
+        put_first(problems, match.problems)
         match.games = list(reader.games())
     return match
 

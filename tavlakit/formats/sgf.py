@@ -60,7 +60,7 @@ from ..rules import DEFAULT_RULES
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
 from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise, split
-from .text import open_input, owned
+from .text import open_input, owned, put_first
 
 __all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point", "ROOT_TAGS", "TAGS_PROP"]
 
@@ -198,8 +198,8 @@ class SgfReader:
     """
 
     def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
-        self.stream, source, problems = open_input(given, source)
-        self.match = Match(source=source, problems=problems)
+        self.stream, source, decoding = open_input(given, source)
+        self.match = Match(source=source)
         self._report = Reporter(self.match.problems, file=source)
         self._trees = self._backgammon_trees()
         self._first = next(self._trees, None)
@@ -208,6 +208,7 @@ class SgfReader:
         else:
             self._report.error("empty", _("no backgammon game tree (GM[6]) in the file"))
         self.match.resolve_rules()
+        put_first(decoding, self.match.problems)
 
     def _backgammon_trees(self) -> Iterator[GameTree]:
         for piece, line, column in split(self.stream):

@@ -162,3 +162,12 @@ def open_input(given: str | bytes | Path | IO[str], source: str | None = None) -
         source = source or (name if isinstance(name, str) else None)
         stream, problems = given, []
     return Input(stream, source, [p.replace(file=source) for p in problems])
+
+
+def put_first(decoding: list[Problem], problems: list[Problem]) -> None:
+    """Put the decoder's problems before a reader's ``problems``. After a
+    decoding error (binary data) the reader was given no text: what it said
+    about that (an empty file) is left out, the one error says why."""
+    if any(p.severity == "error" for p in decoding):
+        problems.clear()
+    problems[:0] = decoding
