@@ -104,15 +104,23 @@ def _result_text(game: Game, players: tuple[str, str] | None) -> str:
     return _("{result} (resigned)").format(result=text) if result.resigned else text
 
 
-def _counts(problems: Iterable[Problem]) -> str:
-    """``2 errors, 1 warning`` (empty when none)."""
+def counts(problems: Iterable[Problem]) -> str:
+    """``2 errors, 1 warning`` (and notes; empty when none)."""
     found = Counter(p.severity for p in problems)
     parts = []
     if found["error"]:
         parts.append(ngettext("{n} error", "{n} errors", found["error"]).format(n=found["error"]))
     if found["warning"]:
         parts.append(ngettext("{n} warning", "{n} warnings", found["warning"]).format(n=found["warning"]))
+    if found["info"]:
+        parts.append(ngettext("{n} note", "{n} notes", found["info"]).format(n=found["info"]))
     return ", ".join(parts)
+
+
+def worst(problems: Iterable[Problem]) -> str | None:
+    """The gravest severity among ``problems`` (``error``, ``warning``, ``info``), ``None`` when none."""
+    found = {p.severity for p in problems}
+    return next((s for s in ("error", "warning", "info") if s in found), None)
 
 
 def _heading(match: Match) -> str:
@@ -126,7 +134,7 @@ def _heading(match: Match) -> str:
 def _games_table(match: Match, problems_of: dict[int | None, list[Problem]]) -> str:
     head = [_("game"), _("score"), _("turns"), _("result"), _("problems")]
     rows = [(g.number, f"{g.score[0]}-{g.score[1]}", len(g.turns), _result_text(g, match.players),
-             _counts(problems_of.get(g.number, []))) for g in match.games]
+             counts(problems_of.get(g.number, []))) for g in match.games]
     return _table(head, rows)
 
 
@@ -141,14 +149,14 @@ def match_html(match: Match) -> str:
     problems_of: dict[int | None, list[Problem]] = {g.number: list(g.problems) for g in match.games}
     out = [_heading(match), _games_table(match, problems_of)]
     if match.problems:
-        out.append(f"<p>{html.escape(_counts(match.problems))}</p>")
+        out.append(f"<p>{html.escape(counts(match.problems))}</p>")
     return "".join(out)
 
 
 def game_html(game: Game) -> str:
     head = [_("game"), _("score"), _("turns"), _("result"), _("problems")]
     return _table(head, [(game.number, f"{game.score[0]}-{game.score[1]}", len(game.turns),
-                          _result_text(game, None), _counts(game.problems))])
+                          _result_text(game, None), counts(game.problems))])
 
 
 #: At most this many problems are listed under a report's table.
@@ -157,7 +165,7 @@ SHOWN_PROBLEMS = 20
 
 def report_html(report: Report) -> str:
     out = [_heading(report.match), _games_table(report.match, _by_game(report.problems))]
-    summary = _counts(report.problems) or _("no problems")
+    summary = counts(report.problems) or _("no problems")
     out.append(f"<p>{html.escape(summary)}</p>")
     if report.problems:
         listed = report.problems[:SHOWN_PROBLEMS]

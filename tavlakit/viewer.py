@@ -28,6 +28,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import svg
+from .summary import counts, worst
 from .i18n import N_, _, language, ngettext
 from .play import Play
 from .position import Position
@@ -94,7 +95,11 @@ class MatchFrames:
     @property
     def problem_count(self) -> int:
         """The problems the page shows: the match's and those of every turn."""
-        return len(self.problems) + sum(len(f.problems) for gf in self.games for f in gf.frames)
+        return len(self.shown())
+
+    def shown(self) -> list[Problem]:
+        """Every problem the page shows: the match's, then those of every turn."""
+        return self.problems + [p for gf in self.games for f in gf.frames for p in f.problems]
 
 
 # --- the turns ------------------------------------------------------------------
@@ -530,8 +535,9 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
     data["text"] = {"of": _("turn {n} of {total}")}
     match_problems = "".join(f'<li class="{sev}"><b>{_esc(code)}</b> {_esc(message)} <small>{_esc(where)}</small></li>'
                              for sev, code, message, where in map(_problem_json, frames.problems))
-    total = frames.problem_count
-    summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
+    shown = frames.shown()
+    summary = counts(shown) or _("no problems")
+    worst_shown = worst(shown)
     next_problem = _("go to the next turn with a problem (N)")
     parts = [
         "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
@@ -541,8 +547,8 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
         f"<title>{_esc(title)}</title><style>{_asset('viewer.css')}</style></head>",
         f'<body class="{"analysed" if analyse else "plain"}" data-too-old="{_esc(too_old)}">'
         f"<header><h1>{_esc(title)}</h1>",
-        (f'<button class="summary bad" data-go="nextProblem" title="{_esc(next_problem)}">{_esc(summary)} '
-         "\u25b8</button></header>" if total else f'<span class="summary">{_esc(summary)}</span></header>'),
+        (f'<button class="summary {worst_shown}" data-go="nextProblem" title="{_esc(next_problem)}">'
+         f"{_esc(summary)} \u25b8</button></header>" if shown else f'<span class="summary">{_esc(summary)}</span></header>'),
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
         '<main><section class="stage"><nav>',
         '<select class="game" aria-label="' + _esc(_("game")) + '">'

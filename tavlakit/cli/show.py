@@ -13,8 +13,10 @@ from ..formats import find_records, read_matches
 from ..i18n import _
 from ..manifest import write_atomic
 from ..parallel import pmap
+from ..problem import Problem
 from ..record import Match
 from ..rules import Rules
+from ..summary import counts, worst
 from .board import default_numbering
 from .collection import jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, internal_problem, parse_rules
@@ -44,29 +46,32 @@ def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
     return names
 
 
-def _index(rows: list[tuple[str, Match, int, str]]) -> str:
-    """The page listing every match written: players, length, final score, problems."""
+def _index(rows: list[tuple[str, Match, list[Problem], str]]) -> str:
+    """The page listing every match written: players, length, final score,
+    problems (errors in red, warnings in amber)."""
     head = "".join(f"<th>{html.escape(t)}</th>" for t in (
         _("match"), _("players"), _("length"), _("games"), _("final score"), _("problems")))
     body = []
     for name, match, problems, score in rows:
         length = str(match.length) if match.length else _("money")
         players = " \u2013 ".join(match.players)
-        bad = ' class="bad"' if problems else ""
+        severity = worst(problems)
+        shown = f' class="{severity}"' if severity else ""
         body.append(f'<tr><td><a href="{html.escape(name)}">{html.escape(Path(match.source or name).name)}</a></td>'
                     f"<td>{html.escape(players)}</td><td>{length}</td><td>{len(match.games)}</td>"
-                    f"<td>{html.escape(score)}</td><td{bad}>{problems}</td></tr>")
+                    f"<td>{html.escape(score)}</td><td{shown}>{html.escape(counts(problems))}</td></tr>")
     title = html.escape(_("Matches"))
     style = ("body{font:14px/1.4 system-ui,sans-serif;margin:16px;background:#faf7f0;color:#222}"
              "table{border-collapse:collapse;background:#fff}th,td{padding:4px 10px;border:1px solid #ddd;"
-             "text-align:left}th{background:#f0ebe0}td.bad{color:#b3261e;font-weight:600}")
+             "text-align:left}th{background:#f0ebe0}td.error{color:#b3261e;font-weight:600}"
+             "td.warning{color:#9a6700;font-weight:600}td.info{color:#666}")
     return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style>'
             f"</head><body><h1>{title}</h1><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
             "</tbody></table></body></html>\n")
 
 
 def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering | None,
-         game: int | None) -> tuple[str, tuple[str, Match, int, str] | None]:
+         game: int | None) -> tuple[str, tuple[str, Match, list[Problem], str] | None]:
     """Write the viewer of one record file (``job``: the file and its page),
     in whatever process runs it. Returns the line to say
     on stderr when it could not (and no index row), else the index row."""
@@ -85,7 +90,7 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
     except Exception as exc:  # a bug in tavlakit: say so, go on with the other files
         return str(internal_problem(path, exc)), None
     write_atomic(target, lambda tmp: tmp.write_text(page, encoding="utf-8"))
-    return "", (target.name, match, frames.problem_count, "{}\u2013{}".format(*match.final_score()))
+    return "", (target.name, match, frames.shown(), "{}\u2013{}".format(*match.final_score()))
 
 
 def show(
@@ -131,7 +136,7 @@ def show(
                    else (out or Path(".")) / f"{files[0].stem}.html"]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     kind: Numbering | None = None if numbering is None else "absolute" if numbering == "absolute" else "gnubg"
-    rows: list[tuple[str, Match, int, str]] = []
+    rows: list[tuple[str, Match, list[Problem], str]] = []
     failed = 0
     drawn = pmap(draw, list(zip(files, targets)), jobs, _("drawing"), rules=chosen, analyse=analyse,
                  numbering=kind, game=game)
