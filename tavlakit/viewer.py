@@ -234,6 +234,7 @@ def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawe
     :mod:`tavlakit.analysis`), and player 0's equity at every frame."""
     from .analysis import plays_frame
     from .analysis.equity import Evaluator
+    from .analysis.luck import closed_out
 
     plays = plays_frame(match, rules)
     columns = [plays[c].tolist() for c in ("game", "turn", "luck", "luck_mark", "error")]
@@ -245,12 +246,13 @@ def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawe
             step = frame.step
             if step is not None and step.turn.kind == "roll":
                 luck, mark, error = rows.get((gf.replayed.game.number, step.index), (None, None, None))
-                frame.luck, frame.error = _number(luck), _number(error)
+                forced = closed_out(step.before)  # every throw dances: no luck, no play to judge
+                frame.luck, frame.error = (None, None) if forced else (_number(luck), _number(error))
                 frame.luck_mark = mark if isinstance(mark, str) else None
                 dice = step.turn.dice
                 if frame.error is not None and frame.error >= 0.0005 and dice:
                     frame.best = _best_play(ev, step.before, (dice[0], dice[1]), rules, drawer.flip(step.player))
-                if step.turn.status in ("unknown", "illegal") or frame.luck is None:
+                if step.turn.status in ("unknown", "illegal") or (frame.luck is None and not forced):
                     known = False
             if known:
                 value = ev.equity(Position.from_position_id(frame.position_id))
