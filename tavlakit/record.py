@@ -90,6 +90,8 @@ class Game:
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)
     problems: list[Problem] = field(default_factory=list, compare=False)
     """Problems found while reading this game."""
+    players: tuple[str, str] = field(default=("Player 1", "Player 2"), compare=False)
+    """The match's players as the file names them (set by the readers; for the repr)."""
 
     def score_after(self) -> tuple[int, int]:
         """The score after this game (the score before plus its result's points)."""

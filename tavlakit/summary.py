@@ -10,8 +10,8 @@ call these from their ``__repr__`` and ``_repr_html_``.
 >>> match = Match(("Alpha", "Bravo"), 3, [Game(1, result=Result(1, 2)), Game(2, (0, 2), result=Result(0, 1))])
 >>> match
 <Match 'Alpha' vs 'Bravo', 3-point match, 2 games, score 1-2>
->>> match.games[0]
-<Game 1: 0-0, 0 turns, player 1 won 2 points>
+>>> Game(1, result=Result(1, 2))
+<Game 1: 0-0, 0 turns, 'Player 2' won 2 points>
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def game_repr(game: Game) -> str:
     if result is None:
         ending = "no result"
     else:
-        ending = f"player {result.winner} won {result.points} point{'s' if result.points != 1 else ''}"
+        who = repr(game.players[result.winner]) if result.winner in (0, 1) else f"player {result.winner}"
+        ending = f"{who} won {result.points} point{'s' if result.points != 1 else ''}"
         if result.resigned:
             ending += " (resigned)"
     tail = f", {len(game.problems)} problems" if game.problems else ""

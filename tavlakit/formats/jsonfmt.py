@@ -335,6 +335,7 @@ def _games(match: Match, games: list[Any]) -> Iterator[Game]:
         except _Invalid as exc:
             report.error("syntax", _("{reason}; game left out").format(reason=exc), game=i + 1)
             continue
+        game.players = match.players
         yield game
 
 

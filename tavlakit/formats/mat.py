@@ -244,6 +244,7 @@ class _GameBuilder:
         self.has_score = True
         self.game.score = (int(found[2]), int(found[4]))
         self.reader._see_players((found[1], found[3]))
+        self.game.players = self.reader.match.players
 
     def row(self, tokens: list[Token], base: int) -> None:
         """A numbered row: cells are told apart by their order and, for the

@@ -557,7 +557,7 @@ class _GameReader:
     def __init__(self, match: Match, tree: GameTree, index: int) -> None:
         self.tree = tree
         self.index = index
-        self.game = Game(number=index + 1, line=tree.line)
+        self.game = Game(number=index + 1, line=tree.line, players=match.players)
         self.context = _Context(match, self.game)
         self.setup = _Setup(self.context)
         self.turns = _Turns(self.context, self.setup, tree.line)
