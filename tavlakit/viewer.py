@@ -28,7 +28,6 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import svg
-from .summary import counts, worst
 from .i18n import N_, _, language, ngettext
 from .play import Play
 from .position import Position
@@ -36,6 +35,7 @@ from .problem import Problem, Reporter
 from .record import Game, Match, Turn
 from .replay import ReplayedGame, Step, default_rules, replay, report_unmarked_hits
 from .rules import Rules
+from .summary import counts, worst
 from .svg import Numbering
 
 if TYPE_CHECKING:  # the analysis (pandas, gnubg-nn) is imported only with analyse=True
