@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .i18n import _
 from .movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
-from .play import Move, Play
+from .play import Move, Play, point_name
 from .problem import Finding
 from .rules import Rules
 
@@ -48,6 +48,8 @@ class Verdict:
     """Why the written moves could not be played with the dice at all (the deepest failure)."""
     legal: dict[Board, tuple[Move, ...]] | None = None
     """Every legal play (``None``: not needed)."""
+    flip: bool = False
+    """Messages write the mover's points ``25 - p`` (Black in the absolute numbering)."""
 
     def legal_plays(self) -> dict[Board, tuple[Move, ...]]:
         """Every legal play, computed once when asked."""
@@ -56,21 +58,23 @@ class Verdict:
         return self.legal
 
 
-def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules) -> Verdict:
+def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules,
+          flip: bool = False) -> Verdict:
     """Judge ``written`` for ``dice`` on ``board`` (dice must be 1-6).
 
-    No written move is legal only when no legal move exists.
+    No written move is legal only when no legal move exists. With ``flip``
+    the messages write points as ``25 - p`` (see :meth:`Move.text`).
     """
     if not written:
         legal = legal_results(board, dice, rules)
         moves = next(iter(legal.values()))
-        return Verdict(board, dice, rules, None if moves else board, (), None, None, legal)
+        return Verdict(board, dice, rules, None if moves else board, (), None, None, legal, flip)
     if rules.hit_and_run:
         fast = direct(board, dice, written)
         if fast is not None:  # every die used, so no maximal-dice question
-            return Verdict(board, dice, rules, fast[0], fast[1])
-    reached, failure = realise(board, dice, written)
-    verdict = Verdict(board, dice, rules, None, (), reached, failure)
+            return Verdict(board, dice, rules, fast[0], fast[1], flip=flip)
+    reached, failure = realise(board, dice, written, flip)
+    verdict = Verdict(board, dice, rules, None, (), reached, failure, flip=flip)
     if not reached:
         return verdict  # illegal; the legal plays are computed only if asked
     if rules.hit_and_run and len(next(iter(reached.values()))) == _dice_count(dice):
@@ -98,7 +102,7 @@ def explain(verdict: Verdict, written: Sequence[Move]) -> Finding:
     """Why the judged play is illegal: the rule it breaks, in words."""
     dice, rules = verdict.dice, verdict.rules
     roll = f"{dice[0]}{dice[1]}"
-    text = Play(written).notation()
+    text = Play(written).notation(flip=verdict.flip)
     legal = verdict.legal_plays()
     most = max(len(m) for m in legal.values())
     if not written:
@@ -134,10 +138,11 @@ def _dice_count(dice: tuple[int, int]) -> int:
     return 4 if dice[0] == dice[1] else 2
 
 
-def realise(board: Board, dice: tuple[int, int],
-            written: Sequence[Move]) -> tuple[dict[Board, tuple[Move, ...]], Finding | None]:
+def realise(board: Board, dice: tuple[int, int], written: Sequence[Move],
+            flip: bool = False) -> tuple[dict[Board, tuple[Move, ...]], Finding | None]:
     """Every board reachable by playing ``written`` with the dice, by the
-    board's physics alone, and the deepest failure when none is.
+    board's physics alone, and the deepest failure when none is (its message
+    writes points ``25 - p`` with ``flip``).
 
     Each written move is a checker's path from its start to its end; a path
     may take several dice through open intermediate points, and the hops of
@@ -159,7 +164,7 @@ def realise(board: Board, dice: tuple[int, int],
         hi = highest(s)
         if s[src] > 0 and (hi != BAR or src == BAR) and can_move(s, src, die, hi):
             return True
-        finding = _blocked(s, src, die, hi, move)
+        finding = _blocked(s, src, die, hi, move, flip)
         if not deepest or depth > deepest[0][0]:
             deepest[:] = [(depth, finding)]
         return False
@@ -173,7 +178,7 @@ def realise(board: Board, dice: tuple[int, int],
                 boards[key] = tuple(made)
             return
         if not remaining:
-            left = " ".join(str(Move(paths[i][0], paths[i][1])) for i in pending)
+            left = " ".join(Move(paths[i][0], paths[i][1]).text(flip) for i in pending)
             fail(depth, _("the dice {dice} do not reach: {left} is left over").format(dice=_dice_text(pool),
                                                                                       left=left))
             return
@@ -196,29 +201,33 @@ def realise(board: Board, dice: tuple[int, int],
 
     for move in written:
         if move.dst >= move.src:
-            return boards, Finding("illegal-play", "error", _("{move} does not move forward").format(move=move))
+            return boards, Finding("illegal-play", "error", _("{move} does not move forward").format(
+                move=move.text(flip)))
     search(pool)
     return boards, deepest[0][1] if deepest else None
 
 
-def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move) -> Finding:
-    """Why the checker on ``src`` may not move ``die`` pips (``hi``: :func:`highest`)."""
+def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move, flip: bool) -> Finding:
+    """Why the checker on ``src`` may not move ``die`` pips (``hi``: :func:`highest`;
+    ``flip``: points written ``25 - p``)."""
     dst = src - die
+    text = move.text(flip)
     if s[src] <= 0:
         return Finding("illegal-play", "error", _("{move}: no checker of the mover on {point}")
-                       .format(move=move, point=_name(src)))
+                       .format(move=text, point=_name(src, flip)))
     if hi == BAR and src != BAR:
         return Finding("must-enter-first", "error", _("{move}: a checker on the bar must enter before {point} "
-                                                      "moves").format(move=move, point=_name(src)))
+                                                      "moves").format(move=text, point=_name(src, flip)))
     if dst > 0:
         return Finding("illegal-play", "error", _("{move}: point {point} is closed ({count} opposing checkers)")
-                       .format(move=move, point=dst, count=-s[dst]))
+                       .format(move=text, point=_name(dst, flip), count=-s[dst]))
     if hi > 6:
         return Finding("bear-off-outside", "error", _("{move}: bearing off while a checker is still on {point}")
-                       .format(move=move, point=_name(hi)))
+                       .format(move=text, point=_name(hi, flip)))
     return Finding("illegal-play", "error", _("{move}: a {die} bears off from {point} only when no checker is "
-                                              "above it ({highest})").format(move=move, die=die, point=src,
-                                                                             highest=hi))
+                                              "above it ({highest})").format(move=text, die=die,
+                                                                             point=_name(src, flip),
+                                                                             highest=_name(hi, flip)))
 
 
 def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
@@ -295,13 +304,13 @@ def closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move]) -> li
     return sorted(legal.items(), key=score)
 
 
-def notation(moves: Sequence[Move]) -> str:
-    """A play as written text, ``(no move)`` when empty."""
-    return Play(moves).notation() or _("(no move)")
+def notation(moves: Sequence[Move], flip: bool = False) -> str:
+    """A play as written text, ``(no move)`` when empty (``flip``: see :meth:`Move.text`)."""
+    return Play(moves).notation(flip=flip) or _("(no move)")
 
 
-def _name(point: int) -> str:
-    return _("the bar") if point == BAR else str(point)
+def _name(point: int, flip: bool = False) -> str:
+    return _("the bar") if point == BAR else point_name(point, flip=flip)
 
 
 def _dice_text(dice: Iterable[int]) -> str:

@@ -36,16 +36,26 @@ class Move(NamedTuple):
     hit: bool = False
 
     def __str__(self) -> str:
-        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
+        return self.text()
+
+    def text(self, flip: bool = False) -> str:
+        """``13/7*``; with ``flip`` the points are written ``25 - p`` (Black's
+        moves in the absolute numbering, where Black moves 1 -> 24).
+
+        >>> Move(24, 18, True).text(flip=True)
+        '1/7*'
+        """
+        return f"{point_name(self.src, flip=flip)}/{point_name(self.dst, flip=flip)}{'*' if self.hit else ''}"
 
 
-def point_name(point: int, bar: str = "bar", off: str = "off") -> str:
-    """``25`` -> ``bar``, ``0`` -> ``off``, else the number."""
+def point_name(point: int, bar: str = "bar", off: str = "off", flip: bool = False) -> str:
+    """``25`` -> ``bar``, ``0`` -> ``off``, else the number (``25 - point``
+    with ``flip``: see :meth:`Move.text`)."""
     if point == BAR:
         return bar
     if point == OFF:
         return off
-    return str(point)
+    return str(25 - point if flip else point)
 
 
 def _point_value(text: str) -> int:
@@ -122,26 +132,30 @@ class Play:
     def __str__(self) -> str:
         return self.notation()
 
-    def notation(self, bar: str = "bar", off: str = "off", merge: bool = True) -> str:
+    def notation(self, bar: str = "bar", off: str = "off", merge: bool = True, flip: bool = False) -> str:
         """Standard notation: runs of one checker merged when ``merge``
         (``24/13``; a hit on the way stays: ``24/18*/13``), equal parts
-        counted (``8/5(2)``), highest start first.
+        counted (``8/5(2)``), highest start first; with ``flip`` the points
+        are written ``25 - p`` (Black's play in the absolute numbering:
+        ``1/12``).
 
         >>> str(Play.parse("24/18* 18/13 6/5 6/5"))
         '24/18*/13 6/5(2)'
 
         >>> Play.parse("24/18 18/13").notation(bar="25", off="0", merge=False)
         '24/18 18/13'
+        >>> Play.parse("24/18 24/18 6/off").notation(flip=True)
+        '1/7(2) 19/off'
         """
         if not self.moves:
             return ""
         runs = _merge_runs(self.moves) if merge else [[m] for m in self.moves]
         texts = []
         for run in runs:
-            pieces = [point_name(run[0].src, bar, off)]
+            pieces = [point_name(run[0].src, bar, off, flip)]
             for i, move in enumerate(run):
                 if move.hit or i == len(run) - 1:
-                    pieces.append(point_name(move.dst, bar, off) + ("*" if move.hit else ""))
+                    pieces.append(point_name(move.dst, bar, off, flip) + ("*" if move.hit else ""))
             texts.append("/".join(pieces))
         counts = Counter(texts)
         seen: set[str] = set()

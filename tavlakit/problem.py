@@ -237,14 +237,22 @@ def html_table(head: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 
 
 def counts_text(problems: Iterable[Problem]) -> str:
-    """``2 errors, 1 warning`` (empty when none)."""
+    """``2 errors, 1 warning`` (and notes; empty when none)."""
     found = Counter(p.severity for p in problems)
     parts = []
     if found["error"]:
         parts.append(ngettext("{n} error", "{n} errors", found["error"]).format(n=found["error"]))
     if found["warning"]:
         parts.append(ngettext("{n} warning", "{n} warnings", found["warning"]).format(n=found["warning"]))
+    if found["info"]:
+        parts.append(ngettext("{n} note", "{n} notes", found["info"]).format(n=found["info"]))
     return ", ".join(parts)
+
+
+def worst(problems: Iterable[Problem]) -> str | None:
+    """The gravest severity among ``problems`` (``error``, ``warning``, ``info``), ``None`` when none."""
+    found = {p.severity for p in problems}
+    return next((s for s in ("error", "warning", "info") if s in found), None)
 
 
 def problems_table(problems: Sequence[Problem]) -> str:

@@ -15,8 +15,8 @@ its games (score, result, problems):
 >>> match = Match(("Alpha", "Bravo"), 3, [Game(1, result=Result(1, 2)), Game(2, (0, 2), result=Result(0, 1))])
 >>> match
 <Match 'Alpha' vs 'Bravo', 3-point match, 2 games, score 1-2>
->>> match.games[0]
-<Game 1: 0-0, 0 turns, player 1 won 2 points>
+>>> Game(1, result=Result(1, 2))
+<Game 1: 0-0, 0 turns, 'Player 2' won 2 points>
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: (written out as such), ``unknown`` (``???``), ``illegal`` (gnubg's
 #: ``Illegal play (...)`` row).
 RollStatus = Literal["play", "cannot-move", "unknown", "illegal"]
+#: How a file numbers the points (see :attr:`Match.numbering`).
+Numbering = Literal["relative", "absolute"]
 
 
 def _loc() -> int | None:
@@ -97,6 +99,8 @@ class Game:
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)
     problems: list[Problem] = field(default_factory=list, compare=False)
     """Problems found while reading this game."""
+    players: tuple[str, str] = field(default=("Player 1", "Player 2"), compare=False)
+    """The match's players as the file names them (set by the readers; for the repr)."""
 
     def score_after(self) -> tuple[int, int]:
         """The score after this game (the score before plus its result's points)."""
@@ -110,7 +114,8 @@ class Game:
         if result is None:
             ending = "no result"
         else:
-            ending = f"player {result.winner} won {result.points} point{'s' if result.points != 1 else ''}"
+            who = repr(self.players[result.winner]) if result.winner in (0, 1) else f"player {result.winner}"
+            ending = f"{who} won {result.points} point{'s' if result.points != 1 else ''}"
             if result.resigned:
                 ending += " (resigned)"
         tail = f", {len(self.problems)} problems" if self.problems else ""
@@ -135,6 +140,11 @@ class Match:
 
     tag_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
     """Where each tag was written (line, column), for problems about it."""
+    numbering: Numbering = field(default="relative", compare=False)
+    """How the file numbered the points: ``relative`` (each side its own
+    24..1) or ``absolute`` (a .mat's ``; [Numbering "absolute"]``: White
+    24->1, Black 1->24). The moves are always the mover's own; problems and
+    the viewer write Black's points ``25 - p`` in an ``absolute`` file."""
     _resolved: tuple[dict[str, str], Rules | None, list[Problem]] | None = field(
         default=None, init=False, repr=False, compare=False)
 

@@ -33,13 +33,14 @@ from .legality import (
     physical,
 )
 from .movegen import Board
-from .play import Move
+from .play import Move, point_name
 from .position import Position
 from .problem import Finding, Problem, Reporter, counts_text, problems_table
-from .record import Game, Match, Turn, games_table, match_heading
+from .record import Game, Match, Numbering, Turn, games_table, match_heading
 from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
 from .rules import DEFAULT_RULES, ResultKind, Rules
-from .scoring import Ending, ScoreKeeper, judge_result
+from .matchscore import ScoreKeeper
+from .scoring import Ending, judge_result
 
 #: Legal plays offered as candidates after a fault, closest to the written first.
 CANDIDATES = 1000
@@ -149,8 +150,10 @@ class _Lost:
 class _GameWalker:
     """Walks one game: keeps the boards, asks the judges, reports."""
 
-    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter) -> None:
+    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter,
+                 numbering: Numbering) -> None:
         self.match = match
+        self.absolute = numbering == "absolute"
         self.game = game
         self.rules = rules
         self.crawford = crawford
@@ -167,6 +170,10 @@ class _GameWalker:
         self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
 
     # problems
+    def flip(self, player: int) -> bool:
+        """Whether messages write ``player``'s points ``25 - p`` (Black's, in the absolute numbering)."""
+        return self.absolute and player == 1
+
     def tell(self, finding: Finding, turn: Turn | None = None, position: Position | None = None,
              expected: tuple[str, ...] = (), player: int | None = None, line: int | None = None,
              column: int | None = None) -> Problem:
@@ -273,7 +280,7 @@ class _GameWalker:
             return  # rolled, then resigned (gnubg writes it so), or the record stops here
         fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
         if fast is None:
-            verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules)
+            verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules, self.flip(player))
             if verdict.after is None:
                 self.illegal(step, index, turn, before, verdict)
                 return
@@ -299,7 +306,7 @@ class _GameWalker:
             if choice.candidate.moves:
                 message = _("{problem}; a turn of {other} is not written: the game goes on after {play}, the "
                             "legal play under which the next {count} roll(s) fit").format(
-                    problem=message, other=names[missing], play=notation(choice.candidate.moves),
+                    problem=message, other=names[missing], play=notation(choice.candidate.moves, self.flip(missing)),
                     count=choice.fits)
             else:
                 message = _("{problem}; a turn of {other} is not written (or {other} could not move)").format(
@@ -317,7 +324,7 @@ class _GameWalker:
         written = turn.moves
         legal = verdict.legal_plays()
         ranked = closest(legal, written)
-        expected = tuple(notation(moves) for _board, moves in ranked[:3])
+        expected = tuple(notation(moves, verdict.flip) for _board, moves in ranked[:3])
         finding = explain(verdict, written)
         lost = self.lost.get(turn.player) if not written else None
         if lost is not None:  # one more roll of a player whose plays are not written
@@ -368,6 +375,7 @@ class _GameWalker:
         """Go on from the best candidate board; ``message`` plus what was done."""
         choice = self.choose(candidates, index, turn.player)
         picked = choice.candidate
+        flip = self.flip(turn.player)
         self.moved(step, turn, Position._trusted(picked.board))
         if picked.how == "written":
             done = _("applied as written")
@@ -377,18 +385,18 @@ class _GameWalker:
                 done = _("applied as written")
             elif picked.moves:
                 done = _("applied as far as the board allows: {applied} ({skipped} cannot be carried out)").format(
-                    applied=notation(picked.moves), skipped=notation(left))
+                    applied=notation(picked.moves, flip), skipped=notation(left, flip))
             else:
                 done = _("none of it can be carried out; board unchanged")
         elif picked.how == "extra-turn":
             done = _("it fits after a turn of {player} that is not written ({play}, under which the next {count} "
                      "roll(s) fit): the game goes on from there").format(
-                player=self.match.players[turn.player], play=notation(picked.moves), count=choice.fits)
+                player=self.match.players[turn.player], play=notation(picked.moves, flip), count=choice.fits)
         elif picked.how == "legal" and not picked.moves:
             done = _("the turn passes (no move is possible)")
         elif picked.how == "legal":
             done = _("the game goes on after {play}, the legal play under which the next {count} roll(s) fit").format(
-                play=notation(picked.moves), count=choice.fits)
+                play=notation(picked.moves, flip), count=choice.fits)
         else:
             done = _("skipped, board unchanged")
         return _("{problem}; {done}").format(problem=message, done=done) if message else done
@@ -400,8 +408,9 @@ class _GameWalker:
         wrote = {m.dst for m in turn.moves if m.hit}
         hits = {m.dst for m in made if m.hit}
         if wrote != hits:
-            missing = ", ".join(str(p) for p in sorted(hits - wrote, reverse=True))
-            extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
+            flip = self.flip(turn.player)
+            missing = ", ".join(point_name(p, flip=flip) for p in sorted(hits - wrote, reverse=not flip))
+            extra = ", ".join(point_name(p, flip=flip) for p in sorted(wrote - hits, reverse=not flip))
             if missing and extra:
                 message = _("hit mark '*' missing on {missing} and extra on {extra}").format(missing=missing,
                                                                                             extra=extra)
@@ -472,23 +481,27 @@ class _GameWalker:
 
 
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
-                strict: bool = False, report: Reporter | None = None) -> ReplayedGame:
+                strict: bool = False, report: Reporter | None = None,
+                numbering: Numbering | None = None) -> ReplayedGame:
     """Replay one game; ``crawford`` says whether it is the Crawford game.
 
     Problems go to the returned game's ``problems`` (through ``report``'s
-    location and strictness when given).
+    location and strictness when given). They write points in ``numbering``
+    (default: the file's, :attr:`Match.numbering`).
     """
     match = match or Match()
     base = report or Reporter(strict=strict, file=match.source)
     own = Reporter([], base.strict, **base.where).at(game=game.number)
-    return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own).run()
+    return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own,
+                       numbering or match.numbering).run()
 
 
 def replay(match: Match, rules: Rules | None = None, strict: bool = False,
-           games: Iterable[Game] | None = None) -> Iterator[ReplayedGame]:
+           games: Iterable[Game] | None = None, numbering: Numbering | None = None) -> Iterator[ReplayedGame]:
     """Replay the games of ``match`` (or ``games``, e.g. a streaming reader's)
     one at a time; score and match checks go into each game's problems
-    (see :class:`~tavlakit.scoring.ScoreKeeper`).
+    (see :class:`~tavlakit.matchscore.ScoreKeeper`). Problems write points in
+    ``numbering`` (default: the file's).
     """
     rules = rules or default_rules(match)
     scores = ScoreKeeper(match.length)
@@ -500,7 +513,7 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
         score, found = scores.score(game)
         for finding in found:
             here.emit(finding)
-        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base)
+        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base, numbering)
         replayed.problems[:0] = here.problems
         yield replayed
 

@@ -31,7 +31,7 @@ from . import svg
 from .i18n import N_, _, language, ngettext
 from .play import Play
 from .position import Position
-from .problem import Problem, Reporter
+from .problem import Problem, Reporter, counts_text, worst
 from .record import Game, Match, Turn
 from .replay import ReplayedGame, Step, default_rules, replay, report_unmarked_hits
 from .rules import Rules
@@ -61,6 +61,8 @@ class Frame:
     on_roll: int
     """The player (0 or 1) to move next."""
     step: Step | None = None
+    move: str = ""
+    """The turn as the move list writes it (:func:`turn_text`, in the page's numbering)."""
     problems: list[Problem] = field(default_factory=list)
     luck: float | None = None
     luck_mark: str | None = None
@@ -92,21 +94,26 @@ class MatchFrames:
     @property
     def problem_count(self) -> int:
         """The problems the page shows: the match's and those of every turn."""
-        return len(self.problems) + sum(len(f.problems) for gf in self.games for f in gf.frames)
+        return len(self.shown())
+
+    def shown(self) -> list[Problem]:
+        """Every problem the page shows: the match's, then those of every turn."""
+        return self.problems + [p for gf in self.games for f in gf.frames for p in f.problems]
 
 
 # --- the turns ------------------------------------------------------------------
 
 
-def turn_text(turn: Turn) -> str:
-    """A turn as the move list writes it: ``52: 13/8 24/22``, ``Doubles => 2``."""
+def turn_text(turn: Turn, flip: bool = False) -> str:
+    """A turn as the move list writes it: ``52: 13/8 24/22``, ``Doubles => 2``
+    (``flip``: the points written ``25 - p``, Black's in the absolute numbering)."""
     if turn.kind == "roll":
         dice = f"{turn.dice[0]}{turn.dice[1]}" if turn.dice and len(turn.dice) == 2 else "??"
         if turn.status == "unknown":
             return f"{dice}: ???"
         if turn.status == "illegal":
             return _("{dice}: illegal play").format(dice=dice)
-        play = Play(turn.moves).notation()
+        play = Play(turn.moves).notation(flip=flip)
         return f"{dice}: {play}" if play else _("{dice}: no move").format(dice=dice)
     if turn.kind == "double":
         return _("Doubles => {cube}").format(cube=turn.cube) if turn.cube else _("Doubles")
@@ -149,6 +156,10 @@ class _Drawer:
         self.numbering: Numbering = numbering
         self.cube = rules.cube
 
+    def flip(self, player: int) -> bool:
+        """Whether ``player``'s moves are written ``25 - p`` (Black's, in the absolute numbering)."""
+        return self.numbering == "absolute" and player == 1
+
     def draw(self, view: Position, on_roll: int, game: Game, cube: tuple[int, int | None], over: bool = False,
              dice: tuple[int, int] | None = None, play: Play | None = None, rolled: bool = False) -> str:
         """``view`` is seen by ``on_roll``, the player to move next; dice and
@@ -181,8 +192,9 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
             if turn.moves and turn.status == "play" and (step.legal or step.after != step.before):
                 play = Play(turn.moves)
         board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play, turn.kind == "roll")
-        label = _("{player} {turn}").format(player=names[step.player], turn=turn_text(turn))
-        frames.append(Frame(board, view.position_id(), label, on_roll, step))
+        move = turn_text(turn, drawer.flip(step.player))
+        label = _("{player} {turn}").format(player=names[step.player], turn=move)
+        frames.append(Frame(board, view.position_id(), label, on_roll, step, move))
     return frames
 
 
@@ -216,11 +228,12 @@ def _place_problems(frames: list[Frame], problems: Sequence[Problem], names: Seq
 # --- analysis ---------------------------------------------------------------------
 
 
-def _analyse(match: Match, rules: Rules, games: list[GameFrames]) -> None:
+def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawer) -> None:
     """Luck, play error and best play per roll (gnubg-nn 0-ply, via
     :mod:`tavlakit.analysis`), and player 0's equity at every frame."""
     from .analysis import plays_frame
     from .analysis.equity import Evaluator
+    from .analysis.luck import closed_out
 
     plays = plays_frame(match, rules)
     columns = [plays[c].tolist() for c in ("game", "turn", "luck", "luck_mark", "error")]
@@ -232,12 +245,13 @@ def _analyse(match: Match, rules: Rules, games: list[GameFrames]) -> None:
             step = frame.step
             if step is not None and step.turn.kind == "roll":
                 luck, mark, error = rows.get((gf.replayed.game.number, step.index), (None, None, None))
-                frame.luck, frame.error = _number(luck), _number(error)
+                forced = closed_out(step.before)  # every throw dances: no luck, no play to judge
+                frame.luck, frame.error = (None, None) if forced else (_number(luck), _number(error))
                 frame.luck_mark = mark if isinstance(mark, str) else None
                 dice = step.turn.dice
                 if frame.error is not None and frame.error >= 0.0005 and dice:
-                    frame.best = _best_play(ev, step.before, (dice[0], dice[1]), rules)
-                if step.turn.status in ("unknown", "illegal") or frame.luck is None:
+                    frame.best = _best_play(ev, step.before, (dice[0], dice[1]), rules, drawer.flip(step.player))
+                if step.turn.status in ("unknown", "illegal") or (frame.luck is None and not forced):
                     known = False
             if known:
                 value = ev.equity(Position.from_position_id(frame.position_id))
@@ -248,10 +262,10 @@ def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and value == value else None
 
 
-def _best_play(ev: Evaluator, before: Position, dice: tuple[int, int], rules: Rules) -> str:
-    """The play the 0-ply evaluation likes best."""
+def _best_play(ev: Evaluator, before: Position, dice: tuple[int, int], rules: Rules, flip: bool) -> str:
+    """The play the 0-ply evaluation likes best (``flip``: see :func:`turn_text`)."""
     best = max(before.legal_plays(dice, rules), key=lambda p: ev.equity_after(before.play(p)))
-    return best.notation() or _("no move")
+    return best.notation(flip=flip) or _("no move")
 
 
 def _error_mark(error: float | None) -> str:
@@ -346,7 +360,7 @@ def _cell(frame: Frame, gi: int, fi: int) -> str:
     tip = " | ".join(p.message for p in frame.problems)
     title = f' title="{_esc(tip)}"' if tip else ""
     return (f'<td class="{" ".join(classes)}" data-g="{gi}" data-f="{fi}"{title}>'
-            f'{_esc(turn_text(frame.step.turn))}{marks}</td>')
+            f'{_esc(frame.move)}{marks}</td>')
 
 
 def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
@@ -416,22 +430,25 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
 
 
 def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
-          numbering: Numbering = "gnubg") -> MatchFrames:
+          numbering: Numbering | None = None) -> MatchFrames:
     """Every game's frames (boards drawn, problems placed, analysis added).
 
     Every problem :func:`~tavlakit.replay.validate` reports is shown: at its
     turn, its game's start or end, or (about the whole match) at the top.
+    The labels, the moves and the problems write the points in ``numbering``
+    (default: ``absolute`` for a file written so, else ``gnubg``).
     """
     rules = rules or default_rules(match)
     names = match.players
+    numbering = numbering or ("absolute" if match.numbering == "absolute" else "gnubg")
     drawer = _Drawer(match, numbering, rules)
     games = []
-    for rg in replay(match, rules):
+    for rg in replay(match, rules, numbering="absolute" if numbering == "absolute" else "relative"):
         frames = _game_frames(drawer, rg, names)
         _place_problems(frames, [*rg.game.problems, *rg.problems], names)
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
     if analyse:
-        _analyse(match, rules, games)
+        _analyse(match, rules, games, drawer)
     # every problem of a game is placed at one of its turns: what is left
     # is the match's own, and the warning validate adds for unmarked hits
     rest = Reporter(list(match.problems), file=match.source)
@@ -483,14 +500,15 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
     return {"lines": list(lines.index), "games": out_games}
 
 
-def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: Numbering = "gnubg",
+def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: Numbering | None = None,
          game: int | None = None, title: str | None = None) -> str:
     """The whole viewer page for ``match``: one self-contained HTML file.
 
     ``game`` (a game number) is shown first; ``analyse`` adds luck, play
-    errors and a chart per game (gnubg-nn, 0-ply: slower).
+    errors and a chart per game (gnubg-nn, 0-ply: slower); ``numbering``:
+    see :func:`build`.
     """
-    if numbering not in ("gnubg", "absolute"):
+    if numbering not in (None, "gnubg", "absolute"):
         raise ValueError(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
     return page(build(match, rules=rules, analyse=analyse, numbering=numbering), game=game, title=title)
 
@@ -518,8 +536,9 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
     data["text"] = {"of": _("turn {n} of {total}")}
     match_problems = "".join(f'<li class="{sev}"><b>{_esc(code)}</b> {_esc(message)} <small>{_esc(where)}</small></li>'
                              for sev, code, message, where in map(_problem_json, frames.problems))
-    total = frames.problem_count
-    summary = ngettext("{n} problem", "{n} problems", total).format(n=total) if total else _("no problems")
+    shown = frames.shown()
+    summary = counts_text(shown) or _("no problems")
+    worst_shown = worst(shown)
     next_problem = _("go to the next turn with a problem (N)")
     parts = [
         "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
@@ -529,8 +548,8 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
         f"<title>{_esc(title)}</title><style>{_asset('viewer.css')}</style></head>",
         f'<body class="{"analysed" if analyse else "plain"}" data-too-old="{_esc(too_old)}">'
         f"<header><h1>{_esc(title)}</h1>",
-        (f'<button class="summary bad" data-go="nextProblem" title="{_esc(next_problem)}">{_esc(summary)} '
-         "\u25b8</button></header>" if total else f'<span class="summary">{_esc(summary)}</span></header>'),
+        (f'<button class="summary {worst_shown}" data-go="nextProblem" title="{_esc(next_problem)}">'
+         f"{_esc(summary)} \u25b8</button></header>" if shown else f'<span class="summary">{_esc(summary)}</span></header>'),
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
         '<main><section class="stage"><nav>',
         '<select class="game" aria-label="' + _esc(_("game")) + '">'

@@ -22,7 +22,6 @@ SAMPLES = REPO / "samples"
 # gnubg exported one match both ways (samples/SOURCES.md)
 MAT = SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.mat"
 SGF = SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
-CORPUS = Path("/work/shared/corpus")
 runner = CliRunner()
 
 
@@ -82,9 +81,8 @@ def test_a_bad_mapping_line_is_located() -> None:
         PlayerNames.parse("BN = BlueNote\nBlueNote\n", "club.txt")
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
-def test_players_frame_shows_the_merged_name() -> None:
-    files = sorted((CORPUS / "bglib").glob("BlueNote-nori-*.txt"))[:4]
+def test_players_frame_shows_the_merged_name(corpus_dir: Path) -> None:
+    files = sorted((corpus_dir / "bglib").glob("BlueNote-nori-*.txt"))[:4]
     result = tk.analysis.analyse(files, luck=False, jobs=1)
     overall = result.players[result.players["scope"] == "overall"]
     assert len(overall) > 2  # ratings change from match to match
@@ -96,9 +94,8 @@ def test_players_frame_shows_the_merged_name() -> None:
                                                 + result.games["player1"].str.startswith("BlueNote").sum())
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
-def test_stats_names_file(tmp_path: Path) -> None:
-    files = [str(p) for p in sorted((CORPUS / "bglib").glob("BlueNote-nori-*.txt"))[:3]]
+def test_stats_names_file(tmp_path: Path, corpus_dir: Path) -> None:
+    files = [str(p) for p in sorted((corpus_dir / "bglib").glob("BlueNote-nori-*.txt"))[:3]]
     mapping = tmp_path / "names.txt"
     mapping.write_text("# one club\nnori = Nori Sensei\nBlueNote = Blue\n", encoding="utf-8")
     result = runner.invoke(app, ["stats", "--no-luck", "--json", "-j", "1", "--names", str(mapping), *files])

@@ -560,7 +560,9 @@ def test_only_the_program_takes_the_language_early() -> None:
 
 
 def test_convert_lang_tr_reports_what_is_lost_in_turkish(tmp_path: Path) -> None:
-    sgf = REPO / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
+    sgf = tmp_path / "commented.sgf"  # a comment on a turn: a .mat has no place for it
+    text = (REPO / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.sgf").read_text(encoding="utf-8")
+    sgf.write_text(text.replace("\n;W[31fehe]", "\n;W[31fehe]C[iyi hamle]", 1), encoding="utf-8")
     result = runner.invoke(app, ["--lang", "tr", "convert", str(sgf), "-o", str(tmp_path / "out.mat")])
     assert result.exit_code == 0, result.output
     problems = _problem_lines(result.output)

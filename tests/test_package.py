@@ -138,3 +138,11 @@ def test_readme_first_command_in_a_fresh_clone(tmp_path: Path) -> None:
     summary = run.stdout.strip().splitlines()[-1]
     assert " file(s), " in summary and " 0 error(s)" in summary, summary
     print(f"README's first command in a fresh venv: {elapsed:.0f} s")
+
+
+def test_readme_names_what_reading_the_store_needs() -> None:
+    """The store section's Dask and DuckDB examples say what to install first."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    reading = readme[readme.index("Reading it"):readme.index("### Dask, for more than one machine")]
+    assert "pip install\n'tavlakit[dask]'" in reading or "pip install 'tavlakit[dask]'" in reading
+    assert "pip install duckdb" in reading

@@ -53,7 +53,7 @@ def test_match_and_game_reprs_against_gnubg(mat: Path) -> None:
         face = repr(game)
         winner = 0 if info["winner"] == "X" else 1
         assert face.startswith(f"<Game {game.number}: {info['score-X']}-{info['score-O']}, {len(game.turns)} turns, ")
-        assert f"player {winner} won {info['points-won']} point" in face
+        assert f"{players[winner]!r} won {info['points-won']} point" in face  # gnubg's names, not "player 0"
         assert game.score_after()[winner] == info[f"score-{info['winner']}"] + info["points-won"]
 
 
@@ -115,3 +115,19 @@ def test_long_match_repr_is_short() -> None:
     match.games = match.games * 10
     assert len(repr(match)) < 200
     assert len(cells(match._repr_html_())) == 1 + len(match.games)
+
+
+def test_game_repr_names_players_as_the_file_does(tmp_path: Path) -> None:
+    """The names the file gives, in every format; a file without names: Player 1 and Player 2."""
+    match = tk.read_match(MATCHES[0])
+    players, _length, games, _final = gnubg_facts(MATCHES[0])
+    for fmt in ("sgf", "json"):
+        path = tmp_path / f"m.{fmt}"
+        tk.write_match(match, path)
+        again = tk.read_match(path)
+        winner = 0 if games[0]["winner"] == "X" else 1
+        assert f"{players[winner]!r} won" in repr(again.games[0]), fmt
+    nameless = tmp_path / "nameless.mat"
+    nameless.write_text(" 1 point match\n\n Game 1\n  1) 31: 8/5 6/5\n      Wins 1 point\n", encoding="utf-8")
+    assert "'Player 1' won 1 point" in repr(tk.read_match(nameless).games[0])
+    assert repr(Game(2, result=Result(1, 2))) == "<Game 2: 0-0, 0 turns, 'Player 2' won 2 points>"

@@ -24,7 +24,6 @@ from tavlakit.formats import find_records
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
-CORPUS = Path("/work/shared/corpus")
 runner = CliRunner()
 
 
@@ -233,9 +232,8 @@ def test_cli_never_drops_files_unless_asked(records: Path, tmp_path: Path) -> No
     same(open_store(store), tk.analysis.analyse(tk.read_matches(sorted(subset)), luck=False))
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
-def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path) -> None:
-    files = find_records([CORPUS / "bglab"])[:90]
+def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path, corpus_dir: Path) -> None:
+    files = find_records([corpus_dir / "bglab"])[:90]
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     command = [sys.executable, "-m", "tavlakit", "analyse", *map(str, files), "--store", str(store),

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from viewer_reference import gnubg_ids
 
 from tavlakit import viewer
+from tavlakit.analysis.luck import closed_out
 from tavlakit.cli import app
 from tavlakit.formats import read_match
 from tavlakit.position import Position
@@ -81,8 +82,11 @@ def test_problems_shown_at_their_turn(tmp_path: Path) -> None:
     assert data["games"][0]["frames"][3]["t"] == "Bravo 63: 11/5 8/2"
     assert [p[1] for p in data["games"][0]["frames"][3]["p"]] == ["illegal-play"]
     assert "p" not in third
-    count = len(report.problems)
-    assert (f"{count} problems" in page) if count > 1 else ("1 problem" in page and "1 problems" not in page)
+    errors, warnings = len(report.errors), len(report.warnings)
+    said = re.search(r'<button class="summary (\w+)"[^>]*>([^<]*)', page)
+    assert said is not None and said.group(1) == "error"  # red: the page has errors
+    assert said.group(2).startswith(f"{errors} error" + ("s" if errors > 1 else ""))
+    assert (f"{warnings} warning" in said.group(2)) == bool(warnings)
     assert 'class="turn error" data-g="0" data-f="3"' in page
 
 
@@ -98,6 +102,10 @@ def test_every_validator_problem_on_the_page() -> None:
     assert built.problem_count == len(report.problems) == 1
     assert [p.code for p in built.problems] == ["hit-mark"]
     assert "written without" in viewer.page(built).split('<ul class="match-problems">')[1].split("</ul>")[0]
+    # a warning is not drawn as an error (before: "1 problem" in red)
+    page = viewer.page(built)
+    assert re.search(r'<button class="summary warning"[^>]*>1 warning \u25b8', page)
+    assert '<li class="warning"><b>hit-mark</b>' in page
 
 
 def test_analysis_luck_error_and_chart() -> None:
@@ -107,7 +115,8 @@ def test_analysis_luck_error_and_chart() -> None:
     built = viewer.build(match, analyse=True)
     rolls = [f for gf in built.games for f in gf.frames if f.step is not None and f.step.turn.kind == "roll"]
     judged = [f for f in rolls if f.error is not None]
-    assert all(f.luck is not None for f in rolls)
+    forced = [closed_out(f.step.before) for f in rolls]  # type: ignore[union-attr]
+    assert all((f.luck is None) == dances for f, dances in zip(rolls, forced))  # a forced dance: no luck line
     assert len(judged) >= 0.9 * len(rolls)
     assert sum(f.error < 0.01 for f in judged) >= 0.9 * len(judged)  # type: ignore[operator]
     for frame in judged:
@@ -193,11 +202,11 @@ def test_show_folder_writes_index(tmp_path: Path) -> None:
     for link in links:
         assert (site / link).exists()
     bad_row = next(row for row in index.split("<tr>") if 'href="bad.html"' in row)
-    problems = len(validate(read_match(records / "bad.mat")).problems)
+    errors = len(validate(read_match(records / "bad.mat")).errors)
     last = gnubg_dump("selfplay-3p-7")["games"][-1]["info"]
     final = [last["score-X"], last["score-O"]]
     final["XO".index(last["winner"])] += last["points-won"]
-    assert f'<td class="bad">{problems}</td>' in bad_row and "Alpha \u2013 Bravo" in bad_row
+    assert f'<td class="error">{errors} error' in bad_row and "Alpha \u2013 Bravo" in bad_row
     assert f"{final[0]}\u2013{final[1]}" in bad_row
 
 
@@ -228,3 +237,21 @@ def test_comments_shown_at_their_turn() -> None:
     data = viewer.page_data(viewer.html(match))
     commented = [(gi, fi, f["c"]) for gi, g in enumerate(data["games"]) for fi, f in enumerate(g["frames"]) if "c" in f]
     assert commented == [(0, 3, "the 5-point at once"), (1, 0, "Alpha leads 1-0")]
+
+
+def test_index_errors_red_warnings_amber(tmp_path: Path) -> None:
+    """Before: every problem count was red in index.html, warnings too."""
+    records = tmp_path / "records"
+    records.mkdir()
+    _broken(records)
+    (records / "unmarked.mat").write_text((DATA / "selfplay-3p-7.mat").read_text(encoding="utf-8").replace("*", ""),
+                                          encoding="utf-8")
+    (records / "clean.mat").write_bytes((DATA / "selfplay-3p-7.mat").read_bytes())
+    result = run("show", records, "-o", tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    rows = {re.search(r'href="([^"]+)"', row).group(1): row for row in index.split("<tr>") if "href=" in row}
+    assert re.search(r'<td class="error">\d+ errors?', rows["bad.html"])
+    assert '<td class="warning">1 warning</td>' in rows["unmarked.html"]
+    assert rows["clean.html"].endswith("<td></td></tr>") or "<td></td></tr>" in rows["clean.html"]
+    assert "td.warning{color:#9a6700" in index

@@ -35,11 +35,30 @@ MARK_LEVELS = (0.6, 0.3)
 RATINGS = ("Go to bed", "Bad dice, man!", "Average dice", "Good dice, man!", "Go to Las Vegas")
 #: gnubg's own word for each rating (``aszLuckRating`` in gnubg's analysis.c).
 GNUBG_RATINGS = dict(zip(RATINGS, ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")))
+#: Decimals a luck or play-error value keeps: gnubg-nn scores in float32, and
+#: beyond these is noise (a closed-out dance's luck came out -2.9e-07, not 0).
+DECIMALS = 6
+
+
+def _settled(value: float) -> float:
+    """``value`` to :data:`DECIMALS` places, without a negative zero."""
+    return round(value, DECIMALS) + 0.0
+
+
+def closed_out(before: Position) -> bool:
+    """Whether the side to move is on the bar against six closed points:
+    every throw dances, so a roll has no luck and no play to judge.
+
+    >>> closed_out(Position.from_points({25: 1}, {p: 2 for p in range(1, 7)}))
+    True
+    """
+    s = before.board
+    return s[25] > 0 and all(s[p] <= -2 for p in range(19, 25))
 
 
 def roll_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
-    """Luck of throwing ``dice`` in ``before`` (side to move = roller)."""
-    return ev.best(before, dice) - ev.mean_best(before)
+    """Luck of throwing ``dice`` in ``before`` (side to move = roller), to :data:`DECIMALS` places."""
+    return _settled(ev.best(before, dice) - ev.mean_best(before))
 
 
 def opening_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
@@ -50,7 +69,7 @@ def opening_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
     mine = ev.best_values(before)
     theirs = ev.best_values(before.flip())
     total = sum(mine[r] - theirs[r] for r in ROLLS if r[0] != r[1])
-    return ev.best(before, dice) - total / 30.0
+    return _settled(ev.best(before, dice) - total / 30.0)
 
 
 def play_error(ev: Evaluator, before: Position, dice: Roll, after: Position) -> float:
@@ -61,7 +80,7 @@ def play_error(ev: Evaluator, before: Position, dice: Roll, after: Position) -> 
     passed = after.flip()
     if passed.position_key() == ev.best_key(before, dice):
         return 0.0
-    return max(0.0, ev.best(before, dice) - ev.equity_after(passed))
+    return max(0.0, _settled(ev.best(before, dice) - ev.equity_after(passed)))
 
 
 def luck_mark(luck: float) -> str | None:
@@ -115,4 +134,4 @@ def cumulative_luck(plays: pd.DataFrame, match: str | None = None) -> pd.DataFra
     return out
 
 
-__all__ = ["GNUBG_RATINGS", "MARK_LEVELS", "RATINGS", "cumulative_luck", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]
+__all__ = ["DECIMALS", "GNUBG_RATINGS", "MARK_LEVELS", "RATINGS", "closed_out", "cumulative_luck", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]

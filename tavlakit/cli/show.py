@@ -15,7 +15,7 @@ from ..formats.text import source_name
 from ..i18n import _
 from ..manifest import write_atomic
 from ..parallel import pmap
-from ..problem import internal_problem
+from ..problem import Problem, counts_text, internal_problem, worst
 from ..record import Match
 from ..rules import Rules
 from .board import default_numbering
@@ -55,29 +55,32 @@ def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
     return names
 
 
-def _index(rows: list[tuple[str, Match, int, str]]) -> str:
-    """The page listing every match written: players, length, final score, problems."""
+def _index(rows: list[tuple[str, Match, list[Problem], str]]) -> str:
+    """The page listing every match written: players, length, final score,
+    problems (errors in red, warnings in amber)."""
     head = "".join(f"<th>{html.escape(t)}</th>" for t in (
         _("match"), _("players"), _("length"), _("games"), _("final score"), _("problems")))
     body = []
     for name, match, problems, score in rows:
         length = str(match.length) if match.length else _("money")
         players = " \u2013 ".join(match.players)
-        bad = ' class="bad"' if problems else ""
+        severity = worst(problems)
+        shown = f' class="{severity}"' if severity else ""
         body.append(f'<tr><td><a href="{html.escape(name)}">{html.escape(Path(match.source or name).name)}</a></td>'
                     f"<td>{html.escape(players)}</td><td>{length}</td><td>{len(match.games)}</td>"
-                    f"<td>{html.escape(score)}</td><td{bad}>{problems}</td></tr>")
+                    f"<td>{html.escape(score)}</td><td{shown}>{html.escape(counts_text(problems))}</td></tr>")
     title = html.escape(_("Matches"))
     style = ("body{font:14px/1.4 system-ui,sans-serif;margin:16px;background:#faf7f0;color:#222}"
              "table{border-collapse:collapse;background:#fff}th,td{padding:4px 10px;border:1px solid #ddd;"
-             "text-align:left}th{background:#f0ebe0}td.bad{color:#b3261e;font-weight:600}")
+             "text-align:left}th{background:#f0ebe0}td.error{color:#b3261e;font-weight:600}"
+             "td.warning{color:#9a6700;font-weight:600}td.info{color:#666}")
     return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style>'
             f"</head><body><h1>{title}</h1><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
             "</tbody></table></body></html>\n")
 
 
-def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering,
-         game: int | None) -> tuple[str, tuple[str, Match, int, str] | None]:
+def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering | None,
+         game: int | None) -> tuple[str, tuple[str, Match, list[Problem], str] | None]:
     """Write the viewer of one record file (``job``: the file and its page),
     in whatever process runs it. Returns the line to say
     on stderr when it could not (and no index row), else the index row."""
@@ -96,7 +99,7 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
     except Exception as exc:  # a bug in tavlakit: say so, go on with the other files
         return str(internal_problem(path, exc)), None
     write_atomic(target, lambda tmp: tmp.write_text(page, encoding="utf-8"))
-    return "", (target.name, match, frames.problem_count, "{}\u2013{}".format(*match.final_score()))
+    return "", (target.name, match, frames.shown(), "{}\u2013{}".format(*match.final_score()))
 
 
 def show(
@@ -108,7 +111,8 @@ def show(
                                  help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")),
     numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (those of the player whose play "
                                             "is shown) or absolute (White 24->1, Black 1->24). Default: "
-                                            "absolute in Turkish (--lang tr), else gnubg.")),
+                                            "absolute in Turkish (--lang tr) and for a file numbered so, "
+                                            "else gnubg.")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
@@ -117,8 +121,9 @@ def show(
     index.html listing every match. An input nothing could be read from
     (binary, empty, not a record) gets no page; the exit status is then 2.
     """
-    numbering = numbering or default_numbering()
-    if numbering not in NUMBERINGS:
+    if numbering is None and default_numbering() == "absolute":
+        numbering = "absolute"
+    if numbering is not None and numbering not in NUMBERINGS:
         raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
@@ -138,8 +143,8 @@ def show(
         targets = [out if out and out.suffix.lower() in (".html", ".htm")
                    else (out or Path(".")) / f"{output_stem(files[0]).stem}.html"]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
-    kind: Numbering = "absolute" if numbering == "absolute" else "gnubg"
-    rows: list[tuple[str, Match, int, str]] = []
+    kind: Numbering | None = None if numbering is None else "absolute" if numbering == "absolute" else "gnubg"
+    rows: list[tuple[str, Match, list[Problem], str]] = []
     failed = 0
     drawn = progress(pmap(draw, list(zip(files, targets)), stream_jobs(files, jobs), rules=chosen, analyse=analyse,
                           numbering=kind, game=game), _("drawing"), len(files))

@@ -20,7 +20,7 @@ from ..i18n import _
 from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
 from .registry import EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, named
-from .text import open_input, read_stream, source_name
+from .text import open_input, put_first, read_stream, source_name
 
 __all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "Format", "Matches", "RecordFiles", "find_records", "open_games",
            "read_match", "read_matches", "write_match"]
@@ -102,7 +102,7 @@ def _open(given: str | Path | IO[str], fmt: str | None) -> tuple[Reader, IO[str]
         chosen = by_content(stream.read(4096))
         stream.seek(0)
     reader = chosen.open(stream, opened.source)
-    reader.match.problems[:0] = opened.problems
+    put_first(opened.problems, reader.match.problems)
     return reader, stream
 
 

@@ -27,7 +27,7 @@ from ..play import Move, parse_part
 from ..i18n import _
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
-from .text import open_input, owned
+from .text import open_input, owned, put_first
 
 __all__ = ["JsonReader", "read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
 
@@ -299,8 +299,14 @@ class JsonReader:
 
     def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
         stream, source, decoding = open_input(given, source)
-        self.match = Match(source=source, problems=decoding)
+        self.match = Match(source=source)
         self._games: list[Any] = []
+        try:
+            self._read(stream, given, source)
+        finally:
+            put_first(decoding, self.match.problems)
+
+    def _read(self, stream: IO[str], given: object, source: str | None) -> None:
         report = Reporter(self.match.problems, file=source)
         try:
             with owned(given, stream):
@@ -313,8 +319,6 @@ class JsonReader:
             self.match, self._games = _header(data, source)
         except _Invalid as exc:
             report.error("syntax", _("not a tavlakit match: {reason}").format(reason=exc))
-            return
-        self.match.problems[:0] = decoding
 
     def games(self) -> Iterator[Game]:
         """The games, converted one by one."""
@@ -331,6 +335,7 @@ def _games(match: Match, games: list[Any]) -> Iterator[Game]:
         except _Invalid as exc:
             report.error("syntax", _("{reason}; game left out").format(reason=exc), game=i + 1)
             continue
+        game.players = match.players
         yield game
 
 

@@ -43,7 +43,9 @@ from ..play import BAR, OFF, Move
 from ..i18n import _, language, ngettext
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
-from .text import open_input, owned
+from ..rules import DEFAULT_RULES
+from ..matchscore import ScoreKeeper
+from .text import open_input, owned, put_first
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
 
@@ -242,6 +244,7 @@ class _GameBuilder:
         self.has_score = True
         self.game.score = (int(found[2]), int(found[4]))
         self.reader._see_players((found[1], found[3]))
+        self.game.players = self.reader.match.players
 
     def row(self, tokens: list[Token], base: int) -> None:
         """A numbered row: cells are told apart by their order and, for the
@@ -468,8 +471,9 @@ class MatReader:
                 else:
                     self.report.error("syntax", _("{text!r} outside any game").format(text=text), line=line,
                                       column=column)
-        # The numbering describes the file, not the match: honoured, not kept.
+        # The numbering describes the file, not the match: honoured, not kept as a tag.
         self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
+        match.numbering = "absolute" if self._absolute else "relative"
         match.resolve_rules()
 
     def _not_a_transcript(self) -> None:
@@ -540,7 +544,7 @@ def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> 
     with owned(given, stream):
         reader = read_mat(stream, source)
         match = reader.match
-        match.problems[:0] = problems
+        put_first(problems, match.problems)
         match.games = list(reader.games())
     return match
 
@@ -563,6 +567,9 @@ class _Writer:
         self.match = match
         self.absolute = absolute
         self.problems: list[Problem] = []
+        #: the Crawford game as a reader of the transcript finds it (the score and the rules of the tags)
+        self.scores = ScoreKeeper(match.length)
+        self.rules = match.rules or DEFAULT_RULES
         #: what the format cannot hold, and what is done instead -> game numbers (0: the header)
         self.lost: dict[tuple[str, str], list[int]] = {}
 
@@ -629,7 +636,8 @@ class _Writer:
             self.lose(_("set-up start positions"), _("left out"), game.number)
         if game.cube != 1 or game.cube_owner is not None:
             self.lose(_("starting cube values and owners"), _("left out"), game.number)
-        if game.crawford is not None:
+        score, _found = self.scores.score(game)
+        if game.crawford is not None and game.crawford != self.scores.by_score(score, self.rules):
             self.lose(_("Crawford marks"), _("left out"), game.number)
         row: list[str | None] = [None, None]
         number = 0
@@ -701,7 +709,7 @@ class _Writer:
 def write_mat(match: Match, stream: IO[str], numbering: str = "relative") -> list[Problem]:
     """Write ``match`` in gnubg's layout; returns what could not be written
     (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
-    marks, ...).
+    marks other than the score says, ...).
 
     ``numbering="absolute"`` writes player 1's points as ``25 - p`` (for
     sources where one side moves 1 -> 24) and adds ``; [Numbering "absolute"]``.

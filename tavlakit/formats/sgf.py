@@ -60,7 +60,7 @@ from ..rules import DEFAULT_RULES
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
 from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise, split
-from .text import open_input, owned
+from .text import open_input, owned, put_first
 
 __all__ = ["SgfReader", "read_sgf", "write_sgf", "point_letter", "letter_point", "ROOT_TAGS", "TAGS_PROP"]
 
@@ -198,8 +198,8 @@ class SgfReader:
     """
 
     def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
-        self.stream, source, problems = open_input(given, source)
-        self.match = Match(source=source, problems=problems)
+        self.stream, source, decoding = open_input(given, source)
+        self.match = Match(source=source)
         self._report = Reporter(self.match.problems, file=source)
         self._trees = self._backgammon_trees()
         self._first = next(self._trees, None)
@@ -208,6 +208,7 @@ class SgfReader:
         else:
             self._report.error("empty", _("no backgammon game tree (GM[6]) in the file"))
         self.match.resolve_rules()
+        put_first(decoding, self.match.problems)
 
     def _backgammon_trees(self) -> Iterator[GameTree]:
         for piece, line, column in split(self.stream):
@@ -556,7 +557,7 @@ class _GameReader:
     def __init__(self, match: Match, tree: GameTree, index: int) -> None:
         self.tree = tree
         self.index = index
-        self.game = Game(number=index + 1, line=tree.line)
+        self.game = Game(number=index + 1, line=tree.line, players=match.players)
         self.context = _Context(match, self.game)
         self.setup = _Setup(self.context)
         self.turns = _Turns(self.context, self.setup, tree.line)
@@ -656,9 +657,6 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     writer = _Writer(match)
     for index, game in enumerate(match.games):
         stream.write(serialise(writer.game(game, index)))
-    if writer.hit_marks:
-        writer.lost(_("{count} play(s) mark hits other than the board's; SGF has no hit marks (a reader marks the "
-                      "hits the board makes)").format(count=writer.hit_marks))
     if writer.cannot_move:
         writer.lost(_("{count} roll(s) marked 'Cannot Move' are written as plain dances")
                     .format(count=writer.cannot_move))
@@ -673,7 +671,6 @@ class _Writer:
         self.rules = match.rules or DEFAULT_RULES
         self.report = Reporter(file=match.source)
         self.lost_keys: set[str] = set()
-        self.hit_marks = 0
         self.cannot_move = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
@@ -799,9 +796,7 @@ class _Writer:
             except ValueError as exc:
                 self.lost(_("play {play}: {reason}").format(play=turn.play, reason=exc), game, turn)
                 return None
-            marked = board.play(turn.player, turn.moves)
-            if board.ok and [m.hit for m in marked] != [m.hit for m in turn.moves]:
-                self.hit_marks += 1
+            board.play(turn.player, turn.moves)  # SGF has no hit marks: a reader finds the board's hits
             return [(ident, value)]
         if turn is game.turns[-1] and board.ok \
                 and any(p.moves for p in board.view(turn.player).legal_plays(dice, self.rules)):

@@ -205,3 +205,12 @@ def read_stream(path: str | Path) -> tuple[bytes, str] | None:
             with open(name, "rb") as stream:
                 _STREAMS[name] = stream.read()
     return _STREAMS[name], name
+
+
+def put_first(decoding: list[Problem], problems: list[Problem]) -> None:
+    """Put the decoder's problems before a reader's ``problems``. After a
+    decoding error (binary data) the reader was given no text: what it said
+    about that (an empty file) is left out, the one error says why."""
+    if any(p.severity == "error" for p in decoding):
+        problems.clear()
+    problems[:0] = decoding
