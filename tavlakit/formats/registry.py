@@ -100,6 +100,16 @@ def _write_sgf(match: Match, stream: IO[str], **options: str) -> list[Problem]:
     return write_sgf(match, stream)  # takes no options: check_options saw none
 
 
+def _open_gmd(stream: IO[str], source: str | None) -> Reader:
+    from .gmd import read_gmd
+
+    return read_gmd(stream, source)
+
+
+def _write_none(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+    raise ValueError(_("tavlakit reads this format but does not write it"))
+
+
 def _open_json(stream: IO[str], source: str | None) -> Reader:
     from .jsonfmt import JsonReader
 
@@ -115,10 +125,11 @@ def _write_json(match: Match, stream: IO[str], **options: str) -> list[Problem]:
 #: Every format by name.
 REGISTRY: dict[str, Format] = {
     fmt.name: fmt for fmt in (
-        Format("mat", (".mat", ".txt"), lambda head: not head.startswith(("(", "{", "[")), _open_mat, _write_mat,
+        Format("mat", (".mat", ".txt"), lambda head: not head.startswith(("(", "{", "[", "GMD-")), _open_mat, _write_mat,
                {"numbering": ("relative", "absolute")}),
         Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _write_sgf),
         Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _write_json),
+        Format("gmd", (".gmd",), lambda head: head.startswith("GMD-"), _open_gmd, _write_none),
     )
 }
 #: The format each extension selects.
