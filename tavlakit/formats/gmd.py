@@ -113,16 +113,6 @@ def _point(token: Token, player: int) -> int:
     return point if player == 1 else 25 - point
 
 
-def _column(entry: Entry) -> int:
-    """The 1-based column of an entry's first token (1 when it has none)."""
-    for item in entry.items:
-        if isinstance(item, Token):
-            return item.column or 1
-        if isinstance(item, Entry):
-            return _column(item)
-    return 1
-
-
 class _Game:
     """One game being read: the board (to mark hits and see the end), the
     cube, an offered double or resignation, and the roll waiting for its move."""
@@ -220,7 +210,7 @@ class _Game:
         items = entry.items
         player = _player(items[0])
         stamp = next((str(t) for t in items[1:] if isinstance(t, Token) and t.type == "STAMP"), None)
-        column = _column(entry)
+        column = len(text) - len(text.lstrip()) + 1
         if player is None and entry.kind != "roll":
             self.report.error("syntax", _("{text!r} names no player ('-' is only for an opening roll)")
                               .format(text=text), line=line, column=column)
@@ -277,18 +267,24 @@ class _Game:
             self.report.error("syntax", _("{text!r}: a move without a roll of that player before it")
                               .format(text=text), line=line, column=column)
             return
+        moves: list[Move] = []
         try:
-            moves = tuple(Move(_point(a, player), _point(b, player)) for a, _sep, b in (s.items for s in steps))
+            for step in steps:
+                where = step.items[0]
+                src = _point(where, player)
+                where = step.items[2]
+                moves.append(Move(src, _point(where, player)))
         except ValueError as exc:
-            self.report.error("syntax", _("cannot read the move in {text!r}: {reason}").format(text=text, reason=exc),
-                              line=line, column=column)
+            self.report.error("syntax", _("cannot read the move in {text!r}: {reason}").format(text=text.strip(),
+                                                                                            reason=exc),
+                              line=line, column=where.column)
             rolled.status = "unknown"
             self.board = None
             self.rolled = None
             return
         self.rolled = None
         rolled.text = f"{rolled.text}\n{text}"
-        rolled.moves = self.follow(player, moves, line, column)
+        rolled.moves = self.follow(player, tuple(moves), line, column)
 
     def follow(self, player: int, moves: tuple[Move, ...], line: int, column: int) -> tuple[Move, ...]:
         """``moves`` with hit marks from the board, and the result if the last checker is off."""
@@ -381,13 +377,14 @@ class GmdReader:
                               .format(encoding=exc.encoding, reason=exc.reason))
 
     def _syntax(self, exc: UnexpectedInput, line: int, text: str) -> None:
-        column = exc.column if isinstance(exc.column, int) and exc.column > 0 else len(text) + 1
+        ended = isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+        column = len(text) + 1 if ended or not (isinstance(exc.column, int) and exc.column > 0) else exc.column
         word = text.strip().partition(":")[0]
         if column == len(text) - len(text.lstrip()) + 1 and word.replace("-", "").replace("_", "").isalnum():
             self.report.warning("unsupported", _("the line {text!r} is not a Gibbon event tavlakit knows (not read)")
                                 .format(text=text.strip()[:60]), line=line, column=column)
             return
-        if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+        if ended:
             message = _("the line ends too early: {text!r}").format(text=text.strip()[:60])
         else:
             message = _("cannot read {text!r}").format(text=text[column - 1:column + 19].rstrip())
@@ -409,7 +406,7 @@ class GmdReader:
             value = str(items[1]).strip() if len(items) > 1 else ""
             if player is None:
                 self.report.error("syntax", _("{text!r} names no player").format(text=text), line=line,
-                                  column=_column(entry))
+                                  column=1)
             elif entry.kind == "player":
                 names = list(match.players)
                 names[player] = value
@@ -430,7 +427,7 @@ class GmdReader:
                                     .format(rule=rule), line=line, column=1)
         else:
             self.report.error("syntax", _("{text!r} before the first 'Game:' line").format(text=text), line=line,
-                              column=_column(entry))
+                              column=1)
 
     def games(self) -> Iterator[Game]:
         """The games, read one at a time."""
@@ -449,7 +446,7 @@ class GmdReader:
                     break
                 if entry.kind in ("magic", "length", "player", "rank", "location", "rule"):
                     current.report.error("syntax", _("{text!r} inside a game").format(text=text), line=line,
-                                         column=_column(entry))
+                                         column=1)
                     continue
                 current.event(entry, line, text)
             game = current.finish()
