@@ -358,6 +358,12 @@ class _Parser:
         a, b, c, d, e, f = (_float(v) for v in found.groups())
         return a, b, c, d, e, f
 
+    def cut(self, actions: list[Candidate]) -> None:
+        """A cube analysis lists three actions; fewer means the text was cut."""
+        if actions and len(actions) < 3:
+            self.report.error("syntax", _("{count} of the 3 cube actions: the text is cut short")
+                              .format(count=len(actions)), line=actions[-1].line)
+
     def need(self, found: object, what: str, line: int) -> None:
         if not found:
             self.report.error("syntax", _("no {what} found: the file is cut short or not a {format}")
@@ -366,34 +372,52 @@ class _Parser:
 
 class _XG(_Parser):
     def read(self) -> Iterator[PositionRecord]:
-        found = self.ids(0, 1)
-        position = self.check_board(found[0] if found else None, "X", "X", 0, len(self.lines))
+        starts = [i for i, t in enumerate(self.lines) if t.startswith("XGID=")] or [0]
+        for n, start in enumerate(starts):
+            record = self.segment(start, starts[n + 1] if n + 1 < len(starts) else len(self.lines))
+            if record is not None:
+                yield record
+
+    def segment(self, start: int, end: int) -> PositionRecord | None:
+        """One position: ``XGID=`` on its first line, up to the next one."""
+        found = self.ids(start, start + 1)
+        bottom = self.find(_LABELS, self.find(_LABELS, start, end)[0] + 1 if self.find(_LABELS, start, end) else end,
+                           end)
+        mover = self.find(re.compile(r"^([XO])\b"), bottom[0] + 1 if bottom else end, end)
+        mark = mover[1][1] if mover else "X" if found is None or found[1].on_roll == 1 else "O"
+        position = self.check_board(found[0] if found else None, mark, "X", start, end)
         if position is None:
-            raise ProblemError(self.report.problems[0] if self.report.problems else
-                               self.report.report("syntax", "error", _("no XGID and no board"), line=1))
+            if not self.report.problems:
+                self.report.error("syntax", _("no XGID and no board"), line=start + 1)
+            return None
         state = found[1] if found else MatchState(on_roll=1)
-        names = self.find(re.compile(r"^X:(.*?)\s{2,}O:(.*)$"))
-        candidates = self.plays()
+        named = self.find(re.compile(r"^X:(.*?)\s{2,}O:(.*)$"), start, end)
+        names = None
+        if named:
+            names = (named[1][1].strip(), named[1][2].strip())
+            names = names if mark == "X" else (names[1], names[0])
+        candidates = self.plays(start, end)
         kind: Kind = "checker"
         chances = None
         level = None
         if not candidates:
             kind = "cube"
-            candidates, chances, level = self.cube()
-        self.need(candidates, _("analysed plays or cube actions"), len(self.lines))
-        if names and state.on_roll == 0:
-            names = None  # X is on roll in every file seen; the other way round the names are not guessed
-        yield self.record(position, state, kind, candidates, 1, level=level, probabilities=chances,
-                          names=(names[1][1].strip(), names[1][2].strip()) if names else None)
+            candidates, chances, level = self.cube(start, end)
+        self.need(candidates, _("analysed plays or cube actions"), end)
+        if candidates and not self.find(re.compile(r"^eXtreme Gammon Version"), start, end):
+            self.report.warning("syntax", _("no closing 'eXtreme Gammon Version' line: the text may be cut short"),
+                                line=end)
+        return self.record(position, state, kind, candidates, start + 1, level=level, probabilities=chances,
+                           names=names)
 
-    def plays(self) -> list[Candidate]:
+    def plays(self, start: int, end: int) -> list[Candidate]:
         out = []
-        for i, text in enumerate(self.lines):
-            found = _XG_PLAY.match(text)
+        for i in range(start, end):
+            found = _XG_PLAY.match(self.lines[i])
             if not found:
                 continue
-            mine = _XG_CHANCES.search(self.lines[i + 1]) if i + 1 < len(self.lines) else None
-            theirs = _XG_CHANCES.search(self.lines[i + 2]) if i + 2 < len(self.lines) else None
+            mine = _XG_CHANCES.search(self.lines[i + 1]) if i + 1 < end else None
+            theirs = _XG_CHANCES.search(self.lines[i + 2]) if i + 2 < end else None
             chances = None
             if mine and theirs:
                 a, b, c = (_float(v) / 100 for v in mine.groups())
@@ -402,36 +426,39 @@ class _XG(_Parser):
             else:
                 self.report.error("syntax", _("the chances of play {rank} are missing").format(rank=found[1]),
                                   line=i + 2)
+            play = _play(found[3])
+            if play is None:
+                self.report.error("syntax", _("cannot read the play {text!r}").format(text=found[3].strip()),
+                                  line=i + 1)
             out.append(Candidate(found[3].strip(), _float(found[4]), 0.0 - _float(found[5]) if found[5] else 0.0,
-                                 chances, found[2].strip(), play=self.checked_play(found[3], i), line=i + 1))
+                                 chances, found[2].strip(), play=play, line=i + 1))
         return out
 
-    def checked_play(self, text: str, index: int) -> Play | None:
-        play = _play(text)
-        if play is None:
-            self.report.error("syntax", _("cannot read the play {text!r}").format(text=text.strip()), line=index + 1)
-        return play
-
-    def cube(self) -> tuple[list[Candidate], Probabilities | None, str | None]:
+    def cube(self, start: int, end: int) -> tuple[list[Candidate], Probabilities | None, str | None]:
         chances: list[tuple[float, float, float]] = []
         level = None
         out: list[Candidate] = []
-        for i, text in enumerate(self.lines):
+        for i in range(start + 1, end):
+            text = self.lines[i]
             found = _XG_CHANCES.search(text)
             if found and len(chances) < 2:
                 a, b, c = (_float(v) / 100 for v in found.groups())
                 chances.append((a, b, c))
                 continue
-            if level is None and not chances and (lv := _LEVEL.search(text)) and not text.startswith("XGID"):
+            if level is None and not chances and (lv := _LEVEL.search(text)):
                 level = lv[0]
             cube = _XG_CUBE.match(text) if chances else None
             if cube and len(out) < 3:
                 out.append(Candidate(cube[1].strip(), _float(cube[2]), 0.0 - _float(cube[3]) if cube[3] else 0.0,
                                      action=_cube_action(cube[1], len(out)), line=i + 1, level=level))
-        probabilities = (*chances[0], *chances[1]) if len(chances) == 2 else None
+        probabilities: Probabilities | None = None
+        if len(chances) == 2:
+            (a, b, c), (d, e, f) = chances
+            probabilities = (a, b, c, d, e, f)
         for candidate in out:
-            candidate.probabilities = probabilities  # type: ignore[assignment]
-        return out, probabilities, level  # type: ignore[return-value]
+            candidate.probabilities = probabilities
+        self.cut(out)
+        return out, probabilities, level
 
 
 class _BGBlitz(_Parser):
@@ -440,8 +467,9 @@ class _BGBlitz(_Parser):
         on_roll = "X" if found is None or found[1].on_roll == 1 else "O"
         position = self.check_board(found[0] if found else None, on_roll, "X", 0, len(self.lines))
         if position is None:
-            raise ProblemError(self.report.problems[0] if self.report.problems else
-                               self.report.report("syntax", "error", _("no IDs and no board"), line=1))
+            if not self.report.problems:
+                self.report.error("syntax", _("no IDs and no board"), line=1)
+            return
         state = found[1] if found else MatchState(on_roll=1)
         marks = {m[1]: m[2] for m in (_MARK_NAME.search(t) for t in self.lines[:20]) if m}
         names = (marks[on_roll], marks["O" if on_roll == "X" else "X"]) if len(marks) == 2 else None
@@ -481,6 +509,7 @@ class _BGBlitz(_Parser):
             if found:
                 out.append(Candidate(found[1], _float(found[4]), 0.0 - _float(found[5]), mwc=_float(found[2]),
                                      action=_cube_action(found[1], len(out)), line=i + 1))
+        self.cut(out)
         return out
 
     def chances(self, mover: str | None) -> Probabilities | None:
@@ -578,17 +607,25 @@ def read_positions(given: str | Path | IO[str]) -> list[PositionRecord]:
     itself), in the file's order. A text that holds no position raises
     :class:`~tavlakit.problem.ProblemError` (a ``ValueError``) with the located problem."""
     text, source, problems = _text(given)
-    return list(_parse(text, source, problems).read())
+    parser = _parse(text, source, problems)
+    found = list(parser.read())
+    if not found:
+        errors = [p for p in parser.report.problems if p.severity == "error"]
+        raise ProblemError(errors[0] if errors else Reporter(file=source).report(
+            "empty", "error", _("the file holds no analysed position"), line=1))
+    return found
 
 
 def read_position(given: str | Path | IO[str]) -> PositionRecord:
     """The analysed position of an XG or BGBlitz position text, or the first
     decision of a gnubg game export (:func:`read_positions` gives them all)."""
     text, source, problems = _text(given)
-    found = next(_parse(text, source, problems).read(), None)
+    parser = _parse(text, source, problems)
+    found = next(parser.read(), None)
     if found is None:
-        raise ProblemError(Reporter(file=source).report("empty", "error", _("the file holds no analysed position"),
-                                                        line=1))
+        errors = [p for p in parser.report.problems if p.severity == "error"]
+        raise ProblemError(errors[0] if errors else Reporter(file=source).report(
+            "empty", "error", _("the file holds no analysed position"), line=1))
     return found
 
 
