@@ -45,7 +45,7 @@ from ..i18n import _
 from ..play import BAR, OFF, Move
 from ..position import Position
 from ..problem import Reporter
-from ..record import Game, Match, Result, Turn
+from ..record import Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from .text import open_input, owned
 
@@ -198,8 +198,8 @@ class _Game:
 
     # -- events ----------------------------------------------------------
 
-    def turn(self, player: int, kind: str, line: int, column: int, text: str, stamp: str | None) -> Turn:
-        turn = Turn(player, kind, line=line, column=column, text=text)  # type: ignore[arg-type]
+    def turn(self, player: int, kind: TurnKind, line: int, column: int, text: str, stamp: str | None) -> Turn:
+        turn = Turn(player, kind, line=line, column=column, text=text)
         if stamp:
             turn.extra["gmd:time"] = [stamp]
         self.game.turns.append(turn)

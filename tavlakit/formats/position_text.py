@@ -29,7 +29,7 @@ given as (side on roll, opponent), like :meth:`Position.pips`.
 ...       Player:   49.50% (G:13.90% B:0.60%)
 ...       Opponent: 50.50% (G:13.80% B:0.70%)
 ... ''')
->>> record.dice, record.length, [(str(c.play), c.equity, c.error) for c in record.candidates]
+>>> record.dice, record.length, [(c.text, c.equity, c.error) for c in record.candidates]
 ((5, 2), 0, [('13/8 13/11', 0.009, 0.0), ('24/22 24/19', -0.012, 0.021)])
 """
 
@@ -341,15 +341,17 @@ class _Parser:
                               .format(points=", ".join(map(str, differ))), line=drawing.line)
         return position
 
-    def record(self, position: Position, state: MatchState, kind: Kind, candidates: list[Candidate], line: int,
-               **more: object) -> PositionRecord:
+    def record(self, position: Position, state: MatchState, kind: Kind, candidates: list[Candidate], line: int, *,
+               level: str | None = None, names: tuple[str, str] | None = None,
+               probabilities: Probabilities | None = None, played: str | None = None) -> PositionRecord:
+        """The decision, with the state turned to the side on roll's view."""
         me = state.on_roll
         owner = None if state.cube_owner is None else (0 if state.cube_owner == me else 1)
         dice = state.dice if kind == "checker" and all(state.dice) else None
-        level = more.pop("level", None) or next((c.level for c in candidates if c.level), None)
+        level = level or next((c.level for c in candidates if c.level), None)
         return PositionRecord(position, dice, (state.cube, owner), (state.score[me], state.score[1 - me]),
-                              state.length, level, candidates, kind, self.format, state,  # type: ignore[arg-type]
-                              source=self.source, line=line, problems=self.report.problems, **more)  # type: ignore[arg-type]
+                              state.length, level, candidates, kind, self.format, state, names, probabilities,
+                              played, self.source, line, self.report.problems)
 
     def six(self, index: int) -> Probabilities | None:
         found = _SIX.match(self.lines[index]) if index < len(self.lines) else None
@@ -363,6 +365,10 @@ class _Parser:
         if actions and len(actions) < 3:
             self.report.error("syntax", _("{count} of the 3 cube actions: the text is cut short")
                               .format(count=len(actions)), line=actions[-1].line)
+
+    def read(self) -> Iterator[PositionRecord]:
+        """Every analysed decision, in the file's order."""
+        raise NotImplementedError  # each format's parser reads its own layout
 
     def need(self, found: object, what: str, line: int) -> None:
         if not found:
@@ -381,8 +387,8 @@ class _XG(_Parser):
     def segment(self, start: int, end: int) -> PositionRecord | None:
         """One position: ``XGID=`` on its first line, up to the next one."""
         found = self.ids(start, start + 1)
-        bottom = self.find(_LABELS, self.find(_LABELS, start, end)[0] + 1 if self.find(_LABELS, start, end) else end,
-                           end)
+        top = self.find(_LABELS, start, end)
+        bottom = self.find(_LABELS, top[0] + 1, end) if top else None
         mover = self.find(re.compile(r"^([XO])\b"), bottom[0] + 1 if bottom else end, end)
         mark = mover[1][1] if mover else "X" if found is None or found[1].on_roll == 1 else "O"
         position = self.check_board(found[0] if found else None, mark, "X", start, end)
@@ -517,8 +523,8 @@ class _BGBlitz(_Parser):
                 for m in (_BGB_CHANCES.match(t) for t in self.lines) if m and ":" not in m[1]}
         if mover is None or mover not in rows or len(rows) != 2:
             return None
-        other = next(v for k, v in rows.items() if k != mover)
-        return (*rows[mover], *other)  # type: ignore[return-value]
+        (a, b, c), (d, e, f) = rows[mover], next(v for k, v in rows.items() if k != mover)
+        return a, b, c, d, e, f
 
 
 class _Gnubg(_Parser):
