@@ -19,7 +19,7 @@ and is checked against the board the file draws; a disagreement is a
 located ``position-mismatch`` error. Scores, the cube owner and names are
 given as (side on roll, opponent), like :meth:`Position.pips`.
 
->>> record = read_position('''XGID=-a----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10
+>>> record = read_position('''XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10
 ...
 ...     1. 3-ply       13/8 13/11                  eq:+0.009
 ...       Player:   50.10% (G:14.20% B:0.70%)
