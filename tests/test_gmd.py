@@ -182,7 +182,8 @@ HEAD = "GMD-2\nLength: 7\nGame:\nRoll:W:: 4 2\n"
 @pytest.mark.parametrize("text, code, line, column, words", [
     (HEAD + "Move:W:: 8/4 6/44\n", "syntax", 5, 16, "not between 0 and 25"),
     (HEAD + "Move:B:: 1/3\n", "syntax", 5, 1, "without a roll of that player"),
-    (HEAD + "Move:W:: 8/4 6/\n", "syntax", 5, 16, "ends too early"),
+    (HEAD + "Move:W:: 8/4 6/\n", "syntax", 5, 14, "cannot read '6/'"),
+    (HEAD + "Resign:W::\n", "syntax", 5, 11, "ends too early"),
     (HEAD + "Roll:W:: x y\n", "syntax", 5, 10, "cannot read"),
     (HEAD + "Take:B:\n", "syntax", 5, 1, "answers no double"),
     (HEAD + "Accept:B:\n", "syntax", 5, 1, "answers no resignation"),
@@ -209,3 +210,20 @@ def test_cut_and_garbage_files_never_raise(corpus_dir: Path) -> None:
     assert len(match.games) == 2 and match.games[1].turns[-1].moves == (Move(11, 24),)
     garbage = load_gmd(b"\x00\xff GMD-2\n\x01\x02", "junk.gmd")
     assert garbage.games == [] and garbage.problems and all(p.file == "junk.gmd" for p in garbage.problems)
+
+
+def test_mutated_gmd_files_never_raise(corpus_dir: Path) -> None:
+    """Bytes flipped, lines deleted or doubled, digits changed, truncation."""
+    import random
+
+    from fuzzing import mutate
+
+    rng = random.Random(18)
+    for row in gmd_rows(corpus_dir)[::3]:
+        data = (corpus_dir / row["file"]).read_bytes()
+        for _ in range(15):
+            mutated, _how = mutate(data, rng)
+            match = load_gmd(mutated, "m.gmd")
+            report = tk.validate(match)
+            assert not any(p.code == "internal" for p in report.problems)
+            assert all(p.file == "m.gmd" for p in report.problems)

@@ -35,8 +35,9 @@ Result(winner=1, points=1, resigned=False, line=11, column=1)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, NamedTuple
+from typing import IO, Callable, Iterator, NamedTuple
 
 from lark import Lark, Token, Transformer, UnexpectedInput, UnexpectedToken
 
@@ -56,25 +57,32 @@ MAX_LINE = 4096
 
 
 class Entry(NamedTuple):
-    """One parsed line: its kind (the grammar rule) and its tokens (a
-    ``setup`` or ``step`` is itself an :class:`Entry`)."""
+    """One parsed line: its kind (the grammar rule), its tokens (the head
+    first, for the kinds that have one), and its line in the text parsed."""
 
     kind: str
-    items: list[Any]
+    items: list[Token]
+    line: int
 
 
 #: The grammar's rules: each becomes an :class:`Entry` of that kind.
-KINDS = ("magic", "length", "player", "rank", "location", "rule", "game", "setup", "roll", "move", "step",
-         "double", "take", "drop", "resign", "reject", "accept")
+KINDS = ("magic", "length", "player", "rank", "location", "rule", "game", "roll", "move", "answer", "resign")
+#: A head token: the keyword, the colour, the time stamp.
+_HEAD = re.compile(r"\s*([A-Za-z]+)\s*:\s*([A-Za-z01-]+)?\s*(?::\s*(-?\d+)?)?")
+_SETUP = re.compile(r"([A-Za-z][A-Za-z-]*)\s*\{([^}]*)\}")
+_STEP = re.compile(r"([0-9A-Za-z]+)[/-]([0-9A-Za-z]+)")
 
 
-class _Entries(Transformer[Token, Entry]):
-    """Every rule of :data:`KINDS` becomes an :class:`Entry` of its tokens."""
+class _Entries(Transformer[Token, list[Entry]]):
+    """Every rule of :data:`KINDS` becomes an :class:`Entry` of its tokens; the text, a list of them."""
+
+    def start(self, entries: list[Entry]) -> list[Entry]:
+        return entries
 
 
-def _entry(kind: str) -> Callable[[_Entries, list[Any]], Entry]:
-    def make(self: _Entries, items: list[Any]) -> Entry:
-        return Entry(kind, items)
+def _entry(kind: str) -> Callable[[_Entries, list[Token]], Entry]:
+    def make(self: _Entries, items: list[Token]) -> Entry:
+        return Entry(kind, items, items[0].line or 1)
 
     return make
 
@@ -86,23 +94,35 @@ for _kind in KINDS:
 _PARSER = Lark(grammar_text("gmd"), parser="lalr", lexer="contextual", transformer=_Entries(), cache=True)
 
 
+def _parse(text: str) -> list[Entry]:
+    """The entries of ``text`` (the transformer makes them; raises ``UnexpectedInput``)."""
+    return _PARSER.parse(text)  # type: ignore[return-value]
+
+
+def _head(token: Token) -> tuple[str, str, str | None]:
+    """The keyword (lower case), the colour and the time stamp of a line's head token."""
+    found = _HEAD.match(token)
+    assert found is not None  # the grammar made sure
+    return found[1].lower(), found[2] or "", found[3]
+
+
 def sniff(head: str) -> bool:
     """Whether text starts as a Gibbon Match Dump (``GMD-<version>``)."""
     return head.startswith("GMD-")
 
 
-def _player(token: Token) -> int | None:
+def _player(color: str) -> int | None:
     """Gibbon's colour: White is player 1, Black player 0, ``-`` nobody."""
-    letter = token.upper()[:1]
+    letter = color.upper()[:1]
     if letter == "-":
         return None
     return 1 if letter in "W0O" else 0
 
 
-def _point(token: Token, player: int) -> int:
+def _point(text: str, player: int) -> int:
     """A point of ``player``'s own numbering (25 = bar, 0 = off) from
     Gibbon's White numbering; ``ValueError`` beyond 25."""
-    word = token.lower()
+    word = text.lower()
     if word[0] == "b":
         return BAR
     if word[0] in "ho":
@@ -137,9 +157,16 @@ class _Game:
         game = self.game
         may_double: list[int] | None = None
         dice: tuple[int, int] | None = None
-        for field in entry.items:
-            name, values = str(field.items[0]), [int(v) for v in field.items[1:]]
-            column = field.items[0].column
+        for field in entry.items[1:]:
+            found = _SETUP.match(field)
+            assert found is not None  # the grammar made sure
+            name, column = found[1], field.column
+            try:
+                values = [int(v) for v in found[2].split()]
+            except ValueError:
+                self.report.error("syntax", _("{name} holds {text!r}, not whole numbers").format(
+                    name=name, text=found[2]), line=line, column=column)
+                continue
             key = name.lower()
             want = {"points": 26, "scores": 2, "dice": 2, "may-double": 2, "cube": 1, "turn": 1, "crawford": 1}
             if key not in want:
@@ -208,9 +235,9 @@ class _Game:
     def event(self, entry: Entry, line: int, text: str) -> None:
         """A ``Roll``, ``Move``, cube or resignation line."""
         items = entry.items
-        player = _player(items[0])
-        stamp = next((str(t) for t in items[1:] if isinstance(t, Token) and t.type == "STAMP"), None)
-        column = len(text) - len(text.lstrip()) + 1
+        keyword, color, stamp = _head(items[0])
+        player = _player(color)
+        column = items[0].column or 1
         if player is None and entry.kind != "roll":
             self.report.error("syntax", _("{text!r} names no player ('-' is only for an opening roll)")
                               .format(text=text), line=line, column=column)
@@ -220,15 +247,15 @@ class _Game:
             return
         assert player is not None
         if entry.kind == "move":
-            self.move(player, [s for s in items if isinstance(s, Entry)], line, column, text)
-        elif entry.kind in ("resign", "accept", "reject"):
-            self.resignation(entry.kind, player, items, line, column, text)
-        elif entry.kind == "double":
+            self.move(player, items[0], line, column, text)
+        elif keyword in ("resign", "accept", "reject"):
+            self.resignation(keyword, player, items, line, column, text)
+        elif keyword == "double":
             self.turn(player, "double", line, column, text, stamp).cube = self.value * 2
             self.offered = player
         elif self.offered is None or self.offered == player:
             self.report.error("syntax", _("{text!r} answers no double").format(text=text), line=line, column=column)
-        elif entry.kind == "take":
+        elif keyword == "take":
             self.turn(player, "take", line, column, text, stamp)
             self.offered = None
             self.value *= 2
@@ -245,9 +272,10 @@ class _Game:
             self.report.error("syntax", _("{text!r} ends a game that was already over").format(text=text),
                               line=line, column=result.column)
 
-    def roll(self, player: int | None, items: list[Any], line: int, column: int, text: str,
+    def roll(self, player: int | None, items: list[Token], line: int, column: int, text: str,
              stamp: str | None) -> None:
-        dice = (int(items[-2]), int(items[-1]))
+        first, second = items[1].split()
+        dice = (int(first), int(second))
         if player is None:  # the opening roll: White's die, then Black's; a tie is thrown again
             if any(t.kind == "roll" for t in self.game.turns):
                 self.report.error("syntax", _("{text!r}: an opening roll after the game began").format(text=text),
@@ -261,23 +289,24 @@ class _Game:
         turn.dice = dice
         self.rolled = turn
 
-    def move(self, player: int, steps: list[Entry], line: int, column: int, text: str) -> None:
+    def move(self, player: int, token: Token, line: int, column: int, text: str) -> None:
         rolled = self.rolled
         if rolled is None or rolled.player != player:
             self.report.error("syntax", _("{text!r}: a move without a roll of that player before it")
                               .format(text=text), line=line, column=column)
             return
         moves: list[Move] = []
+        where = column
         try:
-            for step in steps:
-                where = step.items[0]
-                src = _point(where, player)
-                where = step.items[2]
-                moves.append(Move(src, _point(where, player)))
+            for found in _STEP.finditer(token, token.index(":", token.index(":", token.index(":") + 1) + 1) + 1):
+                where = column + found.start(1)
+                src = _point(found[1], player)
+                where = column + found.start(2)
+                moves.append(Move(src, _point(found[2], player)))
         except ValueError as exc:
             self.report.error("syntax", _("cannot read the move in {text!r}: {reason}").format(text=text.strip(),
                                                                                             reason=exc),
-                              line=line, column=where.column)
+                              line=line, column=where)
             rolled.status = "unknown"
             self.board = None
             self.rolled = None
@@ -304,7 +333,7 @@ class _Game:
                                       line=line, column=column)
         return tuple(marked)
 
-    def resignation(self, kind: str, player: int, items: list[Any], line: int, column: int, text: str) -> None:
+    def resignation(self, kind: str, player: int, items: list[Token], line: int, column: int, text: str) -> None:
         if kind == "resign":
             self.resign = (player, int(items[-1]), text, line, column)
             return
@@ -356,28 +385,48 @@ class GmdReader:
         self.match.resolve_rules()
 
     def _entries(self, stream: IO[str]) -> Iterator[tuple[int, str, Entry]]:
-        """``(line number, text, entry)`` of every line that parses; the others become problems."""
+        """``(line number, text, entry)`` of every line that parses, a chunk
+        (the header, then each game) at a time; the others become problems."""
+        chunk: list[str] = []
+        first = 1
         try:
             for number, raw in enumerate(stream, 1):
                 text = raw.rstrip().lstrip("\ufeff") if number == 1 else raw.rstrip()
-                if not text.strip() or text.lstrip().startswith("#"):
-                    continue
-                if len(text) > MAX_LINE:
-                    self.report.error("syntax", _("line is {length} characters long; not read")
-                                      .format(length=len(text)), line=number, column=1)
-                    continue
-                try:
-                    entry = _PARSER.parse(text)
-                except UnexpectedInput as exc:
-                    self._syntax(exc, number, text)
-                    continue
-                yield number, text.strip(), entry  # type: ignore[misc]
+                if chunk and text.lstrip()[:5].lower() == "game:":
+                    yield from self._chunk(first, chunk)
+                    chunk, first = [], number
+                chunk.append(text)
         except UnicodeDecodeError as exc:
             self.report.error("encoding", _("the text cannot be decoded ({encoding}: {reason})")
                               .format(encoding=exc.encoding, reason=exc.reason))
+        yield from self._chunk(first, chunk)
+
+    def _chunk(self, first: int, lines: list[str]) -> Iterator[tuple[int, str, Entry]]:
+        """The entries of the lines numbered from ``first``: parsed at once, else line by line."""
+        for i, text in enumerate(lines):
+            if len(text) > MAX_LINE:
+                self.report.error("syntax", _("line is {length} characters long; not read").format(length=len(text)),
+                                  line=first + i, column=1)
+            if len(text) > MAX_LINE or text.lstrip().startswith("#"):
+                lines[i] = ""
+        try:
+            entries = _parse("\n".join(lines) + "\n")
+        except UnexpectedInput:
+            entries = []
+            for i, text in enumerate(lines):
+                if not text.strip():
+                    continue
+                try:
+                    [entry] = _parse(text + "\n")
+                except UnexpectedInput as exc:
+                    self._syntax(exc, first + i, text)
+                    continue
+                entries.append(entry._replace(line=i + 1))
+        for entry in entries:
+            yield first + entry.line - 1, lines[entry.line - 1].strip(), entry
 
     def _syntax(self, exc: UnexpectedInput, line: int, text: str) -> None:
-        ended = isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+        ended = isinstance(exc, UnexpectedToken) and exc.token.type in ("$END", "_NL")
         column = len(text) + 1 if ended or not (isinstance(exc.column, int) and exc.column > 0) else exc.column
         word = text.strip().partition(":")[0]
         if column == len(text) - len(text.lstrip()) + 1 and word.replace("-", "").replace("_", "").isalnum():
@@ -400,9 +449,9 @@ class GmdReader:
             if len(items) > 1:
                 match.comments.append(items[1][1:].strip())
         elif entry.kind == "length":
-            match.length = int(items[0]) if items[0].type == "INT" else 0
+            match.length = int(items[1]) if items[1].type == "INT" else 0
         elif entry.kind in ("player", "rank"):
-            player = _player(items[0])
+            player = _player(_head(items[0])[1])
             value = str(items[1]).strip() if len(items) > 1 else ""
             if player is None:
                 self.report.error("syntax", _("{text!r} names no player").format(text=text), line=line,
@@ -415,10 +464,10 @@ class GmdReader:
                 match.tags[f"Player {player + 1} Rating"] = value
                 match.tag_lines[f"Player {player + 1} Rating"] = (line, 1)
         elif entry.kind == "location":
-            match.tags["Site"] = str(items[0]).strip() if items else ""
+            match.tags["Site"] = str(items[1]).strip() if len(items) > 1 else ""
             match.tag_lines["Site"] = (line, 1)
         elif entry.kind == "rule":
-            rule = str(items[0]).strip() if items else ""
+            rule = str(items[1]).strip() if len(items) > 1 else ""
             if rule.lower() == "crawford":
                 match.tags["Crawford"] = "On"
             else:
@@ -438,7 +487,7 @@ class GmdReader:
             self._pending = None
             number += 1
             current = _Game(self, number, line, score)
-            if entry.items:
+            if len(entry.items) > 1:
                 current.setup(entry, line)
             for line, text, entry in self._lines:
                 if entry.kind == "game":
