@@ -269,3 +269,24 @@ def test_not_a_position() -> None:
         assert caught.value.problem.line == 1
     with pytest.raises(ProblemError):
         tk.read_position("XGID=nonsense\n")
+
+
+def test_mutated_position_texts_never_raise(corpus_dir: Path) -> None:
+    """Bytes flipped, lines deleted or doubled, digits changed, truncation:
+    a located problem or a ProblemError, never another exception."""
+    import random
+
+    from fuzzing import mutate
+
+    rng = random.Random(18)
+    for name in rows(corpus_dir, "xg-position-text", "bgblitz-position-text", "gnubg-text-export")[::4]:
+        data = (corpus_dir / name).read_bytes()
+        for _ in range(12):
+            mutated, _how = mutate(data, rng)
+            text, _problems = tk.formats.text.decode(mutated)
+            try:
+                records = read_positions(text)
+            except ProblemError as exc:
+                assert exc.problem.line
+                continue
+            assert all(p.line for r in records for p in r.problems)
