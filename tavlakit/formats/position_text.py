@@ -13,6 +13,9 @@ error the file gives, in the file's order.
 * ``gnubg-text``: gnubg's "export game text" with analysis: one block per
   move (``Move number N:``) with a Position ID and Match ID; each block gives
   a cube decision (``Cube analysis``) and/or a checker play (``Rolled 51:``).
+  After ``X doubles to 2`` the decision is the opponent's take or pass
+  (``state.doubled``): the position is still seen by the doubler, the
+  equities are the responder's, as gnubg writes them.
 
 The position comes from the file's own IDs (all of them, which must agree)
 and is checked against the board the file draws; a disagreement is a
