@@ -206,6 +206,10 @@ def test_cli_board_draws_the_best_play(corpus_dir: Path, tmp_path: Path) -> None
     assert cube.exit_code == 0 and "Position ID: 4PPgASjgc/ABMA" in cube.output and "cube decision" in cube.output
     wrong = runner.invoke(app, ["board", str(corpus_dir / "xgparser" / "02_NDT_EN.txt"), "--decision", "2"])
     assert wrong.exit_code == 2 and "--decision" in wrong.output
+    missing = runner.invoke(app, ["board", str(tmp_path / "nothere.txt")])
+    assert missing.exit_code == 2 and "not a file tavlakit can read" in missing.output
+    match = runner.invoke(app, ["board", str(corpus_dir / "gnu_gibbon" / "7point.mat")])
+    assert match.exit_code == 2 and "7point.mat:1: error syntax: not a position text" in match.output
 
 
 def test_cli_moves_checks_every_candidate(corpus_dir: Path, tmp_path: Path) -> None:

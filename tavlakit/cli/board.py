@@ -49,6 +49,8 @@ def position_file(text: str) -> list[PositionRecord] | None:
     (its problems are printed on stderr); ``None`` for an ID."""
     path = Path(text)
     if not path.is_file():
+        if path.suffix.lower() == ".txt" or path.exists():  # a Position ID has no dot
+            raise fail(_("{path}: not a file tavlakit can read").format(path=path))
         return None
     try:
         records = read_positions(path)
