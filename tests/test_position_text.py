@@ -273,6 +273,8 @@ def test_not_a_position() -> None:
         assert caught.value.problem.line == 1
     with pytest.raises(ProblemError):
         tk.read_position("XGID=nonsense\n")
+    with pytest.raises(OSError):
+        tk.read_position("nothere.txt")
 
 
 def test_mutated_position_texts_never_raise(corpus_dir: Path) -> None:

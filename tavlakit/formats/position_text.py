@@ -604,8 +604,9 @@ def _parse(text: str, source: str | None, problems: list[Problem]) -> _Parser:
 
 
 def _text(given: str | Path | IO[str]) -> tuple[str, str | None, list[Problem]]:
-    if isinstance(given, str) and "\n" not in given and len(given) < 4096 and Path(given).is_file():
-        given = Path(given)
+    if isinstance(given, str) and "\n" not in given and len(given) < 4096 and (
+            Path(given).is_file() or given.lower().endswith(".txt")):
+        given = Path(given)  # a path (a missing one raises OSError, as read_match does)
     stream, source, problems = open_input(given)
     with owned(given, stream):
         return stream.read(), source, problems
@@ -614,7 +615,8 @@ def _text(given: str | Path | IO[str]) -> tuple[str, str | None, list[Problem]]:
 def read_positions(given: str | Path | IO[str]) -> list[PositionRecord]:
     """Every analysed decision of a position text (a path, a stream or the text
     itself), in the file's order. A text that holds no position raises
-    :class:`~tavlakit.problem.ProblemError` (a ``ValueError``) with the located problem."""
+    :class:`~tavlakit.problem.ProblemError` (a ``ValueError``) with the located
+    problem; a file that cannot be opened, ``OSError``."""
     text, source, problems = _text(given)
     parser = _parse(text, source, problems)
     found = list(parser.read())
