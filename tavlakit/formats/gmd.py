@@ -50,7 +50,7 @@ from ..record import Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from .text import open_input, owned
 
-__all__ = ["GmdReader", "load_gmd", "read_gmd", "sniff"]
+__all__ = ["GmdReader", "load_gmd", "read_gmd"]
 
 #: Lines longer than this are reported and not parsed.
 MAX_LINE = 4096
@@ -71,6 +71,9 @@ KINDS = ("magic", "length", "player", "rank", "location", "rule", "game", "roll"
 _HEAD = re.compile(r"\s*([A-Za-z]+)\s*:\s*([A-Za-z01-]+)?\s*(?::\s*(-?\d+)?)?")
 _SETUP = re.compile(r"([A-Za-z][A-Za-z-]*)\s*\{([^}]*)\}")
 _STEP = re.compile(r"([0-9A-Za-z]+)[/-]([0-9A-Za-z]+)")
+#: The set-up fields of a ``Game:`` line and how many numbers each holds. ``Cube{n}``: a
+#: negative value is White's cube, a positive one Black's (``May-Double{w b}`` says it again).
+_FIELDS = {"points": 26, "scores": 2, "dice": 2, "may-double": 2, "cube": 1, "turn": 1, "crawford": 1}
 
 
 class _Entries(Transformer[Token, list[Entry]]):
@@ -104,11 +107,6 @@ def _head(token: Token) -> tuple[str, str, str | None]:
     found = _HEAD.match(token)
     assert found is not None  # the grammar made sure
     return found[1].lower(), found[2] or "", found[3]
-
-
-def sniff(head: str) -> bool:
-    """Whether text starts as a Gibbon Match Dump (``GMD-<version>``)."""
-    return head.startswith("GMD-")
 
 
 def _player(color: str) -> int | None:
@@ -168,15 +166,15 @@ class _Game:
                     name=name, text=found[2]), line=line, column=column)
                 continue
             key = name.lower()
-            want = {"points": 26, "scores": 2, "dice": 2, "may-double": 2, "cube": 1, "turn": 1, "crawford": 1}
-            if key not in want:
+            if key not in _FIELDS:
                 self.report.warning("unsupported", _("the set-up field {name} is not read (kept raw)")
                                     .format(name=name), line=line, column=column)
                 game.extra.setdefault(f"gmd:{name}", []).append(" ".join(map(str, values)))
                 continue
-            if len(values) != want[key]:
+            if len(values) != _FIELDS[key]:
                 self.report.error("syntax", _("{name} holds {count} number(s), not {expected}")
-                                  .format(name=name, count=len(values), expected=want[key]), line=line, column=column)
+                                  .format(name=name, count=len(values), expected=_FIELDS[key]), line=line,
+                                  column=column)
                 continue
             if key == "points":
                 self.place(values, line, column)
