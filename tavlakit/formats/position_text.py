@@ -175,6 +175,7 @@ class PositionRecord:
 
     @property
     def crawford(self) -> bool:
+        """Whether this is the Crawford game."""
         return self.state.crawford
 
     def __repr__(self) -> str:
