@@ -9,6 +9,7 @@ from . import formats, replay
 from ._version import __version__
 from .dicenames import dice_name, parse_dice
 from .formats import read_match, read_matches, write_match
+from .formats.position_text import PositionRecord, read_position, read_positions
 from .play import BAR, OFF, Move, Play
 from .position import Position
 from .problem import Problem, ProblemError
@@ -31,8 +32,9 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "Problem", "ProblemError", "Result",
-    "Rules", "Turn", "analysis", "dice_name", "formats", "parse_dice", "read_match", "read_matches", "replay",
+    "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "PositionRecord", "Problem", "ProblemError", "Result",
+    "Rules", "Turn", "analysis", "dice_name", "formats", "parse_dice", "read_match", "read_matches",
+    "read_position", "read_positions", "replay",
     "svg", "validate", "viewer", "write_match",
     "__version__",
 ]

@@ -52,6 +52,8 @@ CODES: dict[str, str] = {
     "internal": N_("tavlakit failed on this input: a bug, please report it"),
     "bad-tag": N_("a tag whose value cannot be read (its default is used)"),
     "not-a-record": N_("a file of a kind tavlakit does not read"),
+    "position": N_("an analysed position (XG, BGBlitz or gnubg text), not a match"),
+    "position-mismatch": N_("a position text whose board, XGID and Position ID do not agree"),
     # replaying checker plays
     "illegal-play": N_("a written play that no legal play matches"),
     "must-enter-first": N_("a checker moves while the side has checkers on the bar"),

@@ -167,11 +167,14 @@ def test_convert_never_writes_what_it_could_not_read(tmp_path: Path, corpus_dir:
     out = tmp_path / "out"
     result = run("convert", src, "-o", out, "--to", "sgf", "--force")
     assert result.exit_code == 2, result.output  # inputs nothing could be read from: as validate
-    assert sorted(p.name for p in out.iterdir()) == ["good.sgf"]
-    assert result.output.splitlines()[-1] == "1 of 6 file(s) converted to sgf"
-    assert sum("not converted (nothing could be read from it)" in line for line in result.output.splitlines()) == 5
+    assert sorted(p.name for p in out.iterdir()) == ["7point.sgf", "good.sgf"]  # Gibbon's .gmd is a record
+    assert result.output.splitlines()[-1] == "2 of 5 file(s) converted to sgf"
+    assert sum("not converted (nothing could be read from it)" in line for line in result.output.splitlines()) == 3
     [note] = [line for line in result.output.splitlines() if "not-a-record" in line]
-    assert note.startswith(f"{src}: info not-a-record: 3 file(s)") and "1 .gmd, 1 .match, 1 .md" in note
+    assert note.startswith(f"{src}: info not-a-record: 2 file(s)") and "1 .match, 1 .md" in note
+    positions = [line for line in result.output.splitlines() if "info position" in line]
+    assert [line.split(":")[0] for line in positions] == [str(src / "01_checkerPosition_EN.txt"), str(
+        src / "BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt")]
 
 
 def test_convert_refuses_an_option_the_format_does_not_take(tmp_path: Path) -> None:

@@ -17,11 +17,11 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 @pytest.fixture()
 def folder(tmp_path: Path) -> Path:
-    """Two records in a folder tree, with a .gmd, two .png and a README.md beside them."""
+    """Two records in a folder tree, with a .bgf (BGBlitz, not read), two .png and a README.md beside them."""
     (tmp_path / "sub").mkdir()
     shutil.copy(SAMPLES / "tavla-t000.mat", tmp_path / "a.mat")
     shutil.copy(SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.sgf", tmp_path / "sub" / "b.sgf")
-    (tmp_path / "sub" / "c.gmd").write_text("GMD-2\n", encoding="utf-8")
+    (tmp_path / "sub" / "c.bgf").write_bytes(b"BGF\x00")
     (tmp_path / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (tmp_path / "sub" / "y.PNG").write_bytes(b"\x89PNG\r\n\x1a\n")
     (tmp_path / "README.md").write_text("notes\n", encoding="utf-8")
@@ -40,7 +40,7 @@ def test_other_kinds_are_one_info_line(folder: Path) -> None:
     [note] = tk.read_matches(folder).problems
     assert (note.code, note.severity, note.file) == ("not-a-record", "info", str(folder))
     assert "4 file(s)" in note.message
-    assert "2 .png, 1 .gmd, 1 .md" in note.message
+    assert "2 .png, 1 .bgf, 1 .md" in note.message
 
 
 def test_a_glob_and_one_path_and_many(folder: Path) -> None:
@@ -73,7 +73,7 @@ def test_find_records_keeps_named_files_of_any_kind(folder: Path) -> None:
     files = find_records([folder / "x.png", folder / "sub"])
     assert [p.name for p in files] == ["x.png", "b.sgf"]
     [note] = files.problems
-    assert note.file == str(folder / "sub") and "1 .gmd, 1 .png" in note.message.lower()
+    assert note.file == str(folder / "sub") and "1 .bgf, 1 .png" in note.message.lower()
 
 
 def test_whole_file_readers_close_the_files_they_open(tmp_path: Path) -> None:

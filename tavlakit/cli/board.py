@@ -9,12 +9,18 @@ from typing import List, Optional
 import typer
 
 from ..dicenames import parse_dice
+from ..formats.position_text import PositionRecord, read_positions
 from ..i18n import _, language
+from ..legality import explain, judge
 from ..matchid import MatchState, parse_gnubg_id, parse_xgid
 from ..position import Position, render
+from ..problem import ProblemError
+from ..rules import Rules
 from .common import RULES_HELP, fail, parse_position, parse_rules
 
-ID_HELP = _("A GNU Backgammon Position ID, gnubg's PositionID:MatchID, or an XGID.")
+ID_HELP = _("A GNU Backgammon Position ID, gnubg's PositionID:MatchID, an XGID, or a position text file "
+            "(XG, BGBlitz, gnubg's analysed game export).")
+DECISION_HELP = _("Which analysed decision of a position text (1 = the first; gnubg's exports hold many).")
 
 
 def default_numbering() -> str:
@@ -39,8 +45,46 @@ def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
     return Position.from_position_id(body), None
 
 
+def position_file(text: str) -> list[PositionRecord] | None:
+    """The analysed decisions of a position text file, when ``text`` names a file
+    (its problems are printed on stderr); ``None`` for an ID."""
+    path = Path(text)
+    if not path.is_file():
+        if path.suffix.lower() == ".txt" or path.exists():  # a Position ID has no dot
+            raise fail(_("{path}: not a file tavlakit can read").format(path=path))
+        return None
+    try:
+        records = read_positions(path)
+    except (ProblemError, OSError) as exc:
+        raise fail(str(exc.problem) if isinstance(exc, ProblemError) else str(exc)) from None
+    for problem in records[0].problems if records else []:
+        typer.echo(str(problem), err=True)
+    if not records:
+        raise fail(_("{path}: no analysed position in it").format(path=path))
+    return records
+
+
+def pick(records: list[PositionRecord], decision: int) -> PositionRecord:
+    """Decision number ``decision`` (1-based), or a command-line error."""
+    if not 1 <= decision <= len(records):
+        raise fail(_("--decision is 1 to {count}, not {number}").format(count=len(records), number=decision))
+    return records[decision - 1]
+
+
+def describe(record: PositionRecord) -> list[str]:
+    """The decision and its candidates, one line each, as the file gives them."""
+    what = (_("to play {a}{b}").format(a=record.dice[0], b=record.dice[1])
+            if record.dice else _("cube decision"))
+    lines = [_("{what}; analysed at {level}").format(what=what, level=record.level or _("an unnamed level"))]
+    for number, candidate in enumerate(record.candidates, 1):
+        lines.append(_("{number}. {text}  equity {equity:+.3f}  error {error:.3f}").format(
+            number=number, text=candidate.text, equity=candidate.equity, error=candidate.error))
+    return lines
+
+
 def board(
     position_id: str = typer.Argument(..., help=ID_HELP),
+    decision: int = typer.Option(1, "--decision", help=DECISION_HELP),
     svg_out: Optional[Path] = typer.Option(None, "--svg", help=_("Also write the board as an SVG picture here.")),
     numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (from the player on roll) or "
                                             "absolute (White 24->1, Black 1->24). Default: absolute in "
@@ -54,8 +98,10 @@ def board(
         raise fail(_("--numbering is gnubg or absolute, not {name!r}").format(name=numbering))
     if not 50 <= size <= 10000:
         raise fail(_("--size is a width of 50 to 10000 pixels, not {size}").format(size=size))
+    records = position_file(position_id)
+    record = pick(records, decision) if records else None
     try:
-        position, state = parse_board_id(position_id)
+        position, state = (record.position, record.state) if record else parse_board_id(position_id)
     except ValueError as exc:
         raise fail(str(exc)) from None
     player = state.on_roll if state else 0
@@ -63,13 +109,20 @@ def board(
         typer.echo(render(position, to_move="white" if player == 0 else "black"))
     else:
         typer.echo(str(position))
+    if record is not None:
+        typer.echo("\n".join(describe(record)))
     if svg_out is None:
         return
     from .. import svg  # not imported by the other commands
 
     style: svg.Numbering = "absolute" if numbering == "absolute" else "gnubg"
+    best = record.best if record else None
+    names = None
+    if record and record.names:
+        names = record.names if player == 0 else (record.names[1], record.names[0])
     picture = svg.board(
         position, size=size, flipped=flipped, numbering=style,
+        play=best.play if best else None, names=names,
         dice=state.dice if state and all(state.dice) else None,
         cube=(state.cube, state.cube_owner) if state and not state.crawford else None,
         score=state.score if state else None,
@@ -84,15 +137,49 @@ def board(
 
 
 def moves(
-    position_id: str = typer.Argument(..., help=_("GNU Backgammon Position ID (player on roll moves).")),
-    roll: List[str] = typer.Argument(..., help=_("The roll: two dice (6 5, 65 or 6-5) or its Tavla name "
-                                                 "(\"şeş beş\").")),
+    position_id: str = typer.Argument(..., help=_("GNU Backgammon Position ID (player on roll moves), or a "
+                                                  "position text file: its candidate plays are checked.")),
+    roll: Optional[List[str]] = typer.Argument(None, help=_("The roll: two dice (6 5, 65 or 6-5) or its Tavla "
+                                                            "name (\"şeş beş\"); a position text gives its own.")),
     rules: str = typer.Option("backgammon", help=RULES_HELP),
 ) -> None:
-    """List every legal play for a roll, one per resulting position."""
+    """List every legal play for a roll, one per resulting position; for a
+    position text, say whether each analysed play is legal (exit 1 if one is not)."""
+    records = position_file(position_id)
+    if records is not None:
+        raise typer.Exit(check_candidates(records, parse_rules(rules)))
+    if not roll:
+        raise typer.BadParameter(_("give the roll: two dice (6 5) or a Tavla name"))
     pos = parse_position(position_id)
     for play in pos.legal_plays(parse_roll(roll), parse_rules(rules)):
         typer.echo(str(play) or _("(no move)"))
+
+
+def check_candidates(records: list[PositionRecord], rules: Rules) -> int:
+    """Print, for every checker decision, whether each candidate play is legal; 1 if one is not."""
+    status = 0
+    for number, record in enumerate(records, 1):
+        if record.dice is None:
+            continue
+        header = _("decision {number}: {position} to play {a}{b}").format(
+            number=number, position=record.position.position_id(), a=record.dice[0], b=record.dice[1])
+        typer.echo(header)
+        for rank, candidate in enumerate(record.candidates, 1):
+            written = candidate.play.moves if candidate.play is not None else None
+            if written is None:
+                typer.echo(_("  {rank}. {text}: cannot be read").format(rank=rank, text=candidate.text))
+                status = 1
+                continue
+            verdict = judge(record.position.board, record.dice, written, rules)
+            if verdict.after is not None:
+                typer.echo(_("  {rank}. {text}: legal").format(rank=rank, text=candidate.text))
+            else:
+                typer.echo(_("  {rank}. {text}: not legal: {why}").format(rank=rank, text=candidate.text,
+                                                                          why=explain(verdict, written).message))
+                status = 1
+    if not any(record.dice for record in records):
+        typer.echo(_("a cube decision: no plays to check"))
+    return status
 
 
 def parse_roll(words: List[str]) -> tuple[int, int]:

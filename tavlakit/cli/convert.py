@@ -129,6 +129,9 @@ def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bo
         return done
     lines = SourceLines()
     done.messages.extend(show_problem(problem, lines, False) for problem in report.problems)
+    if not match.games and any(p.code == "position" for p in match.problems):
+        done.messages.append(_("{path}: not converted (an analysed position, not a match)").format(path=name))
+        return done
     if nothing_read(match.problems, len(match.games)):
         done.messages.append(_("{path}: not converted (nothing could be read from it)").format(path=name))
         done.status = 2

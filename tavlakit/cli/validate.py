@@ -84,6 +84,8 @@ def validate(
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
+        for note in files.problems:  # what was found instead (positions, other kinds of file)
+            typer.echo(str(note), err=True)
         raise fail(_("no record files found"))
     lines = SourceLines()
     codes: Counter[str] = Counter()

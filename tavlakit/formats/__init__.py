@@ -20,6 +20,7 @@ from ..i18n import _
 from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
 from .registry import EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, named
+from .position_text import FORMAT_NAMES, position_kind
 from .text import open_input, put_first, read_stream, source_name
 
 __all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "Format", "Matches", "RecordFiles", "find_records", "open_games",
@@ -47,7 +48,8 @@ def find_records(paths: Paths) -> RecordFiles:
     named, searched recursively; the files a glob pattern matches. A path
     that does not exist is kept, so reading it reports it as unreadable.
     Files in a folder that are not records are counted per extension in
-    one ``info`` problem (``not-a-record``), never passed over silently."""
+    one ``info`` problem (``not-a-record``), never passed over silently;
+    an analysed position saved as .txt is one ``position`` note each."""
     found = RecordFiles()
     for given in [paths] if isinstance(paths, (str, Path)) else paths:
         path = Path(given)
@@ -66,7 +68,13 @@ def _add(path: Path, found: RecordFiles) -> None:
         return
     others: Counter[str] = Counter()
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
-        if by_extension(file):
+        fmt = by_extension(file)
+        kind = position_kind(file) if fmt is not None and fmt.name == "mat" else None
+        if kind is not None:
+            Reporter(found.problems, file=str(file)).info(
+                "position", _("{format}: an analysed position, not a match; not read as a record (tavlakit board "
+                              "and moves read it)").format(format=FORMAT_NAMES[kind]))
+        elif fmt:
             found.append(file)
         else:
             others[file.suffix.lower() or _("(no extension)")] += 1

@@ -50,7 +50,8 @@ class Format:
     """Whether text starting with these characters (blanks and BOM removed) is
     of this format; exactly one format says yes to any text."""
     opener: Opener
-    writer: Writer
+    writer: Writer | None
+    """``None``: tavlakit reads the format but does not write it."""
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The writer's options and the values each may take."""
 
@@ -60,10 +61,15 @@ class Format:
 
     def write(self, match: Match, stream: IO[str], **options: str) -> list[Problem]:
         """Write ``match``; returns ``lost-on-write`` problems."""
-        return self.writer(match, stream, **self.check_options(options))
+        checked = self.check_options(options)
+        assert self.writer is not None  # check_options said so
+        return self.writer(match, stream, **checked)
 
     def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
-        """``options`` if this format's writer takes them all with these values, else ``ValueError``."""
+        """``options`` if this format's writer takes them all with these values, else ``ValueError``
+        (also for a format tavlakit does not write)."""
+        if self.writer is None:
+            raise ValueError(_("tavlakit reads the {format} format but does not write it").format(format=self.name))
         for key, value in options.items():
             if key not in self.options:
                 takes = ", ".join(self.options) or _("none")
@@ -77,9 +83,47 @@ class Format:
 
 
 def _open_mat(stream: IO[str], source: str | None) -> Reader:
+    kind = _position_kind(stream)
+    if kind is not None:  # a position text saved as .txt: its own reader says what it is
+        return REGISTRY[kind].open(stream, source)
     from .mat import read_mat
 
     return read_mat(stream, source)
+
+
+def _position_kind(stream: IO[str]) -> str | None:
+    """The position text format of a seekable stream's first characters, if any."""
+    if not stream.seekable():
+        return None
+    from .position_text import sniff
+
+    head = stream.read(4096)
+    stream.seek(0)
+    return sniff(head.lstrip("\ufeff \t\r\n"))
+
+
+def _sniff_position(kind: str) -> Callable[[str], bool]:
+    def sniff(head: str) -> bool:
+        from .position_text import sniff
+
+        return sniff(head) == kind
+
+    return sniff
+
+
+def _open_position(kind: str) -> Opener:
+    def opener(stream: IO[str], source: str | None) -> Reader:
+        from .position_text import PositionReader
+
+        return PositionReader(stream, source, kind)
+
+    return opener
+
+
+def _sniff_mat(head: str) -> bool:
+    from .position_text import sniff
+
+    return not head.startswith(("(", "{", "[", "GMD-")) and sniff(head) is None
 
 
 def _write_mat(match: Match, stream: IO[str], **options: str) -> list[Problem]:
@@ -100,6 +144,12 @@ def _write_sgf(match: Match, stream: IO[str], **options: str) -> list[Problem]:
     return write_sgf(match, stream)  # takes no options: check_options saw none
 
 
+def _open_gmd(stream: IO[str], source: str | None) -> Reader:
+    from .gmd import read_gmd
+
+    return read_gmd(stream, source)
+
+
 def _open_json(stream: IO[str], source: str | None) -> Reader:
     from .jsonfmt import JsonReader
 
@@ -115,10 +165,15 @@ def _write_json(match: Match, stream: IO[str], **options: str) -> list[Problem]:
 #: Every format by name.
 REGISTRY: dict[str, Format] = {
     fmt.name: fmt for fmt in (
-        Format("mat", (".mat", ".txt"), lambda head: not head.startswith(("(", "{", "[")), _open_mat, _write_mat,
+        Format("mat", (".mat", ".txt"), _sniff_mat, _open_mat, _write_mat,
                {"numbering": ("relative", "absolute")}),
         Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _write_sgf),
         Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _write_json),
+        Format("gmd", (".gmd",), lambda head: head.startswith("GMD-"), _open_gmd, None),
+        # Analysed positions, not matches: read by position_text.read_position; as a
+        # record they hold no game and one `position` note. Their files are .txt (mat's).
+        *(Format(kind, (), _sniff_position(kind), _open_position(kind), None)
+          for kind in ("xg-position", "bgblitz-position", "gnubg-text")),
     )
 }
 #: The format each extension selects.
