@@ -33,6 +33,47 @@ def _loc() -> int | None:
     return field(default=None, compare=False)
 
 
+#: A cube decision's options, as :attr:`Candidate.action` names them.
+CubeOption = Literal["no double", "double/take", "double/pass"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One option an analyser weighed: a play (its moves), or a cube option."""
+
+    equity: float
+    """The option's equity for the side to act, as the analyser wrote it."""
+    moves: tuple[Move, ...] = ()
+    action: CubeOption | None = None
+    """For a cube decision: which option (``None``: a play)."""
+    probabilities: tuple[float, float, float, float, float] | None = None
+    """Win, win gammon, win backgammon, lose gammon, lose backgammon (gnubg's order)."""
+    level: str | None = None
+    """How deep it was analysed (``"4-ply"``, ``"XG Roller++"``)."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis a record holds for a turn, by the program that wrote it
+    (kept as written, not recomputed). Errors are the equity lost (>= 0);
+    ``None`` where the file holds no analysis."""
+
+    program: str
+    """Whose analysis (``"XG"``: eXtreme Gammon)."""
+    error: float | None = None
+    """The equity this turn's action lost: the play of a roll, or the double,
+    take, drop or beaver of a cube turn."""
+    luck: float | None = None
+    """A roll's luck for the roller."""
+    cube_error: float | None = None
+    """For a roll: the equity lost by not doubling before it."""
+    level: str | None = None
+    candidates: tuple[Candidate, ...] = ()
+    """The options weighed, best first: the plays of a roll, the cube options of a cube turn."""
+    played: int | None = None
+    """The index in :attr:`candidates` of the play written (``None``: not among them)."""
+
+
 @dataclass
 class Turn:
     """One entry of a game: a roll and its play, or a cube action."""
@@ -49,6 +90,8 @@ class Turn:
     column: int | None = _loc()
     text: str = field(default="", compare=False)
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)
+    analysis: Analysis | None = None
+    """What the file's own analyser said about this turn."""
 
     @property
     def play(self) -> Play:

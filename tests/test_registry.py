@@ -39,11 +39,11 @@ def test_the_mat_option_is_applied() -> None:
 
 def test_formats_know_extensions_and_content() -> None:
     assert {ext: fmt.name for fmt in REGISTRY.values() for ext in fmt.extensions} == {
-        ".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json"}
+        ".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json", ".xg": "xg"}
     assert by_extension("A.SGF") is REGISTRY["sgf"] and by_extension("notes.md") is None
     for text, name in (("\ufeff  (;GM[6])", "sgf"), ('\n{"games": []}', "json"), (" 5 point match", "mat"), ("", "mat")):
         assert by_content(text).name == name
-    with pytest.raises(ValueError, match="unknown format 'gmd'; expected one of mat, sgf, json"):
+    with pytest.raises(ValueError, match="unknown format 'gmd'; expected one of mat, sgf, json, xg"):
         named("gmd")
 
 

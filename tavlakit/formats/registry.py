@@ -8,6 +8,8 @@ options its writer takes (any other option is an error, not ignored).
 ('.mat', '.txt')
 >>> by_content("(;FF[4]GM[6]").name
 'sgf'
+>>> by_magic(b"RGMH\x01\x00").name, REGISTRY["xg"].binary
+('xg', True)
 >>> REGISTRY["sgf"].check_options({"numbering": "absolute"})
 Traceback (most recent call last):
 ...
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Iterator, Mapping, Protocol
+from typing import IO, Any, Callable, Iterator, Mapping, Protocol
 
 from ..i18n import _
 from ..problem import Problem
@@ -36,7 +38,8 @@ class Reader(Protocol):
         """The games, read one at a time."""
 
 
-Opener = Callable[[IO[str], "str | None"], Reader]
+Opener = Callable[[IO[Any], "str | None"], Reader]
+"""Opens a text stream (a binary stream for a binary format) for reading."""
 Writer = Callable[..., "list[Problem]"]
 
 
@@ -50,20 +53,34 @@ class Format:
     """Whether text starting with these characters (blanks and BOM removed) is
     of this format; exactly one format says yes to any text."""
     opener: Opener
-    writer: Writer
+    writer: Writer | None
+    """``None``: tavlakit reads the format but does not write it."""
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The writer's options and the values each may take."""
+    magic: bytes = b""
+    """For a binary format: the bytes every file of it starts with. A binary
+    format is recognised by them and opened on bytes, not text."""
 
-    def open(self, stream: IO[str], source: str | None = None) -> Reader:
-        """Open ``stream`` for reading game by game."""
+    @property
+    def binary(self) -> bool:
+        """Whether the format is binary (read from bytes, not decoded to text)."""
+        return bool(self.magic)
+
+    def open(self, stream: IO[Any], source: str | None = None) -> Reader:
+        """Open ``stream`` (text; bytes for a binary format) for reading game by game."""
         return self.opener(stream, source)
 
     def write(self, match: Match, stream: IO[str], **options: str) -> list[Problem]:
         """Write ``match``; returns ``lost-on-write`` problems."""
-        return self.writer(match, stream, **self.check_options(options))
+        checked = self.check_options(options)
+        assert self.writer is not None  # check_options said so
+        return self.writer(match, stream, **checked)
 
     def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
-        """``options`` if this format's writer takes them all with these values, else ``ValueError``."""
+        """``options`` if this format's writer takes them all with these values, else ``ValueError``
+        (also for a format tavlakit does not write)."""
+        if self.writer is None:
+            raise ValueError(_("tavlakit reads the {format} format but does not write it").format(format=self.name))
         for key, value in options.items():
             if key not in self.options:
                 takes = ", ".join(self.options) or _("none")
@@ -112,6 +129,12 @@ def _write_json(match: Match, stream: IO[str], **options: str) -> list[Problem]:
     return write_json(match, stream)  # takes no options: check_options saw none
 
 
+def _open_xg(stream: IO[bytes], source: str | None) -> Reader:
+    from .xg import XgReader
+
+    return XgReader(stream, source)
+
+
 #: Every format by name.
 REGISTRY: dict[str, Format] = {
     fmt.name: fmt for fmt in (
@@ -119,6 +142,7 @@ REGISTRY: dict[str, Format] = {
                {"numbering": ("relative", "absolute")}),
         Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _write_sgf),
         Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _write_json),
+        Format("xg", (".xg",), lambda head: False, _open_xg, None, magic=b"RGMH"),
     )
 }
 #: The format each extension selects.
@@ -140,6 +164,11 @@ def by_extension(path: str | Path | None) -> Format | None:
 
 
 def by_content(text: str) -> Format:
-    """The format of text starting with ``text`` (a few kilobytes are enough)."""
+    """The text format of text starting with ``text`` (a few kilobytes are enough)."""
     head = text.lstrip("\ufeff \t\r\n")
-    return next(fmt for fmt in REGISTRY.values() if fmt.sniff(head))
+    return next(fmt for fmt in REGISTRY.values() if not fmt.binary and fmt.sniff(head))
+
+
+def by_magic(head: bytes) -> Format | None:
+    """The binary format of data starting with ``head``, if any."""
+    return next((fmt for fmt in REGISTRY.values() if fmt.binary and head.startswith(fmt.magic)), None)

@@ -1,0 +1,585 @@
+"""eXtreme Gammon's ``.xg`` match files, read into the record model (no writer).
+
+An ``.xg`` file is a header (magic ``RGMH``), a JPEG thumbnail and a zlib
+archive found from the end of the file: its last 36 bytes locate a file
+index, which locates ``temp.xg`` (the game file: records of 2,560 bytes,
+little-endian) and ``temp.xgc`` (the comments, one RTF text a line). The
+records are the match header, then per game a game header, a cube record
+before every roll (the doubling decision, with its analysis), a move record
+per roll (with XG's candidate plays, their equities and probabilities, the
+error of the play written and the luck of the roll) and a game footer, then
+the match footer. Layout from XG's public description (``xgformat.aspx``);
+what the fields mean was checked on the corpus (``xg/test.xg`` is the match
+of ``xg/test.mat``).
+
+XG's player 1 is player 0 (the left column of XG's own .mat export). Boards
+are 26 signed bytes: index ``i`` (1-24) is point ``i`` of the side whose
+checkers are positive, 25 its bar, 0 the other side's bar: tavlakit's own
+board array (:class:`~tavlakit.position.Position`). A move is a pair of
+0-based points: from 24 is the bar, a negative destination is off; a from
+of -1 ends the list.
+
+What the file holds of XG's analysis is kept on each turn as a
+:class:`~tavlakit.record.Analysis` by ``"XG"`` (errors as the equity lost,
+>= 0; XG's -1000, not analysed, is ``None``).
+
+A damaged file (not ``RGMH``, a cut or corrupt archive, a record cut short)
+is one ``unreadable`` problem located at the record reached (in place of a
+line), and the games read before it are kept.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import zlib
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import IO, Iterator, NamedTuple, Sequence
+
+from ..i18n import _
+from ..play import BAR, OFF, Move
+from ..position import Position
+from ..problem import Reporter
+from ..record import Analysis, Candidate, Game, Match, Result, Turn
+
+__all__ = ["MAGIC", "RECORD_SIZE", "XgReader", "read_xg", "rtf_text"]
+
+MAGIC = b"RGMH"
+RECORD_SIZE = 2560
+PROGRAM = "XG"
+#: XG's value for "not analysed".
+NOT_ANALYSED = -1000.0
+_HEADER = struct.Struct("<4sIIQI")  # magic, version, header size, thumbnail offset, thumbnail size
+_ARCHIVE = struct.Struct("<Iiiiii12x")  # crc, files, version, index size, data size, index compressed
+_ENTRY = struct.Struct("<256s256siiiIBB2x")  # name, path, size, packed size, start, crc, stored, level
+_MATCH_MAGIC = b"DMLI"
+
+# record layouts (offsets from the record's start; byte 8 is the kind)
+_MATCH = struct.Struct("<41s41sxiiBBBBddiid129s3xiiiBBB129siB129s2xiiI")  # from 9 to 560
+_MATCH_V8 = struct.Struct("<ii")  # at 612: CubeLimit (a power of 2), AutoDoubleMax
+_UNICODE = struct.Struct("<258s")
+_COMMENTS_MATCH = struct.Struct("<ii")  # at 576
+_GAME = struct.Struct("<iiB26bxiB3xiii")  # from 12
+_CUBE = struct.Struct("<iiiiii")  # from 12: active, double, take, beaver, raccoon, cube
+_CUBE_EVAL = struct.Struct("<i8x4x4x4x8x7ffff4x7f")  # from 92: level, (no double) eval, equities, D/T eval
+_CUBE_TAIL = struct.Struct("<d8xd12x4xdd")  # from 200: cube error, take error, beaver, raccoon errors
+_CUBE_COMMENT = struct.Struct("<i")  # at 292
+_MOVE = struct.Struct("<i8i2i")  # from 64: active, moves, dice
+_MOVE_TAIL = struct.Struct("<B3xddi")  # from 2308: played, error, luck, comp choice
+_MOVE_COMMENT = struct.Struct("<i")  # at 2524
+_MOVE_LEVEL = struct.Struct("<i")  # at 2472: AnalyzeM
+_DATA_MOVES = struct.Struct("<i")  # at 188: number of candidates
+_FOOTER = struct.Struct("<iiB3xiii")  # from 12: scores, crawford next, winner, points, termination
+_BOARD = struct.Struct("<26b")
+
+#: XG's analysis levels (its PLAYERLEVEL table); XG's 1-ply is gnubg's 0-ply.
+LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 12: "3-ply red", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply",
+          100: "rollout", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
+_VARIATIONS = {0: "Backgammon", 1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
+_KINDS = ("match header", "game header", "cube", "move", "game footer", "match footer")
+_DELPHI_EPOCH = datetime(1899, 12, 30)
+
+
+class Damaged(ValueError):
+    """The container or the game file cannot be read on from here."""
+
+
+class _Files(NamedTuple):
+    """What the archive gave: the game file, the comments file, the first damage found."""
+
+    games: bytes
+    comments: bytes
+    damage: str | None
+
+
+def _inflate(blob: bytes | memoryview) -> tuple[bytes, str | None]:
+    """One zlib stream at the start of ``blob``: what it inflates to, and
+    what stopped it early (``None``: it ended as a stream should)."""
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(blob)
+    except zlib.error:  # inflate again piece by piece to keep what came before the fault
+        inflater = zlib.decompressobj()
+        pieces = []
+        for start in range(0, len(blob), 1024):
+            try:
+                pieces.append(inflater.decompress(blob[start:start + 1024]))
+            except zlib.error as exc:
+                return b"".join(pieces), _("the compressed data is corrupt ({reason})").format(reason=exc)
+        out = b"".join(pieces)
+    if not inflater.eof:
+        return out, _("the compressed data stops before its end")
+    return out, None
+
+
+def _archive(data: bytes) -> _Files:
+    """The game and comments files of an ``.xg`` file's archive (raises
+    :class:`Damaged` when the file is not one at all)."""
+    if len(data) < _HEADER.size or data[:4] != MAGIC:
+        raise Damaged(_("not an eXtreme Gammon file: it starts with {head!r}, not RGMH").format(head=data[:4]))
+    _magic, _version, header_size, _offset, thumbnail = _HEADER.unpack_from(data)
+    view = memoryview(data)
+    try:
+        entries, start, damage = _index(data)
+    except Damaged as exc:  # no index: the game file is the archive's first stream
+        games, _fault = _inflate(view[header_size + thumbnail:])
+        return _Files(games, b"", str(exc))
+    out = {}
+    for name, (size, packed, at, crc, stored) in entries.items():
+        if name not in ("temp.xg", "temp.xgc"):
+            continue
+        if stored:
+            content, fault = bytes(view[start + at:start + at + packed]), None
+        else:
+            content, fault = _inflate(view[start + at:])
+        if fault is None and (len(content) != size or zlib.crc32(content) != crc):
+            fault = _("{name} does not match its checksum").format(name=name)
+        damage = damage or (fault and _("{name}: {fault}").format(name=name, fault=fault))
+        out[name] = content
+    if "temp.xg" not in out:
+        raise Damaged(_("the archive holds no game file (temp.xg)"))
+    return _Files(out["temp.xg"], out.get("temp.xgc", b""), damage)
+
+
+def _index(data: bytes) -> tuple[dict[str, tuple[int, int, int, int, bool]], int, str | None]:
+    """The archive's file index (name -> size, packed size, start, crc,
+    stored), where the archive's data starts, and a checksum fault."""
+    end = len(data) - _ARCHIVE.size
+    if end < _HEADER.size:
+        raise Damaged(_("the file is cut short: no archive after the header"))
+    crc, count, _version, index_size, data_size, packed = _ARCHIVE.unpack_from(data, end)
+    start = end - index_size - data_size
+    if not (0 < count <= 64 and 0 < index_size and 0 < data_size and _HEADER.size <= start):
+        raise Damaged(_("the archive's index at the end of the file is missing or damaged (is the file cut "
+                        "short?)"))
+    damage = None if zlib.crc32(memoryview(data)[start:end]) == crc else \
+        _("the archive does not match its checksum: the file is damaged")
+    raw = memoryview(data)[end - index_size:end]
+    index, fault = _inflate(raw) if packed else (bytes(raw), None)
+    if fault is not None or len(index) < count * _ENTRY.size:
+        raise Damaged(_("the archive's index cannot be read"))
+    entries = {}
+    for i in range(count):
+        name, _path, size, packed_size, at, file_crc, stored, _level = _ENTRY.unpack_from(index, i * _ENTRY.size)
+        entries[_short(name)] = (size, packed_size, at, file_crc, stored != 0)
+    return entries, start, damage
+
+
+def _short(raw: bytes) -> str:
+    """A Delphi short string (length byte, then Windows-1252 text)."""
+    return raw[1:1 + raw[0]].decode("cp1252", "replace")
+
+
+def _wide(raw: bytes) -> str:
+    """A NUL-terminated UTF-16 string."""
+    text = raw.decode("utf-16-le", "replace")
+    return text.split("\0", 1)[0]
+
+
+_RTF = re.compile(r"\\'([0-9a-fA-F]{2})|\\u(-?\d+) ?\??|\\([a-zA-Z]+)(-?\d+)? ?|\\([^a-zA-Z])|([{}])|([^\\{}]+)")
+_SKIPPED = {"fonttbl", "colortbl", "stylesheet", "info", "generator", "pict", "header", "footer"}
+_BREAKS = {"par": "\n", "line": "\n", "tab": "\t"}
+
+
+def rtf_text(rtf: str, codepage: str = "cp1252") -> str:
+    r"""The plain text of an RTF comment (XG writes its comments so).
+
+    >>> rtf_text(r"{\rtf1\ansi{\fonttbl{\f0 Arial;}}\pard\fs20 les 66 sont \'e0 trouver\par}")
+    'les 66 sont à trouver'
+    """
+    out: list[str] = []
+    skip_depth: list[int] = []
+    depth = 0
+    pending: bytearray = bytearray()
+
+    def flush() -> None:
+        if pending:
+            out.append(pending.decode(codepage, "replace"))
+            pending.clear()
+
+    for hexa, uni, word, _arg, symbol, brace, text in _RTF.findall(rtf):
+        if brace:
+            flush()
+            depth += 1 if brace == "{" else -1
+            while skip_depth and depth < skip_depth[-1]:
+                skip_depth.pop()
+            continue
+        if hexa:
+            if not skip_depth:
+                pending.append(int(hexa, 16))
+            continue
+        flush()
+        if skip_depth:
+            continue
+        if uni:
+            out.append(chr(int(uni) % 65536))
+        elif word:
+            if word in _SKIPPED:
+                skip_depth.append(depth)
+            elif word in _BREAKS:
+                out.append(_BREAKS[word])
+        elif symbol == "*":
+            skip_depth.append(depth)
+        elif symbol and symbol in "\\{}":
+            out.append(symbol)
+        elif text:
+            out.append(text.replace("\r", "").replace("\n", ""))
+    flush()
+    return "\n".join(line.strip() for line in "".join(out).strip().split("\n"))
+
+
+def _comments(raw: bytes) -> list[str]:
+    """The comments file: one RTF text a line (XG writes a line break inside one as bytes 1, 2)."""
+    if not raw:
+        return []
+    text = raw.decode("cp1252", "replace")
+    return [rtf_text(line.replace("\x01\x02", "\n")) for line in text.split("\r\n")]
+
+
+def _point(index: int) -> int:
+    """A 0-based XG point as tavlakit's: 24 is the bar, a negative one off."""
+    return BAR if index == 24 else OFF if index < 0 else index + 1
+
+
+#: Every move XG can write, made once.
+_MOVES = {(src, dst): Move(_point(src), _point(dst)) for src in range(25) for dst in range(-7, 24)}
+
+
+def _moves(pairs: Sequence[int]) -> tuple[Move, ...] | None:
+    """The moves of XG's pair list (``None``: a pair XG cannot have written)."""
+    out = []
+    for i in range(0, len(pairs), 2):
+        if pairs[i] < 0:
+            break
+        move = _MOVES.get((pairs[i], pairs[i + 1]))
+        if move is None:
+            return None
+        out.append(move)
+    return tuple(out)
+
+
+def _error(value: float) -> float | None:
+    """XG's stored error (<= 0, -1000: not analysed) as the equity lost."""
+    return None if value <= NOT_ANALYSED else -value + 0.0
+
+
+def _probabilities(values: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """XG's (lose bg, lose gammon, lose, win, win gammon, win bg) in gnubg's order."""
+    return (values[3], values[4], values[5], values[1], values[0])
+
+
+def _date(days: float) -> datetime | None:
+    try:
+        return _DELPHI_EPOCH + timedelta(days=days) if days > 0 else None
+    except OverflowError:
+        return None
+
+
+class XgReader:
+    """An ``.xg`` file opened for reading: :attr:`match` holds the header
+    (players, length, tags, match comments); :meth:`games` builds the
+    games one at a time from the records."""
+
+    def __init__(self, given: bytes | Path | IO[bytes], source: str | None = None) -> None:
+        if isinstance(given, Path):
+            source = source or str(given)
+            data = given.read_bytes()
+        elif isinstance(given, bytes):
+            data = given
+        else:
+            name = getattr(given, "name", None)
+            source = source or (name if isinstance(name, str) else None)
+            data = given.read()
+        self.match = Match(source=source)
+        self.report = Reporter(self.match.problems, file=source)
+        self._records = memoryview(b"")
+        self._notes: list[str] = []
+        self._count = 0
+        try:
+            files = _archive(data)
+        except Damaged as exc:
+            self.report.error("unreadable", str(exc))
+            self.match.resolve_rules()
+            return
+        self._records = memoryview(files.games)
+        self._notes = _comments(files.comments)
+        self._count = len(files.games) // RECORD_SIZE
+        damage = files.damage
+        if damage is None and len(files.games) % RECORD_SIZE:
+            damage = _("the game file stops inside record {number} ({size} of {full} bytes)").format(
+                number=self._count + 1, size=len(files.games) % RECORD_SIZE, full=RECORD_SIZE)
+        if self._header():
+            self._scan()
+        if damage is not None:
+            self._fail(self._count + 1, _("{damage}; the records before it are read").format(damage=damage))
+        self.match.resolve_rules()
+
+    # -- the match header --------------------------------------------------------
+
+    def _record(self, number: int) -> memoryview:
+        """Record ``number`` (1-based)."""
+        return self._records[(number - 1) * RECORD_SIZE:number * RECORD_SIZE]
+
+    def _note(self, index: int) -> str | None:
+        """Comment ``index`` of the comments file (``None``: -1 or none there)."""
+        return self._notes[index] or None if 0 <= index < len(self._notes) else None
+
+    def _header(self) -> bool:
+        """Read the match header (record 1); ``False`` when there is none."""
+        if self._count == 0 or self._records[8] != 0:
+            if self._count:
+                self._fail(1, _("the game file does not start with a match header"))
+            self._count = 0
+            return False
+        record = self._record(1)
+        (name1, name2, length, variation, crawford, jacoby, beaver, auto, elo1, elo2, exp1, exp2, date, event,
+         game_id, _level1, _level2, _elo, _add1, _add2, location, _mode, _imported, round_, _invert, version,
+         magic) = _MATCH.unpack_from(record, 9)
+        match = self.match
+        names = [_short(name1), _short(name2)]
+        texts = {"Event": _short(event), "Site": _short(location), "Round": _short(round_)}
+        if magic != int.from_bytes(_MATCH_MAGIC, "little"):
+            self.report.warning("syntax", _("record 1: the match header's magic number is not DMLI"), line=1)
+        tags = match.tags
+        limit = _MATCH_V8.unpack_from(record, 612)[0] if version >= 8 else 0
+        if version >= 24:
+            wide = [_wide(bytes(record[622 + 258 * i:880 + 258 * i])) for i in range(5)]
+            texts = {"Event": wide[0], "Site": wide[3], "Round": wide[4]}
+            names = [wide[1] or names[0], wide[2] or names[1]]
+        match.players = (names[0] or "Player 1", names[1] or "Player 2")
+        match.length = 0 if length >= 99999 else length
+        tags.update((key, value) for key, value in texts.items() if value)
+        when = _date(date)
+        if when is not None:
+            tags["EventDate"] = when.strftime("%Y.%m.%d")
+            tags["EventTime"] = when.strftime("%H.%M")
+        tags["Player 1 Elo"] = f"{elo1:.2f}/{exp1}"
+        tags["Player 2 Elo"] = f"{elo2:.2f}/{exp2}"
+        if version >= 30:
+            transcriber = _wide(bytes(record[1960:2218]))
+            if transcriber:
+                tags["Transcriber"] = transcriber
+        tags["Match ID"] = str(game_id)
+        name = _VARIATIONS.get(variation, str(variation))
+        if variation == 0:
+            tags["Variation"] = name
+            if match.length:
+                tags["Crawford"] = "On" if crawford else "Off"
+            tags["Jacoby"] = "On" if jacoby else "Off"
+            tags["Beaver"] = "On" if beaver else "Off"
+            if auto:
+                tags["Rules"] = "backgammon automatic-doubles=on"
+        else:
+            self.report.warning("unsupported", _("record 1: XG's variation {name} is not a game tavlakit plays; "
+                                                 "its games are replayed under backgammon rules from their "
+                                                 "starting positions").format(name=name), line=1)
+        if limit > 0:
+            tags["CubeLimit"] = str(2 ** min(limit, 30))
+        header, footer = _COMMENTS_MATCH.unpack_from(record, 576)
+        match.comments.extend(note for note in (self._note(header), self._note(footer)) if note)
+        return True
+
+    def _fail(self, number: int, message: str) -> None:
+        """The one problem of a damaged file: where reading stopped."""
+        self.report.error("unreadable", _("record {number}: {problem}").format(number=number, problem=message),
+                          line=number)
+
+    def _scan(self) -> None:
+        """Check the order of the records' kinds (once, before the games are
+        read, so that what is not read is said with the header)."""
+        inside = False
+        records = self._records
+        for number in range(2, self._count + 1):
+            kind = records[(number - 1) * RECORD_SIZE + 8]
+            if kind == 1:
+                inside = True
+            elif kind == 5:
+                if number < self._count:
+                    self.report.warning("syntax", _("record {number}: {count} record(s) after the match footer "
+                                                    "are not read").format(number=number + 1,
+                                                                           count=self._count - number),
+                                        line=number + 1)
+                self._count = number
+                return
+            elif inside and kind in (2, 3, 4):
+                inside = kind != 4
+            else:
+                what = _KINDS[kind] if kind < len(_KINDS) else _("kind {kind}").format(kind=kind)
+                self.report.warning("unsupported", _("record {number}: a {what} record outside a game is not "
+                                                     "read").format(number=number, what=what), line=number)
+
+    # -- the games --------------------------------------------------------------------
+
+    def games(self) -> Iterator[Game]:
+        """The games, built one at a time from the records."""
+        builder: _GameBuilder | None = None
+        records = self._records
+        for number in range(2, self._count + 1):
+            kind = records[(number - 1) * RECORD_SIZE + 8]
+            if kind == 1:
+                if builder is not None:
+                    yield builder.finish()
+                builder = _GameBuilder(self, self._record(number), number)
+            elif builder is None or builder.done:
+                continue  # said by _scan
+            elif kind == 2:
+                builder.cube(self._record(number), number)
+            elif kind == 3:
+                builder.move(self._record(number), number)
+            elif kind == 4:
+                builder.footer(self._record(number), number)
+        if builder is not None:
+            yield builder.finish()
+
+
+class _GameBuilder:
+    """One game from its records: the header, cube and move records, the footer."""
+
+    def __init__(self, reader: XgReader, record: memoryview, number: int) -> None:
+        self.reader = reader
+        fields = _GAME.unpack_from(record, 12)
+        score1, score2, crawford = fields[0], fields[1], fields[2]
+        board = fields[3:29]
+        game_number, _progress, header, footer, autos = fields[29:34]
+        match = reader.match
+        self.game = Game(number=game_number, score=(score1, score2), line=number,
+                         crawford=bool(crawford) if match.length and match.tags.get("Crawford") == "On" else None)
+        self.report = Reporter(self.game.problems, file=match.source, game=game_number)
+        self.footer_note = reader._note(footer)
+        note = reader._note(header)
+        if note:
+            self.game.comments.append(note)
+        if autos > 0:
+            self.game.cube = 2 ** min(autos, 30)
+        self.setup: Position | None = None
+        if any(board):
+            try:
+                start = Position(board)
+            except ValueError as exc:
+                self.report.error("syntax", _("record {number}: the starting position cannot be read ({reason})")
+                                  .format(number=number, reason=exc), line=number)
+            else:
+                if start != Position.initial():
+                    self.setup = start
+        self.white = self.setup or Position.initial()
+        """The board seen by player 0 (None: no longer followed, after a move it cannot make)."""
+        self.following = True
+        self.cube_error: float | None = None
+        self.done = False
+
+    def cube(self, record: memoryview, number: int) -> None:
+        """A cube record: a double and its answer, or the decision not to double."""
+        active, double, take, beaver, raccoon, cube = _CUBE.unpack_from(record, 12)
+        player = 0 if active == 1 else 1
+        errors = _CUBE_TAIL.unpack_from(record, 200)
+        comment = self.reader._note(_CUBE_COMMENT.unpack_from(record, 292)[0])
+        if double != 1:
+            self.cube_error = _error(errors[0]) if double == 0 else None
+            if comment:
+                self.game.comments.append(comment)
+            return
+        self.cube_error = None
+        value = 2 ** min(abs(cube), 30)
+        level_code, *values = _CUBE_EVAL.unpack_from(record, 92)
+        level = LEVELS.get(level_code)
+        options: tuple[Candidate, ...] = ()
+        if level is not None:
+            no_double, equities, take_eval = values[:7], values[7:10], values[10:17]
+            options = (Candidate(equities[0], action="no double", probabilities=_probabilities(no_double),
+                                 level=level),
+                       Candidate(equities[1], action="double/take", probabilities=_probabilities(take_eval),
+                                 level=level),
+                       Candidate(equities[2], action="double/pass", level=level))
+        turns = self.game.turns
+        turns.append(Turn(player, "double", cube=2 * value, comment=comment, line=number,
+                          analysis=Analysis(PROGRAM, _error(errors[0]), level=level, candidates=options)))
+        if take == 2:
+            turns.append(Turn(1 - player, "beaver", cube=4 * value, line=number,
+                              analysis=Analysis(PROGRAM, _error(errors[2] if errors[2] > NOT_ANALYSED
+                                                                else errors[1]), level=level)))
+            if beaver != 1 or raccoon > 0:
+                self.report.warning("unsupported", _("record {number}: a refused beaver or a raccoon is not "
+                                                     "kept").format(number=number), line=number)
+        elif take in (0, 1):
+            turns.append(Turn(1 - player, "take" if take else "drop", line=number,
+                              analysis=Analysis(PROGRAM, _error(errors[1]), level=level)))
+
+    def move(self, record: memoryview, number: int) -> None:
+        """A move record: the roll, the play and XG's analysis of both."""
+        fields = _MOVE.unpack_from(record, 64)
+        player = 0 if fields[0] == 1 else 1
+        dice = (fields[9], fields[10])
+        played, error, luck, _choice = _MOVE_TAIL.unpack_from(record, 2308)
+        moves = _moves(fields[1:9]) if played else ()
+        if moves is None:
+            self.report.error("syntax", _("record {number}: the moves {moves} cannot be read").format(
+                number=number, moves=list(fields[1:9])), line=number)
+            moves = ()
+        turn = Turn(player, "roll", dice, self.hits(player, moves), line=number,
+                    comment=self.reader._note(_MOVE_COMMENT.unpack_from(record, 2524)[0]))
+        level = LEVELS.get(_MOVE_LEVEL.unpack_from(record, 2472)[0])
+        candidates, chosen = self.candidates(record, player) if played and level is not None else ((), None)
+        turn.analysis = Analysis(PROGRAM, _error(error) if played else None,
+                                 None if luck <= NOT_ANALYSED else luck + 0.0, self.cube_error, level,
+                                 candidates, chosen)
+        self.cube_error = None
+        self.game.turns.append(turn)
+
+    def candidates(self, record: memoryview, player: int) -> tuple[tuple[Candidate, ...], int | None]:
+        """XG's candidate plays (best first) and which one was played."""
+        count = min(max(_DATA_MOVES.unpack_from(record, 188)[0], 0), 32)
+        end = bytes(record[26 + 9:52 + 9])
+        out: list[Candidate] = []
+        chosen = None
+        for k in range(count):
+            moves = _moves(struct.unpack_from("<8b", record, 1024 + 8 * k))
+            if moves is None:
+                continue
+            level = LEVELS.get(struct.unpack_from("<h", record, 1280 + 4 * k)[0])
+            values = struct.unpack_from("<7f", record, 1408 + 28 * k)
+            if record[192 + 26 * k:218 + 26 * k] == end:
+                chosen = len(out)
+            out.append(Candidate(values[6], moves, probabilities=_probabilities(values), level=level))
+        return tuple(out), chosen
+
+    def hits(self, player: int, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+        """``moves`` with hit marks from the board (followed while it can be)."""
+        if not self.following or not moves:
+            return moves
+        view = self.white if player == 0 else self.white.flip()
+        try:
+            after, marked = view.played(moves)
+        except ValueError:
+            self.following = False
+            return moves
+        self.white = after if player == 0 else after.flip()
+        return tuple(marked)
+
+    def footer(self, record: memoryview, number: int) -> None:
+        _score1, _score2, _crawford, winner, points, termination = _FOOTER.unpack_from(record, 12)
+        if winner in (1, -1):
+            self.game.result = Result(0 if winner == 1 else 1, points, resigned=termination >= 100, line=number)
+        else:
+            self.report.warning("syntax", _("record {number}: the game footer names no winner ({winner})")
+                                .format(number=number, winner=winner), line=number)
+        if termination >= 1000:
+            self.report.warning("unsupported", _("record {number}: a settled game is kept as a resignation")
+                                .format(number=number), line=number)
+        if self.footer_note:
+            self.game.comments.append(self.footer_note)
+        self.done = True
+
+    def finish(self) -> Game:
+        game = self.game
+        if self.setup is not None:
+            first = game.turns[0].player if game.turns else 0
+            game.start = (self.setup if first == 0 else self.setup.flip()).position_id()
+        return game
+
+
+def read_xg(given: bytes | Path | IO[bytes], source: str | None = None) -> Match:
+    """Read a whole ``.xg`` file (bytes, a :class:`~pathlib.Path` or a binary stream)."""
+    reader = XgReader(given, source)
+    reader.match.games = list(reader.games())
+    return reader.match
