@@ -55,6 +55,8 @@ PLAY_COLUMNS: dict[str, str] = {
     "hits": "Int64", "entered": "Int64", "borne_off": "Int64", "home_points": "Int64",
     "closed_board": "boolean", "position_id": "string", "legal": "boolean", "choices": "Int64",
     "luck": "float64", "luck_mark": "string", "error": "float64",
+    # the analysis the record holds (XG's), for rolls: equity the play lost (>= 0), the roll's luck
+    "recorded_error": "float64", "recorded_luck": "float64",
 }
 GAME_COLUMNS: dict[str, str] = {
     "match": "string", "path": "string", "game": "Int64", "player0": "string", "player1": "string", "rules": "string",
@@ -158,6 +160,8 @@ class _Walker:
                 yield row
                 continue
             opening, first = first, False
+            if turn.analysis is not None:
+                row.update(recorded_error=turn.analysis.error, recorded_luck=turn.analysis.luck)
             dice = turn.dice
             valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
             opening_dice = opening and rules.opening == "use-opening-dice" and rg.game.start is None
@@ -338,6 +342,9 @@ def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True)
     Pips and board events are seen by the turn's player (``opp_*``: the
     opponent); ``luck`` is in equity units of the rules (:mod:`.luck`),
     ``error`` the equity the play lost against the best 0-ply play.
+    ``recorded_error`` and ``recorded_luck`` are what the record's own
+    analyser wrote (:attr:`Turn.analysis <tavlakit.record.Turn.analysis>`,
+    e.g. XG's in an ``.xg`` file), NaN where it holds none.
     Positions after an unknown play (``???``) are not known: those rows
     keep the turn but leave the board columns empty.
     """
