@@ -371,9 +371,10 @@ def _recorded_summary(match: Match) -> str:
     for program, totals in recorded_errors(match).items():
         players = " \u00b7 ".join(
             f'{_esc(name)} <span data-role="recorded-error" data-program="{_esc(program)}" data-player="{side}" '
-            f'data-value="{total!r}">{total:.3f}</span>' for side, (name, total) in enumerate(zip(match.players, totals)))
-        out.append(f'<p class="recorded">{_esc(_("{program} (in the record): checker-play error").format(program=program))} '
-                   f"{players}</p>")
+            f'data-value="{total!r}">{total:.3f}</span>'
+            for side, (name, total) in enumerate(zip(match.players, totals)))
+        title = _("{program} (in the record): checker-play error").format(program=program)
+        out.append(f'<p class="recorded">{_esc(title)} {players}</p>')
     return "".join(out)
 
 

@@ -367,7 +367,8 @@ def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame |
     points, rolls, hits, dances, turns ending with a closed board, luck
     (total, per roll, gnubg's marks and rating, net of the opponent's,
     luck-adjusted result: the result minus the net luck, each roll's luck
-    times the cube) and checker-play errors (total, per unforced move).
+    times the cube) and checker-play errors (total, per unforced move;
+    ``recorded_error``: the total the record's own analysis holds, e.g. XG's).
 
     ``data`` is an :class:`Analysis`, a plays frame with its games frame as
     ``games``, or matches (replayed here: :func:`analyse` once, then
@@ -447,7 +448,8 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
                for name, rule in _COUNTS.items()}
     order = np.argsort(key, kind="stable")
     bounds = np.searchsorted(key[order], np.arange(2 * n + 1))
-    luck, cube, error = (column(plays[c])[keep][order] for c in ("luck", "cube", "error"))
+    luck, cube, error, recorded = (column(plays[c])[keep][order]
+                                   for c in ("luck", "cube", "error", "recorded_error"))
     rows = []
     for i in range(n):
         for side in (0, 1):
@@ -469,6 +471,7 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
                 "luck_adjusted": result - float(luck_points - opp_luck_points),
                 "very_lucky": c["very_lucky"], "lucky": c["lucky"], "unlucky": c["unlucky"],
                 "very_unlucky": c["very_unlucky"], "unforced": c["unforced"], "error": _total(error[mine]),
+                "recorded_error": _total(recorded[mine]),
             })
     return rows
 

@@ -99,7 +99,8 @@ def stats(
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
         return
-    _print(table[[c for c in SHOWN if c in table.columns]], _("{files} file(s), {games} game(s), {rolls} roll(s)")
+    shown = [c for c in SHOWN if c in table.columns and (c != "recorded_error" or table[c].notna().any())]
+    _print(table[shown], _("{files} file(s), {games} game(s), {rolls} roll(s)")
            .format(files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
 
 

@@ -269,6 +269,18 @@ def _probabilities(values: Sequence[float]) -> tuple[float, float, float, float,
     return (values[3], values[4], values[5], values[1], values[0])
 
 
+def _plausible(record: memoryview) -> bool:
+    """Whether a record can be one XG wrote (its kind known; a cube or move
+    record's player 1 or -1, a move's dice 1-6)."""
+    kind = record[8]
+    if kind == 2:
+        return _CUBE.unpack_from(record, 12)[0] in (1, -1)
+    if kind == 3:
+        fields = _MOVE.unpack_from(record, 64)
+        return fields[0] in (1, -1) and 1 <= fields[9] <= 6 and 1 <= fields[10] <= 6
+    return kind <= 5
+
+
 def _date(days: float) -> datetime | None:
     try:
         return _DELPHI_EPOCH + timedelta(days=days) if days > 0 else None
@@ -309,10 +321,9 @@ class XgReader:
         if damage is None and len(files.games) % RECORD_SIZE:
             damage = _("the game file stops inside record {number} ({size} of {full} bytes)").format(
                 number=self._count + 1, size=len(files.games) % RECORD_SIZE, full=RECORD_SIZE)
-        if self._header():
-            self._scan()
+        stop = self._scan(damage is not None) if self._header() else None
         if damage is not None:
-            self._fail(self._count + 1, _("{damage}; the records before it are read").format(damage=damage))
+            self._fail(stop or self._count + 1, _("{damage}; the records before it are read").format(damage=damage))
         self.match.resolve_rules()
 
     # -- the match header --------------------------------------------------------
@@ -385,13 +396,18 @@ class XgReader:
         self.report.error("unreadable", _("record {number}: {problem}").format(number=number, problem=message),
                           line=number)
 
-    def _scan(self) -> None:
-        """Check the order of the records' kinds (once, before the games are
-        read, so that what is not read is said with the header)."""
+    def _scan(self, damaged: bool) -> int | None:
+        """Check the order and kinds of the records (once, before the games
+        are read, so that what is not read is said with the header). In a
+        damaged file reading stops at the first record XG cannot have
+        written; returns its number."""
         inside = False
         records = self._records
         for number in range(2, self._count + 1):
             kind = records[(number - 1) * RECORD_SIZE + 8]
+            if damaged and not _plausible(self._record(number)):
+                self._count = number - 1
+                return number
             if kind == 1:
                 inside = True
             elif kind == 5:
@@ -401,13 +417,14 @@ class XgReader:
                                                                            count=self._count - number),
                                         line=number + 1)
                 self._count = number
-                return
+                return None
             elif inside and kind in (2, 3, 4):
                 inside = kind != 4
             else:
                 what = _KINDS[kind] if kind < len(_KINDS) else _("kind {kind}").format(kind=kind)
                 self.report.warning("unsupported", _("record {number}: a {what} record outside a game is not "
                                                      "read").format(number=number, what=what), line=number)
+        return None
 
     # -- the games --------------------------------------------------------------------
 
