@@ -12,7 +12,7 @@ the games are the same.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -68,8 +68,9 @@ class Analysis:
     cube_error: float | None = None
     """For a roll: the equity lost by not doubling before it."""
     level: str | None = None
-    candidates: tuple[Candidate, ...] = ()
-    """The options weighed, best first: the plays of a roll, the cube options of a cube turn."""
+    candidates: Sequence[Candidate] = ()
+    """The options weighed, best first: the plays of a roll, the cube options
+    of a cube turn (a reader may decode them only when first used)."""
     played: int | None = None
     """The index in :attr:`candidates` of the play written (``None``: not among them)."""
 

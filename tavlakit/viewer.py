@@ -339,8 +339,8 @@ def _recorded_text(turn: Turn) -> str:
     if found.cube_error:
         parts.append(_("no double: error {error:.3f}").format(error=found.cube_error))
     if found.error is not None:
-        best = found.candidates[0] if found.candidates and found.played != 0 else None
-        if best is not None and found.error > 0 and best.action is None:
+        best = found.candidates[0] if found.error > 0 and found.played != 0 and found.candidates else None
+        if best is not None and best.action is None:
             parts.append(_("error {error:.3f}; best play {best}").format(
                 error=found.error, best=Play(best.moves).notation() or _("no move")))
         else:

@@ -129,6 +129,16 @@ def test_the_same_match_as_xgs_own_mat_export(xg_dir: Path) -> None:
         assert ours.result_kind == theirs.result_kind
 
 
+def test_hit_marks_as_xgs_text_export_writes_them(xg_dir: Path) -> None:
+    """The .xg holds no hit marks: they come from the boards it stores, and
+    are those of test.txt, XG's export that writes them."""
+    def hits(match: Match) -> list[list[set[int]]]:
+        return [[{m.dst for m in t.moves if m.hit} for t in g.turns] for g in match.games]
+
+    xg = hits(tk.read_match(xg_dir / "test.xg"))
+    assert xg == hits(tk.read_match(xg_dir / "test.txt")) and sum(len(h) for g in xg for h in g) > 60
+
+
 def test_the_same_match_as_gnubgs_sgf(xg_dir: Path) -> None:
     """gnubg's SGF of the match has the same dice, plays, cube actions and
     results, resignations included (one content fingerprint)."""
@@ -330,12 +340,13 @@ def test_a_cut_archive_keeps_the_games_before_the_cut(xg_dir: Path, tmp_path: Pa
     assert problem.line is not None and problem.line > 1
 
 
-def test_a_corrupt_zlib_stream_keeps_the_games_before_it(xg_dir: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("fill", [0, 0xFF])
+def test_a_corrupt_zlib_stream_keeps_the_games_before_it(xg_dir: Path, tmp_path: Path, fill: int) -> None:
     data = bytearray((xg_dir / "test.xg").read_bytes())
     start = len(data) - 36 - struct.unpack_from("<i", data, len(data) - 20)[0] - struct.unpack_from(
         "<i", data, len(data) - 24)[0]
     middle = start + 60_000
-    data[middle:middle + 64] = bytes(64)
+    data[middle:middle + 64] = bytes([fill]) * 64
     whole = tk.read_match(xg_dir / "test.xg")
     match, problem = one_problem(bytes(data), tmp_path)
     assert match.games[:2] == whole.games[:2] and len(match.games) < len(whole.games)

@@ -33,11 +33,20 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import IO, Iterator, NamedTuple, Sequence
+from typing import IO, Iterator, NamedTuple, cast, overload
+
+try:  # ISA-L's inflate and crc32: 3x and 10x zlib's speed, the same results
+    from isal.isal_zlib import crc32 as _crc32, decompressobj as _inflater, error as _IsalError
+    _FAULTS: tuple[type[Exception], ...] = (zlib.error, cast("type[Exception]", _IsalError))
+except ImportError:  # pragma: no cover - isal is a dependency; zlib does the same, slower
+    from zlib import crc32 as _crc32, decompressobj as _inflater  # type: ignore[assignment]
+    _FAULTS = (zlib.error,)
 
 from ..i18n import _
+from ..movegen import flipped
 from ..play import BAR, OFF, Move
 from ..position import Position
 from ..problem import Reporter
@@ -69,7 +78,14 @@ _MOVE = struct.Struct("<i8i2i")  # from 64: active, moves, dice
 _MOVE_TAIL = struct.Struct("<B3xddi")  # from 2308: played, error, luck, comp choice
 _MOVE_COMMENT = struct.Struct("<i")  # at 2524
 _MOVE_LEVEL = struct.Struct("<i")  # at 2472: AnalyzeM
-_DATA_MOVES = struct.Struct("<i")  # at 188: number of candidates
+# XG's candidate plays (DataMoves, 2,184 bytes from 124): their number at 64,
+# then 32 boards (26 bytes), 32 move lists (8 bytes), 32 levels (4), 32 evaluations (7 floats)
+_DATA_MOVES = slice(124, 2308)
+_CANDIDATES = struct.Struct("<i")
+_CANDIDATE_BOARDS = 68
+_CANDIDATE_MOVES = struct.Struct("<256b")  # at 900
+_CANDIDATE_LEVELS = struct.Struct("<" + "h2x" * 32)  # at 1156
+_CANDIDATE_EVALS = struct.Struct("<224f")  # at 1284
 _FOOTER = struct.Struct("<iiB3xiii")  # from 12: scores, crawford next, winner, points, termination
 _BOARD = struct.Struct("<26b")
 
@@ -96,16 +112,16 @@ class _Files(NamedTuple):
 def _inflate(blob: bytes | memoryview) -> tuple[bytes, str | None]:
     """One zlib stream at the start of ``blob``: what it inflates to, and
     what stopped it early (``None``: it ended as a stream should)."""
-    inflater = zlib.decompressobj()
+    inflater = _inflater()
     try:
         out = inflater.decompress(blob)
-    except zlib.error:  # inflate again piece by piece to keep what came before the fault
-        inflater = zlib.decompressobj()
+    except _FAULTS:  # inflate again piece by piece to keep what came before the fault
+        inflater = _inflater()
         pieces = []
         for start in range(0, len(blob), 1024):
             try:
                 pieces.append(inflater.decompress(blob[start:start + 1024]))
-            except zlib.error as exc:
+            except _FAULTS as exc:
                 return b"".join(pieces), _("the compressed data is corrupt ({reason})").format(reason=exc)
         out = b"".join(pieces)
     if not inflater.eof:
@@ -133,7 +149,7 @@ def _archive(data: bytes) -> _Files:
             content, fault = bytes(view[start + at:start + at + packed]), None
         else:
             content, fault = _inflate(view[start + at:])
-        if fault is None and (len(content) != size or zlib.crc32(content) != crc):
+        if fault is None and (len(content) != size or _crc32(content) != crc):
             fault = _("{name} does not match its checksum").format(name=name)
         damage = damage or (fault and _("{name}: {fault}").format(name=name, fault=fault))
         out[name] = content
@@ -153,7 +169,7 @@ def _index(data: bytes) -> tuple[dict[str, tuple[int, int, int, int, bool]], int
     if not (0 < count <= 64 and 0 < index_size and 0 < data_size and _HEADER.size <= start):
         raise Damaged(_("the archive's index at the end of the file is missing or damaged (is the file cut "
                         "short?)"))
-    damage = None if zlib.crc32(memoryview(data)[start:end]) == crc else \
+    damage = None if _crc32(memoryview(data)[start:end]) == crc else \
         _("the archive does not match its checksum: the file is damaged")
     raw = memoryview(data)[end - index_size:end]
     index, fault = _inflate(raw) if packed else (bytes(raw), None)
@@ -242,8 +258,28 @@ def _point(index: int) -> int:
     return BAR if index == 24 else OFF if index < 0 else index + 1
 
 
-#: Every move XG can write, made once.
+#: Every move XG can write, made once (and each with a hit mark).
 _MOVES = {(src, dst): Move(_point(src), _point(dst)) for src in range(25) for dst in range(-7, 24)}
+_HITS = {move: move._replace(hit=True) for move in _MOVES.values()}
+
+
+def _marked(board: Sequence[int], moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """``moves`` with hit marks, played on ``board`` (the mover's view, as
+    :class:`~tavlakit.position.Position` holds it); a move the board cannot
+    make (a damaged record) is left unmarked."""
+    s = list(board)
+    out = []
+    for move in moves:
+        src, dst = move.src, move.dst
+        s[src] -= 1
+        if dst and s[dst] == -1:
+            s[dst], s[0] = 1, s[0] - 1
+            out.append(_HITS[move])
+            continue
+        if dst:
+            s[dst] += 1
+        out.append(move)
+    return tuple(out)
 
 
 def _moves(pairs: Sequence[int]) -> tuple[Move, ...] | None:
@@ -257,6 +293,61 @@ def _moves(pairs: Sequence[int]) -> tuple[Move, ...] | None:
             return None
         out.append(move)
     return tuple(out)
+
+
+class Candidates(Sequence[Candidate]):
+    """XG's candidate plays of a move record, best first, decoded from the
+    record's bytes when first used (most readers of a match never ask)."""
+
+    __slots__ = ("_raw", "_decoded")
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw = raw
+        self._decoded: tuple[Candidate, ...] | None = None
+
+    def _all(self) -> tuple[Candidate, ...]:
+        if self._decoded is None:
+            raw = self._raw
+            count = min(max(_CANDIDATES.unpack_from(raw, 64)[0], 0), 32)
+            moves = _CANDIDATE_MOVES.unpack_from(raw, 900)
+            levels = _CANDIDATE_LEVELS.unpack_from(raw, 1156)
+            evals = _CANDIDATE_EVALS.unpack_from(raw, 1284)
+            self._decoded = tuple(
+                Candidate(evals[7 * k + 6], _moves(moves[8 * k:8 * k + 8]) or (),
+                          probabilities=_probabilities(evals[7 * k:7 * k + 6]), level=LEVELS.get(levels[k]))
+                for k in range(count))
+        return self._decoded
+
+    @overload
+    def __getitem__(self, index: int) -> Candidate: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Candidate]: ...
+
+    def __getitem__(self, index: int | slice) -> Candidate | Sequence[Candidate]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._all() == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+def _played(raw: bytes, board: bytes) -> int | None:
+    """Which of XG's candidates (DataMoves bytes ``raw``) ends on ``board``."""
+    count = min(max(_CANDIDATES.unpack_from(raw, 64)[0], 0), 32)
+    boards = raw[_CANDIDATE_BOARDS:_CANDIDATE_BOARDS + 26 * count]
+    at = boards.find(board)
+    while at > 0 and at % 26:
+        at = boards.find(board, at + 1)
+    return None if at < 0 else at // 26
 
 
 def _error(value: float) -> float | None:
@@ -399,13 +490,14 @@ class XgReader:
     def _scan(self, damaged: bool) -> int | None:
         """Check the order and kinds of the records (once, before the games
         are read, so that what is not read is said with the header). In a
-        damaged file reading stops at the first record XG cannot have
-        written; returns its number."""
+        damaged file reading stops at the first record that does not fit
+        (a kind XG does not write, or out of order); returns its number."""
         inside = False
         records = self._records
         for number in range(2, self._count + 1):
             kind = records[(number - 1) * RECORD_SIZE + 8]
-            if damaged and not _plausible(self._record(number)):
+            fits = (kind == 1 and not inside) or (kind in (2, 3, 4) and inside) or (kind == 5 and not inside)
+            if damaged and not (fits and _plausible(self._record(number))):
                 self._count = number - 1
                 return number
             if kind == 1:
@@ -479,9 +571,9 @@ class _GameBuilder:
             else:
                 if start != Position.initial():
                     self.setup = start
-        self.white = self.setup or Position.initial()
-        """The board seen by player 0 (None: no longer followed, after a move it cannot make)."""
-        self.following = True
+        self.board = (self.setup or Position.initial()).board
+        """The board after the last move (first: the start), seen by :attr:`mover`."""
+        self.mover = 0
         self.cube_error: float | None = None
         self.done = False
 
@@ -533,45 +625,24 @@ class _GameBuilder:
             self.report.error("syntax", _("record {number}: the moves {moves} cannot be read").format(
                 number=number, moves=list(fields[1:9])), line=number)
             moves = ()
-        turn = Turn(player, "roll", dice, self.hits(player, moves), line=number,
+        if player != self.mover:
+            self.board, self.mover = flipped(self.board), player
+        end = bytes(record[35:61])
+        turn = Turn(player, "roll", dice, _marked(self.board, moves) if moves else moves, line=number,
                     comment=self.reader._note(_MOVE_COMMENT.unpack_from(record, 2524)[0]))
+        if played:
+            self.board = _BOARD.unpack(end)
         level = LEVELS.get(_MOVE_LEVEL.unpack_from(record, 2472)[0])
-        candidates, chosen = self.candidates(record, player) if played and level is not None else ((), None)
+        candidates: Sequence[Candidate] = ()
+        chosen = None
+        if played and level is not None:
+            raw = bytes(record[_DATA_MOVES])
+            candidates, chosen = Candidates(raw), _played(raw, end)
         turn.analysis = Analysis(PROGRAM, _error(error) if played else None,
                                  None if luck <= NOT_ANALYSED else luck + 0.0, self.cube_error, level,
                                  candidates, chosen)
         self.cube_error = None
         self.game.turns.append(turn)
-
-    def candidates(self, record: memoryview, player: int) -> tuple[tuple[Candidate, ...], int | None]:
-        """XG's candidate plays (best first) and which one was played."""
-        count = min(max(_DATA_MOVES.unpack_from(record, 188)[0], 0), 32)
-        end = bytes(record[26 + 9:52 + 9])
-        out: list[Candidate] = []
-        chosen = None
-        for k in range(count):
-            moves = _moves(struct.unpack_from("<8b", record, 1024 + 8 * k))
-            if moves is None:
-                continue
-            level = LEVELS.get(struct.unpack_from("<h", record, 1280 + 4 * k)[0])
-            values = struct.unpack_from("<7f", record, 1408 + 28 * k)
-            if record[192 + 26 * k:218 + 26 * k] == end:
-                chosen = len(out)
-            out.append(Candidate(values[6], moves, probabilities=_probabilities(values), level=level))
-        return tuple(out), chosen
-
-    def hits(self, player: int, moves: tuple[Move, ...]) -> tuple[Move, ...]:
-        """``moves`` with hit marks from the board (followed while it can be)."""
-        if not self.following or not moves:
-            return moves
-        view = self.white if player == 0 else self.white.flip()
-        try:
-            after, marked = view.played(moves)
-        except ValueError:
-            self.following = False
-            return moves
-        self.white = after if player == 0 else after.flip()
-        return tuple(marked)
 
     def footer(self, record: memoryview, number: int) -> None:
         _score1, _score2, _crawford, winner, points, termination = _FOOTER.unpack_from(record, 12)
