@@ -309,6 +309,11 @@ def _moves(pairs: tuple[int, ...]) -> tuple[Move, ...] | None:
     return tuple(out)
 
 
+#: The starting position's board, as a Position and as XG stores it.
+_INITIAL = Position.initial().board
+_INITIAL_BYTES = bytes(n & 255 for n in _INITIAL)
+
+
 class Candidates(Sequence[Candidate]):
     """XG's candidate plays of a move record, best first, decoded from the
     record's bytes when first used (most readers of a match never ask)."""
@@ -541,19 +546,19 @@ class XgReader:
         builder: _GameBuilder | None = None
         records = self._records
         for number in range(2, self._count + 1):
-            kind = records[(number - 1) * RECORD_SIZE + 8]
-            if kind == 1:
+            record = records[(number - 1) * RECORD_SIZE:number * RECORD_SIZE]
+            kind = record[8]
+            if kind == 3 and builder is not None and not builder.done:
+                builder.move(record, number)
+            elif kind == 2 and builder is not None and not builder.done:
+                builder.cube(record, number)
+            elif kind == 1:
                 if builder is not None:
                     yield builder.finish()
-                builder = _GameBuilder(self, self._record(number), number)
-            elif builder is None or builder.done:
-                continue  # said by _scan
-            elif kind == 2:
-                builder.cube(self._record(number), number)
-            elif kind == 3:
-                builder.move(self._record(number), number)
-            elif kind == 4:
-                builder.footer(self._record(number), number)
+                builder = _GameBuilder(self, record, number)
+            elif kind == 4 and builder is not None and not builder.done:
+                builder.footer(record, number)
+            # any other record was reported by _scan
         if builder is not None:
             yield builder.finish()
 
@@ -585,9 +590,9 @@ class _GameBuilder:
                 self.report.error("syntax", _("record {number}: the starting position cannot be read ({reason})")
                                   .format(number=number, reason=exc), line=number)
             else:
-                if start != Position.initial():
+                if start.board != _INITIAL:
                     self.setup = start
-        self.board = bytes(n & 255 for n in (self.setup or Position.initial()).board)
+        self.board = bytes(n & 255 for n in self.setup.board) if self.setup else _INITIAL_BYTES
         """The board after the last move (first: the start), seen by :attr:`mover`, as XG stores it."""
         self.mover = 0
         self.cube_error: float | None = None
@@ -651,7 +656,7 @@ class _GameBuilder:
         if played and level is not None:
             raw = bytes(record[_DATA_MOVES])
             candidates, chosen = Candidates(raw), _played(raw, end)
-        turn.analysis = Analysis(PROGRAM, _error(error) if played else None,
+        turn.analysis = Analysis(PROGRAM, -error + 0.0 if played and error > NOT_ANALYSED else None,
                                  None if luck <= NOT_ANALYSED else luck + 0.0, self.cube_error, level,
                                  candidates, chosen)
         self.cube_error = None
