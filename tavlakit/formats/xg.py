@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - deflate is a dependency; zlib does the
     def _fast_inflate(data: memoryview, size: int) -> bytes:  # type: ignore[misc]
         return zlib.decompress(data)
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..movegen import flipped
 from ..play import BAR, OFF, Move
 from ..position import Position
@@ -94,7 +94,7 @@ _BOARD = struct.Struct("<26b")
 LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 12: "3-ply red", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply",
           100: "rollout", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
 _VARIATIONS = {0: "Backgammon", 1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
-_KINDS = ("match header", "game header", "cube", "move", "game footer", "match footer")
+_KINDS = (N_("match header"), N_("game header"), N_("cube"), N_("move"), N_("game footer"), N_("match footer"))
 _DELPHI_EPOCH = datetime(1899, 12, 30)
 
 
@@ -534,7 +534,7 @@ class XgReader:
             elif inside and kind in (2, 3, 4):
                 inside = kind != 4
             else:
-                what = _KINDS[kind] if kind < len(_KINDS) else _("kind {kind}").format(kind=kind)
+                what = _(_KINDS[kind]) if kind < len(_KINDS) else _("kind {kind}").format(kind=kind)
                 self.report.warning("unsupported", _("record {number}: a {what} record outside a game is not "
                                                      "read").format(number=number, what=what), line=number)
         return None
