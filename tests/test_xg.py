@@ -368,3 +368,40 @@ def test_a_variant_the_engine_does_not_play_is_unsupported(xg_dir: Path, tmp_pat
     [problem] = match.problems
     assert problem.code == "unsupported" and problem.line == 1 and "Nackgammon" in problem.message
     assert len(match.games) == 7 and "Variation" not in match.tags
+
+
+def test_mutated_files_never_raise(xg_dir: Path, tmp_path: Path) -> None:
+    """Bytes changed in the records (repacked, so the archive is sound) or in
+    the file itself, or the file cut anywhere: read and validated without an
+    exception or an ``internal`` problem."""
+    import random
+
+    rng = random.Random("xg-mutations")
+    header, games = parts(xg_dir / "match_with_comment.xg")
+    original = (xg_dir / "match_with_comment.xg").read_bytes()
+    cases = []
+    fields = [8, *range(9, 110), *range(192, 220), *range(900, 920), *range(2308, 2336), *range(2472, 2476),
+              *range(2524, 2528)]  # the kind, players, moves, dice, boards, candidates, errors, comments
+    for _ in range(40):
+        data = bytearray(games)
+        for _ in range(rng.randint(1, 40)):
+            at = rng.randrange(len(data) // RECORD_SIZE) * RECORD_SIZE + rng.choice(fields)
+            data[at] = rng.choice([0, 1, 2, 3, 5, 6, 24, 25, 127, 128, 254, 255, rng.randrange(256)])
+        cases.append(pack(header, bytes(data)))
+    for _ in range(10):
+        data = bytearray(original)
+        at = rng.randrange(len(data))
+        data[at:at + 8] = bytes(rng.randrange(256) for _ in range(8))
+        cases.append(bytes(data))
+        cases.append(original[:rng.randrange(len(original))])
+    for i, data in enumerate(cases):
+        match = tk.read_match(io.BytesIO(data))
+        report = tk.validate(match)
+        assert not [p for p in report.problems if p.code == "internal"]
+        for game in match.games:
+            for turn in game.turns:
+                if turn.analysis is not None:
+                    list(turn.analysis.candidates)
+        tk.write_match(match, io.StringIO(), "json")
+        if i % 10 == 0:
+            html(match)

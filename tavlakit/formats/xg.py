@@ -30,6 +30,7 @@ line), and the games read before it are kept.
 
 from __future__ import annotations
 
+import codecs
 import re
 import struct
 import zlib
@@ -69,7 +70,6 @@ _MATCH_MAGIC = b"DMLI"
 # record layouts (offsets from the record's start; byte 8 is the kind)
 _MATCH = struct.Struct("<41s41sxiiBBBBddiid129s3xiiiBBB129siB129s2xiiI")  # from 9 to 560
 _MATCH_V8 = struct.Struct("<ii")  # at 612: CubeLimit (a power of 2), AutoDoubleMax
-_UNICODE = struct.Struct("<258s")
 _COMMENTS_MATCH = struct.Struct("<ii")  # at 576
 _GAME = struct.Struct("<iiB26bxiB3xiii")  # from 12
 #: from 12: active, double, take, beaver, raccoon, cube; at 200 the cube, take, beaver, raccoon
@@ -211,7 +211,10 @@ _BREAKS = {"par": "\n", "line": "\n", "tab": "\t"}
 
 
 def rtf_text(rtf: str, codepage: str = "cp1252") -> str:
-    r"""The plain text of an RTF comment (XG writes its comments so).
+    r"""The plain text of an RTF comment (XG writes its comments so): groups
+    such as the font table left out, ``\par`` a line break, ``\'hh`` a byte
+    in the text's code page (``\ansicpg``, else ``codepage``), ``\uN`` a
+    character.
 
     >>> rtf_text(r"{\rtf1\ansi{\fonttbl{\f0 Arial;}}\pard\fs20 les 66 sont \'e0 trouver\par}")
     'les 66 sont à trouver'
@@ -226,7 +229,7 @@ def rtf_text(rtf: str, codepage: str = "cp1252") -> str:
             out.append(pending.decode(codepage, "replace"))
             pending.clear()
 
-    for hexa, uni, word, _arg, symbol, brace, text in _RTF.findall(rtf):
+    for hexa, uni, word, arg, symbol, brace, text in _RTF.findall(rtf):
         if brace:
             flush()
             depth += 1 if brace == "{" else -1
@@ -243,7 +246,9 @@ def rtf_text(rtf: str, codepage: str = "cp1252") -> str:
         if uni:
             out.append(chr(int(uni) % 65536))
         elif word:
-            if word in _SKIPPED:
+            if word == "ansicpg" and _known(f"cp{arg}"):
+                codepage = f"cp{arg}"
+            elif word in _SKIPPED:
                 skip_depth.append(depth)
             elif word in _BREAKS:
                 out.append(_BREAKS[word])
@@ -255,6 +260,14 @@ def rtf_text(rtf: str, codepage: str = "cp1252") -> str:
             out.append(text.replace("\r", "").replace("\n", ""))
     flush()
     return "\n".join(line.strip() for line in "".join(out).strip().split("\n"))
+
+
+def _known(codec: str) -> bool:
+    try:
+        codecs.lookup(codec)
+    except LookupError:
+        return False
+    return True
 
 
 def _comments(raw: bytes | bytearray) -> list[str]:
@@ -309,7 +322,7 @@ def _moves(pairs: tuple[int, ...]) -> tuple[Move, ...] | None:
     return tuple(out)
 
 
-#: The starting position's board, as a Position and as XG stores it.
+#: The starting position's board, as tavlakit and as XG store it.
 _INITIAL = Position.initial().board
 _INITIAL_BYTES = bytes(n & 255 for n in _INITIAL)
 
