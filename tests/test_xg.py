@@ -405,3 +405,28 @@ def test_mutated_files_never_raise(xg_dir: Path, tmp_path: Path) -> None:
         tk.write_match(match, io.StringIO(), "json")
         if i % 10 == 0:
             html(match)
+
+
+def test_the_commands_read_xg(xg_dir: Path, tmp_path: Path) -> None:
+    """validate, convert, show, stats and analyse --store take .xg files as any record."""
+    from typer.testing import CliRunner
+
+    from tavlakit.cli import app
+
+    def run(*args: object) -> str:
+        result = CliRunner().invoke(app, [str(a) for a in args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    test = xg_dir / "test.xg"
+    assert run("validate", test).splitlines()[-1].startswith("1 file(s), 7 game(s), 334 play(s): 0 error(s)")
+    run("convert", test, "-o", tmp_path / "test.mat")
+    assert turns(tk.read_match(tmp_path / "test.mat")) == turns(tk.read_match(test))
+    run("show", test, "-o", tmp_path / "test.html")
+    assert 'data-role="recorded-error"' in (tmp_path / "test.html").read_text(encoding="utf-8")
+    sums = plays_frame(tk.read_match(test), luck=False).groupby("player")["recorded_error"].sum()
+    rows = run("stats", "--no-luck", "--by", "file", test, xg_dir / "match_with_comment.xg")
+    assert "recorded_error" in rows and all(f"{total:.3f}" in rows for total in sums)
+    run("analyse", test, "--store", tmp_path / "store", "--no-luck", "-j", "1")
+    stored = tk.analysis.open_store(tmp_path / "store")
+    assert stored.plays.groupby("player")["recorded_error"].sum().tolist() == pytest.approx(sums.tolist())
