@@ -430,3 +430,13 @@ def test_the_commands_read_xg(xg_dir: Path, tmp_path: Path) -> None:
     run("analyse", test, "--store", tmp_path / "store", "--no-luck", "-j", "1")
     stored = tk.analysis.open_store(tmp_path / "store")
     assert stored.plays.groupby("player")["recorded_error"].sum().tolist() == pytest.approx(sums.tolist())
+
+
+def test_the_file_headers_comment_is_a_match_comment(xg_dir: Path, tmp_path: Path) -> None:
+    header, games = parts(xg_dir / "test.xg")
+    at = 40 + 3 * 2048  # the header's Comments, after the GUID and three 1,024-character texts
+    noted = header[:at] + "Kısa not".encode("utf-16-le") + header[at + 16:]
+    path = tmp_path / "noted.xg"
+    path.write_bytes(pack(noted, games))
+    assert tk.read_match(path).comments == ["Kısa not"]
+    assert tk.read_match(xg_dir / "test.xg").comments == []

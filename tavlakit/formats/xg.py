@@ -63,6 +63,8 @@ PROGRAM = "XG"
 #: XG's value for "not analysed".
 NOT_ANALYSED = -1000.0
 _HEADER = struct.Struct("<4sIIQI")  # magic, version, header size, thumbnail offset, thumbnail size
+#: Where the header's comment starts (after the GUID and three texts of 1,024 UTF-16 characters).
+_HEADER_COMMENT = 40 + 3 * 2048
 _ARCHIVE = struct.Struct("<Iiiiii12x")  # crc, files, version, index size, data size, index compressed
 _ENTRY = struct.Struct("<256s256siiiIBB2x")  # name, path, size, packed size, start, crc, stored, level
 _MATCH_MAGIC = b"DMLI"
@@ -103,11 +105,13 @@ class Damaged(ValueError):
 
 
 class _Files(NamedTuple):
-    """What the archive gave: the game file, the comments file, the first damage found."""
+    """What the archive gave: the game file, the comments file, the first
+    damage found, and the file header's comment."""
 
     games: bytes | bytearray
     comments: bytes | bytearray
     damage: str | None
+    note: str = ""
 
 
 def _inflate(blob: bytes | memoryview) -> tuple[bytes, str | None]:
@@ -146,12 +150,13 @@ def _archive(data: bytes) -> _Files:
     if len(data) < _HEADER.size or data[:4] != MAGIC:
         raise Damaged(_("not an eXtreme Gammon file: it starts with {head!r}, not RGMH").format(head=data[:4]))
     _magic, _version, header_size, _offset, thumbnail = _HEADER.unpack_from(data)
+    note = _wide(data[_HEADER_COMMENT:_HEADER_COMMENT + 2048]).strip()  # the other three say what the match does
     view = memoryview(data)
     try:
         entries, start, damage = _index(data)
     except Damaged as exc:  # no index: the game file is the archive's first stream
         games, _fault = _inflate(view[header_size + thumbnail:])
-        return _Files(games, b"", str(exc))
+        return _Files(games, b"", str(exc), note)
     out: dict[str, bytes | bytearray] = {}
     for name, (size, packed, at, crc, stored) in entries.items():
         if name not in ("temp.xg", "temp.xgc"):
@@ -167,7 +172,7 @@ def _archive(data: bytes) -> _Files:
         out[name] = content
     if "temp.xg" not in out:
         raise Damaged(_("the archive holds no game file (temp.xg)"))
-    return _Files(out["temp.xg"], out.get("temp.xgc", b""), damage)
+    return _Files(out["temp.xg"], out.get("temp.xgc", b""), damage, note)
 
 
 def _index(data: bytes) -> tuple[dict[str, tuple[int, int, int, int, bool]], int, str | None]:
@@ -442,6 +447,8 @@ class XgReader:
         self._records = memoryview(files.games)
         self._notes = _comments(files.comments)
         self._count = len(files.games) // RECORD_SIZE
+        if files.note:
+            self.match.comments.append(files.note)
         damage = files.damage
         if damage is None and len(files.games) % RECORD_SIZE:
             damage = _("the game file stops inside record {number} ({size} of {full} bytes)").format(
