@@ -440,3 +440,16 @@ def test_the_file_headers_comment_is_a_match_comment(xg_dir: Path, tmp_path: Pat
     path.write_bytes(pack(noted, games))
     assert tk.read_match(path).comments == ["Kısa not"]
     assert tk.read_match(xg_dir / "test.xg").comments == []
+
+
+def test_a_record_of_an_unknown_kind_is_said_and_left_out(xg_dir: Path, tmp_path: Path) -> None:
+    header, games = parts(xg_dir / "test.xg")
+    assert games[2 * RECORD_SIZE + 8] == 2 and struct.unpack_from("<i", games, 2 * RECORD_SIZE + 16)[0] == -2
+    changed = bytearray(games)
+    changed[2 * RECORD_SIZE + 8] = 7  # record 3: game 1's first cube record, no decision in it
+    path = tmp_path / "kind7.xg"
+    path.write_bytes(pack(header, bytes(changed)))
+    match = tk.read_match(path)
+    [problem] = match.problems
+    assert (problem.code, problem.severity, problem.line) == ("unsupported", "warning", 3)
+    assert match.games == tk.read_match(xg_dir / "test.xg").games

@@ -553,10 +553,13 @@ class XgReader:
                 return None
             elif inside and kind in (2, 3, 4):
                 inside = kind != 4
+            elif kind < len(_KINDS):
+                self.report.warning("syntax", _("record {number}: a {what} record outside a game is not read")
+                                    .format(number=number, what=_(_KINDS[kind])), line=number)
             else:
-                what = _(_KINDS[kind]) if kind < len(_KINDS) else _("kind {kind}").format(kind=kind)
-                self.report.warning("unsupported", _("record {number}: a {what} record outside a game is not "
-                                                     "read").format(number=number, what=what), line=number)
+                self.report.warning("unsupported", _("record {number}: a record of a kind tavlakit does not know "
+                                                     "({kind}) is not read").format(number=number, kind=kind),
+                                    line=number)
         return None
 
     # -- the games --------------------------------------------------------------------
