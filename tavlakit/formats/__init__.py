@@ -2,9 +2,9 @@
 
 Converting A to B is ``write_match(read_match(a), b)``: no format knows another.
 The format comes from ``fmt``, else a binary format's magic bytes (``.xg``),
-else the file extension, else the content (see :mod:`.registry`). Every format is read game by game
-(:func:`open_games`); :func:`read_matches` takes a folder, a glob pattern,
-one path or many.
+else the file extension, else the content (see :mod:`.registry`). Every
+format is read game by game (:func:`open_games`); :func:`read_matches` takes
+a folder, a glob pattern, one path or many.
 """
 
 from __future__ import annotations
