@@ -22,9 +22,9 @@ its games (score, result, problems):
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .i18n import _, ngettext
 from .play import Move, Play
@@ -44,6 +44,48 @@ def _loc() -> int | None:
     return field(default=None, compare=False)
 
 
+#: A cube decision's options, as :attr:`Candidate.action` names them.
+CubeOption = Literal["no double", "double/take", "double/pass"]
+
+
+class Candidate(NamedTuple):
+    """One option an analyser weighed: a play (its moves), or a cube option."""
+
+    equity: float
+    """The option's equity for the side to act, as the analyser wrote it."""
+    moves: tuple[Move, ...] = ()
+    action: CubeOption | None = None
+    """For a cube decision: which option (``None``: a play)."""
+    probabilities: tuple[float, float, float, float, float] | None = None
+    """Win, win gammon, win backgammon, lose gammon, lose backgammon (gnubg's order)."""
+    level: str | None = None
+    """How deep it was analysed (``"4-ply"``, ``"XG Roller++"``)."""
+
+
+class Analysis(NamedTuple):
+    """The analysis a record holds for a turn, by the program that wrote it
+    (kept as written, not recomputed). Errors are the equity lost (>= 0);
+    ``None`` where the file holds no analysis. Immutable (a named tuple: a
+    reader makes one for every turn, and a frozen dataclass takes four times
+    as long to make)."""
+
+    program: str
+    """Whose analysis (``"XG"``: eXtreme Gammon)."""
+    error: float | None = None
+    """The equity this turn's action lost: the play of a roll, or the double,
+    take, drop or beaver of a cube turn."""
+    luck: float | None = None
+    """A roll's luck for the roller."""
+    cube_error: float | None = None
+    """For a roll: the equity lost by not doubling before it."""
+    level: str | None = None
+    candidates: Sequence[Candidate] = ()
+    """The options weighed, best first: the plays of a roll, the cube options
+    of a cube turn (a reader may decode them only when first used)."""
+    played: int | None = None
+    """The index in :attr:`candidates` of the play written (``None``: not among them)."""
+
+
 @dataclass
 class Turn:
     """One entry of a game: a roll and its play, or a cube action."""
@@ -60,6 +102,8 @@ class Turn:
     column: int | None = _loc()
     text: str = field(default="", compare=False)
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)
+    analysis: Analysis | None = None
+    """What the file's own analyser said about this turn."""
 
     @property
     def play(self) -> Play:

@@ -343,6 +343,55 @@ def _analysis_text(frame: Frame) -> str:
     return " \u00b7 ".join(parts)
 
 
+def _recorded_text(turn: Turn) -> str:
+    """What the record's own analyser wrote of a turn, saying whose it is:
+    ``XG: error 0.056; best play 24/23 23/22(2) · luck -0.035 (XG Roller++)``."""
+    found = turn.analysis
+    if found is None:
+        return ""
+    parts = []
+    if found.cube_error:
+        parts.append(_("no double: error {error:.3f}").format(error=found.cube_error))
+    if found.error is not None:
+        best = found.candidates[0] if found.error > 0 and found.played != 0 and found.candidates else None
+        if best is not None and best.action is None:
+            parts.append(_("error {error:.3f}; best play {best}").format(
+                error=found.error, best=Play(best.moves).notation() or _("no move")))
+        else:
+            parts.append(_("error {error:.3f}").format(error=found.error))
+    if found.luck is not None:
+        parts.append(_("luck {luck:+.3f}").format(luck=found.luck))
+    if not parts:
+        return ""
+    text = _("{program}: {figures}").format(program=found.program, figures=" \u00b7 ".join(parts))
+    return f"{text} ({found.level})" if found.level else text
+
+
+def recorded_errors(match: Match) -> dict[str, list[float]]:
+    """Per program, each player's total of the checker-play errors the
+    record's analysis holds (what the page shows at the top)."""
+    totals: dict[str, list[float]] = {}
+    for game in match.games:
+        for turn in game.turns:
+            found = turn.analysis
+            if found is not None and turn.kind == "roll" and found.error is not None and turn.player in (0, 1):
+                totals.setdefault(found.program, [0.0, 0.0])[turn.player] += found.error
+    return totals
+
+
+def _recorded_summary(match: Match) -> str:
+    """The players' total errors as the record's analyser judged them."""
+    out = []
+    for program, totals in recorded_errors(match).items():
+        players = " \u00b7 ".join(
+            f'{_esc(name)} <span data-role="recorded-error" data-program="{_esc(program)}" data-player="{side}" '
+            f'data-value="{total!r}">{total:.3f}</span>'
+            for side, (name, total) in enumerate(zip(match.players, totals)))
+        title = _("{program} (in the record): checker-play error").format(program=program)
+        out.append(f'<p class="recorded">{_esc(title)} {players}</p>')
+    return "".join(out)
+
+
 def _cell(frame: Frame, gi: int, fi: int) -> str:
     assert frame.step is not None
     classes = ["turn"]
@@ -490,10 +539,11 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
                 item["c"] = "\n".join(comments)
             if frame.problems:
                 item["p"] = [_problem_json(p) for p in frame.problems]
+            texts = [_recorded_text(frame.step.turn)] if frame.step is not None else []
             if analyse and frame.step is not None and frame.step.turn.kind == "roll":
-                text = _analysis_text(frame)
-                if text:
-                    item["a"] = text
+                texts.append(_analysis_text(frame))
+            if any(texts):
+                item["a"] = "\n".join(text for text in texts if text)
             frames.append(item)
         frames[-1]["r"] = gf.result
         out_games.append({"frames": frames})
@@ -551,6 +601,7 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
         (f'<button class="summary {worst_shown}" data-go="nextProblem" title="{_esc(next_problem)}">'
          f"{_esc(summary)} \u25b8</button></header>" if shown else f'<span class="summary">{_esc(summary)}</span></header>'),
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
+        _recorded_summary(match),
         '<main><section class="stage"><nav>',
         '<select class="game" aria-label="' + _esc(_("game")) + '">'
         + "".join(_game_option(gf, gi) for gi, gf in enumerate(games)) + "</select>",
@@ -594,4 +645,5 @@ class Viewer:
                 f'sandbox="allow-scripts"></iframe>')
 
 
-__all__ = ["Frame", "GameFrames", "MatchFrames", "Viewer", "build", "html", "page", "page_data", "turn_text"]
+__all__ = ["Frame", "GameFrames", "MatchFrames", "Viewer", "build", "html", "page", "page_data", "recorded_errors",
+           "turn_text"]

@@ -39,14 +39,14 @@ def test_the_mat_option_is_applied() -> None:
 
 def test_formats_know_extensions_and_content() -> None:
     assert {ext: fmt.name for fmt in REGISTRY.values() for ext in fmt.extensions} == {
-        ".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json", ".gmd": "gmd"}
+        ".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json", ".gmd": "gmd", ".xg": "xg"}
     assert by_extension("A.SGF") is REGISTRY["sgf"] and by_extension("notes.md") is None
     for text, name in (("\ufeff  (;GM[6])", "sgf"), ('\n{"games": []}', "json"), (" 5 point match", "mat"), ("", "mat"),
                        ("GMD-2 # Created by Gibbon", "gmd"), ("XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:1:21:3:6:0:7:10",
                                                              "xg-position")):
         assert by_content(text).name == name
-    with pytest.raises(ValueError, match="unknown format 'xg'; expected one of mat, sgf, json, gmd, xg-position"):
-        named("xg")
+    with pytest.raises(ValueError, match="unknown format 'xgz'; expected one of mat, sgf, json, gmd, xg-position"):
+        named("xgz")
     with pytest.raises(ValueError, match="reads the gmd format but does not write it"):
         REGISTRY["gmd"].check_options({})
 

@@ -138,6 +138,8 @@ class _Walker:
                 yield row
                 continue
             opening, first = first, False
+            if turn.analysis is not None:
+                row.update(recorded_error=turn.analysis.error, recorded_luck=turn.analysis.luck)
             dice = turn.dice
             valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
             opening_dice = opening and rules.opening == "use-opening-dice" and rg.game.start is None
@@ -236,6 +238,9 @@ def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True)
     Pips and board events are seen by the turn's player (``opp_*``: the
     opponent); ``luck`` is in equity units of the rules (:mod:`.luck`),
     ``error`` the equity the play lost against the best 0-ply play.
+    ``recorded_error`` and ``recorded_luck`` are what the record's own
+    analyser wrote (:attr:`Turn.analysis <tavlakit.record.Turn.analysis>`,
+    e.g. XG's in an ``.xg`` file), NaN where it holds none.
     Positions after an unknown play (``???``) are not known: those rows
     keep the turn but leave the board columns empty.
     """
@@ -258,7 +263,8 @@ def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame |
     points, rolls, hits, dances, turns ending with a closed board, luck
     (total, per roll, gnubg's marks and rating, net of the opponent's,
     luck-adjusted result: the result minus the net luck, each roll's luck
-    times the cube) and checker-play errors (total, per unforced move).
+    times the cube) and checker-play errors (total, per unforced move;
+    ``recorded_error``: the total the record's own analysis holds, e.g. XG's).
 
     ``data`` is an :class:`Analysis`, a plays frame with its games frame as
     ``games``, or matches (replayed here: :func:`analyse_matches` once, then
@@ -338,7 +344,8 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
                for name, rule in _COUNTS.items()}
     order = np.argsort(key, kind="stable")
     bounds = np.searchsorted(key[order], np.arange(2 * n + 1))
-    luck, cube, error = (column(plays[c])[keep][order] for c in ("luck", "cube", "error"))
+    luck, cube, error, recorded = (column(plays[c])[keep][order]
+                                   for c in ("luck", "cube", "error", "recorded_error"))
     rows = []
     for i in range(n):
         for side in (0, 1):
@@ -360,6 +367,7 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
                 "luck_adjusted": result - float(luck_points - opp_luck_points),
                 "very_lucky": c["very_lucky"], "lucky": c["lucky"], "unlucky": c["unlucky"],
                 "very_unlucky": c["very_unlucky"], "unforced": c["unforced"], "error": _total(error[mine]),
+                "recorded_error": _total(recorded[mine]),
             })
     return rows
 

@@ -11,8 +11,8 @@ import typer
 from ..console import progress
 from ..formats import (
     EXTENSIONS,
-    FORMATS,
     REGISTRY,
+    WRITABLE,
     find_records,
     read_match,
     write_match,
@@ -44,7 +44,7 @@ def convert(
     inputs: List[Path] = typer.Argument(..., help=_("Records to convert (files or folders).")),
     output: Path = typer.Option(..., "--output", "-o", help=_("Output file, or a folder for many inputs.")),
     to: Optional[str] = typer.Option(None, "--to", help=_("Output format: {formats} (default: from -o's extension).").format(
-        formats=", ".join(FORMATS))),
+        formats=", ".join(WRITABLE))),
     rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     force: bool = typer.Option(False, "--force", help=_("Convert even when the transcript has errors.")),
     numbering: Optional[str] = typer.Option(None, help=_("For .mat output: 'relative' (each side its own 24..1, "
@@ -58,8 +58,8 @@ def convert(
     --force, and its problems are listed. An input nothing could be read
     from is never converted. Exit status as for validate.
     """
-    if to is not None and to not in FORMATS:
-        raise typer.BadParameter(_("--to must be one of {formats}").format(formats=", ".join(FORMATS)))
+    if to is not None and to not in WRITABLE:
+        raise typer.BadParameter(_("--to must be one of {formats}").format(formats=", ".join(WRITABLE)))
     chosen = parse_rules(rules) if rules else None
     files = find_records(inputs)
     for note in files.problems:

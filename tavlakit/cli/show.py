@@ -103,7 +103,7 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
 
 
 def show(
-    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json).")),
+    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json .xg).")),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help=_("Output .html file (one match) or folder.")),
     game: Optional[int] = typer.Option(None, "--game", help=_("Open the viewer at this game number.")),
     rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),

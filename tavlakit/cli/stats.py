@@ -127,7 +127,8 @@ def stats(
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
     else:
-        shown = [c for c in SHOWN if c in table.columns and (luck or c not in LUCK_COLUMNS)]
+        shown = [c for c in SHOWN if c in table.columns and (luck or c not in LUCK_COLUMNS)
+                 and (c != "recorded_error" or table[c].notna().any())]
         _print(table[shown], _("{files} file(s), {games} game(s), {rolls} roll(s)").format(
             files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
     read = set(result.games["path"])

@@ -66,7 +66,7 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
 
 
 def validate(
-    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json).")),
+    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json .xg).")),
     rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     strict: bool = typer.Option(False, "--strict", help=_("Stop at the first error.")),
     as_json: bool = typer.Option(False, "--json", help=_("One JSON object per problem per line, then a summary.")),

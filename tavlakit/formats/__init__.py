@@ -1,10 +1,10 @@
 """Reading and writing records in every format, through the one record model.
 
 Converting A to B is ``write_match(read_match(a), b)``: no format knows another.
-The format comes from ``fmt``, else the file extension, else the content
-(see :mod:`.registry`). Every format is read game by game
-(:func:`open_games`); :func:`read_matches` takes a folder, a glob pattern,
-one path or many.
+The format comes from ``fmt``, else a binary format's magic bytes (``.xg``),
+else the file extension, else the content (see :mod:`.registry`). Every
+format is read game by game (:func:`open_games`); :func:`read_matches` takes
+a folder, a glob pattern, one path or many.
 """
 
 from __future__ import annotations
@@ -14,20 +14,23 @@ import io
 from collections import Counter
 from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator, cast
 
 from ..i18n import _
 from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
-from .registry import EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, named
 from .position_text import FORMAT_NAMES, position_kind
+from .registry import (EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, by_magic,
+                       named)
 from .text import open_input, put_first, read_stream, source_name
 
-__all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "Format", "Matches", "RecordFiles", "find_records", "open_games",
-           "read_match", "read_matches", "write_match"]
+__all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "WRITABLE", "Format", "Matches", "RecordFiles", "find_records",
+           "open_games", "read_match", "read_matches", "write_match"]
 
 #: Format names.
 FORMATS: tuple[str, ...] = tuple(REGISTRY)
+#: The names of the formats tavlakit writes.
+WRITABLE: tuple[str, ...] = tuple(name for name, fmt in REGISTRY.items() if fmt.writer is not None)
 #: The format name each extension selects.
 EXTENSIONS: dict[str, str] = {ext: fmt.name for ext, fmt in _BY_EXTENSION.items()}
 
@@ -86,10 +89,18 @@ def _add(path: Path, found: RecordFiles) -> None:
                                                                 extensions=" ".join(EXTENSIONS)))
 
 
-def _open(given: str | Path | IO[str], fmt: str | None) -> tuple[Reader, IO[str]]:
-    """A reader for a path or text stream, and the stream to close after it.
-    Raises ``OSError`` when the file cannot be opened, :class:`ProblemError`
-    for a folder."""
+#: How many bytes tell a binary format by its magic.
+_MAGIC_BYTES = 16
+
+
+def _open(given: str | Path | IO[str] | IO[bytes], fmt: str | None) -> tuple[Reader, IO[Any]]:
+    """A reader for a path or a text or binary stream, and the stream to
+    close after it. Raises ``OSError`` when the file cannot be opened,
+    :class:`ProblemError` for a folder.
+
+    A binary format is chosen by its magic bytes (whatever the extension
+    says), or by the extension; it reads the bytes. Any other input is
+    decoded to text (:func:`~tavlakit.formats.text.open_input`)."""
     chosen = named(fmt) if fmt else None
     if isinstance(given, (str, Path)):
         path = Path(given)
@@ -98,12 +109,39 @@ def _open(given: str | Path | IO[str], fmt: str | None) -> tuple[Reader, IO[str]
                 "unreadable", "error", _("{path} is a folder, not a record; read_matches() reads the records in "
                                          "a folder").format(path=path)))
         streamed = read_stream(path)  # standard input, a pipe: read once, into memory
-        opened = open_input(path) if streamed is None else open_input(*streamed)
+        if streamed is not None:
+            data, name = streamed
+            chosen = chosen or by_magic(data[:_MAGIC_BYTES])
+            if chosen is not None and chosen.binary:
+                memory = io.BytesIO(data)
+                return chosen.open(memory, name), memory
+            opened = open_input(data, name)
+        else:
+            if chosen is None:
+                with open(path, "rb") as handle:
+                    chosen = by_magic(handle.read(_MAGIC_BYTES)) or by_extension(path)
+            if chosen is not None and chosen.binary:
+                binary = open(path, "rb")
+                return chosen.open(binary, str(path)), binary
+            opened = open_input(path)
+    elif isinstance(given.read(0), bytes):  # a binary stream
+        data_stream = cast("IO[bytes]", given if given.seekable() else io.BytesIO(cast("IO[bytes]", given).read()))
+        head = data_stream.read(_MAGIC_BYTES)
+        data_stream.seek(-len(head), io.SEEK_CUR)
+        given_name = getattr(given, "name", None)
+        chosen = chosen or by_magic(head)
+        if chosen is not None and chosen.binary:
+            return chosen.open(data_stream, given_name if isinstance(given_name, str) else None), data_stream
+        opened = open_input(data_stream.read(), given_name if isinstance(given_name, str) else None)
     else:
-        opened = open_input(given)
+        opened = open_input(given)  # type: ignore[arg-type]
     stream = opened.stream
     if chosen is None:
         chosen = by_extension(opened.source)
+    if chosen is not None and chosen.binary:
+        raise ProblemError(Reporter(file=opened.source).report(
+            "unreadable", "error", _("the {format} format is binary: give a path or a binary stream, not text")
+            .format(format=chosen.name)))
     if chosen is None:
         if not stream.seekable():
             stream = io.StringIO(stream.read())
@@ -114,7 +152,7 @@ def _open(given: str | Path | IO[str], fmt: str | None) -> tuple[Reader, IO[str]
     return reader, stream
 
 
-def open_games(path: str | Path | IO[str], fmt: str | None = None) -> tuple[Match, Iterator[Game]]:
+def open_games(path: str | Path | IO[str] | IO[bytes], fmt: str | None = None) -> tuple[Match, Iterator[Game]]:
     """Open a record for streaming: the match header and an iterator of its
     games, read one at a time (memory stays flat however large a .mat file).
 
@@ -134,13 +172,13 @@ def open_games(path: str | Path | IO[str], fmt: str | None = None) -> tuple[Matc
     return reader.match, _closing(reader.games(), stream)
 
 
-def _closing(games: Iterator[Game], stream: IO[str]) -> Iterator[Game]:
+def _closing(games: Iterator[Game], stream: IO[Any]) -> Iterator[Game]:
     with stream:
         yield from games
 
 
-def read_match(path: str | Path | IO[str], fmt: str | None = None) -> Match:
-    """Read a whole match from a path or an open text stream.
+def read_match(path: str | Path | IO[str] | IO[bytes], fmt: str | None = None) -> Match:
+    """Read a whole match from a path or an open text or binary stream.
 
     Problems in the content are collected in ``match.problems`` and each
     ``game.problems``; a file that cannot be opened raises ``OSError``, a

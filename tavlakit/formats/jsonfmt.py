@@ -26,7 +26,7 @@ from typing import IO, Any, Iterator, get_args
 from ..play import Move, parse_part
 from ..i18n import _
 from ..problem import Problem, Reporter
-from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
+from ..record import Analysis, Candidate, CubeOption, Game, Match, Result, RollStatus, Turn, TurnKind
 from .text import open_input, owned, put_first
 
 __all__ = ["JsonReader", "read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
@@ -35,6 +35,7 @@ FORMAT = "tavlakit-match"
 VERSION = 1
 _KINDS = get_args(TurnKind)
 _STATUSES = get_args(RollStatus)
+_OPTIONS = get_args(CubeOption)
 
 
 # --- writing ---------------------------------------------------------------------
@@ -58,6 +59,32 @@ def _turn_to_dict(turn: Turn) -> dict[str, Any]:
         out["number"] = turn.number
     if turn.extra:
         out["extra"] = {k: list(v) for k, v in turn.extra.items()}
+    if turn.analysis is not None:
+        out["analysis"] = _analysis_to_dict(turn.analysis)
+    return out
+
+
+def _analysis_to_dict(found: Analysis) -> dict[str, Any]:
+    out: dict[str, Any] = {"program": found.program}
+    for key in ("error", "luck", "cube_error", "level", "played"):
+        value = getattr(found, key)
+        if value is not None:
+            out[key] = value
+    if found.candidates:
+        out["candidates"] = [_candidate_to_dict(c) for c in found.candidates]
+    return out
+
+
+def _candidate_to_dict(candidate: Candidate) -> dict[str, Any]:
+    out: dict[str, Any] = {"equity": candidate.equity}
+    if candidate.moves:
+        out["moves"] = [str(move) for move in candidate.moves]
+    if candidate.action is not None:
+        out["action"] = candidate.action
+    if candidate.probabilities is not None:
+        out["probabilities"] = list(candidate.probabilities)
+    if candidate.level is not None:
+        out["level"] = candidate.level
     return out
 
 
@@ -170,6 +197,16 @@ def _extra(value: Any, path: str) -> dict[str, list[str]]:
     return {k: _strings(v, f"{path}/{k}") for k, v in value.items()}
 
 
+def _number(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Invalid(path, f"expected a number, found {json.dumps(value)[:40]}")
+    return float(value)
+
+
+def _optional(obj: dict[str, Any], key: str, path: str) -> float | None:
+    return None if obj.get(key) is None else _number(obj[key], f"{path}/{key}")
+
+
 def _keys(obj: dict[str, Any], allowed: set[str], path: str, required: tuple[str, ...] = ()) -> None:
     unknown = set(obj) - allowed
     if unknown:
@@ -179,7 +216,55 @@ def _keys(obj: dict[str, Any], allowed: set[str], path: str, required: tuple[str
             raise _Invalid(path, f"the field {key!r} is missing")
 
 
-_TURN_KEYS = {"player", "kind", "dice", "moves", "status", "cube", "comment", "number", "extra"}
+_TURN_KEYS = {"player", "kind", "dice", "moves", "status", "cube", "comment", "number", "extra", "analysis"}
+_ANALYSIS_KEYS = {"program", "error", "luck", "cube_error", "level", "played", "candidates"}
+_CANDIDATE_KEYS = {"equity", "moves", "action", "probabilities", "level"}
+
+
+def _moves(value: Any, path: str) -> tuple[Move, ...]:
+    moves: list[Move] = []
+    for i, text in enumerate(_strings(value, path)):
+        try:
+            parts = parse_part(text)
+        except ValueError as exc:
+            raise _Invalid(f"{path}/{i}", str(exc)) from None
+        if len(parts) != 1:
+            raise _Invalid(f"{path}/{i}", f"one move 'from/to' per entry, not {text!r}")
+        moves.extend(parts)
+    return tuple(moves)
+
+
+def _level(obj: dict[str, Any], path: str) -> str | None:
+    level = obj.get("level")
+    return None if level is None else _expect(level, str, f"{path}/level", "a string")
+
+
+def _candidate(obj: Any, path: str) -> Candidate:
+    _expect(obj, dict, path, "a candidate object")
+    _keys(obj, _CANDIDATE_KEYS, path, ("equity",))
+    action = obj.get("action")
+    if action is not None and action not in _OPTIONS:
+        raise _Invalid(f"{path}/action", f"expected one of {', '.join(_OPTIONS)}, not {action!r}")
+    chances = None
+    if obj.get("probabilities") is not None:
+        raw = _expect(obj["probabilities"], list, f"{path}/probabilities", "five probabilities")
+        if len(raw) != 5:
+            raise _Invalid(f"{path}/probabilities", f"five probabilities, not {len(raw)}")
+        values = [_number(v, f"{path}/probabilities/{i}") for i, v in enumerate(raw)]
+        chances = (values[0], values[1], values[2], values[3], values[4])
+    return Candidate(_number(obj["equity"], f"{path}/equity"), _moves(obj.get("moves", []), f"{path}/moves"),
+                     action, chances, _level(obj, path))
+
+
+def _analysis(obj: Any, path: str) -> Analysis:
+    _expect(obj, dict, path, "an analysis object")
+    _keys(obj, _ANALYSIS_KEYS, path, ("program",))
+    candidates = _expect(obj.get("candidates", []), list, f"{path}/candidates", "a list of candidates")
+    played = obj.get("played")
+    return Analysis(_expect(obj["program"], str, f"{path}/program", "a string"), _optional(obj, "error", path),
+                    _optional(obj, "luck", path), _optional(obj, "cube_error", path), _level(obj, path),
+                    tuple(_candidate(c, f"{path}/candidates/{i}") for i, c in enumerate(candidates)),
+                    None if played is None else _int(played, f"{path}/played"))
 
 
 def _turn(obj: Any, path: str) -> Turn:
@@ -197,15 +282,7 @@ def _turn(obj: Any, path: str) -> Turn:
         if len(raw) != 2:
             raise _Invalid(f"{path}/dice", f"a roll has two dice, not {len(raw)}")
         dice = (_int(raw[0], f"{path}/dice/0"), _int(raw[1], f"{path}/dice/1"))
-    moves: list[Move] = []
-    for i, text in enumerate(_strings(obj.get("moves", []), f"{path}/moves")):
-        try:
-            parts = parse_part(text)
-        except ValueError as exc:
-            raise _Invalid(f"{path}/moves/{i}", str(exc)) from None
-        if len(parts) != 1:
-            raise _Invalid(f"{path}/moves/{i}", f"one move 'from/to' per entry, not {text!r}")
-        moves.extend(parts)
+    moves = _moves(obj.get("moves", []), f"{path}/moves")
     cube = obj.get("cube")
     comment = obj.get("comment")
     number = obj.get("number")
@@ -213,12 +290,13 @@ def _turn(obj: Any, path: str) -> Turn:
         player=_player(obj["player"], f"{path}/player"),
         kind=kind,
         dice=dice,
-        moves=tuple(moves),
+        moves=moves,
         status=status,
         cube=None if cube is None else _int(cube, f"{path}/cube"),
         comment=None if comment is None else _expect(comment, str, f"{path}/comment", "a string"),
         number=None if number is None else _int(number, f"{path}/number"),
         extra=_extra(obj.get("extra", {}), f"{path}/extra"),
+        analysis=None if obj.get("analysis") is None else _analysis(obj["analysis"], f"{path}/analysis"),
     )
 
 

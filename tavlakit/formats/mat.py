@@ -660,6 +660,8 @@ class _Writer:
                 continue
             if turn.comment is not None:
                 self.lose(_("turn comments"), _("left out"), game.number)
+            if turn.analysis is not None:
+                self.lose(_("the analysis the record holds"), _("left out"), game.number)
             if turn.player == 0 and (row[0] is not None or row[1] is not None):
                 flush()
             row[turn.player] = self.cell(turn, game.number, cube)

@@ -8,6 +8,8 @@ options its writer takes (any other option is an error, not ignored).
 ('.mat', '.txt')
 >>> by_content("(;FF[4]GM[6]").name
 'sgf'
+>>> by_magic(b"RGMH\x01\x00").name, REGISTRY["xg"].binary
+('xg', True)
 >>> REGISTRY["sgf"].check_options({"numbering": "absolute"})
 Traceback (most recent call last):
 ...
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Iterator, Mapping, Protocol
+from typing import IO, Any, Callable, Iterator, Mapping, Protocol
 
 from ..i18n import _
 from ..problem import Problem
@@ -36,7 +38,8 @@ class Reader(Protocol):
         """The games, read one at a time."""
 
 
-Opener = Callable[[IO[str], "str | None"], Reader]
+Opener = Callable[[IO[Any], "str | None"], Reader]
+"""Opens a text stream (a binary stream for a binary format) for reading."""
 Writer = Callable[..., "list[Problem]"]
 
 
@@ -54,9 +57,17 @@ class Format:
     """``None``: tavlakit reads the format but does not write it."""
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The writer's options and the values each may take."""
+    magic: bytes = b""
+    """For a binary format: the bytes every file of it starts with. A binary
+    format is recognised by them and opened on bytes, not text."""
 
-    def open(self, stream: IO[str], source: str | None = None) -> Reader:
-        """Open ``stream`` for reading game by game."""
+    @property
+    def binary(self) -> bool:
+        """Whether the format is binary (read from bytes, not decoded to text)."""
+        return bool(self.magic)
+
+    def open(self, stream: IO[Any], source: str | None = None) -> Reader:
+        """Open ``stream`` (text; bytes for a binary format) for reading game by game."""
         return self.opener(stream, source)
 
     def write(self, match: Match, stream: IO[str], **options: str) -> list[Problem]:
@@ -162,6 +173,12 @@ def _write_json(match: Match, stream: IO[str], **options: str) -> list[Problem]:
     return write_json(match, stream)  # takes no options: check_options saw none
 
 
+def _open_xg(stream: IO[bytes], source: str | None) -> Reader:
+    from .xg import XgReader
+
+    return XgReader(stream, source)
+
+
 #: Every format by name.
 REGISTRY: dict[str, Format] = {
     fmt.name: fmt for fmt in (
@@ -174,6 +191,7 @@ REGISTRY: dict[str, Format] = {
         # record they hold no game and one `position` note. Their files are .txt (mat's).
         *(Format(kind, (), _sniff_position(kind), _open_position(kind), None)
           for kind in ("xg-position", "bgblitz-position", "gnubg-text")),
+        Format("xg", (".xg",), lambda head: False, _open_xg, None, magic=b"RGMH"),
     )
 }
 #: The format each extension selects.
@@ -195,6 +213,11 @@ def by_extension(path: str | Path | None) -> Format | None:
 
 
 def by_content(text: str) -> Format:
-    """The format of text starting with ``text`` (a few kilobytes are enough)."""
+    """The text format of text starting with ``text`` (a few kilobytes are enough)."""
     head = text.lstrip("\ufeff \t\r\n")
-    return next(fmt for fmt in REGISTRY.values() if fmt.sniff(head))
+    return next(fmt for fmt in REGISTRY.values() if not fmt.binary and fmt.sniff(head))
+
+
+def by_magic(head: bytes) -> Format | None:
+    """The binary format of data starting with ``head``, if any."""
+    return next((fmt for fmt in REGISTRY.values() if fmt.binary and head.startswith(fmt.magic)), None)

@@ -660,6 +660,8 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     if writer.cannot_move:
         writer.lost(_("{count} roll(s) marked 'Cannot Move' are written as plain dances")
                     .format(count=writer.cannot_move))
+    if writer.analysed:
+        writer.lost(_("the analysis the record holds of {count} turn(s) is left out").format(count=writer.analysed))
     return writer.report.problems
 
 
@@ -672,6 +674,7 @@ class _Writer:
         self.report = Reporter(file=match.source)
         self.lost_keys: set[str] = set()
         self.cannot_move = 0
+        self.analysed = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
         self.report.warning("lost-on-write", message, line=turn.line if turn else game.line if game else None,
@@ -760,6 +763,8 @@ class _Writer:
             return []
         ident = "WB"[turn.player]
         node: list[tuple[str, Sequence[str]]]
+        if turn.analysis is not None:
+            self.analysed += 1
         if turn.kind != "roll":
             node = [(ident, props.MOVES[turn.player].write("double" if turn.kind == "beaver" else turn.kind))]
         else:
