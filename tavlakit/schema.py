@@ -26,6 +26,8 @@ PLAY_COLUMNS: dict[str, str] = {
     "hits": "Int64", "entered": "Int64", "borne_off": "Int64", "home_points": "Int64",
     "closed_board": "boolean", "position_id": "string", "legal": "boolean", "choices": "Int64",
     "luck": "float64", "luck_mark": "string", "error": "float64",
+    # the analysis the record holds (XG's), for rolls: equity the play lost (>= 0), the roll's luck
+    "recorded_error": "float64", "recorded_luck": "float64",
 }
 #: Column types of :func:`~tavlakit.analysis.frames.games_frame`.
 GAME_COLUMNS: dict[str, str] = {

@@ -89,6 +89,8 @@ def stats(
     luck rating  gnubg's words for it: Go to bed ... Go to Las Vegas (luck_rating)
     net luck     own luck minus the opponent's, in equity (net_luck)
     error/play   equity lost per play that had a choice (error_rate)
+    XG error     equity lost in all, as the file's own analyser (XG) judged
+                 it; only for records that hold such analysis (recorded_error)
     faces p      chi-square p-value of even dice faces; small: suspect (faces_p)
     doubles      share of the rolls that were doubles; fair: 0.167 (doubles_rate)
     rolls        rolls in the file, with --by file (plies)
@@ -157,13 +159,14 @@ def _warn(result: Analysis) -> None:
 HEADERS = frozenset((
     N_("player"), N_("match"), N_("games"), N_("wins"), N_("mars_for"), N_("mars_against"), N_("mars"),
     N_("luck_per_roll"), N_("luck_rating"), N_("net_luck"), N_("luck0"), N_("luck1"), N_("error_rate"),
-    N_("faces_p"), N_("doubles_rate"), N_("plies"), N_("problems")))
+    N_("recorded_error"), N_("faces_p"), N_("doubles_rate"), N_("plies"), N_("problems")))
 #: The short headers of the table on a terminal, in at most two lines, so
 #: that it fits 80 columns; ``tavlakit stats --help`` explains each.
 SHORT = {
     "match": N_("match"), "player": N_("player"), "games": N_("games"), "wins": N_("wins"),
     "mars_for": N_("mars\nwon"), "mars_against": N_("mars\nlost"), "luck_per_roll": N_("luck/\nroll"),
     "luck_rating": N_("luck\nrating"), "net_luck": N_("net\nluck"), "error_rate": N_("error/\nplay"),
+    "recorded_error": N_("XG\nerror"),
     "faces_p": N_("faces\np"), "doubles_rate": N_("doubles"), "plies": N_("rolls"), "problems": N_("errors"),
 }
 #: The columns that need luck (left out with --no-luck).

@@ -8,7 +8,7 @@ options its writer takes (any other option is an error, not ignored).
 ('.mat', '.txt')
 >>> by_content("(;FF[4]GM[6]").name
 'sgf'
->>> by_magic(b"RGMH\x01\x00").name, REGISTRY["xg"].binary
+>>> by_magic(b"RGMH...").name, REGISTRY["xg"].binary
 ('xg', True)
 >>> REGISTRY["sgf"].check_options({"numbering": "absolute"})
 Traceback (most recent call last):
