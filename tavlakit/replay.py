@@ -24,10 +24,12 @@ from .cube import Cube
 from .i18n import _
 from .legality import (
     Verdict,
+    by_marks,
     any_roll,
     closest,
     direct,
     explain,
+    hit_points,
     judge,
     notation,
     physical,
@@ -261,7 +263,7 @@ class _GameWalker:
                 return
             if not turn.moves:
                 return  # no move was possible: the board stays
-            fast = verdict.after, verdict.made
+            fast = self.reading(index, turn, verdict.readings)
         self.check_hits(turn, fast[1], before)
         self.moved(step, turn, Position._trusted(fast[0]))
 
@@ -287,6 +289,19 @@ class _GameWalker:
                 message = _("{problem}; a turn of {other} is not written (or {other} could not move)").format(
                     problem=message, other=names[missing])
         self.tell(Finding("wrong-player", "error", message), turn)
+
+    def reading(self, index: int, turn: Turn,
+                readings: list[tuple[Board, tuple[Move, ...]]]) -> tuple[Board, tuple[Move, ...]]:
+        """Of a legal play's readings (paths that hit differently), the one
+        the record means: the one under which the following plays fit, and
+        of those, in a game that marks hits, the one hitting where '*' is
+        written (else the first)."""
+        if len(readings) == 1:
+            return readings[0]
+        if self.marks_hits:
+            readings = by_marks(readings, turn.moves)
+        picked = self.choose([Candidate(b, m, "written") for b, m in readings], index, turn.player, True).candidate
+        return picked.board, picked.moves
 
     def moved(self, step: Step, turn: Turn, after: Position) -> None:
         step.after = after
@@ -339,9 +354,9 @@ class _GameWalker:
                 out.append(Candidate(verdict.after, moves, "extra-turn"))
         return out
 
-    def choose(self, candidates: list[Candidate], index: int, player: int) -> Choice:
+    def choose(self, candidates: list[Candidate], index: int, player: int, decide: bool = False) -> Choice:
         """:func:`~tavlakit.resync.choose` within what is left of the game's budget."""
-        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget))
+        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget), decide)
         self.budget -= choice.spent
         return choice
 
@@ -379,8 +394,8 @@ class _GameWalker:
         if not self.marks_hits:
             self.out.unmarked_hits += sum(m.hit for m in made)
             return
-        wrote = {m.dst for m in turn.moves if m.hit}
-        hits = {m.dst for m in made if m.hit}
+        wrote = hit_points(turn.moves)
+        hits = hit_points(made)
         if wrote != hits:
             missing = ", ".join(str(p) for p in sorted(hits - wrote, reverse=True))
             extra = ", ".join(str(p) for p in sorted(wrote - hits, reverse=True))
