@@ -20,7 +20,7 @@ from . import summary
 from .i18n import _
 from .play import Move, Play
 from .problem import Problem, Reporter
-from .rules import MARS_KINDS, OPENINGS, PRESETS, Rules
+from .rules import DEFAULT_RULES, MARS_KINDS, OPENINGS, PRESETS, Rules
 
 TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: For a roll: ``play`` (moves written, possibly none), ``cannot-move``
@@ -155,7 +155,7 @@ class Match:
 
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
-_FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"))
+_FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"), ("Cube", "cube"))
 
 
 def read_rules(tags: Mapping[str, str], report: Reporter,
@@ -165,7 +165,9 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
     ``Variation`` ``Tavla``/``Backgammon`` picks a preset; a ``Rules`` tag
     holds a preset name and/or ``option=value`` pairs; ``Crawford``,
     ``Jacoby`` and ``Beaver`` tags (``On``/``Off``) set those options of a
-    named rule set. A value that cannot be read is reported through
+    named rule set; a ``Cube`` tag (gnubg's SGF ``RU[NoCube]`` reads as
+    ``Cube`` ``Off``) sets the cube of the named rules, else of the default
+    ones (backgammon). A value that cannot be read is reported through
     ``report`` as a ``bad-tag`` warning, located at ``lines[tag]`` when
     given, and left out (the default holds). Never raises.
 
@@ -178,6 +180,8 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
     True
     >>> [(p.code, p.line) for p in found]
     [('bad-tag', None), ('bad-tag', 4)]
+    >>> read_rules({"Cube": "Off"}, Reporter(found)).cube
+    False
     """
     lines = lines or {}
 
@@ -217,7 +221,9 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
         flag = _flag(tags[tag])
         if flag is None:
             bad(tag, _("the {tag} tag says {value!r}; expected On or Off (ignored)").format(tag=tag, value=tags[tag]))
-        elif key not in options and base is not None:
+        elif key not in options and (base is not None or key == "cube"):
+            if base is None and not options:
+                base = DEFAULT_RULES
             options[key] = flag
     limit = tags.get("CubeLimit")
     if limit is not None and not limit.strip().isdigit():

@@ -34,7 +34,7 @@ from .legality import (
     notation,
     physical,
 )
-from .movegen import Board
+from .movegen import Board, legal_results
 from .play import Move
 from .position import Position
 from .problem import Finding, Problem, Reporter
@@ -149,6 +149,8 @@ class _GameWalker:
         self.lost: dict[int, _Lost] = {}
         self.budget = GAME_BUDGET  # later plays the resynchronisations of this game may judge
         self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
+        #: the file ends inside this game (the reader said so): its last turn may be cut short
+        self.cut = any(p.code == "truncated" for p in game.problems)
 
     # problems
     def tell(self, finding: Finding, turn: Turn | None = None, position: Position | None = None,
@@ -239,6 +241,9 @@ class _GameWalker:
                               _("the first roll {roll} is a double, but the opening dice are played "
                                 "(rules: use-opening-dice)").format(roll=f"{dice[0]}{dice[1]}")),
                       turn, position=before)
+        if turn.status == "unknown" and "unreadable" in turn.extra:
+            self.not_read(step, index, turn, before, (dice[0], dice[1]))
+            return
         if turn.status in ("unknown", "illegal"):
             later = any(t.kind == "roll" for t in self.game.turns[index + 1:])
             if turn.status == "unknown":
@@ -258,6 +263,9 @@ class _GameWalker:
         fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
         if fast is None:
             verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules)
+            if verdict.after is None and self.cut and index == len(self.game.turns) - 1:
+                step.legal = self.synced = False  # the last cell of a file cut short (reported)
+                return
             if verdict.after is None:
                 self.illegal(step, index, turn, before, verdict)
                 return
@@ -266,6 +274,14 @@ class _GameWalker:
             fast = self.reading(index, turn, verdict.readings)
         self.check_hits(turn, fast[1], before)
         self.moved(step, turn, Position._trusted(fast[0]))
+
+    def not_read(self, step: Step, index: int, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
+        """A play the reader could not read (and reported): not known, so the
+        game goes on from the legal play under which the following rows fit."""
+        step.legal = False
+        if self.synced:
+            legal = list(legal_results(before.board, dice, self.rules).items())
+            self.resync(step, index, turn, before, self.legal_candidates(legal, before.board), "")
 
     def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
         """A roll by the side not on roll: a turn of the other side is not
@@ -443,6 +459,8 @@ class _GameWalker:
             out.result_kind = out.final.result_kind(self.rules)
         end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
         result = game.result
+        if result is None and self.cut:
+            return  # the reader's truncated error says it
         for finding in judge_result(game, self.rules, self.match.length, end, self.match.players):
             if result is None:
                 self.report.emit(finding, line=game.turns[-1].line)
