@@ -133,7 +133,8 @@ class _Lost:
 class _GameWalker:
     """Walks one game: keeps the boards, asks the judges, reports."""
 
-    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter) -> None:
+    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter,
+                 marks: bool | None = None) -> None:
         self.match = match
         self.game = game
         self.rules = rules
@@ -148,7 +149,7 @@ class _GameWalker:
         self.after_end: _Lost | None = None
         self.lost: dict[int, _Lost] = {}
         self.budget = GAME_BUDGET  # later plays the resynchronisations of this game may judge
-        self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
+        self.marks_hits = marks_hits(game) if marks is None else marks  # the file marks hits with '*'
         #: the file ends inside this game (the reader said so): its last turn may be cut short
         self.cut = any(p.code == "truncated" for p in game.problems)
 
@@ -486,9 +487,15 @@ class _GameWalker:
                 problem=problem.message, done=more))
 
 
+def marks_hits(game: Game) -> bool:
+    """Whether the game's plays mark hits with '*' anywhere."""
+    return any(m.hit for t in game.turns for m in t.moves)
+
+
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
-                strict: bool = False, report: Reporter | None = None) -> ReplayedGame:
-    """Replay one game; ``crawford`` says whether it is the Crawford game.
+                strict: bool = False, report: Reporter | None = None, marks: bool | None = None) -> ReplayedGame:
+    """Replay one game; ``crawford`` says whether it is the Crawford game,
+    ``marks`` whether the file marks hits with '*' (``None``: whether the game does).
 
     Problems go to the returned game's ``problems`` (through ``report``'s
     location and strictness when given).
@@ -496,7 +503,7 @@ def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: 
     match = match or Match()
     base = report or Reporter(strict=strict, file=match.source)
     own = Reporter([], base.strict, **base.where).at(game=game.number)
-    return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own).run()
+    return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own, marks).run()
 
 
 def replay(match: Match, rules: Rules | None = None, strict: bool = False,
@@ -508,6 +515,7 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
     rules = rules or default_rules(match)
     scores = ScoreKeeper(match.length)
     base = Reporter(strict=strict, file=match.source)
+    marked = False
     for game in match.games if games is None else games:
         if strict:
             base.take([p for p in game.problems if p.severity == "error"][:1])
@@ -515,7 +523,8 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
         score, found = scores.score(game)
         for finding in found:
             here.emit(finding)
-        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base)
+        marked = marked or marks_hits(game)  # this game or an earlier one
+        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base, marked)
         replayed.problems[:0] = here.problems
         yield replayed
 

@@ -91,3 +91,16 @@ def test_look_ahead_follows_both_readings() -> None:
              Turn(0, "roll", (6, 3), (Move(13, 7), Move(13, 10)))]
     choice = choose([Candidate(bob.board, (), "unchanged")], Game(1, turns=turns), 0, 1, BG)
     assert (choice.fits, choice.to_end) == (3, True)
+
+
+def test_marks_of_an_earlier_game_count() -> None:
+    """Game 2 writes no '*' (Bob doubles and Ann drops right after 6/1, so
+    nothing later tells the readings apart), but game 1 of the file marks
+    hits: 6/1 is read as hitting nothing, as such a writer means it."""
+    first = transcript(("41: 6/2*/1", "43: bar/22 22/18"), ("63: 13/7* 13/10", "65: bar/20 13/7"))
+    second = "\n".join([" Game 2", " Ann : 1                        Bob : 0",
+                        f"  1) {OPENING[0]:<28}{OPENING[1]}", "  2) 41: 6/1                      Doubles => 2",
+                        "  3)  Drops", "                                  Wins 1 point", ""])
+    assert problems(first + "\n" + second) == []
+    alone = " 5 point match\n\n" + second.replace("Game 2", "Game 1").replace("Ann : 1", "Ann : 0")
+    assert problems(alone) == NO_MARKS  # no marks in the file: the first way found, 6/2*/1, an unmarked hit

@@ -203,7 +203,8 @@ def _syntax(exc: UnexpectedInput, line: str) -> tuple[str, int]:
         column = exc.pos_in_stream or 0
         while line[column - 1] in " \t":
             column += 1
-        return _("cannot read {text!r}").format(text=line[column - 1:column + 19].rstrip()), column
+        start = max(line.rfind(" ", 0, column - 1), line.rfind("\t", 0, column - 1)) + 1  # the word it is in
+        return _("cannot read {text!r}").format(text=line[start:].split(None, 1)[0][:20]), column
     if isinstance(exc, UnexpectedCharacters):
         return _("cannot read the line {text!r}").format(text=line.strip()[:40]), indent
     return _("the line ends too early: {text!r}").format(text=line.strip()[:40]), len(line) + 1
@@ -655,7 +656,7 @@ class _Writer:
         if turn.status == "cannot-move":
             return f"{dice} Cannot Move"
         if turn.status == "unknown":
-            return f"{dice} ???"
+            return f"{dice} {turn.extra.get('unreadable', ['???'])[0]}"  # a cell that could not be read: as written
         if turn.status == "illegal":
             return f"{dice} Illegal play ({turn.extra.get('illegal', [''])[0]})"
         flip = self.absolute and turn.player == 1
