@@ -295,9 +295,9 @@ class _GameBuilder:
                 self.problem(detail, turn.line or 0, turn.column, turn.number)
                 turn.status = "unknown"
                 turn.extra["unreadable"] = [text[3:].strip()]
-            elif status == "unknown" and (turn.line, turn.column) in self.reader._unread:
+            elif status == "unknown" and (cell := (turn.line or 0, turn.column or 0)) in self.reader._unread:
                 turn.status = "unknown"  # a cell the reader could not read (reported): kept as written
-                turn.text = self.reader._unread.pop((turn.line, turn.column))
+                turn.text = self.reader._unread.pop(cell)
                 turn.extra["unreadable"] = [turn.text[3:].strip()]
             elif status != "play":
                 turn.status = _STATUSES[status]
