@@ -65,3 +65,15 @@ def test_one_typo_is_one_syntax_error_on_its_line(files) -> None:
         assert [(p.code, p.line) for p in report.problems] == [("syntax", i + 1)], \
             (name, lines[i], [str(p) for p in report.problems])
         assert "???" not in report.problems[0].message
+
+
+def test_a_file_cut_in_a_game_header_is_one_error(files) -> None:
+    """Cut after a ``Game N`` line or inside its score line: the game has
+    no row; one truncated error, and the score line cut off is taken as the
+    score the previous game left (no score-mismatch)."""
+    lines = files["selfplay-5p-2"]
+    header = next(i for i, line in enumerate(lines) if line.strip() == "Game 2")
+    for cut in (lines[:header + 1], lines[:header + 1] + [lines[header + 1][:12]]):
+        report = validate(load_mat("\n".join(cut)))
+        assert [(p.code, p.line) for p in report.problems] == [("truncated", len(cut))], report.problems
+        assert "before its first row" in report.problems[0].message

@@ -361,6 +361,7 @@ class MatReader:
         #: roll cells set aside by :meth:`_salvage`: (line, column) -> the cell as written
         self._unread: dict[tuple[int, int], str] = {}
         self._decoded = True  # False once a line could not be decoded
+        self._after: tuple[int, int] | None = None  # the score after the last game read, when it has a result
         self._next_game: tuple[int, str] | None = None
         self._empty = True
         header, first = self._chunk()
@@ -537,14 +538,19 @@ class MatReader:
                                         column)
         game = builder.finish()
         if self._next_game is None and game.result is None and self._decoded:
-            self._cut_short(game, lines, line)
+            self._cut_short(builder, lines, line)
         self._unread.clear()
+        self._after = game.score_after() if game.result is not None else None
         return game
 
-    def _cut_short(self, game: Game, lines: list[str], first: int) -> None:
-        """The file ends inside ``game`` (``lines`` from its ``Game`` line,
+    def _cut_short(self, builder: _GameBuilder, lines: list[str], first: int) -> None:
+        """The file ends inside the game (``lines`` from its ``Game`` line,
         line ``first``): one ``truncated`` error at the last line, which may
-        be cut mid-cell, so what cannot be read there is said in it instead."""
+        be cut mid-cell, so what cannot be read there is said in it instead.
+        A score line cut off is the score the previous game left."""
+        game = builder.game
+        if not builder.has_score and self._after is not None:
+            game.score = self._after
         last = max(i for i, text in enumerate(lines) if text.strip())
         at = first + last
         cut = [p for p in game.problems if p.code == "syntax" and p.line == at
