@@ -24,8 +24,9 @@ from .rules import DEFAULT_RULES, MARS_KINDS, OPENINGS, PRESETS, Rules
 
 TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: For a roll: ``play`` (moves written, possibly none), ``cannot-move``
-#: (written out as such), ``unknown`` (``???``), ``illegal`` (gnubg's
-#: ``Illegal play (...)`` row).
+#: (written out as such), ``unknown`` (``???``, or moves the reader could
+#: not read: then ``extra["unreadable"]`` holds them as written),
+#: ``illegal`` (gnubg's ``Illegal play (...)`` row).
 RollStatus = Literal["play", "cannot-move", "unknown", "illegal"]
 
 
