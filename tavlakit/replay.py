@@ -24,8 +24,8 @@ from .cube import Cube
 from .i18n import _
 from .legality import (
     Verdict,
-    by_marks,
     any_roll,
+    by_marks,
     closest,
     direct,
     explain,

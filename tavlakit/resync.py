@@ -83,7 +83,8 @@ def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int,
             continue
         dice = turn.dice
         if turn.player not in (0, 1) or dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice) \
-                or turn.status != "play" or (not turn.moves and at == len(turns) - 1) or left <= 0:
+                or turn.status not in ("play", "cannot-move") or (not turn.moves and at == len(turns) - 1) \
+                or left <= 0:
             break  # cannot be followed further (or a resignation): every survivor fits
         survivors = []
         seen = set()

@@ -104,3 +104,11 @@ def test_marks_of_an_earlier_game_count() -> None:
     assert problems(first + "\n" + second) == []
     alone = " 5 point match\n\n" + second.replace("Game 2", "Game 1").replace("Ann : 1", "Ann : 0")
     assert problems(alone) == NO_MARKS  # no marks in the file: the first way found, 6/2*/1, an unmarked hit
+
+
+def test_a_dance_decides_too() -> None:
+    """No '*' anywhere: after 6/1 Bob writes 66 'Cannot Move', which only the
+    hit path allows (Bob on the bar against Ann's 6 point); the look-ahead
+    follows a written dance like any play."""
+    text = transcript(("14: 6/1", "66: Cannot Move"), ("63: 13/7 13/10", "43: bar/22 13/9"))
+    assert problems(text) == NO_MARKS
