@@ -277,12 +277,19 @@ class _GameWalker:
         self.moved(step, turn, Position._trusted(fast[0]))
 
     def not_read(self, step: Step, index: int, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
-        """A play the reader could not read (and reported): not known, so the
-        game goes on from the legal play under which the following rows fit."""
+        """A play the reader could not read: not known, so the game goes on
+        from the legal play under which the following rows fit. The reader
+        reported it (a syntax error on its line, or the file ends there);
+        else (a record converted from such a file) it is an unknown-play
+        warning."""
         step.legal = False
-        if self.synced:
-            legal = list(legal_results(before.board, dice, self.rules).items())
-            self.resync(step, index, turn, before, self.legal_candidates(legal, before.board), "")
+        if not self.synced:
+            return
+        legal = list(legal_results(before.board, dice, self.rules).items())
+        done = self.resync(step, index, turn, before, self.legal_candidates(legal, before.board), "")
+        if not any(p.code in ("syntax", "truncated") and p.line == turn.line for p in self.game.problems):
+            self.tell(Finding("unknown-play", "warning", _("the play {text!r} could not be read; {done}").format(
+                text=turn.extra["unreadable"][0], done=done)), turn, position=before)
 
     def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
         """A roll by the side not on roll: a turn of the other side is not

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import copy
 import csv
+import io
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from tavlakit.formats.jsonfmt import read_json, write_json
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf
 from tavlakit.record import Result, Turn
@@ -124,6 +126,18 @@ def test_a_typo_is_one_syntax_error_and_the_rest_is_checked() -> None:
     assert codes(validate(load_mat(later))) == [("error", "syntax", 33), ("error", "illegal-play", 34)]
     turn = load_mat(text).games[1].turns[8]
     assert (turn.status, turn.text) == ("unknown", "53: 25/20 13/1O")
+
+
+def test_an_unreadable_play_kept_through_json_is_one_warning() -> None:
+    """Converted to JSON, the play that could not be read stays as written;
+    read back (no syntax error now), it is one unknown-play warning that
+    quotes it, and the game goes on from the board the following rows fit."""
+    text = GALAXY.replace("  5) 53: 25/20 13/10", "  5) 53: 25/20 13/1O")
+    out = io.StringIO()
+    write_json(load_mat(text), out)
+    report = validate(read_json(out.getvalue()))
+    assert [p.code for p in report.problems] == ["unknown-play", "points-capped", "hit-mark"]  # JSON has no lines
+    assert "'25/20 13/1O' could not be read" in report.problems[0].message
 
 
 # --- the whole corpus -------------------------------------------------------------
