@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .i18n import _
 from .movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
@@ -48,6 +48,10 @@ class Verdict:
     """Why the written moves could not be played with the dice at all (the deepest failure)."""
     legal: dict[Board, tuple[Move, ...]] | None = None
     """Every legal play (``None``: not needed)."""
+    readings: list[tuple[Board, tuple[Move, ...]]] = field(default_factory=list)
+    """Every legal board the written moves reach, ``after`` first: more than
+    one when the paths of a merged move differ in what they hit (``6/1`` with
+    4-1 past a blot on 2: 6/5/1 or 6/2*/1)."""
     flip: bool = False
     """Messages write the mover's points ``25 - p`` (Black in the absolute numbering)."""
 
@@ -67,25 +71,39 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
     """
     if not written:
         legal = legal_results(board, dice, rules)
-        moves = next(iter(legal.values()))
-        return Verdict(board, dice, rules, None if moves else board, (), None, None, legal, flip)
+        if next(iter(legal.values())):
+            return Verdict(board, dice, rules, None, (), None, None, legal, flip=flip)
+        return Verdict(board, dice, rules, board, (), None, None, legal, [(board, ())], flip=flip)
     if rules.hit_and_run:
         fast = direct(board, dice, written)
-        if fast is not None:  # every die used, so no maximal-dice question
-            return Verdict(board, dice, rules, fast[0], fast[1], flip=flip)
+        if fast is not None:  # every die used, so no maximal-dice question; one path per move
+            return Verdict(board, dice, rules, fast[0], fast[1], readings=[fast], flip=flip)
     reached, failure = realise(board, dice, written, flip)
     verdict = Verdict(board, dice, rules, None, (), reached, failure, flip=flip)
     if not reached:
         return verdict  # illegal; the legal plays are computed only if asked
-    if rules.hit_and_run and len(next(iter(reached.values()))) == _dice_count(dice):
-        verdict.after, verdict.made = next(iter(reached.items()))
-        return verdict
-    legal = verdict.legal_plays()
-    for key, made in reached.items():
-        if key in legal:
-            verdict.after, verdict.made = key, made
-            break
+    count = _dice_count(dice)
+    if rules.hit_and_run and any(len(made) == count for made in reached.values()):
+        verdict.readings = [(key, made) for key, made in reached.items() if len(made) == count]
+    else:
+        legal = verdict.legal_plays()
+        verdict.readings = [(key, made) for key, made in reached.items() if key in legal]
+    if verdict.readings:
+        verdict.after, verdict.made = verdict.readings[0]
     return verdict
+
+
+def hit_points(moves: Iterable[Move]) -> set[int]:
+    """The points a play hits on (or marks as hit, for written moves)."""
+    return {m.dst for m in moves if m.hit}
+
+
+def by_marks(readings: list[tuple[Board, tuple[Move, ...]]],
+             written: Sequence[Move]) -> list[tuple[Board, tuple[Move, ...]]]:
+    """The readings of a play, those hitting exactly where ``written`` marks
+    hits with ``*`` first (for a record that marks hits)."""
+    wrote = hit_points(written)
+    return sorted(readings, key=lambda reading: hit_points(reading[1]) != wrote)
 
 
 def any_roll(board: Board, rules: Rules) -> dict[Board, tuple[Move, ...]]:

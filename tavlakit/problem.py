@@ -51,6 +51,7 @@ CODES: dict[str, str] = {
     "unsupported": N_("something the format holds but the record model does not (kept raw where possible)"),
     "internal": N_("tavlakit failed on this input: a bug, please report it"),
     "bad-tag": N_("a tag whose value cannot be read (its default is used)"),
+    "missing-length": N_("a transcript with games but no 'N point match' line (read as a money session)"),
     "not-a-record": N_("a file of a kind tavlakit does not read"),
     "position": N_("an analysed position (XG, BGBlitz or gnubg text), not a match"),
     "position-mismatch": N_("a position text whose board, XGID and Position ID do not agree"),
@@ -77,6 +78,8 @@ CODES: dict[str, str] = {
     "match-over": N_("games after the match was won"),
     "absurd-points": N_("a point total no game can produce"),
     "points-capped": N_("points written capped at what the winner needed to win the match"),
+    "forfeit": N_("a match forfeited: the last game's points are what the winner needed (Backgammon Galaxy)"),
+    "truncated": N_("the file ends inside a game (cut short)"),
     "after-end": N_("turns written after the game was already over"),
     # collections
     "duplicate-match": N_("the same match (dice, plays, cube, results) as another file of the collection"),

@@ -29,12 +29,13 @@ from typing import Literal, NamedTuple
 from .i18n import _, ngettext
 from .play import Move, Play
 from .problem import Problem, Reporter, counts_text, html_table
-from .rules import MARS_KINDS, OPENINGS, PRESETS, Rules
+from .rules import DEFAULT_RULES, MARS_KINDS, OPENINGS, PRESETS, Rules
 
 TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: For a roll: ``play`` (moves written, possibly none), ``cannot-move``
-#: (written out as such), ``unknown`` (``???``), ``illegal`` (gnubg's
-#: ``Illegal play (...)`` row).
+#: (written out as such), ``unknown`` (``???``, or moves the reader could
+#: not read: then ``extra["unreadable"]`` holds them as written),
+#: ``illegal`` (gnubg's ``Illegal play (...)`` row).
 RollStatus = Literal["play", "cannot-move", "unknown", "illegal"]
 #: How a file numbers the points (see :attr:`Match.numbering`).
 Numbering = Literal["relative", "absolute"]
@@ -269,7 +270,7 @@ def _result_text(game: Game, players: tuple[str, str] | None) -> str:
 
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
-_FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"))
+_FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"), ("Cube", "cube"))
 
 
 def read_rules(tags: Mapping[str, str], report: Reporter,
@@ -279,7 +280,9 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
     ``Variation`` ``Tavla``/``Backgammon`` picks a preset; a ``Rules`` tag
     holds a preset name and/or ``option=value`` pairs; ``Crawford``,
     ``Jacoby`` and ``Beaver`` tags (``On``/``Off``) set those options of a
-    named rule set. A value that cannot be read is reported through
+    named rule set; a ``Cube`` tag (gnubg's SGF ``RU[NoCube]`` reads as
+    ``Cube`` ``Off``) sets the cube of the named rules, else of the default
+    ones (backgammon). A value that cannot be read is reported through
     ``report`` as a ``bad-tag`` warning, located at ``lines[tag]`` when
     given, and left out (the default holds). Never raises.
 
@@ -292,6 +295,8 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
     True
     >>> [(p.code, p.line) for p in found]
     [('bad-tag', None), ('bad-tag', 4)]
+    >>> read_rules({"Cube": "Off"}, Reporter(found)).cube
+    False
     """
     lines = lines or {}
 
@@ -331,7 +336,9 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
         flag = _flag(tags[tag])
         if flag is None:
             bad(tag, _("the {tag} tag says {value!r}; expected On or Off (ignored)").format(tag=tag, value=tags[tag]))
-        elif key not in options and base is not None:
+        elif key not in options and (base is not None or key == "cube"):
+            if base is None and not options:
+                base = DEFAULT_RULES
             options[key] = flag
     limit = tags.get("CubeLimit")
     if limit is not None and not limit.strip().isdigit():

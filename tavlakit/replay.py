@@ -25,14 +25,16 @@ from .i18n import _
 from .legality import (
     Verdict,
     any_roll,
+    by_marks,
     closest,
     direct,
     explain,
+    hit_points,
     judge,
     notation,
     physical,
 )
-from .movegen import Board
+from .movegen import Board, legal_results
 from .play import Move, point_name
 from .position import Position
 from .problem import Finding, Problem, Reporter, counts_text, problems_table
@@ -151,7 +153,7 @@ class _GameWalker:
     """Walks one game: keeps the boards, asks the judges, reports."""
 
     def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter,
-                 numbering: Numbering) -> None:
+                 numbering: Numbering, marks: bool | None = None) -> None:
         self.match = match
         self.absolute = numbering == "absolute"
         self.game = game
@@ -167,7 +169,9 @@ class _GameWalker:
         self.after_end: _Lost | None = None
         self.lost: dict[int, _Lost] = {}
         self.budget = GAME_BUDGET  # later plays the resynchronisations of this game may judge
-        self.marks_hits = any(m.hit for t in game.turns for m in t.moves)
+        self.marks_hits = marks_hits(game) if marks is None else marks  # the file marks hits with '*'
+        #: the file ends inside this game (the reader said so): its last turn may be cut short
+        self.cut = any(p.code == "truncated" for p in game.problems)
 
     # problems
     def flip(self, player: int) -> bool:
@@ -262,6 +266,9 @@ class _GameWalker:
                               _("the first roll {roll} is a double, but the opening dice are played "
                                 "(rules: use-opening-dice)").format(roll=f"{dice[0]}{dice[1]}")),
                       turn, position=before)
+        if turn.status == "unknown" and "unreadable" in turn.extra:
+            self.not_read(step, index, turn, before, (dice[0], dice[1]))
+            return
         if turn.status in ("unknown", "illegal"):
             later = any(t.kind == "roll" for t in self.game.turns[index + 1:])
             if turn.status == "unknown":
@@ -281,14 +288,32 @@ class _GameWalker:
         fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
         if fast is None:
             verdict = judge(before.board, (dice[0], dice[1]), turn.moves, self.rules, self.flip(player))
+            if verdict.after is None and self.cut and index == len(self.game.turns) - 1:
+                step.legal = self.synced = False  # the last cell of a file cut short (reported)
+                return
             if verdict.after is None:
                 self.illegal(step, index, turn, before, verdict)
                 return
             if not turn.moves:
                 return  # no move was possible: the board stays
-            fast = verdict.after, verdict.made
+            fast = self.reading(index, turn, verdict.readings)
         self.check_hits(turn, fast[1], before)
         self.moved(step, turn, Position._trusted(fast[0]))
+
+    def not_read(self, step: Step, index: int, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
+        """A play the reader could not read: not known, so the game goes on
+        from the legal play under which the following rows fit. The reader
+        reported it (a syntax error on its line, or the file ends there);
+        else (a record converted from such a file) it is an unknown-play
+        warning."""
+        step.legal = False
+        if not self.synced:
+            return
+        legal = list(legal_results(before.board, dice, self.rules).items())
+        done = self.resync(step, index, turn, before, self.legal_candidates(legal, before.board), "")
+        if not any(p.code in ("syntax", "truncated") and p.line == turn.line for p in self.game.problems):
+            self.tell(Finding("unknown-play", "warning", _("the play {text!r} could not be read; {done}").format(
+                text=turn.extra["unreadable"][0], done=done)), turn, position=before)
 
     def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
         """A roll by the side not on roll: a turn of the other side is not
@@ -312,6 +337,19 @@ class _GameWalker:
                 message = _("{problem}; a turn of {other} is not written (or {other} could not move)").format(
                     problem=message, other=names[missing])
         self.tell(Finding("wrong-player", "error", message), turn)
+
+    def reading(self, index: int, turn: Turn,
+                readings: list[tuple[Board, tuple[Move, ...]]]) -> tuple[Board, tuple[Move, ...]]:
+        """Of a legal play's readings (paths that hit differently), the one
+        the record means: the one under which the following plays fit, and
+        of those, in a game that marks hits, the one hitting where '*' is
+        written (else the first)."""
+        if len(readings) == 1:
+            return readings[0]
+        if self.marks_hits:
+            readings = by_marks(readings, turn.moves)
+        picked = self.choose([Candidate(b, m, "written") for b, m in readings], index, turn.player, True).candidate
+        return picked.board, picked.moves
 
     def moved(self, step: Step, turn: Turn, after: Position) -> None:
         step.after = after
@@ -364,9 +402,9 @@ class _GameWalker:
                 out.append(Candidate(verdict.after, moves, "extra-turn"))
         return out
 
-    def choose(self, candidates: list[Candidate], index: int, player: int) -> Choice:
+    def choose(self, candidates: list[Candidate], index: int, player: int, decide: bool = False) -> Choice:
         """:func:`~tavlakit.resync.choose` within what is left of the game's budget."""
-        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget))
+        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget), decide)
         self.budget -= choice.spent
         return choice
 
@@ -405,8 +443,8 @@ class _GameWalker:
         if not self.marks_hits:
             self.out.unmarked_hits += sum(m.hit for m in made)
             return
-        wrote = {m.dst for m in turn.moves if m.hit}
-        hits = {m.dst for m in made if m.hit}
+        wrote = hit_points(turn.moves)
+        hits = hit_points(made)
         if wrote != hits:
             flip = self.flip(turn.player)
             missing = ", ".join(point_name(p, flip=flip) for p in sorted(hits - wrote, reverse=not flip))
@@ -455,6 +493,8 @@ class _GameWalker:
             out.result_kind = out.final.result_kind(self.rules)
         end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
         result = game.result
+        if result is None and self.cut:
+            return  # the reader's truncated error says it
         for finding in judge_result(game, self.rules, self.match.length, end, self.match.players):
             if result is None:
                 self.report.emit(finding, line=game.turns[-1].line)
@@ -480,10 +520,16 @@ class _GameWalker:
                 problem=problem.message, done=more))
 
 
+def marks_hits(game: Game) -> bool:
+    """Whether the game's plays mark hits with '*' anywhere."""
+    return any(m.hit for t in game.turns for m in t.moves)
+
+
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
                 strict: bool = False, report: Reporter | None = None,
-                numbering: Numbering | None = None) -> ReplayedGame:
-    """Replay one game; ``crawford`` says whether it is the Crawford game.
+                numbering: Numbering | None = None, marks: bool | None = None) -> ReplayedGame:
+    """Replay one game; ``crawford`` says whether it is the Crawford game,
+    ``marks`` whether the file marks hits with '*' (``None``: whether the game does).
 
     Problems go to the returned game's ``problems`` (through ``report``'s
     location and strictness when given). They write points in ``numbering``
@@ -493,7 +539,7 @@ def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: 
     base = report or Reporter(strict=strict, file=match.source)
     own = Reporter([], base.strict, **base.where).at(game=game.number)
     return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own,
-                       numbering or match.numbering).run()
+                       numbering or match.numbering, marks).run()
 
 
 def replay(match: Match, rules: Rules | None = None, strict: bool = False,
@@ -506,6 +552,7 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
     rules = rules or default_rules(match)
     scores = ScoreKeeper(match.length)
     base = Reporter(strict=strict, file=match.source)
+    marked = False
     for game in match.games if games is None else games:
         if strict:
             base.take([p for p in game.problems if p.severity == "error"][:1])
@@ -513,7 +560,9 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
         score, found = scores.score(game)
         for finding in found:
             here.emit(finding)
-        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base, numbering)
+        marked = marked or marks_hits(game)  # this game or an earlier one
+        replayed = replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base, numbering,
+                               marked)
         replayed.problems[:0] = here.problems
         yield replayed
 

@@ -52,44 +52,52 @@ class Choice:
 
 
 def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int, rules: Rules,
-           budget: int = BUDGET) -> Choice:
+           budget: int = BUDGET, decide: bool = False) -> Choice:
     """The candidate under which turns ``index + 1...`` of ``game`` fit best.
 
     ``player`` moved at turn ``index``. All candidates are played ahead
     together, roll by roll, and dropped at the first roll that does not fit:
     the last to go (or the first of those fitting to the end, or to the point
     where the record cannot be followed) is chosen; ties go to the earlier
-    candidate.
+    candidate. A later play that reads two ways (paths that hit differently,
+    :attr:`~tavlakit.legality.Verdict.readings`) is followed both ways. With
+    ``decide`` the look stops as soon as one candidate is left (``fits`` then
+    counts the rolls looked at).
     """
-    alive: list[tuple[Candidate, dict[int, Board]]] = []
+    alive: list[tuple[Candidate, Board]] = []  # each with the board of the side that moved last
     seen: set[Board] = set()
     for candidate in candidates:
         if candidate.board not in seen:
             seen.add(candidate.board)
-            alive.append((candidate, {player: candidate.board, 1 - player: flipped(candidate.board)}))
+            alive.append((candidate, candidate.board))
     assert alive, "no candidate board"
+    last = player
     fits = 0
     left = budget
     turns = game.turns
     for at in range(index + 1, len(turns)):
+        if decide and all(candidate is alive[0][0] for candidate, _board in alive):
+            break
         turn = turns[at]
         if turn.kind != "roll":
             continue
         dice = turn.dice
         if turn.player not in (0, 1) or dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice) \
-                or turn.status != "play" or (not turn.moves and at == len(turns) - 1) or left <= 0:
+                or turn.status not in ("play", "cannot-move") or (not turn.moves and at == len(turns) - 1) \
+                or left <= 0:
             break  # cannot be followed further (or a resignation): every survivor fits
         survivors = []
-        for candidate, views in alive:
-            mover = views[turn.player]
-            if max(mover) <= 0 or max(views[1 - turn.player]) <= 0:
+        seen = set()
+        for candidate, board in alive:
+            mover = board if turn.player == last else flipped(board)
+            if max(mover) <= 0 or min(mover) >= 0:
                 continue  # a turn after the game ended on this board
             left -= 1
-            after = judge(mover, (dice[0], dice[1]), turn.moves, rules).after
-            if after is not None:
-                views[turn.player] = after
-                views[1 - turn.player] = flipped(after)
-                survivors.append((candidate, views))
+            for after, _made in judge(mover, (dice[0], dice[1]), turn.moves, rules).readings:
+                if after not in seen:
+                    seen.add(after)
+                    survivors.append((candidate, after))
+        last = turn.player
         if not survivors:
             return Choice(alive[0][0], fits, False, budget - left)
         alive = survivors

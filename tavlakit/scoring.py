@@ -45,7 +45,13 @@ def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tupl
         message = _("the game has no result") if over else _("the game has no result (it stops before it is over)")
         return [Finding("missing-result", "error" if over else "warning", message)]
     cube = end.cube
-    if result.points > 3 * max(end.most or cube, 1) or result.points < 1:
+    most = 3 * max(end.most or cube, 1)
+    if length and end.winner is None and result.points > most and result.points == length - game.score[result.winner]:
+        return [Finding("forfeit", "warning", _("Wins {points} point(s) at cube {cube}: the points {winner} needed to "
+                                                "win the match, as Backgammon Galaxy writes a match forfeited by a "
+                                                "player who left").format(points=result.points, cube=cube,
+                                                                          winner=names[result.winner]))]
+    if result.points > most or result.points < 1:
         return [Finding("absurd-points", "error", _("Wins {points} point(s): a game at cube {cube} is worth at "
                                                     "most {most}").format(points=result.points, cube=cube,
                                                                           most=3 * cube))]

@@ -110,7 +110,7 @@ def turn_text(turn: Turn, flip: bool = False) -> str:
     if turn.kind == "roll":
         dice = f"{turn.dice[0]}{turn.dice[1]}" if turn.dice and len(turn.dice) == 2 else "??"
         if turn.status == "unknown":
-            return f"{dice}: ???"
+            return f"{dice}: {turn.extra.get('unreadable', ['???'])[0]}"  # as written when it could not be read
         if turn.status == "illegal":
             return _("{dice}: illegal play").format(dice=dice)
         play = Play(turn.moves).notation(flip=flip)

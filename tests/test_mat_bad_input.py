@@ -86,11 +86,17 @@ def test_bad_cube_cell_is_left_out_and_said() -> None:
 
 
 def test_truncated_game_has_no_result() -> None:
+    """A file that ends inside a game: one error at its last line."""
     text = " 3 point match\n" + GAME.format(n=1, a=0, b=0) + "\n" + "\n".join(GAME.format(n=2, a=0, b=2).splitlines()[:4])
     match = load_mat(text)
-    assert problems(match) == []
+    assert [(p.code, p.severity, p.line, p.game, p.message) for p in problems(match)] == [
+        ("truncated", "error", 13, 2, "the file ends inside game 2, after row 2: the game has no result")]
     assert match.games[0].result is not None and match.games[1].result is None
     assert len(match.games[1].turns) == 4  # rows 1 and 2
+    cut = load_mat(text.rsplit("\n", 1)[0] + "\n  2) 63: 24/18 1")  # cut mid-move: a syntax error alone
+    [problem] = problems(cut)
+    assert (problem.code, problem.line) == ("truncated", 13)
+    assert problem.message.endswith("the last line '2) 63: 24/18 1' is cut short")
 
 
 def test_long_line_is_reported_not_parsed() -> None:
@@ -218,7 +224,7 @@ def test_pathological_lines_are_quick() -> None:
     """Lines just under MAX_LINE built to make regular expressions backtrack."""
     for body in ("24/" * 1300, "a : " * 1000, " : 1 " * 800, "(2)" * 1300, "24/18*" * 650, "1" * 4000):
         start = time.perf_counter()
-        match = load_mat(" 1 point match\n Game 1\n a : 0    b : 0\n  1) 63: " + body + "\n")
+        match = load_mat(" 1 point match\n Game 1\n a : 0    b : 0\n  1) 63: " + body + "\n      Wins 1 point\n")
         assert time.perf_counter() - start < 0.5
         assert [p.code for p in problems(match)] == ["syntax"]
 

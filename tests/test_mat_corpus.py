@@ -34,10 +34,18 @@ def test_corpus_is_there(matches: dict) -> None:
     assert sum(len(m.games) for _, m in matches.values()) >= 1900
 
 
+#: Files that end inside a game (cut short, or goldens of abandoned matches).
+CUT_SHORT = {"bglib/HooShanG-nori-2009Jan291842.txt", "bglib/PghPete-nori-2009Jan242317.txt",
+             "bglib/py199-nori-2009Jan171407.txt", "BgMatchFormat_Lib/abandoned_money.mat",
+             "BgMatchFormat_Lib/abandoned_partial.mat", "BgMatchFormat_Lib/forfeit_partial.mat"}
+
+
 def test_every_file_reads_without_problems(matches: dict) -> None:
-    """No reading problem at all, and as many games as SOURCES.tsv counts."""
-    problems = [str(p) for _, m in matches.values() for p in m.problems + [q for g in m.games for q in g.problems]]
-    assert problems == []
+    """No reading problem but one ``truncated`` error for each file that
+    ends inside a game, and as many games as SOURCES.tsv counts."""
+    problems = [(name, p.code) for name, (_, m) in matches.items()
+                for p in m.problems + [q for g in m.games for q in g.problems]]
+    assert sorted(problems) == sorted((name, "truncated") for name in CUT_SHORT)
     wrong = {name: (games, len(m.games)) for name, (games, m) in matches.items()
              if games is not None and games != len(m.games)}
     assert wrong == {}
@@ -63,7 +71,7 @@ def test_round_trip(matches: dict, numbering: str) -> None:
         out = io.StringIO()
         assert write_mat(match, out, numbering=numbering) == [], name
         again = load_mat(out.getvalue())
-        if again != match or again.problems or any(g.problems for g in again.games):
+        if again != match or again.problems or any(g.problems for g in again.games) != (name in CUT_SHORT):
             bad.append(name)
     assert bad == []
 

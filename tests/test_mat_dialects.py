@@ -208,9 +208,11 @@ def test_raccoon_money_session(corpus_dir: Path) -> None:
 
 
 def test_goldens_comments_and_truncation(corpus_dir: Path) -> None:
-    match = read(corpus_dir, "BgMatchFormat_Lib/abandoned_partial.mat")
+    name = "BgMatchFormat_Lib/abandoned_partial.mat"
+    match = load_mat((corpus_dir / name).read_bytes(), source=name)
     assert match.tags == {"Match ID": "abandoned"}
-    assert match.games[1].result is None  # truncated: the validator reports it
+    assert match.games[1].result is None  # the file ends inside game 2, at its comment line
+    assert [(p.code, p.line) for g in match.games for p in g.problems] == [("truncated", 13)]
     assert match.games[1].comments == ["match aborted by tournament server"]
     assert (match.games[0].result.winner, match.games[0].result.points) == (1, 1)
 
@@ -219,7 +221,7 @@ def test_jbs_hand_transcript() -> None:
     """tests/data/mat/jbs-hand.mat: made by hand in the JBS transcript style
     (right cell at col 39, padded cells, Bar/Off words, ????)."""
     match = load_mat((DATA / "jbs-hand.mat").read_bytes(), source="jbs-hand.mat")
-    assert match.problems == [] and all(g.problems == [] for g in match.games)
+    assert match.problems == [] and [(p.code, p.game) for g in match.games for p in g.problems] == [("truncated", 2)]
     assert match.players == ("Ayşe Yılmaz", "Mochizuki Masayuki")
     assert match.tags == {"Site": "JBS", "Transcriber": "A. Person", "EventTime": "16:15"}
     g1 = match.games[0]

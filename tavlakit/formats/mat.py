@@ -205,7 +205,8 @@ def _syntax(exc: UnexpectedInput, line: str) -> tuple[str, int]:
         column = exc.pos_in_stream or 0
         while line[column - 1] in " \t":
             column += 1
-        return _("cannot read {text!r}").format(text=line[column - 1:column + 19].rstrip()), column
+        start = max(line.rfind(" ", 0, column - 1), line.rfind("\t", 0, column - 1)) + 1  # the word it is in
+        return _("cannot read {text!r}").format(text=line[start:].split(None, 1)[0][:20]), column
     if isinstance(exc, UnexpectedCharacters):
         return _("cannot read the line {text!r}").format(text=line.strip()[:40]), indent
     return _("the line ends too early: {text!r}").format(text=line.strip()[:40]), len(line) + 1
@@ -296,6 +297,11 @@ class _GameBuilder:
             if status == "error":
                 self.problem(detail, turn.line or 0, turn.column, turn.number)
                 turn.status = "unknown"
+                turn.extra["unreadable"] = [text[3:].strip()]
+            elif status == "unknown" and (cell := (turn.line or 0, turn.column or 0)) in self.reader._unread:
+                turn.status = "unknown"  # a cell the reader could not read (reported): kept as written
+                turn.text = self.reader._unread.pop(cell)
+                turn.extra["unreadable"] = [turn.text[3:].strip()]
             elif status != "play":
                 turn.status = _STATUSES[status]
                 if status == "illegal":
@@ -355,10 +361,20 @@ class MatReader:
         self._absolute = False
         self._players_seen = False
         self._lines: Iterator[tuple[int, str]] = enumerate(lines, 1)
+        #: roll cells set aside by :meth:`_salvage`: (line, column) -> the cell as written
+        self._unread: dict[tuple[int, int], str] = {}
+        self._decoded = True  # False once a line could not be decoded
+        self._after: tuple[int, int] | None = None  # the score after the last game read, when it has a result
         self._next_game: tuple[int, str] | None = None
         self._empty = True
         header, first = self._chunk()
+        self._length_seen = False
         self._header(header, first)
+        if self._next_game and not self._length_seen:
+            line, text = self._next_game
+            self.report.error("missing-length", _("no 'N point match' line before {game!r}: the games are read as "
+                                                  "a money session (gnubg does not read such a file)")
+                              .format(game=text.strip()), line=line, column=len(text) - len(text.lstrip()) + 1)
         self._first = self._read_game() if self._next_game else None
         if self._empty and not self.match.problems:
             self.report.error("empty", _("the file holds no match"))
@@ -387,6 +403,7 @@ class MatReader:
                 lines.append(line)
         except UnicodeDecodeError as exc:
             self._lines = iter(())
+            self._decoded = False
             self.report.error("encoding", _("the text cannot be decoded after line {line} ({encoding}: {reason}); "
                                             "open the file in binary and use decode()")
                               .format(line=(first or 1) + len(lines) - 1, encoding=exc.encoding, reason=exc.reason))
@@ -417,8 +434,10 @@ class MatReader:
                 message, column = _syntax(exc, line)
                 salvaged = self._salvage(line, column) if isinstance(exc, UnexpectedCharacters) else None
                 if salvaged is not None:
-                    parsed, note = salvaged
+                    parsed, note, cell = salvaged
                     message = _("{problem}; {what}").format(problem=message, what=note)
+                    if cell is not None:
+                        self._unread[(first + i, cell[0])] = cell[1]
                 row = _ROW.match(line)
                 report.error("syntax", message, line=first + i, column=column, move=int(row[1]) if row else None)
                 if salvaged is None:
@@ -426,10 +445,11 @@ class MatReader:
             yield first + i - 2, parsed
 
     @staticmethod
-    def _salvage(line: str, column: int) -> tuple[list[Line], str] | None:
+    def _salvage(line: str, column: int) -> tuple[list[Line], str, tuple[int, str] | None] | None:
         """Parse a row again with the cell that holds ``column`` (1-based)
         written as an unknown play (``31: ???``), or left out when it is not
-        a roll, so the other cell and the turn order survive a typo."""
+        a roll, so the other cell and the turn order survive a typo. Also
+        returns the roll cell set aside, ``(column, text)``."""
         if not _ROW.match(line):
             return None
         starts = [found.start() for found in _CELL_START.finditer(line)]
@@ -446,8 +466,8 @@ class MatReader:
         except UnexpectedInput:
             return None
         if roll:
-            return parsed, _("the roll is read as an unknown play")
-        return parsed, _("{cell!r} is left out").format(cell=cell.strip())
+            return parsed, _("the roll is read as an unknown play"), (start + 1, cell.strip())
+        return parsed, _("{cell!r} is left out").format(cell=cell.strip()), None
 
     # -- header and games -------------------------------------------------
 
@@ -464,10 +484,11 @@ class MatReader:
                 elif kind == "tag" or kind == "comment":
                     match.comments.append(text[1:].strip())
                 elif kind == "length":
-                    if match.length:
+                    if self._length_seen:
                         self.report.error("syntax", _("a second match length {text!r}").format(text=text),
                                           line=line, column=column)
                     match.length = _number(text)
+                    self._length_seen = True
                 else:
                     self.report.error("syntax", _("{text!r} outside any game").format(text=text), line=line,
                                       column=column)
@@ -519,7 +540,35 @@ class MatReader:
                     else:
                         builder.problem(_("{text!r} inside a game").format(text=text), (tokens[0].end_line or 0) + base,
                                         column)
-        return builder.finish()
+        game = builder.finish()
+        if self._next_game is None and game.result is None and self._decoded:
+            self._cut_short(builder, lines, line)
+        self._unread.clear()
+        self._after = game.score_after() if game.result is not None else None
+        return game
+
+    def _cut_short(self, builder: _GameBuilder, lines: list[str], first: int) -> None:
+        """The file ends inside the game (``lines`` from its ``Game`` line,
+        line ``first``): one ``truncated`` error at the last line, which may
+        be cut mid-cell, so what cannot be read there is said in it instead.
+        A score line cut off is the score the previous game left."""
+        game = builder.game
+        if not builder.has_score and self._after is not None:
+            game.score = self._after
+        last = max(i for i, text in enumerate(lines) if text.strip())
+        at = first + last
+        cut = [p for p in game.problems if p.code == "syntax" and p.line == at
+               or not game.turns and p.line == game.line]  # a cut score line leaves the game without one
+        game.problems[:] = [p for p in game.problems if not any(p is q for q in cut)]
+        if game.turns:
+            message = _("the file ends inside game {game}, after row {row}: the game has no result").format(
+                game=game.number, row=game.turns[-1].number)
+        else:
+            message = _("the file ends inside game {game}, before its first row").format(game=game.number)
+        if cut and last:
+            message = _("{problem}; the last line {text!r} is cut short").format(problem=message,
+                                                                                text=lines[last].strip()[:40])
+        Reporter(game.problems, file=self.source, game=game.number).error("truncated", message, line=at)
 
     def games(self) -> Iterator[Game]:
         """The games, read one at a time (memory does not grow with the file)."""
@@ -620,7 +669,7 @@ class _Writer:
         if turn.status == "cannot-move":
             return f"{dice} Cannot Move"
         if turn.status == "unknown":
-            return f"{dice} ???"
+            return f"{dice} {turn.extra.get('unreadable', ['???'])[0]}"  # a cell that could not be read: as written
         if turn.status == "illegal":
             return f"{dice} Illegal play ({turn.extra.get('illegal', [''])[0]})"
         flip = self.absolute and turn.player == 1
