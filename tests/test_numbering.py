@@ -38,12 +38,16 @@ ABSOLUTE = """\
   2) 62: 24/18 13/11             65: 12/18 12/17*
   3) 21: bar/23 6/5              31: 8/5 6/5
 """
+#: A game header after a fragment: its game is then unfinished (a warning),
+#: not a file cut short, whose last cell the replayer leaves unjudged.
+NEXT_GAME = "\n Game 2\n White : 0                       Black : 0\n"
 
 
 def problems(text: str, tmp_path: Path, name: str = "hand.mat") -> list:
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return [p for p in validate(read_match(path)).problems if p.code != "missing-result"]
+    path.write_text(text + NEXT_GAME, encoding="utf-8")
+    # the fragments stop mid-game on purpose: their end is not what these tests are about
+    return [p for p in validate(read_match(path)).problems if p.code not in ("missing-result", "truncated")]
 
 
 def test_problems_write_blacks_points_as_the_file_does(tmp_path: Path) -> None:

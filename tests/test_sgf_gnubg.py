@@ -17,7 +17,9 @@ from tavlakit.formats.sgf import read_sgf, write_sgf
 from tavlakit.record import Match
 
 DATA = Path(__file__).parent / "data"
-GNUBG_SGF = sorted((DATA / "sgf").glob("gnubg-*.sgf"))
+#: gnubg's own SGF files with its gnubg.match() dump beside them (gnubg-3p-nocube.sgf has none:
+#: tests/test_real_files.py reads it for RU[NoCube])
+GNUBG_SGF = sorted(p for p in (DATA / "sgf").glob("gnubg-*.sgf") if p.with_suffix(".json").exists())
 SELFPLAY_MAT = sorted((DATA / "gnubg").glob("selfplay-*.mat"))
 CORPUS_SGF = ["gnubgparser/charlot1-charlot2_7p_2025-11-08-2305.sgf",
               "gnubgparser/charlot1-charlot2_7p_2025-11-08-2308.sgf",
