@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 from . import ids
 from .i18n import N_, _
 from .movegen import Board, apply_move, can_move, flipped, highest, legal_results
+from .numbering import Numbering, NumberingLike
 from .play import BAR, OFF, Move, Play
 from .rules import DEFAULT_RULES, ResultKind, Rules
 
@@ -320,30 +321,43 @@ def _frame(points: Iterable[int]) -> str:
     return "+" + "".join(cells[:6]) + "-----" + "".join(cells[6:]) + "+"
 
 
-def render(pos: Position, to_move: str | None = None) -> str:
+def render(pos: Position, to_move: str | None = None, *, numbering: NumberingLike | None = None,
+           player: int = 0) -> str:
     """An ASCII board: X (to move) plays from 24 down to 1 at the bottom right.
 
-    With ``to_move`` ("white" or "black") the board is numbered the Turkish
-    way, the same for both sides: White moves 24 -> 1 and Black 1 -> 24,
-    and the captions name the colours.
+    With ``numbering="absolute"`` (:class:`~tavlakit.numbering.Numbering`)
+    the board is numbered the Turkish way, the same for both sides (White
+    moves 24 -> 1 and Black 1 -> 24), for ``player`` on roll (0 White, 1
+    Black), and the captions name the colours. ``to_move`` ("white" or
+    "black") says the same in one word: the absolute numbering, that
+    colour on roll.
 
     >>> print(render(Position.initial()).splitlines()[0])
      +13-14-15-16-17-18------19-20-21-22-23-24-+  O: 167 pips, 0 off
-    >>> print(render(Position.initial(), "black").splitlines()[-2])
+    >>> print(render(Position.initial(), numbering="absolute", player=1).splitlines()[-2])
      +13-14-15-16-17-18------19-20-21-22-23-24-+  Black (X): 167 pips, 0 off (to move)
+    >>> render(Position.initial(), "black") == render(Position.initial(), numbering="absolute", player=1)
+    True
     """
-    if to_move not in (None, *COLOURS):
-        raise ValueError(_("to_move is 'white', 'black' or None, not {value!r}").format(value=to_move))
+    if to_move is not None:
+        if to_move not in COLOURS:
+            raise ValueError(_("to_move is 'white', 'black' or None, not {value!r}").format(value=to_move))
+        if numbering is not None:
+            raise ValueError(_("give to_move or numbering, not both"))
+        numbering, player = Numbering.ABSOLUTE, list(COLOURS).index(to_move)
+    chosen = Numbering.RELATIVE if numbering is None else Numbering.parse(numbering)
+    if player not in (0, 1):
+        raise ValueError(_("player is 0 (White) or 1 (Black), not {value!r}").format(value=player))
     s = pos.board
     off_x, off_o = pos.off()
     pips_x, pips_o = pos.pips()
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
-    label = (lambda p: 25 - p) if to_move == "black" else (lambda p: p)
+    label = (lambda p: 25 - p) if chosen.flips(player) else (lambda p: p)
     side_x, side_o = "X", "O"
-    if to_move is not None:
-        other = "black" if to_move == "white" else "white"
-        side_x, side_o = f"{_(COLOURS[to_move])} (X)", f"{_(COLOURS[other])} (O)"
+    if chosen is Numbering.ABSOLUTE:
+        mover, other = (COLOURS["white"], COLOURS["black"]) if player == 0 else (COLOURS["black"], COLOURS["white"])
+        side_x, side_o = f"{_(mover)} (X)", f"{_(other)} (O)"
 
     def stack(count: int, mark: str, row: int) -> str:
         """Row ``row`` (0 = at the edge) of a stack; past 5 the count is shown."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from .i18n import _, ngettext
+from .numbering import Numbering
 from .play import Move, Play
 from .problem import Problem, Reporter, counts_text, html_table
 from .rules import DEFAULT_RULES, MARS_KINDS, OPENINGS, PRESETS, Rules
@@ -37,8 +38,6 @@ TurnKind = Literal["roll", "double", "take", "drop", "beaver"]
 #: not read: then ``extra["unreadable"]`` holds them as written),
 #: ``illegal`` (gnubg's ``Illegal play (...)`` row).
 RollStatus = Literal["play", "cannot-move", "unknown", "illegal"]
-#: How a file numbers the points (see :attr:`Match.numbering`).
-Numbering = Literal["relative", "absolute"]
 
 
 def _loc() -> int | None:
@@ -185,10 +184,10 @@ class Match:
 
     tag_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
     """Where each tag was written (line, column), for problems about it."""
-    numbering: Numbering = field(default="relative", compare=False)
-    """How the file numbered the points: ``relative`` (each side its own
-    24..1) or ``absolute`` (a .mat's ``; [Numbering "absolute"]``: White
-    24->1, Black 1->24). The moves are always the mover's own; problems and
+    numbering: Numbering = field(default=Numbering.RELATIVE, compare=False)
+    """How the file numbered the points (:class:`~tavlakit.numbering.Numbering`):
+    ``RELATIVE`` (each side its own 24..1) or ``ABSOLUTE`` (a .mat's
+    ``; [Numbering "absolute"]``: White 24->1, Black 1->24). The moves are always the mover's own; problems and
     the viewer write Black's points ``25 - p`` in an ``absolute`` file."""
     _resolved: tuple[dict[str, str], Rules | None, list[Problem]] | None = field(
         default=None, init=False, repr=False, compare=False)

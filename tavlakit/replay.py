@@ -35,10 +35,11 @@ from .legality import (
     physical,
 )
 from .movegen import Board, legal_results
+from .numbering import Numbering, NumberingLike
 from .play import Move, point_name
 from .position import Position
 from .problem import Finding, Problem, Reporter, counts_text, problems_table
-from .record import Game, Match, Numbering, Turn, games_table, match_heading
+from .record import Game, Match, Turn, games_table, match_heading
 from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
 from .rules import DEFAULT_RULES, ResultKind, Rules
 from .matchscore import ScoreKeeper
@@ -155,7 +156,7 @@ class _GameWalker:
     def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter,
                  numbering: Numbering, marks: bool | None = None) -> None:
         self.match = match
-        self.absolute = numbering == "absolute"
+        self.numbering = numbering
         self.game = game
         self.rules = rules
         self.crawford = crawford
@@ -176,7 +177,7 @@ class _GameWalker:
     # problems
     def flip(self, player: int) -> bool:
         """Whether messages write ``player``'s points ``25 - p`` (Black's, in the absolute numbering)."""
-        return self.absolute and player == 1
+        return self.numbering.flips(player)
 
     def tell(self, finding: Finding, turn: Turn | None = None, position: Position | None = None,
              expected: tuple[str, ...] = (), player: int | None = None, line: int | None = None,
@@ -527,7 +528,7 @@ def marks_hits(game: Game) -> bool:
 
 def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
                 strict: bool = False, report: Reporter | None = None,
-                numbering: Numbering | None = None, marks: bool | None = None) -> ReplayedGame:
+                numbering: NumberingLike | None = None, marks: bool | None = None) -> ReplayedGame:
     """Replay one game; ``crawford`` says whether it is the Crawford game,
     ``marks`` whether the file marks hits with '*' (``None``: whether the game does).
 
@@ -539,11 +540,11 @@ def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: 
     base = report or Reporter(strict=strict, file=match.source)
     own = Reporter([], base.strict, **base.where).at(game=game.number)
     return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own,
-                       numbering or match.numbering, marks).run()
+                       Numbering.parse(match.numbering if numbering is None else numbering), marks).run()
 
 
 def replay(match: Match, rules: Rules | None = None, strict: bool = False,
-           games: Iterable[Game] | None = None, numbering: Numbering | None = None) -> Iterator[ReplayedGame]:
+           games: Iterable[Game] | None = None, numbering: NumberingLike | None = None) -> Iterator[ReplayedGame]:
     """Replay the games of ``match`` (or ``games``, e.g. a streaming reader's)
     one at a time; score and match checks go into each game's problems
     (see :class:`~tavlakit.matchscore.ScoreKeeper`). Problems write points in

@@ -45,13 +45,11 @@ import html
 import math
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Literal
 
 from .i18n import _, language
+from .numbering import Numbering, NumberingLike
 from .play import BAR, OFF, Move, Play
 from .position import Position
-
-Numbering = Literal["gnubg", "absolute"]
 
 #: The default colours, by part; ``board(colors=...)`` overrides any of them.
 COLORS: dict[str, str] = {
@@ -127,7 +125,7 @@ def board(
     length: int = 0,
     names: tuple[str, str] | None = None,
     player: int = 0,
-    numbering: Numbering = "gnubg",
+    numbering: NumberingLike = Numbering.RELATIVE,
     flipped: bool = False,
     size: int | None = 400,
     colors: Mapping[str, str] | None = None,
@@ -150,10 +148,11 @@ def board(
     * ``score``, ``names``: per player; ``length``: the match length (0:
       money or none).
     * ``player``: the player (0 White, 1 Black) side 0 is: colours, and
-      the ``absolute`` numbering (White's points 24->1, Black's 1->24, as
-      ``--numbering absolute`` of the .mat writer); ``gnubg`` numbers the
-      points from side ``labels_by`` (0: the side to move; 1: the
-      opponent, e.g. to read its play just made on the labels).
+      the ``absolute`` numbering (:class:`~tavlakit.numbering.Numbering`:
+      White's points 24->1, Black's 1->24, as ``--numbering absolute`` of
+      the .mat writer); ``relative`` (or ``gnubg``) numbers the points from
+      side ``labels_by`` (0: the side to move; 1: the opponent, e.g. to read
+      its play just made on the labels).
     * ``flipped``: the side to move at the top (both homes stay right).
     * ``size``: the width in pixels (``None``: no width, scale with CSS).
     * ``colors``: overrides of :data:`COLORS` by part name.
@@ -163,8 +162,7 @@ def board(
     """
     if player not in (0, 1) or play_by not in (0, 1) or labels_by not in (0, 1):
         raise ValueError("player, play_by and labels_by are 0 or 1")
-    if numbering not in ("gnubg", "absolute"):
-        raise ValueError(f"numbering is 'gnubg' or 'absolute', not {numbering!r}")
+    numbered = Numbering.parse(numbering)
     palette = _palette(colors)
     mover, opponent = position.points()
     counts = (mover, opponent)
@@ -177,7 +175,7 @@ def board(
         + (f' width="{size}" height="{round(size * height / _WIDTH)}"' if size else "")
         + f' class="tavlakit-board" data-position-id="{position.position_id()}"'
         ' font-family="sans-serif">',
-        _static(palette, bottom, player == 1 if numbering == "absolute" else labels_by == 1, height),
+        _static(palette, bottom, numbered.flips(player) if numbered is Numbering.ABSOLUTE else labels_by == 1, height),
     ]
     for side in (0, 1):
         colour = players[side]

@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import svg
 from .i18n import N_, _, language, ngettext
+from .numbering import Numbering, NumberingLike
 from .play import Play
 from .position import Position
 from .problem import Problem, Reporter, counts_text, worst
 from .record import Game, Match, Turn
 from .replay import ReplayedGame, Step, default_rules, replay, report_unmarked_hits
 from .rules import Rules
-from .svg import Numbering
 
 if TYPE_CHECKING:  # the analysis (pandas, gnubg-nn) is imported only with analyse=True
     from .analysis.equity import Evaluator
@@ -158,7 +158,7 @@ class _Drawer:
 
     def flip(self, player: int) -> bool:
         """Whether ``player``'s moves are written ``25 - p`` (Black's, in the absolute numbering)."""
-        return self.numbering == "absolute" and player == 1
+        return self.numbering.flips(player)
 
     def draw(self, view: Position, on_roll: int, game: Game, cube: tuple[int, int | None], over: bool = False,
              dice: tuple[int, int] | None = None, play: Play | None = None, rolled: bool = False) -> str:
@@ -479,20 +479,21 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
 
 
 def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
-          numbering: Numbering | None = None) -> MatchFrames:
+          numbering: NumberingLike | None = None) -> MatchFrames:
     """Every game's frames (boards drawn, problems placed, analysis added).
 
     Every problem :func:`~tavlakit.replay.validate` reports is shown: at its
     turn, its game's start or end, or (about the whole match) at the top.
     The labels, the moves and the problems write the points in ``numbering``
-    (default: ``absolute`` for a file written so, else ``gnubg``).
+    (:class:`~tavlakit.numbering.Numbering`; default: the file's,
+    :attr:`Match.numbering`).
     """
+    chosen = Numbering.parse(match.numbering if numbering is None else numbering)
     rules = rules or default_rules(match)
     names = match.players
-    numbering = numbering or ("absolute" if match.numbering == "absolute" else "gnubg")
-    drawer = _Drawer(match, numbering, rules)
+    drawer = _Drawer(match, chosen, rules)
     games = []
-    for rg in replay(match, rules, numbering="absolute" if numbering == "absolute" else "relative"):
+    for rg in replay(match, rules, numbering=chosen):
         frames = _game_frames(drawer, rg, names)
         _place_problems(frames, [*rg.game.problems, *rg.problems], names)
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
@@ -550,7 +551,7 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
     return {"lines": list(lines.index), "games": out_games}
 
 
-def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: Numbering | None = None,
+def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: NumberingLike | None = None,
          game: int | None = None, title: str | None = None) -> str:
     """The whole viewer page for ``match``: one self-contained HTML file.
 
@@ -558,8 +559,6 @@ def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, num
     errors and a chart per game (gnubg-nn, 0-ply: slower); ``numbering``:
     see :func:`build`.
     """
-    if numbering not in (None, "gnubg", "absolute"):
-        raise ValueError(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
     return page(build(match, rules=rules, analyse=analyse, numbering=numbering), game=game, title=title)
 
 

@@ -10,17 +10,22 @@ players. The transcripts here are made by hand.
 
 from __future__ import annotations
 
+import io
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from typer.testing import CliRunner
 
-from tavlakit import viewer
+from tavlakit import svg, viewer
 from tavlakit.cli import app
-from tavlakit.formats import read_match, write_match
-from tavlakit.replay import validate
+from tavlakit.formats import REGISTRY, read_match, write_match
+from tavlakit.formats.mat import write_mat
+from tavlakit.numbering import Numbering
+from tavlakit.position import Position, render
+from tavlakit.replay import replay, validate
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "tavla-t000.mat"
 
@@ -167,3 +172,98 @@ def test_show_keeps_the_files_numbering(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = (tmp_path / "hand.html").read_text(encoding="utf-8")
     assert ">55: 1/6(2)" in page and "24/19" not in page
+
+
+# --- one Numbering: every function and command takes the same names, with one error
+
+#: The one error of a numbering no function knows.
+BAD = "unknown numbering 'roman'; expected relative (also called gnubg) or absolute"
+
+#: Every function that takes a numbering, given one it does not know.
+TAKERS: dict[str, Callable[[Any], object]] = {
+    "svg.board": lambda match: svg.board(Position.initial(), numbering="roman"),
+    "render": lambda match: render(Position.initial(), numbering="roman"),
+    "viewer.html": lambda match: viewer.html(match, numbering="roman"),
+    "viewer.build": lambda match: viewer.build(match, numbering="roman"),
+    "replay": lambda match: list(replay(match, numbering="roman")),
+    "write_mat": lambda match: write_mat(match, io.StringIO(), numbering="roman"),
+    "write_match": lambda match: write_match(match, io.StringIO(), "mat", numbering="roman"),
+    "Format.write": lambda match: REGISTRY["mat"].write(match, io.StringIO(), numbering="roman"),
+}
+
+
+@pytest.mark.parametrize("where", list(TAKERS))
+def test_a_bad_numbering_is_one_error_everywhere(where: str) -> None:
+    """Before: four messages (or a TypeError) for the same mistake."""
+    with pytest.raises(ValueError) as caught:
+        TAKERS[where](read_match(SAMPLE))
+    assert str(caught.value) == BAD
+
+
+@pytest.mark.parametrize("command", ["board", "show", "convert"])
+def test_a_bad_numbering_is_one_line_on_the_command_line(tmp_path: Path, command: str) -> None:
+    out = tmp_path / ("x.svg" if command == "board" else "x.html" if command == "show" else "x.mat")
+    args = {"board": ["board", "4HPwATDgc/ABMA", "--svg", str(out)],
+            "show": ["show", str(SAMPLE), "-o", str(out)],
+            "convert": ["convert", str(SAMPLE), "-o", str(out)]}[command]
+    result = CliRunner().invoke(app, [*args, "--numbering", "roman"])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {BAD}"
+    assert not out.exists()
+
+
+def test_every_spelling_names_one_numbering(tmp_path: Path) -> None:
+    """``gnubg`` (the pictures' old name) and ``relative`` (the writer's) are
+    one numbering, in any case; each function takes both and the member.
+    Before: the writer refused ``gnubg`` and the viewer ``relative``."""
+    match = read_match(SAMPLE)
+    position = match.games[0].turns  # any position will do: the one after White's opening play
+    board = Position.initial().play(position[0].moves).flip()
+    for drawn in (lambda n: svg.board(board, numbering=n, player=1), lambda n: viewer.html(match, numbering=n),
+                  lambda n: render(board, numbering=n, player=1)):
+        relative = {drawn(n) for n in ("gnubg", "relative", "Relative", Numbering.RELATIVE)}
+        absolute = {drawn(n) for n in ("absolute", " ABSOLUTE ", Numbering.ABSOLUTE)}
+        assert len(relative) == len(absolute) == 1 and relative != absolute
+    texts = {n: io.StringIO() for n in ("gnubg", "relative", "absolute")}
+    for name, out in texts.items():
+        write_mat(match, out, numbering=name)  # type: ignore[arg-type]
+    assert texts["gnubg"].getvalue() == texts["relative"].getvalue() != texts["absolute"].getvalue()
+    for spelling in ("gnubg", "relative"):
+        result = CliRunner().invoke(app, ["convert", str(SAMPLE), "-o", str(tmp_path / f"{spelling}.mat"),
+                                          "--numbering", spelling])
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / f"{spelling}.mat").read_text(encoding="utf-8") == texts["relative"].getvalue()
+    boards = [CliRunner().invoke(app, ["board", "4HPwATDgc/ABMA:cAkgAVAAAAAE", "--numbering", n]).output
+              for n in ("gnubg", "relative", "absolute")]
+    assert boards[0] == boards[1] != boards[2]
+
+
+@pytest.mark.parametrize(("tag", "numbering"), [
+    ("absolute", Numbering.ABSOLUTE), ("Absolute", Numbering.ABSOLUTE),
+    ("relative", Numbering.RELATIVE), ("gnubg", Numbering.RELATIVE), (None, Numbering.RELATIVE),
+])
+def test_the_mat_tag_names_the_numbering(tag: str | None, numbering: Numbering) -> None:
+    text = ABSOLUTE.replace('"absolute"', f'"{tag}"') if tag else ABSOLUTE.split("\n", 1)[1]
+    match = read_match(io.StringIO(text), "mat")
+    assert match.numbering is numbering and "Numbering" not in match.tags
+    assert not [p for p in match.problems if p.code == "bad-tag"]
+
+
+def test_a_tag_naming_no_numbering_is_a_located_warning() -> None:
+    """Before: read as relative without a word."""
+    match = read_match(io.StringIO(ABSOLUTE.replace('"absolute"', '"roman"')), "mat")
+    [bad] = [p for p in match.problems if p.code == "bad-tag"]
+    assert (bad.severity, bad.line, bad.column) == ("warning", 1, 1)
+    assert bad.message == f"tag Numbering: {BAD}; the points are read as relative"
+    assert match.numbering is Numbering.RELATIVE
+
+
+def test_render_to_move_is_the_absolute_numbering_of_that_colour() -> None:
+    """``to_move`` (the older word) keeps working: ``"black"`` is the absolute numbering with Black on roll."""
+    start = Position.initial()
+    assert render(start, "black") == render(start, numbering="absolute", player=1) != render(start, "white")
+    assert render(start, to_move="white") == render(start, numbering=Numbering.ABSOLUTE, player=0)
+    with pytest.raises(ValueError, match="not both"):
+        render(start, "white", numbering="relative")
+    with pytest.raises(ValueError, match="player is 0"):
+        render(start, numbering="absolute", player=2)

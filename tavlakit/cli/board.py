@@ -10,22 +10,17 @@ import typer
 
 from ..dicenames import parse_dice
 from ..formats.position_text import PositionRecord, read_positions
-from ..i18n import _, language
+from ..i18n import _
 from ..legality import explain, judge
 from ..matchid import MatchState, parse_gnubg_id, parse_xgid
 from ..position import Position, render
 from ..problem import ProblemError
 from ..rules import Rules
-from .common import RULES_HELP, fail, parse_position, parse_rules
+from .common import RULES_HELP, default_numbering, fail, parse_numbering, parse_position, parse_rules
 
 ID_HELP = _("A GNU Backgammon Position ID, gnubg's PositionID:MatchID, an XGID, or a position text file "
             "(XG, BGBlitz, gnubg's analysed game export).")
 DECISION_HELP = _("Which analysed decision of a position text (1 = the first; gnubg's exports hold many).")
-
-
-def default_numbering() -> str:
-    """The seeds' absolute numbering in Turkish, gnubg's elsewhere."""
-    return "absolute" if language() == "tr" else "gnubg"
 
 
 def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
@@ -86,16 +81,14 @@ def board(
     position_id: str = typer.Argument(..., help=ID_HELP),
     decision: int = typer.Option(1, "--decision", help=DECISION_HELP),
     svg_out: Optional[Path] = typer.Option(None, "--svg", help=_("Also write the board as an SVG picture here.")),
-    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (from the player on roll) or "
-                                            "absolute (White 24->1, Black 1->24). Default: absolute in "
-                                            "Turkish (--lang tr), else gnubg.")),
+    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg or relative (from the player on "
+                                            "roll) or absolute (White 24->1, Black 1->24). Default: absolute "
+                                            "in Turkish (--lang tr), else gnubg.")),
     size: int = typer.Option(400, help=_("Width of the picture in pixels (50-10000).")),
     flipped: bool = typer.Option(False, "--flipped", help=_("Draw the player on roll at the top.")),
 ) -> None:
     """Show a position as an ASCII board; with --svg also as a picture (dice, cube, score from the ID)."""
-    numbering = numbering or default_numbering()
-    if numbering not in ("gnubg", "absolute"):
-        raise fail(_("--numbering is gnubg or absolute, not {name!r}").format(name=numbering))
+    style = default_numbering() if numbering is None else parse_numbering(numbering)
     if not 50 <= size <= 10000:
         raise fail(_("--size is a width of 50 to 10000 pixels, not {size}").format(size=size))
     records = position_file(position_id)
@@ -105,17 +98,13 @@ def board(
     except ValueError as exc:
         raise fail(str(exc)) from None
     player = state.on_roll if state else 0
-    if numbering == "absolute":
-        typer.echo(render(position, to_move="white" if player == 0 else "black"))
-    else:
-        typer.echo(str(position))
+    typer.echo(render(position, numbering=style, player=player))
     if record is not None:
         typer.echo("\n".join(describe(record)))
     if svg_out is None:
         return
     from .. import svg  # not imported by the other commands
 
-    style: svg.Numbering = "absolute" if numbering == "absolute" else "gnubg"
     best = record.best if record else None
     names = None
     if record and record.names:

@@ -8,7 +8,8 @@ from pathlib import Path
 import typer
 
 from ..formats.text import decode, read_stream
-from ..i18n import N_, _
+from ..i18n import N_, _, language
+from ..numbering import Numbering
 from ..position import Position
 from ..problem import Problem
 from ..rules import PRESETS, Rules
@@ -24,6 +25,19 @@ def parse_rules(name: str) -> Rules:
         return Rules.preset(name)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+
+
+def parse_numbering(name: str) -> Numbering:
+    """The numbering ``--numbering`` names, or a one-line command-line error."""
+    try:
+        return Numbering.parse(name)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+
+
+def default_numbering() -> Numbering:
+    """The pictures' numbering when none is asked for: the seeds' absolute one in Turkish, gnubg's elsewhere."""
+    return Numbering.ABSOLUTE if language() == "tr" else Numbering.RELATIVE
 
 
 def parse_position(position_id: str) -> Position:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -14,26 +14,23 @@ from ..formats import find_records, read_matches
 from ..formats.text import source_name
 from ..i18n import _
 from ..manifest import write_atomic
+from ..numbering import Numbering
 from ..parallel import pmap
 from ..problem import Problem, counts_text, internal_problem, worst
 from ..record import Match
 from ..rules import Rules
-from .board import default_numbering
 from .collection import jobs_option
 from .common import (
     RULES_DEFAULT_HELP,
     RULES_HELP,
+    default_numbering,
     fail,
     nothing_read,
     output_stem,
+    parse_numbering,
     parse_rules,
     stream_jobs,
 )
-
-if TYPE_CHECKING:
-    from ..svg import Numbering
-
-NUMBERINGS = ("gnubg", "absolute")
 
 
 def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
@@ -109,10 +106,10 @@ def show(
     rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     analyse: bool = typer.Option(False, "--analyse/--no-analyse",
                                  help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")),
-    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg (those of the player whose play "
-                                            "is shown) or absolute (White 24->1, Black 1->24). Default: "
-                                            "absolute in Turkish (--lang tr) and for a file numbered so, "
-                                            "else gnubg.")),
+    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg or relative (those of the player "
+                                            "whose play is shown) or absolute (White 24->1, Black 1->24). "
+                                            "Default: absolute in Turkish (--lang tr) and for a file "
+                                            "numbered so, else gnubg.")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
@@ -121,10 +118,9 @@ def show(
     index.html listing every match. An input nothing could be read from
     (binary, empty, not a record) gets no page; the exit status is then 2.
     """
-    if numbering is None and default_numbering() == "absolute":
-        numbering = "absolute"
-    if numbering is not None and numbering not in NUMBERINGS:
-        raise fail(_("unknown numbering {name!r}; expected gnubg or absolute").format(name=numbering))
+    # None: each file's own numbering
+    kind = parse_numbering(numbering) if numbering is not None else (
+        Numbering.ABSOLUTE if default_numbering() is Numbering.ABSOLUTE else None)
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
@@ -143,7 +139,6 @@ def show(
         targets = [out if out and out.suffix.lower() in (".html", ".htm")
                    else (out or Path(".")) / f"{output_stem(files[0]).stem}.html"]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
-    kind: Numbering | None = None if numbering is None else "absolute" if numbering == "absolute" else "gnubg"
     rows: list[tuple[str, Match, list[Problem], str]] = []
     failed = 0
     drawn = progress(pmap(draw, list(zip(files, targets)), stream_jobs(files, jobs), rules=chosen, analyse=analyse,

@@ -41,6 +41,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 from .._data import grammar_text
 from ..play import BAR, OFF, Move
 from ..i18n import _, language, ngettext
+from ..numbering import Numbering, NumberingLike
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
 from ..rules import DEFAULT_RULES
@@ -293,7 +294,7 @@ class _GameBuilder:
     def _roll(self, turn: Turn, text: str) -> None:
         turn.dice = (int(text[0]), int(text[1]))
         if len(text) > 3:
-            turn.moves, status, detail = _roll_moves(text[3:], self.reader._absolute and turn.player == 1, language())
+            turn.moves, status, detail = _roll_moves(text[3:], self.reader._numbering.flips(turn.player), language())
             if status == "error":
                 self.problem(detail, turn.line or 0, turn.column, turn.number)
                 turn.status = "unknown"
@@ -358,7 +359,7 @@ class MatReader:
         self.source = source
         self.match = Match(source=source)
         self.report = Reporter(self.match.problems, file=source)
-        self._absolute = False
+        self._numbering = Numbering.RELATIVE
         self._players_seen = False
         self._lines: Iterator[tuple[int, str]] = enumerate(lines, 1)
         #: roll cells set aside by :meth:`_salvage`: (line, column) -> the cell as written
@@ -492,10 +493,20 @@ class MatReader:
                 else:
                     self.report.error("syntax", _("{text!r} outside any game").format(text=text), line=line,
                                       column=column)
-        # The numbering describes the file, not the match: honoured, not kept as a tag.
-        self._absolute = match.tags.pop("Numbering", "").strip().lower() == "absolute"
-        match.numbering = "absolute" if self._absolute else "relative"
+        self._numbering = match.numbering = self._read_numbering()
         match.resolve_rules()
+
+    def _read_numbering(self) -> Numbering:
+        """The numbering the tag says, popped from the tags (it describes the
+        file, not the match); one it does not name is a ``bad-tag`` warning."""
+        text = self.match.tags.pop("Numbering", None)
+        try:
+            return Numbering.RELATIVE if text is None else Numbering.parse(text)
+        except ValueError as exc:
+            line, column = self.match.tag_lines.get("Numbering", (None, None))
+            self.report.warning("bad-tag", _("tag Numbering: {error}; the points are read as relative")
+                                .format(error=exc), line=line, column=column)
+            return Numbering.RELATIVE
 
     def _not_a_transcript(self) -> None:
         """No length line and no game: one problem for the file, not one per line."""
@@ -612,9 +623,9 @@ def _one_line(text: str) -> str:
 class _Writer:
     """Writes a match in gnubg's layout and keeps track of what it cannot hold."""
 
-    def __init__(self, match: Match, absolute: bool) -> None:
+    def __init__(self, match: Match, numbering: Numbering) -> None:
         self.match = match
-        self.absolute = absolute
+        self.numbering = numbering
         self.problems: list[Problem] = []
         #: the Crawford game as a reader of the transcript finds it (the score and the rules of the tags)
         self.scores = ScoreKeeper(match.length)
@@ -627,8 +638,8 @@ class _Writer:
 
     def header(self) -> list[str]:
         tags = dict(self.match.tags)
-        if self.absolute:
-            tags["Numbering"] = "absolute"
+        if self.numbering is Numbering.ABSOLUTE:
+            tags["Numbering"] = Numbering.ABSOLUTE.value
         else:
             tags.pop("Numbering", None)
         out = []
@@ -672,7 +683,7 @@ class _Writer:
             return f"{dice} {turn.extra.get('unreadable', ['???'])[0]}"  # a cell that could not be read: as written
         if turn.status == "illegal":
             return f"{dice} Illegal play ({turn.extra.get('illegal', [''])[0]})"
-        flip = self.absolute and turn.player == 1
+        flip = self.numbering.flips(turn.player)
         parts = [dice]
         for move in turn.moves:
             src, dst = (25 - move.src, 25 - move.dst) if flip else (move.src, move.dst)
@@ -757,21 +768,20 @@ class _Writer:
         return report.problems
 
 
-def write_mat(match: Match, stream: IO[str], numbering: str = "relative") -> list[Problem]:
+def write_mat(match: Match, stream: IO[str], *, numbering: NumberingLike = Numbering.RELATIVE) -> list[Problem]:
     """Write ``match`` in gnubg's layout; returns what could not be written
     (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
     marks other than the score says, ...).
 
-    ``numbering="absolute"`` writes player 1's points as ``25 - p`` (for
+    ``numbering="absolute"`` (:class:`~tavlakit.numbering.Numbering`, a
+    ``ValueError`` for a name it does not know) writes player 1's points as ``25 - p`` (for
     sources where one side moves 1 -> 24) and adds ``; [Numbering "absolute"]``.
     A resignation is written the Galaxy way (``Losses N points`` in the
     loser's cell before the ``Wins`` line), which this reader reads back;
     gnubg reads it as a resignation too. A double without a cube value is
     written as doubling the cube in play.
     """
-    if numbering not in ("relative", "absolute"):
-        raise ValueError(_("numbering must be 'relative' or 'absolute', not {numbering!r}").format(numbering=numbering))
-    writer = _Writer(match, numbering == "absolute")
+    writer = _Writer(match, Numbering.parse(numbering))
     stream.write("\n".join(writer.header()) + "\n")
     players = writer.players()
     for game in match.games:
