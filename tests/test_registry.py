@@ -3,14 +3,17 @@ format is read game by game, one decoder for every format."""
 
 from __future__ import annotations
 
+import inspect
 import io
 from pathlib import Path
 
 import pytest
 
 import tavlakit as tk
-from tavlakit.formats import REGISTRY, open_games
+from tavlakit.formats import REGISTRY, WRITABLE, WriteOptions, open_games
+from tavlakit.formats.mat import write_mat
 from tavlakit.formats.registry import by_content, by_extension, named
+from tavlakit.numbering import Numbering
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 MAT = SAMPLES / "tavla-t000.mat"
@@ -23,10 +26,46 @@ def test_an_option_a_format_does_not_take_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="sgf format takes no option 'numbering'"):
         tk.write_match(match, target, numbering="absolute")
     assert not target.exists()  # checked before the file is opened
-    with pytest.raises(ValueError, match="one of relative, absolute, not 'upside-down'"):
-        tk.write_match(match, io.StringIO(), "mat", numbering="upside-down")
+    with pytest.raises(ValueError, match="unknown numbering 'upside-down'; expected relative"):
+        tk.write_match(match, tmp_path / "x.mat", numbering="upside-down")  # type: ignore[typeddict-item]
+    assert not (tmp_path / "x.mat").exists()  # a value is checked before the file is opened too
     with pytest.raises(ValueError, match="takes no option 'colour'"):
         tk.write_match(match, io.StringIO(), "json", colour="red")
+
+
+def test_an_unknown_option_names_the_options_the_format_takes() -> None:
+    match = tk.read_match(MAT)
+    with pytest.raises(ValueError, match=r"^the mat format takes no option 'colour' \(it takes numbering\)$"):
+        tk.write_match(match, io.StringIO(), "mat", colour="red")  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match=r"^the json format takes no option 'numbering' \(it takes none\)$"):
+        REGISTRY["json"].write(match, io.StringIO(), numbering="absolute")
+
+
+def test_a_writers_options_are_its_typed_keyword_only_parameters() -> None:
+    """Before: every writer took ``**options: str``."""
+    for name in WRITABLE:
+        writer = REGISTRY[name].writer
+        assert writer is not None
+        parameters = list(inspect.signature(writer()).parameters.values())
+        assert [p.kind for p in parameters[:2]] == [inspect.Parameter.POSITIONAL_OR_KEYWORD] * 2  # match, stream
+        assert all(p.kind is p.KEYWORD_ONLY and p.annotation != inspect.Parameter.empty for p in parameters[2:])
+        assert REGISTRY[name].options == tuple(p.name for p in parameters[2:])
+    assert REGISTRY["mat"].options == ("numbering",) and REGISTRY["sgf"].options == REGISTRY["json"].options == ()
+    # the front door's typed options are every writer's
+    assert WriteOptions.__optional_keys__ == {o for name in WRITABLE for o in REGISTRY[name].options}
+    match = tk.read_match(MAT)
+    with pytest.raises(TypeError):
+        write_mat(match, io.StringIO(), "absolute")  # type: ignore[misc]
+
+
+def test_options_are_made_the_writers_types() -> None:
+    checked = REGISTRY["mat"].check_options({"numbering": "gnubg"})
+    assert checked == {"numbering": Numbering.RELATIVE} and checked["numbering"] is Numbering.RELATIVE
+    match = tk.read_match(MAT)
+    by_member, by_name = io.StringIO(), io.StringIO()
+    write_mat(match, by_member, numbering=Numbering.ABSOLUTE)
+    tk.write_match(match, by_name, "mat", numbering="absolute")
+    assert by_member.getvalue() == by_name.getvalue()
 
 
 def test_the_mat_option_is_applied() -> None:

@@ -13,6 +13,7 @@ from ..formats import (
     EXTENSIONS,
     REGISTRY,
     WRITABLE,
+    WriteOptions,
     find_records,
     read_match,
     write_match,
@@ -34,6 +35,7 @@ from .common import (
     fail,
     nothing_read,
     output_stem,
+    parse_numbering,
     parse_rules,
     show_problem,
     stream_jobs,
@@ -47,9 +49,9 @@ def convert(
         formats=", ".join(WRITABLE))),
     rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     force: bool = typer.Option(False, "--force", help=_("Convert even when the transcript has errors.")),
-    numbering: Optional[str] = typer.Option(None, help=_("For .mat output: 'relative' (each side its own 24..1, "
-                                                        "the default) or 'absolute' (Turkish: White 24->1, "
-                                                        "Black 1->24).")),
+    numbering: Optional[str] = typer.Option(None, help=_("For .mat output: 'relative' or 'gnubg' (each side its "
+                                                        "own 24..1, the default) or 'absolute' (Turkish: White "
+                                                        "24->1, Black 1->24).")),
     jobs: Optional[int] = jobs_option(),
 ) -> None:
     """Convert records between .mat, SGF and JSON through the one record model.
@@ -70,7 +72,7 @@ def convert(
     fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
     if fmt is None:
         raise typer.BadParameter(_("say --to, or give -o a .mat, .sgf or .json name"))
-    options = {} if numbering is None else {"numbering": numbering}
+    options: WriteOptions = {} if numbering is None else {"numbering": parse_numbering(numbering)}
     try:
         REGISTRY[fmt].check_options(options)
     except ValueError as exc:
@@ -110,7 +112,7 @@ class Converted:
 
 
 def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bool,
-                options: dict[str, str]) -> Converted:
+                options: WriteOptions) -> Converted:
     """Read, validate and write one record. The output is written under a
     temporary name and renamed, so an interrupted run leaves no half file."""
     path, target = job

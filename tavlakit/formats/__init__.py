@@ -16,16 +16,18 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, cast
 
+from typing_extensions import Unpack
+
 from ..i18n import _
 from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
 from .position_text import FORMAT_NAMES, position_kind
-from .registry import (EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, by_content, by_extension, by_magic,
-                       named)
+from .registry import (EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, WriteOptions, by_content, by_extension,
+                       by_magic, named)
 from .text import open_input, put_first, read_stream, source_name
 
-__all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "WRITABLE", "Format", "Matches", "RecordFiles", "find_records",
-           "open_games", "read_match", "read_matches", "write_match"]
+__all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "WRITABLE", "Format", "Matches", "RecordFiles", "WriteOptions",
+           "find_records", "open_games", "read_match", "read_matches", "write_match"]
 
 #: Format names.
 FORMATS: tuple[str, ...] = tuple(REGISTRY)
@@ -229,13 +231,14 @@ def read_matches(paths: Paths, fmt: str | None = None) -> Matches:
     return Matches(find_records(paths), fmt)
 
 
-def write_match(match: Match, path: str | Path | IO[str], fmt: str | None = None, **options: str) -> list[Problem]:
+def write_match(match: Match, path: str | Path | IO[str], fmt: str | None = None,
+                **options: Unpack[WriteOptions]) -> list[Problem]:
     """Write ``match`` to a path or text stream; returns what could not be
     written (``lost-on-write`` problems), never dropping it silently.
 
     ``options`` go to the format's writer (``numbering="absolute"`` for
-    .mat); one the format does not take raises ``ValueError`` before
-    anything is written.
+    .mat, see :class:`WriteOptions`); one the format does not take, or a
+    value it cannot take, raises ``ValueError`` before anything is written.
     """
     name = str(path) if isinstance(path, (str, Path)) else getattr(path, "name", None)
     chosen = named(fmt) if fmt else by_extension(name if isinstance(name, str) else None) or REGISTRY["mat"]

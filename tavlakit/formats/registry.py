@@ -1,8 +1,10 @@
 """The formats tavlakit reads and writes, each one object.
 
 A :class:`Format` knows its extensions, how to recognise its content, how
-to open a record for reading game by game, how to write one, and which
-options its writer takes (any other option is an error, not ignored).
+to open a record for reading game by game and how to write one. A writer's
+options are its keyword-only, typed parameters (``write_mat(match, stream,
+numbering=...)``); any other option is an error, not ignored, and a value is
+checked before anything is written.
 
 >>> REGISTRY["mat"].extensions
 ('.mat', '.txt')
@@ -14,15 +16,19 @@ options its writer takes (any other option is an error, not ignored).
 Traceback (most recent call last):
 ...
 ValueError: the sgf format takes no option 'numbering' (it takes none)
+>>> REGISTRY["mat"].options, REGISTRY["mat"].check_options({"numbering": "gnubg"})
+(('numbering',), {'numbering': <Numbering.RELATIVE: 'relative'>})
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import inspect
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Mapping, Protocol
+from typing import IO, Any, Callable, Iterator, Mapping, Protocol, TypedDict
 
 from ..i18n import _
+from ..numbering import Numbering, NumberingLike
 from ..problem import Problem
 from ..record import Game, Match
 
@@ -41,6 +47,19 @@ class Reader(Protocol):
 Opener = Callable[[IO[Any], "str | None"], Reader]
 """Opens a text stream (a binary stream for a binary format) for reading."""
 Writer = Callable[..., "list[Problem]"]
+"""Writes a match to a text stream: ``writer(match, stream, **options)``, the
+options keyword-only and typed; returns the ``lost-on-write`` problems."""
+
+
+class WriteOptions(TypedDict, total=False):
+    """Every writer option, by name (an option means the same in every format that takes it)."""
+
+    numbering: NumberingLike
+    """How the points are written (.mat): :class:`~tavlakit.numbering.Numbering`."""
+
+
+#: How each option's value is checked and made the writer's type (``ValueError`` if it cannot be).
+_OPTION_VALUES: dict[str, Callable[[Any], object]] = {"numbering": Numbering.parse}
 
 
 @dataclass(frozen=True)
@@ -53,10 +72,10 @@ class Format:
     """Whether text starting with these characters (blanks and BOM removed) is
     of this format; exactly one format says yes to any text."""
     opener: Opener
-    writer: Writer | None
-    """``None``: tavlakit reads the format but does not write it."""
-    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """The writer's options and the values each may take."""
+    writer: Callable[[], Writer] | None
+    """Imports the writer and returns it (the command line loads a format's
+    module only when it is used); ``None``: tavlakit reads the format but
+    does not write it."""
     magic: bytes = b""
     """For a binary format: the bytes every file of it starts with. A binary
     format is recognised by them and opened on bytes, not text."""
@@ -70,27 +89,32 @@ class Format:
         """Open ``stream`` (text; bytes for a binary format) for reading game by game."""
         return self.opener(stream, source)
 
-    def write(self, match: Match, stream: IO[str], **options: str) -> list[Problem]:
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The options the writer takes: its keyword-only parameters (none for a format not written)."""
+        if self.writer is None:
+            return ()
+        parameters = inspect.signature(self.writer()).parameters.values()
+        return tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY)
+
+    def write(self, match: Match, stream: IO[str], **options: object) -> list[Problem]:
         """Write ``match``; returns ``lost-on-write`` problems."""
         checked = self.check_options(options)
         assert self.writer is not None  # check_options said so
-        return self.writer(match, stream, **checked)
+        return self.writer()(match, stream, **checked)
 
-    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
-        """``options`` if this format's writer takes them all with these values, else ``ValueError``
-        (also for a format tavlakit does not write)."""
+    def check_options(self, options: Mapping[str, object]) -> dict[str, object]:
+        """``options`` made the writer's types, if the writer takes them all; else a
+        ``ValueError`` (also for a value an option cannot take, and a format
+        tavlakit does not write)."""
         if self.writer is None:
             raise ValueError(_("tavlakit reads the {format} format but does not write it").format(format=self.name))
-        for key, value in options.items():
-            if key not in self.options:
-                takes = ", ".join(self.options) or _("none")
+        takes = self.options
+        for key in options:
+            if key not in takes:
                 raise ValueError(_("the {format} format takes no option {option!r} (it takes {options})")
-                                 .format(format=self.name, option=key, options=takes))
-            if value not in self.options[key]:
-                raise ValueError(_("option {option} of the {format} format is one of {values}, not {value!r}")
-                                 .format(option=key, format=self.name, values=", ".join(self.options[key]),
-                                         value=value))
-        return dict(options)
+                                 .format(format=self.name, option=key, options=", ".join(takes) or _("none")))
+        return {key: _OPTION_VALUES[key](value) for key, value in options.items()}
 
 
 def _open_mat(stream: IO[str], source: str | None) -> Reader:
@@ -137,10 +161,10 @@ def _sniff_mat(head: str) -> bool:
     return not head.startswith(("(", "{", "[", "GMD-")) and sniff(head) is None
 
 
-def _write_mat(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+def _mat_writer() -> Writer:
     from .mat import write_mat
 
-    return write_mat(match, stream, **options)
+    return write_mat
 
 
 def _open_sgf(stream: IO[str], source: str | None) -> Reader:
@@ -149,10 +173,10 @@ def _open_sgf(stream: IO[str], source: str | None) -> Reader:
     return SgfReader(stream, source)
 
 
-def _write_sgf(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+def _sgf_writer() -> Writer:
     from .sgf import write_sgf
 
-    return write_sgf(match, stream)  # takes no options: check_options saw none
+    return write_sgf
 
 
 def _open_gmd(stream: IO[str], source: str | None) -> Reader:
@@ -167,10 +191,10 @@ def _open_json(stream: IO[str], source: str | None) -> Reader:
     return JsonReader(stream, source)
 
 
-def _write_json(match: Match, stream: IO[str], **options: str) -> list[Problem]:
+def _json_writer() -> Writer:
     from .jsonfmt import write_json
 
-    return write_json(match, stream)  # takes no options: check_options saw none
+    return write_json
 
 
 def _open_xg(stream: IO[bytes], source: str | None) -> Reader:
@@ -182,10 +206,9 @@ def _open_xg(stream: IO[bytes], source: str | None) -> Reader:
 #: Every format by name.
 REGISTRY: dict[str, Format] = {
     fmt.name: fmt for fmt in (
-        Format("mat", (".mat", ".txt"), _sniff_mat, _open_mat, _write_mat,
-               {"numbering": ("relative", "absolute")}),
-        Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _write_sgf),
-        Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _write_json),
+        Format("mat", (".mat", ".txt"), _sniff_mat, _open_mat, _mat_writer),
+        Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _sgf_writer),
+        Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _json_writer),
         Format("gmd", (".gmd",), lambda head: head.startswith("GMD-"), _open_gmd, None),
         # Analysed positions, not matches: read by position_text.read_position; as a
         # record they hold no game and one `position` note. Their files are .txt (mat's).
