@@ -12,7 +12,7 @@ import pytest
 import tavlakit as tk
 from tavlakit.formats import REGISTRY, WRITABLE, WriteOptions, open_games
 from tavlakit.formats.mat import write_mat
-from tavlakit.formats.registry import by_content, by_extension, named
+from tavlakit.formats.registry import _OPTION_VALUES, by_content, by_extension, named
 from tavlakit.numbering import Numbering
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -53,6 +53,7 @@ def test_a_writers_options_are_its_typed_keyword_only_parameters() -> None:
     assert REGISTRY["mat"].options == ("numbering",) and REGISTRY["sgf"].options == REGISTRY["json"].options == ()
     # the front door's typed options are every writer's
     assert WriteOptions.__optional_keys__ == {o for name in WRITABLE for o in REGISTRY[name].options}
+    assert set(_OPTION_VALUES) == WriteOptions.__optional_keys__  # each option's value is checked
     match = tk.read_match(MAT)
     with pytest.raises(TypeError):
         write_mat(match, io.StringIO(), "absolute")  # type: ignore[misc]
