@@ -10,6 +10,7 @@ from ._version import __version__
 from .dicenames import dice_name, parse_dice
 from .formats import read_match, read_matches, write_match
 from .formats.position_text import PositionRecord, read_position, read_positions
+from .numbering import Numbering
 from .play import BAR, OFF, Move, Play
 from .position import Position
 from .problem import Problem, ProblemError
@@ -32,7 +33,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "BAR", "OFF", "Game", "Match", "Move", "Play", "Position", "PositionRecord", "Problem", "ProblemError", "Result",
+    "BAR", "OFF", "Game", "Match", "Move", "Numbering", "Play", "Position", "PositionRecord", "Problem", "ProblemError", "Result",
     "Rules", "Turn", "analysis", "dice_name", "formats", "parse_dice", "read_match", "read_matches",
     "read_position", "read_positions", "replay",
     "svg", "validate", "viewer", "write_match",
