@@ -33,8 +33,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "BAR", "OFF", "Game", "Match", "Move", "Numbering", "Play", "Position", "PositionRecord", "Problem", "ProblemError", "Result",
-    "Rules", "Turn", "analysis", "dice_name", "formats", "parse_dice", "read_match", "read_matches",
+    "BAR", "OFF", "Game", "Match", "Move", "Numbering", "Play", "Position", "PositionRecord", "Problem", "ProblemError",
+    "Result", "Rules", "Turn", "analysis", "dice_name", "formats", "parse_dice", "read_match", "read_matches",
     "read_position", "read_positions", "replay",
     "svg", "validate", "viewer", "write_match",
     "__version__",

@@ -13,19 +13,21 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from tavlakit import svg, viewer
+from tavlakit import viewer
 from tavlakit.cli import app
 from tavlakit.formats import REGISTRY, read_match, write_match
 from tavlakit.formats.mat import write_mat
 from tavlakit.numbering import Numbering
 from tavlakit.position import Position, render
 from tavlakit.replay import replay, validate
+from tavlakit.svg import board as draw
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "tavla-t000.mat"
 
@@ -181,7 +183,7 @@ BAD = "unknown numbering 'roman'; expected relative (also called gnubg) or absol
 
 #: Every function that takes a numbering, given one it does not know.
 TAKERS: dict[str, Callable[[Any], object]] = {
-    "svg.board": lambda match: svg.board(Position.initial(), numbering="roman"),
+    "svg.board": lambda match: draw(Position.initial(), numbering="roman"),
     "render": lambda match: render(Position.initial(), numbering="roman"),
     "viewer.html": lambda match: viewer.html(match, numbering="roman"),
     "viewer.build": lambda match: viewer.build(match, numbering="roman"),
@@ -217,9 +219,8 @@ def test_every_spelling_names_one_numbering(tmp_path: Path) -> None:
     one numbering, in any case; each function takes both and the member.
     Before: the writer refused ``gnubg`` and the viewer ``relative``."""
     match = read_match(SAMPLE)
-    position = match.games[0].turns  # any position will do: the one after White's opening play
-    board = Position.initial().play(position[0].moves).flip()
-    for drawn in (lambda n: svg.board(board, numbering=n, player=1), lambda n: viewer.html(match, numbering=n),
+    board = Position.initial().play(match.games[0].turns[0].moves).flip()  # after the opening play: not symmetric
+    for drawn in (lambda n: draw(board, numbering=n, player=1), lambda n: viewer.html(match, numbering=n),
                   lambda n: render(board, numbering=n, player=1)):
         relative = {drawn(n) for n in ("gnubg", "relative", "Relative", Numbering.RELATIVE)}
         absolute = {drawn(n) for n in ("absolute", " ABSOLUTE ", Numbering.ABSOLUTE)}
