@@ -31,8 +31,10 @@ cumulative.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Sequence
 
-from ..position import CHECKERS, Position
+from ..position import Position
 from .equity import Probabilities
 from .met import MatchEquityTable, default_met
 
@@ -92,7 +94,12 @@ class CubeState:
 
     def win_lose(self) -> tuple[float, float]:
         """The mover's MWC if the mover wins / loses the cube's value."""
-        return self.mwc(self.mover, self.value), self.mwc(1 - self.mover, self.value)
+        return _win_lose(self)
+
+
+@lru_cache(maxsize=1 << 14)
+def _win_lose(state: CubeState) -> tuple[float, float]:
+    return state.mwc(state.mover, state.value), state.mwc(1 - state.mover, state.value)
 
 
 def eq2mwc(equity: float, state: CubeState) -> float:
@@ -116,6 +123,7 @@ def mwc_scale(state: CubeState) -> float:
     return 0.5 * (win - lose)
 
 
+@lru_cache(maxsize=1 << 14)
 def gammon_prices(state: CubeState) -> tuple[float, float, float, float]:
     """gnubg's gammon and backgammon prices at the state, per player:
     (gammon of player 0, gammon of player 1, backgammon of 0, of 1), the
@@ -148,18 +156,24 @@ def utility(probs: Probabilities, state: CubeState) -> float:
 
 def efficiency(pos: Position) -> float:
     """gnubg's cube efficiency of a position (side to move on roll)."""
-    if pos.winner() is not None:
-        return 0.0
     mover, opponent = pos.points()
+    return efficiency_of(mover, opponent)
+
+
+def efficiency_of(mover: Sequence[int], opponent: Sequence[int]) -> float:
+    """:func:`efficiency` from gnubg-style boards: the side on roll's 25
+    counts and the other side's (own numbering, index 24 the bar)."""
+    if not any(mover) or not any(opponent):
+        return 0.0  # the game is over
     if _contact(mover, opponent):
         return CONTACT_X
-    if sum(mover[6:]) == 0 and sum(opponent[6:]) == 0:
+    if not any(mover[6:]) and not any(opponent[6:]):
         return BEAROFF_X
-    x = pos.pips()[0] * RACE_FACTOR + RACE_COEFFICIENT
-    return min(RACE_MAX, max(RACE_MIN, x))
+    pips = sum((i + 1) * n for i, n in enumerate(mover))
+    return min(RACE_MAX, max(RACE_MIN, pips * RACE_FACTOR + RACE_COEFFICIENT))
 
 
-def _contact(mover: tuple[int, ...], opponent: tuple[int, ...]) -> bool:
+def _contact(mover: Sequence[int], opponent: Sequence[int]) -> bool:
     """Some checker of a side still has to pass one of the other's."""
     back = max((i for i in range(25) if mover[i]), default=-1)  # the mover's rearmost checker (own numbering)
     their_back = max((i for i in range(25) if opponent[i]), default=-1)
@@ -217,19 +231,32 @@ def _prime(i: int, j: int, cube: int) -> int:
 
 
 class _Results:
-    """Player ``k``'s MWC after each result at one cube value (gnubg's getMEMultiple)."""
+    """Player ``k``'s MWC after each result at the state's score (gnubg's
+    getMEMultiple), remembered: one object per score (:func:`_results`)."""
 
-    def __init__(self, state: CubeState, cube: int) -> None:
-        self.state, self.cube = state, cube
+    def __init__(self, state: CubeState) -> None:
+        self.args = (state.score, state.length, state.crawford)
         self.table = state.table
+        self.seen: dict[tuple[int, int], float] = {}
+
+    def _player0(self, winner: int, points: int) -> float:
+        key = (winner, points)
+        if key not in self.seen:
+            self.seen[key] = self.table.after(*self.args, winner, points)
+        return self.seen[key]
 
     def win(self, k: int, points: int) -> float:
-        mine = self.table.after(self.state.score, self.state.length, self.state.crawford, k, points)
+        mine = self._player0(k, points)
         return mine if k == 0 else 1.0 - mine
 
     def lose(self, k: int, points: int) -> float:
-        mine = self.table.after(self.state.score, self.state.length, self.state.crawford, 1 - k, points)
+        mine = self._player0(1 - k, points)
         return mine if k == 0 else 1.0 - mine
+
+
+@lru_cache(maxsize=1 << 12)
+def _results(state: CubeState) -> _Results:
+    return _Results(replace(state, value=1, owner=None, mover=0))
 
 
 def _cash_points(probs: Probabilities, state: CubeState) -> tuple[float, float]:
@@ -246,7 +273,7 @@ def _cash_points(probs: Probabilities, state: CubeState) -> tuple[float, float]:
     cube, n = dead, top
     while cube >= state.value:
         primes = (_prime(i, j, cube), _prime(j, i, cube))
-        results = _Results(state, cube)
+        results = _results(state)
         for k in (0, 1):
             gk, bk = gammons[k]
             go, bo = gammons[1 - k]
@@ -287,7 +314,7 @@ def match_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
     win = probs[0]
     g0, b0, g1, b1 = _ratios(probs)
     me = state.mover
-    results = _Results(state, state.value)
+    results = _results(state)
     cash = results.win(me, state.value)
     opp_cash = results.lose(me, state.value)
     mwc_win = (1.0 - g0 - b0) * cash + g0 * results.win(me, 2 * state.value) + b0 * results.win(me, 3 * state.value)
@@ -386,6 +413,7 @@ def _best(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> t
 
 
 __all__ = [
-    "BEAROFF_X", "CONTACT_X", "CubeDecision", "CubeState", "cube_decision", "cubeful", "efficiency", "eq2mwc",
+    "BEAROFF_X", "CONTACT_X", "CubeDecision", "CubeState", "cube_decision", "cubeful", "efficiency", "efficiency_of",
+    "eq2mwc",
     "gammon_prices", "match_cubeful", "money_cubeful", "mwc2eq", "mwc_scale", "utility",
 ]

@@ -42,7 +42,7 @@ MAXSCORE = 64
 DEFAULT_MET = "Kazaross-XG2.xml"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MatchEquityTable:
     """One match equity table, extended to :data:`MAXSCORE` scores.
 

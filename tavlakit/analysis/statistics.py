@@ -1,0 +1,422 @@
+"""GNU Backgammon's match statistics: checker play, luck, cube, overall.
+
+Every turn of a match is judged as gnubg's ``analyse match`` judges it at
+0 ply, cubeful, at the match score (:mod:`.cubeful`, through the match
+equity table: :mod:`.met`; Tavla: :mod:`.tavla_met`, no cube):
+
+* a play: every legal play of the roll is scored by the mover's cubeful
+  equity after it (the opponent on roll, free to double); the error is the
+  best score minus the played one's. A move is *unforced* when the roll
+  had more than one legal play (gnubg's rule: distinct resulting
+  positions); gnubg's marks: doubtful above 0.04 EMG, bad above 0.08, very
+  bad above 0.16;
+* a roll's luck: the score of the best play of the roll thrown minus the
+  average of the same over the 36 throws (the 30 opening throws, 15 for
+  each starter, for a game's first throw under ``use-opening-dice``);
+  marks: lucky above 0.3 EMG, very lucky above 0.6;
+* a cube decision: the roller's turn before the dice while the cube is
+  available to them (not on a game's first play), each double, take, pass
+  or beaver: no double / double-take / double-pass, the right action, the
+  error of the action taken and gnubg's category.
+
+Errors are positive numbers: the equity lost. Units: EMG (gnubg's
+normalised money equivalent, per cube value; money play: points per
+cube) and MWC (match winning chances; money play: points, the cube
+counted). See :func:`statistics_frame` for the columns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+import gnubg_nn  # type: ignore[import-untyped]
+import pandas as pd
+
+from ..position import CHECKERS, Position
+from ..record import Match
+from ..replay import ReplayedGame, default_rules, replay
+from ..rules import Rules
+from .cubeful import CubeDecision, CubeState, cube_decision, cubeful, efficiency_of, mwc_scale
+from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
+from .luck import MARK_LEVELS
+from .met import MatchEquityTable, default_met
+from .tavla_met import tavla_met
+
+#: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
+SKILL_LEVELS = (0.03, 0.06, 0.12)
+#: gnubg's ratings of an error rate in EMG per decision (``arThrsRating``), best first.
+RATINGS = (("Supernatural", 0.002), ("World class", 0.005), ("Expert", 0.008), ("Advanced", 0.012),
+           ("Intermediate", 0.018), ("Casual player", 0.026), ("Beginner", 0.035), ("Awful!", math.inf))
+
+
+def skill_mark(error: float) -> str | None:
+    """gnubg's mark of a play's error (EMG): ``very bad``, ``bad``, ``doubtful`` or None."""
+    doubtful, bad, very_bad = SKILL_LEVELS
+    if error > very_bad:
+        return "very bad"
+    if error > bad:
+        return "bad"
+    if error > doubtful:
+        return "doubtful"
+    return None
+
+
+def luck_mark(luck: float) -> str | None:
+    """gnubg's mark of a roll's luck (EMG)."""
+    very, plain = MARK_LEVELS
+    if luck > very:
+        return "very lucky"
+    if luck > plain:
+        return "lucky"
+    if luck < -very:
+        return "very unlucky"
+    if luck < -plain:
+        return "unlucky"
+    return None
+
+
+def rating(rate: float) -> str:
+    """gnubg's words for an error rate in EMG per decision."""
+    return next(word for word, limit in RATINGS if rate < limit)
+
+
+@dataclass
+class Judged:
+    """One judged turn of a match (a roll, or a cube decision)."""
+
+    game: int
+    turn: int
+    player: int
+    kind: str
+    """``roll``, or a cube decision: ``no double``, ``double``, ``take``, ``pass``."""
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+class Judge:
+    """Judges the turns of matches played under one set of rules."""
+
+    def __init__(self, rules: Rules, met: MatchEquityTable | None = None) -> None:
+        self.rules = rules
+        self.met = met or (default_met() if rules.cube else tavla_met(rules))
+        self.ev = Evaluator(rules)
+        self.net_moves = rules.larger_die and rules.hit_and_run
+        self._scores: dict[tuple[Position, Roll, CubeState], list[float]] = {}
+
+    # --- values -------------------------------------------------------------
+
+    def state(self, match: Match, rg: ReplayedGame, player: int, value: int, owner: int | None) -> CubeState:
+        live = self.rules.cube
+        return CubeState(value=value if live else 1, owner=owner if live else None, mover=player,
+                         length=match.length or 0, score=rg.game.score if match.length else (0, 0),
+                         crawford=rg.crawford or not live, jacoby=self.rules.jacoby, beavers=self.rules.beaver,
+                         met=self.met)
+
+    def on_roll(self, probs: Probabilities, state: CubeState, x: float) -> float:
+        """The value (EMG) for the side on roll, free to double."""
+        if not self.rules.cube or not state.available():
+            return cubeful(probs, state, x)
+        return cube_decision(probs, state, x).optimal
+
+    def scores(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
+        """The mover's cubeful equity after each legal play of ``dice`` with
+        the key of the position it leads to (the opponent on roll), best
+        first; one entry, the position as it is, when no play is possible."""
+        key = (pos, dice, state)
+        found = self._scores.get(key)
+        if found is None:
+            found = self._scores[key] = sorted(self._score_plays(pos, dice, state), reverse=True)
+        return found
+
+    def _score_plays(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
+        opp = state.flipped()
+        out = []
+        if self.net_moves and CHECKERS - pos.off()[0] > 4:
+            found = gnubg_nn.best_move(net_board(pos), dice[0], dice[1], list=1)
+            candidates = found[1] if found else ()
+            if len(candidates) >= 2:  # gnubg-nn scores no forced play
+                for key, _steps, probs, _eq in candidates:
+                    board = gnubg_nn.board_from_position_key(key)
+                    x = efficiency_of(board[1], board[0])
+                    out.append((-self.on_roll(tuple(probs), opp, x), key))
+                return out
+        for after in pos.legal_positions(dice, self.rules) or [pos.flip()]:  # the opponent on roll
+            out.append((self.played(after, state), after.position_key()))
+        return out
+
+    def played(self, after: Position, state: CubeState) -> float:
+        """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
+        mover, other = after.points()
+        return -self.on_roll(self.ev.probabilities(after), state.flipped(), efficiency_of(mover, other))
+
+    def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
+        """gnubg's luck of throwing ``dice`` (EMG)."""
+        mine = self.scores(pos, dice, state)[0][0]
+        if first and dice[0] != dice[1]:
+            total = 0.0
+            for roll in ROLLS:
+                if roll[0] != roll[1]:
+                    total += self.scores(pos, roll, state)[0][0]
+                    total -= self.scores(pos.flip(), roll, state.flipped())[0][0]
+            return mine - total / 30.0
+        mean = sum(WEIGHTS[roll] * self.scores(pos, roll, state)[0][0] for roll in ROLLS) / 36.0
+        return mine - mean
+
+    def cube(self, pos: Position, state: CubeState) -> CubeDecision:
+        """The cube decision of the side on roll in ``pos`` before rolling."""
+        probs = self.ev.probabilities(pos)
+        mover, other = pos.points()
+        return cube_decision(probs, state, efficiency_of(mover, other))
+
+    # --- a match -------------------------------------------------------------
+
+    def judge(self, match: Match) -> Iterator[Judged]:
+        """Every judged turn of ``match``; turns that cannot be judged carry
+        ``values["unjudged"]``, the reason."""
+        for rg in replay(match, self.rules):
+            yield from self._game(match, rg)
+
+    def _game(self, match: Match, rg: ReplayedGame) -> Iterator[Judged]:
+        known = True
+        first = True
+        pending: tuple[CubeDecision, CubeState] | None = None
+        number = rg.game.number
+        for step in rg.steps:
+            turn = step.turn
+            state = self.state(match, rg, step.player, step.cube, step.owner)
+            if turn.kind == "roll":
+                dice = turn.dice
+                valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+                if not known or not valid or not step.legal:
+                    reason = "the board is not known" if not known else "a play or dice that are not legal"
+                    yield Judged(number, step.index, step.player, "roll", {"unjudged": reason})
+                    if turn.status in ("unknown", "illegal") or not valid:
+                        known = False
+                    continue
+                assert dice is not None
+                roll: Roll = (max(dice), min(dice))
+                opening = first and step.before == Position.initial()
+                if self.rules.cube and not opening and state.available() and pending is None:
+                    decision = self.cube(step.before, state)
+                    yield self._decision(number, step.index, step.player, "no double", decision, state)
+                pending = None
+                first = False
+                yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
+                continue
+            if not known:
+                yield Judged(number, step.index, step.player, _KINDS[turn.kind], {"unjudged": "the board is not known"})
+                continue
+            if turn.kind == "double":
+                if not step.legal or not self.rules.cube:
+                    yield Judged(number, step.index, step.player, "double",
+                                 {"unjudged": "a double the rules or the cube's state do not allow"})
+                    pending = None
+                    continue
+                decision = self.cube(step.before, state)
+                pending = (decision, state)
+                yield self._decision(number, step.index, step.player, "double", decision, state)
+            else:
+                kind = _KINDS[turn.kind]
+                if pending is None or not step.legal:
+                    yield Judged(number, step.index, step.player, kind, {"unjudged": "no double to answer"})
+                    continue
+                decision, doubler_state = pending
+                if kind == "pass":
+                    pending = None
+                yield self._decision(number, step.index, step.player, kind, decision, doubler_state)
+
+    def _roll(self, game: int, step: Any, dice: Roll, state: CubeState, opening: bool) -> Judged:
+        scale = mwc_scale(state)
+        scores = self.scores(step.before, dice, state)
+        luck = self.luck(step.before, dice, state, opening)
+        values: dict[str, Any] = {"luck_emg": luck, "luck_mwc": luck * scale, "luck_mark": luck_mark(luck),
+                                  "plays": len(scores), "moved": False}
+        if step.after != step.before or len(scores) == 1:  # a play, or no play possible (not a roll left unplayed)
+            passed = step.after.flip()
+            key = passed.position_key()
+            played = next((score for score, k in scores if k == key), None)
+            if played is None:
+                played = self.played(passed, state)
+            error = max(0.0, scores[0][0] - played)
+            values.update(error_emg=error, error_mwc=error * scale, mark=skill_mark(error), moved=True)
+        return Judged(game, step.index, step.player, "roll", values)
+
+    def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision,
+                  state: CubeState) -> Judged:
+        right = _right_action(d, kind)
+        error, category = 0.0, None
+        if kind == "no double":
+            error = d.optimal - d.no_double
+            if error > 0:
+                category = "missed_doubles_above_cp" if d.double_take > 1.0 else "missed_doubles_below_cp"
+        elif kind == "double":
+            error = d.optimal - d.double
+            if error > 0:
+                category = "wrong_doubles_above_tg" if d.no_double > 1.0 else "wrong_doubles_below_dp"
+        elif kind == "take":
+            error = d.double_take - d.double_pass
+            category = "wrong_takes" if error > 0 else None
+        else:
+            error = d.double_pass - d.double_take
+            category = "wrong_passes" if error > 0 else None
+        error = max(0.0, error)
+        close = kind != "no double" or d.close()
+        return Judged(game, turn, player, kind, {
+            "no_double": d.no_double, "double_take": d.double_take, "double_pass": d.double_pass,
+            "right_action": right, "best": d.action, "cube_error_emg": error,
+            "cube_error_mwc": error * mwc_scale(state), "category": category, "close": close})
+
+
+_KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
+
+
+def _right_action(d: CubeDecision, kind: str) -> str:
+    """The right action for the side deciding: the doubler's, or the taker's."""
+    if kind in ("take", "pass"):
+        return "take" if d.right_take else "pass"
+    return "double" if d.optimal > d.no_double else "no double"
+
+
+# --- the statistics frame ------------------------------------------------------
+
+#: The columns of :func:`statistics_frame` after the identifying ones.
+STATISTICS_COLUMNS = (
+    "total_moves", "unforced_moves", "moves_doubtful", "moves_bad", "moves_very_bad", "checker_error_emg",
+    "checker_error_mwc", "rolls_very_lucky", "rolls_lucky", "rolls_unlucky", "rolls_very_unlucky", "luck_emg",
+    "luck_mwc", "cube_decisions", "close_cube_decisions", "doubles", "takes", "passes", "missed_doubles_below_cp",
+    "missed_doubles_above_cp", "wrong_doubles_below_dp", "wrong_doubles_above_tg", "wrong_takes", "wrong_passes",
+    "cube_error_emg", "cube_error_mwc", "error_rate_memg", "snowie_error_rate", "pr", "actual_result",
+    "luck_adjusted_result", "checker_rating", "cube_rating", "overall_rating", "luck_rating",
+    "fibs_rating_luck_difference", "fibs_rating_from_errors", "unjudged",
+)
+
+
+def _blank() -> dict[str, Any]:
+    out: dict[str, Any] = {name: 0 for name in STATISTICS_COLUMNS[:26]}
+    out.update(checker_error_emg=0.0, checker_error_mwc=0.0, luck_emg=0.0, luck_mwc=0.0, cube_error_emg=0.0,
+               cube_error_mwc=0.0, actual_result=0.0, luck_adjusted_result=0.0, unjudged=0)
+    for name in ("missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
+                 "wrong_doubles_above_tg", "wrong_takes", "wrong_passes"):
+        out[name + "_emg"] = 0.0
+    return out
+
+
+def _add(rows: dict[int, dict[str, Any]], judged: Judged) -> None:
+    mine = rows[judged.player]
+    values = judged.values
+    if "unjudged" in values:
+        mine["unjudged"] += 1
+        if judged.kind == "roll":
+            mine["total_moves"] += 1
+        return
+    if judged.kind == "roll":
+        mine["total_moves"] += values["moved"]
+        if values["plays"] > 1 and values["moved"]:
+            mine["unforced_moves"] += 1
+            mine["checker_error_emg"] += values.get("error_emg", 0.0)
+            mine["checker_error_mwc"] += values.get("error_mwc", 0.0)
+        mark = values.get("mark")
+        if mark:
+            mine["moves_" + mark.replace(" ", "_")] += 1
+        lucky = values["luck_mark"]
+        if lucky:
+            mine["rolls_" + lucky.replace(" ", "_")] += 1
+        mine["luck_emg"] += values["luck_emg"]
+        mine["luck_mwc"] += values["luck_mwc"]
+        mine["luck_adjusted_result"] -= values["luck_mwc"]
+        rows[1 - judged.player]["luck_adjusted_result"] += values["luck_mwc"]
+        return
+    mine["cube_decisions"] += 1
+    mine["close_cube_decisions"] += bool(values["close"])
+    if judged.kind in ("double", "take", "pass"):
+        mine[{"double": "doubles", "take": "takes", "pass": "passes"}[judged.kind]] += 1
+    category = values["category"]
+    if category:
+        mine[category] += 1
+        mine[category + "_emg"] += values["cube_error_emg"]
+        mine["cube_error_emg"] += values["cube_error_emg"]
+        mine["cube_error_mwc"] += values["cube_error_mwc"]
+
+
+def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met: MatchEquityTable) -> None:
+    result = rg.game.result
+    if result is None or result.winner not in (0, 1):
+        return
+    if match.length:
+        before = met.at_score(rg.game.score, match.length, rg.crawford)
+        after = met.after(rg.game.score, match.length, rg.crawford, result.winner, result.points)
+        change = after - before  # player 0's
+    else:
+        change = float(result.points if result.winner == 0 else -result.points)
+    for side, sign in ((0, 1.0), (1, -1.0)):
+        rows[side]["actual_result"] += sign * change
+        rows[side]["luck_adjusted_result"] += sign * change
+
+
+def _finish(row: dict[str, Any], money: bool) -> dict[str, Any]:
+    """Rates and ratings from the totals of one row (gnubg's formatgs)."""
+    unforced, close = row["unforced_moves"], row["close_cube_decisions"]
+    decisions = unforced + close
+    total = row["checker_error_emg"] + row["cube_error_emg"]
+    row["error_rate_memg"] = 1000.0 * total / decisions if decisions else math.nan
+    moves = row["total_moves"] + row.get("_opponent_moves", 0)
+    row["snowie_error_rate"] = 1000.0 * total / moves if moves else math.nan
+    row["pr"] = 500.0 * total / decisions if decisions else math.nan
+    row["checker_rating"] = rating(row["checker_error_emg"] / unforced) if unforced else None
+    row["cube_rating"] = rating(row["cube_error_emg"] / close) if close else None
+    row["overall_rating"] = rating(total / decisions) if decisions else None
+    rolls = row["total_moves"]
+    from .luck import luck_rating
+
+    row["luck_rating"] = luck_rating(row["luck_emg"] / rolls) if rolls else None
+    row["fibs_rating_luck_difference"] = math.nan
+    row["fibs_rating_from_errors"] = math.nan
+    row.pop("_opponent_moves", None)
+    return row
+
+
+def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
+                     met: MatchEquityTable | None = None) -> pd.DataFrame:
+    """gnubg's statistics of each player: one row per player per match
+    (``scope="match"``) and per player name over every match
+    (``scope="overall"``); the columns :data:`STATISTICS_COLUMNS` (errors
+    positive: the equity lost; ``*_emg`` in EMG, ``*_mwc`` in MWC, money
+    play in points; ``pr``: XG's Performance Rating, the checker and cube
+    error in EMG per unforced move and close or actual cube decision, times
+    500; ``unjudged``: the turns that could not be judged)."""
+    judges: dict[tuple[Rules, int], Judge] = {}
+    rows: list[dict[str, Any]] = []
+    for index, match in enumerate(matches if not isinstance(matches, Match) else [matches]):
+        rules_in_force = rules or default_rules(match)
+        key = (rules_in_force, id(met))
+        if key not in judges:
+            judges[key] = Judge(rules_in_force, met)
+        judge = judges[key]
+        per = {0: _blank(), 1: _blank()}
+        for rg in replay(match, judge.rules):
+            for judged in judge._game(match, rg):
+                _add(per, judged)
+            _result(match, rg, per, judge.met)
+        path = match.source or f"match-{index + 1}"
+        for side in (0, 1):
+            per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
+            rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
+                         "player": match.players[side], "side": side, **_finish(per[side], not match.length)})
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    counts = [c for c in frame.columns if c not in ("scope", "match", "path", "player", "side") and
+              frame[c].dtype.kind in "if" and not c.endswith("rate_memg") and c not in ("snowie_error_rate", "pr")
+              and not c.startswith("fibs")]
+    overall = []
+    for player, group in frame.groupby("player", sort=False):
+        total = {c: group[c].sum() for c in counts}
+        total["_opponent_moves"] = 0
+        overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
+                        **_finish(total, False)})
+    return pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
+
+
+__all__ = ["Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "luck_mark", "rating",
+           "skill_mark", "statistics_frame"]
