@@ -23,9 +23,9 @@ winning the match). The probabilities are those of the side on roll:
 cumulative.
 
 >>> state = CubeState()                      # money, centred cube, Jacoby on
->>> decision = cube_decision((0.75, 0.2, 0.01, 0.05, 0.0), state, efficiency=0.68)
+>>> decision = cube_decision((0.68, 0.15, 0.01, 0.05, 0.0), state, efficiency=0.68)
 >>> decision.action, round(decision.no_double, 3), round(decision.double_take, 3)
-('double, take', 0.755, 0.917)
+('double, take', 0.623, 0.722)
 """
 
 from __future__ import annotations
@@ -34,9 +34,14 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from ..position import Position
 from .equity import Probabilities
 from .met import MatchEquityTable, default_met
+
+Array = npt.NDArray[np.float64]
 
 #: gnubg's cube efficiencies (eval.c): contact and crashed positions, the
 #: bear-off, and the race line ``0.55 + 0.00125 * pips`` within 0.6-0.7.
@@ -148,10 +153,14 @@ def gammon_prices(state: CubeState) -> tuple[float, float, float, float]:
 def utility(probs: Probabilities, state: CubeState) -> float:
     """The cubeless equity of the side on roll (EMG in match play), with the
     score's gammon prices (gnubg's Utility)."""
-    win, wg, wbg, lg, lbg = probs
+    return float(_utility(np.asarray([probs], dtype=float), state)[0])
+
+
+def _utility(p: Array, state: CubeState) -> Array:
     prices = gammon_prices(state)
     me, you = state.mover, 1 - state.mover
-    return 2.0 * win - 1.0 + wg * prices[me] - lg * prices[you] + wbg * prices[2 + me] - lbg * prices[2 + you]
+    return (2.0 * p[:, 0] - 1.0 + p[:, 1] * prices[me] - p[:, 3] * prices[you] + p[:, 2] * prices[2 + me]
+            - p[:, 4] * prices[2 + you])
 
 
 def efficiency(pos: Position) -> float:
@@ -163,65 +172,80 @@ def efficiency(pos: Position) -> float:
 def efficiency_of(mover: Sequence[int], opponent: Sequence[int]) -> float:
     """:func:`efficiency` from gnubg-style boards: the side on roll's 25
     counts and the other side's (own numbering, index 24 the bar)."""
-    if not any(mover) or not any(opponent):
-        return 0.0  # the game is over
-    if _contact(mover, opponent):
-        return CONTACT_X
-    if not any(mover[6:]) and not any(opponent[6:]):
-        return BEAROFF_X
-    pips = sum((i + 1) * n for i, n in enumerate(mover))
-    return min(RACE_MAX, max(RACE_MIN, pips * RACE_FACTOR + RACE_COEFFICIENT))
+    return float(efficiency_many(np.asarray([[opponent, mover]]))[0])
 
 
-def _contact(mover: Sequence[int], opponent: Sequence[int]) -> bool:
-    """Some checker of a side still has to pass one of the other's."""
-    back = max((i for i in range(25) if mover[i]), default=-1)  # the mover's rearmost checker (own numbering)
-    their_back = max((i for i in range(25) if opponent[i]), default=-1)
-    return back >= 0 and their_back >= 0 and back + their_back >= 23
+def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
+    """:func:`efficiency` of many boards at once: an (n, 2, 25) array of
+    gnubg boards ``[side not on roll, side on roll]``."""
+    b = np.asarray(boards)
+    other, mover = b[:, 0, :], b[:, 1, :]
+    over = (mover.sum(axis=1) == 0) | (other.sum(axis=1) == 0)
+    # each side's rearmost checker (own numbering, 24 = the bar): contact while they have to pass
+    back = 24 - np.argmax(mover[:, ::-1] > 0, axis=1)
+    their_back = 24 - np.argmax(other[:, ::-1] > 0, axis=1)
+    contact = back + their_back >= 23
+    bearoff = (mover[:, 6:].sum(axis=1) == 0) & (other[:, 6:].sum(axis=1) == 0)
+    pips = mover @ np.arange(1, 26)
+    race = np.clip(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN, RACE_MAX)
+    return np.where(over, 0.0, np.where(contact, CONTACT_X, np.where(bearoff, BEAROFF_X, race)))
 
 
 # --- cubeful 0-ply: money ------------------------------------------------------
+#
+# Every function below takes many positions at once: ``p`` is an (n, 5)
+# array of probabilities and ``x`` the n cube efficiencies.
 
 
-def _money_live(rw: float, rl: float, p: float, state: CubeState) -> float:
-    if state.owner is None:
-        take = (rl - 0.5) / (rw + rl + 0.5)
-        cash = (rl + 1.0) / (rw + rl + 0.5)
-        if p < take:
-            return -1.0 if state.jacoby else -rl + (-1.0 + rl) * p / take
-        if p < cash:
-            return -1.0 + 2.0 * (p - take) / (cash - take)
-        return 1.0 if state.jacoby else 1.0 + (rw - 1.0) * (p - cash) / (1.0 - cash)
-    if state.owner == state.mover:
-        cash = (rl + 1.0) / (rw + rl + 0.5)
-        if p < cash:
-            return -rl + (1.0 + rl) * p / cash
-        return 1.0 + (rw - 1.0) * (p - cash) / (1.0 - cash)
+def _money_live(rw: Array, rl: Array, p: Array, state: CubeState) -> Array:
     take = (rl - 0.5) / (rw + rl + 0.5)
-    if p < take:
-        return -rl + (-1.0 + rl) * p / take
-    return -1.0 + (rw + 1.0) * (p - take) / (1.0 - take)
+    cash = (rl + 1.0) / (rw + rl + 0.5)
+    below_take = -rl + (-1.0 + rl) * p / take
+    above_cash = 1.0 + (rw - 1.0) * (p - cash) / (1.0 - cash)
+    if state.owner is None:
+        window = -1.0 + 2.0 * (p - take) / (cash - take)
+        if state.jacoby:
+            below_take, above_cash = np.full_like(p, -1.0), np.ones_like(p)
+        return np.where(p < take, below_take, np.where(p < cash, window, above_cash))
+    if state.owner == state.mover:
+        return np.where(p < cash, -rl + (1.0 + rl) * p / cash, above_cash)
+    return np.where(p < take, below_take, -1.0 + (rw + 1.0) * (p - take) / (1.0 - take))
+
+
+def _money_cubeful(p: Array, state: CubeState, x: Array) -> Array:
+    """Cubeful money equity per cube value (gnubg's Cl2CfMoney)."""
+    win = p[:, 0]
+    dead = _utility(p, state)
+    alive = (win > 1e-7) & (win < 0.9999999)
+    if not alive.any():
+        return dead
+    safe = np.where(alive, win, 0.5)
+    rw = 1.0 + (p[:, 1] + p[:, 2]) / safe
+    rl = 1.0 + (p[:, 3] + p[:, 4]) / (1.0 - safe)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        live = _money_live(rw, rl, safe, state)
+    return np.where(alive, dead * (1.0 - x) + live * x, dead)
 
 
 def money_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
     """Cubeful money equity per cube value (gnubg's Cl2CfMoney)."""
-    win, wg, wbg, lg, lbg = probs
-    dead = utility(probs, state)
-    if win <= 1e-7 or win >= 0.9999999:
-        return dead
-    rw = 1.0 + (wg + wbg) / win
-    rl = 1.0 + (lg + lbg) / (1.0 - win)
-    return dead * (1.0 - x) + _money_live(rw, rl, win, state) * x
+    return float(_money_cubeful(np.asarray([probs], dtype=float), state, np.asarray([x]))[0])
 
 
 # --- cubeful 0-ply: match play -------------------------------------------------
 
 
-def _ratios(probs: Probabilities) -> tuple[float, float, float, float]:
+def _ratios(p: Array) -> tuple[Array, Array, Array, Array]:
     """Gammon and backgammon ratios of the side on roll's wins and losses."""
-    win, wg, wbg, lg, lbg = probs
-    g0, b0 = ((wg - wbg) / win, wbg / win) if win > 0.0 else (0.0, 0.0)
-    g1, b1 = ((lg - lbg) / (1.0 - win), lbg / (1.0 - win)) if win < 1.0 else (0.0, 0.0)
+    win = p[:, 0]
+    wins = win > 0.0
+    losses = win < 1.0
+    w = np.where(wins, win, 1.0)
+    lose = np.where(losses, 1.0 - win, 1.0)
+    g0 = np.where(wins, (p[:, 1] - p[:, 2]) / w, 0.0)
+    b0 = np.where(wins, p[:, 2] / w, 0.0)
+    g1 = np.where(losses, (p[:, 3] - p[:, 4]) / lose, 0.0)
+    b1 = np.where(losses, p[:, 4] / lose, 0.0)
     return g0, b0, g1, b1
 
 
@@ -231,7 +255,7 @@ def _prime(i: int, j: int, cube: int) -> int:
 
 
 class _Results:
-    """Player ``k``'s MWC after each result at the state's score (gnubg's
+    """Player ``k``'s MWC after each result at one score (gnubg's
     getMEMultiple), remembered: one object per score (:func:`_results`)."""
 
     def __init__(self, state: CubeState) -> None:
@@ -256,24 +280,24 @@ class _Results:
 
 @lru_cache(maxsize=1 << 12)
 def _results(state: CubeState) -> _Results:
-    return _Results(replace(state, value=1, owner=None, mover=0))
+    return _Results(state)
 
 
-def _cash_points(probs: Probabilities, state: CubeState) -> tuple[float, float]:
+def _cash_points(p: Array, state: CubeState) -> tuple[Array, Array]:
     """Each player's live-cube cash point in chances of winning (gnubg's GetPoints)."""
     i = state.length - state.score[0] - 1
     j = state.length - state.score[1] - 1
-    g0, b0, g1, b1 = _ratios(probs)
+    g0, b0, g1, b1 = _ratios(p)
     gammons = {state.mover: (g0, b0), 1 - state.mover: (g1, b1)}
+    results = _results(replace(state, value=1, owner=None, mover=0))
     dead, top = state.value, 0
     while i >= 2 * dead and j >= 2 * dead:
         top += 1
         dead *= 2
-    live: dict[tuple[int, int], float] = {}
+    live: dict[tuple[int, int], Array] = {}
     cube, n = dead, top
     while cube >= state.value:
         primes = (_prime(i, j, cube), _prime(j, i, cube))
-        results = _results(state)
         for k in (0, 1):
             gk, bk = gammons[k]
             go, bo = gammons[1 - k]
@@ -306,47 +330,78 @@ def _live_cube(state: CubeState) -> bool:
     return not state.crawford
 
 
-def match_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
+def _line(x0: Array | float, y0: Array | float, x1: Array | float, y1: Array | float, x: Array) -> Array:
+    """The line through (x0, y0) and (x1, y1) at x; y1 where x1 == x0."""
+    width = np.asarray(x1 - x0, dtype=float)
+    step = np.divide(x - x0, width, out=np.ones_like(x), where=width != 0.0)
+    return np.asarray(y0 + (y1 - y0) * step)
+
+
+def _match_cubeful(p: Array, state: CubeState, x: Array) -> Array:
     """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
-    dead = eq2mwc(utility(probs, state), state)
+    win_lose = state.win_lose()
+    dead = 0.5 * (_utility(p, state) * (win_lose[0] - win_lose[1]) + (win_lose[0] + win_lose[1]))
     if not _live_cube(state):
         return dead
-    win = probs[0]
-    g0, b0, g1, b1 = _ratios(probs)
-    me = state.mover
-    results = _results(state)
-    cash = results.win(me, state.value)
-    opp_cash = results.lose(me, state.value)
-    mwc_win = (1.0 - g0 - b0) * cash + g0 * results.win(me, 2 * state.value) + b0 * results.win(me, 3 * state.value)
-    mwc_lose = ((1.0 - g1 - b1) * opp_cash + g1 * results.lose(me, 2 * state.value)
-                + b1 * results.lose(me, 3 * state.value))
-    points = _cash_points(probs, state)
+    win = p[:, 0]
+    g0, b0, g1, b1 = _ratios(p)
+    me, value = state.mover, state.value
+    results = _results(replace(state, value=1, owner=None, mover=0))
+    cash = results.win(me, value)
+    opp_cash = results.lose(me, value)
+    mwc_win = (1.0 - g0 - b0) * cash + g0 * results.win(me, 2 * value) + b0 * results.win(me, 3 * value)
+    mwc_lose = (1.0 - g1 - b1) * opp_cash + g1 * results.lose(me, 2 * value) + b1 * results.lose(me, 3 * value)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        points = _cash_points(p, state)
     too_good, opp_too_good = points[me], 1.0 - points[1 - me]
+    lower = _line(0.0, mwc_lose, opp_too_good, opp_cash, win)  # the opponent too good to double
+    upper = _line(too_good, cash, 1.0, mwc_win, win)  # too good to double
     if state.owner is None:
-        if win <= opp_too_good:
-            live = mwc_lose + (opp_cash - mwc_lose) * win / opp_too_good if opp_too_good > 0.0 else mwc_lose
-        elif win < too_good:
-            live = opp_cash + (cash - opp_cash) * (win - opp_too_good) / (too_good - opp_too_good)
-        else:
-            live = cash + (mwc_win - cash) * (win - too_good) / (1.0 - too_good) if too_good < 1.0 else mwc_win
+        window = _line(opp_too_good, opp_cash, too_good, cash, win)
+        live = np.where(win <= opp_too_good, lower, np.where(win < too_good, window, upper))
     elif state.owner == me:
-        if win <= too_good:
-            live = mwc_lose + (cash - mwc_lose) * win / too_good if too_good > 0.0 else mwc_lose
-        else:
-            live = cash + (mwc_win - cash) * (win - too_good) / (1.0 - too_good) if too_good < 1.0 else mwc_win
+        live = np.where(win <= too_good, _line(0.0, mwc_lose, too_good, cash, win), upper)
     else:
-        if win <= opp_too_good:
-            live = mwc_lose + (opp_cash - mwc_lose) * win / opp_too_good if opp_too_good > 0.0 else mwc_lose
-        else:
-            live = opp_cash + (mwc_win - opp_cash) * (win - opp_too_good) / (1.0 - opp_too_good)
+        live = np.where(win <= opp_too_good, lower, _line(opp_too_good, opp_cash, 1.0, mwc_win, win))
     return dead * (1.0 - x) + live * x
+
+
+def match_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
+    """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
+    return float(_match_cubeful(np.asarray([probs], dtype=float), state, np.asarray([x]))[0])
+
+
+def cubeful_many(p: Array, state: CubeState, x: Array) -> Array:
+    """:func:`cubeful` of many positions: ``p`` an (n, 5) array, ``x`` their efficiencies."""
+    if not state.length:
+        return _money_cubeful(p, state, x)
+    win, lose = state.win_lose()
+    return (2.0 * _match_cubeful(p, state, x) - (win + lose)) / (win - lose)
 
 
 def cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
     """Cubeful equity of the side on roll in EMG (money: per cube value)."""
-    if not state.length:
-        return money_cubeful(probs, state, x)
-    return mwc2eq(match_cubeful(probs, state, x), state)
+    return float(cubeful_many(np.asarray([probs], dtype=float), state, np.asarray([x]))[0])
+
+
+def _double_values(p: Array, state: CubeState, x: Array, nd: Array) -> tuple[Array, float]:
+    """Double/take (per the old cube value) and double/pass equities (EMG)."""
+    if state.length:
+        win, lose = state.win_lose()
+        dt = (2.0 * _match_cubeful(p, state.doubled(), x) - (win + lose)) / (win - lose)
+        return dt, mwc2eq(state.mwc(state.mover, state.value), state)
+    return 2.0 * _money_cubeful(p, state.doubled(), x), 1.0
+
+
+def on_roll_many(p: Array, state: CubeState, x: Array) -> Array:
+    """The cubeful equity (EMG) of the side on roll free to double now: the
+    better of no double and the opponent's best answer to a double
+    (gnubg's getECF3; the cube not available: no double)."""
+    nd = cubeful_many(p, state, x)
+    if not state.available():
+        return nd
+    dt, dp = _double_values(p, state, x, nd)
+    return np.where((dt >= nd) & (dp >= nd), np.minimum(dt, dp), nd)
 
 
 # --- cube decisions --------------------------------------------------------------
@@ -381,16 +436,13 @@ class CubeDecision:
 
 def cube_decision(probs: Probabilities, state: CubeState, efficiency: float) -> CubeDecision:
     """The mover's cube decision before rolling (gnubg's FindCubeDecision at 0 ply)."""
-    nd = cubeful(probs, state, efficiency)
+    p, x = np.asarray([probs], dtype=float), np.asarray([efficiency])
+    nd_array = cubeful_many(p, state, x)
+    nd = float(nd_array[0])
     if not state.available():
         return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
-    if state.length:
-        doubled = state.doubled()
-        dt = mwc2eq(match_cubeful(probs, doubled, efficiency), state)
-        dp = mwc2eq(state.mwc(state.mover, state.value), state)
-    else:
-        dt = 2.0 * money_cubeful(probs, state.doubled(), efficiency)
-        dp = 1.0
+    dt_array, dp = _double_values(p, state, x, nd_array)
+    dt = float(dt_array[0])
     optimal, action = _best(nd, dt, dp, probs[1] > 0.0, state)
     return CubeDecision(nd, dt, dp, optimal, action, True)
 
@@ -415,5 +467,6 @@ def _best(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> t
 __all__ = [
     "BEAROFF_X", "CONTACT_X", "CubeDecision", "CubeState", "cube_decision", "cubeful", "efficiency", "efficiency_of",
     "eq2mwc",
-    "gammon_prices", "match_cubeful", "money_cubeful", "mwc2eq", "mwc_scale", "utility",
+    "cubeful_many", "efficiency_many", "gammon_prices", "match_cubeful", "money_cubeful", "mwc2eq", "mwc_scale", "on_roll_many",
+    "utility",
 ]

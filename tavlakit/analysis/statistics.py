@@ -32,13 +32,15 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 import gnubg_nn  # type: ignore[import-untyped]
+import numpy as np
 import pandas as pd
 
 from ..position import CHECKERS, Position
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
-from .cubeful import CubeDecision, CubeState, cube_decision, cubeful, efficiency_of, mwc_scale
+from .cubeful import (Array, CubeDecision, CubeState, cube_decision, cubeful_many, efficiency_many, efficiency_of,
+                      mwc_scale, on_roll_many)
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .luck import MARK_LEVELS
 from .met import MatchEquityTable, default_met
@@ -113,42 +115,63 @@ class Judge:
                          crawford=rg.crawford or not live, jacoby=self.rules.jacoby, beavers=self.rules.beaver,
                          met=self.met)
 
-    def on_roll(self, probs: Probabilities, state: CubeState, x: float) -> float:
-        """The value (EMG) for the side on roll, free to double."""
-        if not self.rules.cube or not state.available():
-            return cubeful(probs, state, x)
-        return cube_decision(probs, state, x).optimal
+    def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
+        """The values (EMG) of positions for the side on roll, free to double
+        (no cube: cubeless)."""
+        if not self.rules.cube:
+            return cubeful_many(probs, state, np.zeros(len(x)))
+        return on_roll_many(probs, state, x)
 
     def scores(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
         """The mover's cubeful equity after each legal play of ``dice`` with
         the key of the position it leads to (the opponent on roll), best
-        first; one entry, the position as it is, when no play is possible."""
-        key = (pos, dice, state)
-        found = self._scores.get(key)
+        first; one entry, the position as it is, when no play is possible.
+        The 21 rolls of a position are scored together (one batch)."""
+        found = self._scores.get((pos, dice, state))
         if found is None:
-            found = self._scores[key] = sorted(self._score_plays(pos, dice, state), reverse=True)
+            self._score_rolls(pos, state)
+            found = self._scores[(pos, dice, state)]
         return found
 
-    def _score_plays(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
-        opp = state.flipped()
-        out = []
+    def _score_rolls(self, pos: Position, state: CubeState) -> None:
+        keys: list[str] = []
+        probs: list[Probabilities] = []
+        boards: list[Any] = []
+        ends = []
+        for roll in ROLLS:
+            self._candidates(pos, roll, keys, probs, boards)
+            ends.append(len(keys))
+        values = (-self.on_roll(np.asarray(probs, dtype=float), state.flipped(), efficiency_many(boards))).tolist()
+        start = 0
+        for roll, end in zip(ROLLS, ends):
+            self._scores[(pos, roll, state)] = sorted(zip(values[start:end], keys[start:end]), reverse=True)
+            start = end
+        if len(self._scores) > 200_000:
+            self._scores.clear()
+
+    def _candidates(self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities],
+                    boards: list[Any]) -> None:
+        """Append each legal play's resulting key, probabilities (the
+        opponent on roll) and board."""
         if self.net_moves and CHECKERS - pos.off()[0] > 4:
             found = gnubg_nn.best_move(net_board(pos), dice[0], dice[1], list=1)
             candidates = found[1] if found else ()
             if len(candidates) >= 2:  # gnubg-nn scores no forced play
-                for key, _steps, probs, _eq in candidates:
-                    board = gnubg_nn.board_from_position_key(key)
-                    x = efficiency_of(board[1], board[0])
-                    out.append((-self.on_roll(tuple(probs), opp, x), key))
-                return out
+                for key, _steps, chances, _eq in candidates:
+                    keys.append(key)
+                    probs.append(chances)
+                    boards.append(gnubg_nn.board_from_position_key(key))
+                return
         for after in pos.legal_positions(dice, self.rules) or [pos.flip()]:  # the opponent on roll
-            out.append((self.played(after, state), after.position_key()))
-        return out
+            keys.append(after.position_key())
+            probs.append(self.ev.probabilities(after))
+            boards.append(net_board(after))
 
     def played(self, after: Position, state: CubeState) -> float:
         """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
         mover, other = after.points()
-        return -self.on_roll(self.ev.probabilities(after), state.flipped(), efficiency_of(mover, other))
+        probs = np.asarray([self.ev.probabilities(after)], dtype=float)
+        return -float(self.on_roll(probs, state.flipped(), np.asarray([efficiency_of(mover, other)]))[0])
 
     def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
         """gnubg's luck of throwing ``dice`` (EMG)."""
