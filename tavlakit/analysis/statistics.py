@@ -104,21 +104,24 @@ class Judge:
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
         self.ev = Evaluator(rules)
         self.net_moves = rules.larger_die and rules.hit_and_run
+        # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
+        # only leaves out the cube decisions); Tavla has no cube at all: cubeless
+        self.live = rules.cube or rules.backgammon
         self._scores: dict[tuple[Position, Roll, CubeState], list[float]] = {}
 
     # --- values -------------------------------------------------------------
 
     def state(self, match: Match, rg: ReplayedGame, player: int, value: int, owner: int | None) -> CubeState:
-        live = self.rules.cube
-        return CubeState(value=value if live else 1, owner=owner if live else None, mover=player,
+        cube = self.rules.cube
+        return CubeState(value=value if cube else 1, owner=owner if cube else None, mover=player,
                          length=match.length or 0, score=rg.game.score if match.length else (0, 0),
-                         crawford=rg.crawford or not live, jacoby=self.rules.jacoby, beavers=self.rules.beaver,
-                         met=self.met)
+                         crawford=rg.crawford or not self.live, jacoby=self.rules.jacoby,
+                         beavers=self.rules.beaver, met=self.met)
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
         (no cube: cubeless)."""
-        if not self.rules.cube:
+        if not self.live:
             return cubeful_many(probs, state, np.zeros(len(x)))
         return on_roll_many(probs, state, x)
 
