@@ -76,10 +76,36 @@ class Analysis:
     plays: pd.DataFrame
     games: pd.DataFrame
     problems: list[Problem] = field(default_factory=list)
+    source: Any = field(default=None, repr=False)
+    """What was analysed, kept for :attr:`statistics` (paths, or matches
+    given as a list); ``None`` for a stream of matches."""
+    _statistics: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
     def players(self) -> pd.DataFrame:
         return players_frame(self)
+
+    @property
+    def statistics(self) -> pd.DataFrame:
+        """gnubg's statistics per player per match and overall
+        (:func:`~tavlakit.analysis.statistics.statistics_frame`), worked
+        out on first use; a stream of matches needs ``analyse(...,
+        statistics=True)``."""
+        if self._statistics is None:
+            from .statistics import statistics_frame
+
+            if self.source is None:
+                raise ValueError("the matches were a stream: ask analyse(..., statistics=True)")
+            source = self.source
+            items = source
+            from .collection import is_paths
+
+            if is_paths(list(source)):
+                from ..formats import read_matches
+
+                items = read_matches(list(source))
+            self._statistics = statistics_frame(items, source.rules, source.met)
+        return self._statistics
 
 
 def _matches(matches: Matches) -> Iterator[Match]:
@@ -310,7 +336,7 @@ def _pa() -> Any:
 
 
 def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-            jobs: int | None = 1) -> Analysis:
+            jobs: int | None = 1, statistics: bool = False, met: Any = None) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
@@ -318,18 +344,47 @@ def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules |
     folders: a path, or a list of them) the files are analysed on ``jobs``
     processes (``None``: every core), with the same frames in the same
     order; matches are always analysed in this process.
+
+    ``statistics=True`` also works out gnubg's statistics now (with the
+    match equity table ``met``, default gnubg's); otherwise
+    :attr:`Analysis.statistics` does it on first use.
     """
     from .collection import analyse_paths, is_paths
 
     if is_paths(matches):
-        return analyse_paths(matches, rules, luck, jobs)
-    plays, games = _Builder(PLAY_COLUMNS), _Builder(GAME_COLUMNS)
-    problems: list[Problem] = []
-    for p, g, trouble in _Walker(rules, luck).run(matches):
-        plays.add(_columns(p, PLAY_COLUMNS))
-        games.add(_columns(g, GAME_COLUMNS))
-        problems.extend(trouble)
-    return Analysis(plays.frame(), games.frame(), problems)
+        result = analyse_paths(matches, rules, luck, jobs)
+        result.source = _Source(matches, rules, met)
+    else:
+        kept = matches if isinstance(matches, (Match, list, tuple)) else None
+        seen: list[Match] = []
+        stream = _watch(_matches(matches), seen) if statistics else matches
+        plays, games = _Builder(PLAY_COLUMNS), _Builder(GAME_COLUMNS)
+        problems: list[Problem] = []
+        for p, g, trouble in _Walker(rules, luck).run(stream):
+            plays.add(_columns(p, PLAY_COLUMNS))
+            games.add(_columns(g, GAME_COLUMNS))
+            problems.extend(trouble)
+        result = Analysis(plays.frame(), games.frame(), problems,
+                          source=_Source(kept if kept is not None else seen, rules, met) if kept is not None
+                          or statistics else None)
+    if statistics:
+        result.statistics  # noqa: B018 (worked out now)
+    return result
+
+
+class _Source(list[Any]):
+    """The matches (or paths) of an analysis with the options to judge them by."""
+
+    def __init__(self, items: Any, rules: Rules | None, met: Any) -> None:
+        super().__init__([items] if isinstance(items, (str, Path, Match)) else items)
+        self.rules, self.met = rules, met
+
+
+def _watch(matches: Iterator[Match], seen: list[Match]) -> Iterator[Match]:
+    """Pass the matches on, keeping each (for the statistics)."""
+    for match in matches:
+        seen.append(match)
+        yield match
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:

@@ -35,6 +35,7 @@ import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 import pandas as pd
 
+from ..i18n import N_
 from ..position import CHECKERS, Position
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
@@ -215,7 +216,7 @@ class Judge:
                 dice = turn.dice
                 valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
                 if not known or not valid or not step.legal:
-                    reason = "the board is not known" if not known else "a play or dice that are not legal"
+                    reason = N_("the board is not known") if not known else N_("a play or dice that are not legal")
                     yield Judged(number, step.index, step.player, "roll", {"unjudged": reason})
                     if turn.status in ("unknown", "illegal") or not valid:
                         known = False
@@ -231,12 +232,12 @@ class Judge:
                 yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
                 continue
             if not known:
-                yield Judged(number, step.index, step.player, _KINDS[turn.kind], {"unjudged": "the board is not known"})
+                yield Judged(number, step.index, step.player, _KINDS[turn.kind], {"unjudged": N_("the board is not known")})
                 continue
             if turn.kind == "double":
                 if not step.legal or not self.rules.cube:
                     yield Judged(number, step.index, step.player, "double",
-                                 {"unjudged": "a double the rules or the cube's state do not allow"})
+                                 {"unjudged": N_("a double the rules or the cube's state do not allow")})
                     pending = None
                     continue
                 decision = self.cube(step.before, state)
@@ -245,7 +246,7 @@ class Judge:
             else:
                 kind = _KINDS[turn.kind]
                 if pending is None or not step.legal:
-                    yield Judged(number, step.index, step.player, kind, {"unjudged": "no double to answer"})
+                    yield Judged(number, step.index, step.player, kind, {"unjudged": N_("no double to answer")})
                     continue
                 decision, doubler_state = pending
                 if kind == "pass":
@@ -325,14 +326,17 @@ def _blank() -> dict[str, Any]:
     for name in ("missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
                  "wrong_doubles_above_tg", "wrong_takes", "wrong_passes"):
         out[name + "_emg"] = 0.0
+        out[name + "_mwc"] = 0.0
     return out
 
 
-def _add(rows: dict[int, dict[str, Any]], judged: Judged) -> None:
+def _add(rows: dict[int, dict[str, Any]], judged: Judged, unjudged: list[dict[str, Any]], where: dict[str, Any]) -> None:
     mine = rows[judged.player]
     values = judged.values
     if "unjudged" in values:
         mine["unjudged"] += 1
+        unjudged.append({**where, "game": judged.game, "turn": judged.turn, "kind": judged.kind,
+                         "reason": values["unjudged"]})
         if judged.kind == "roll":
             mine["total_moves"] += 1
         return
@@ -361,6 +365,7 @@ def _add(rows: dict[int, dict[str, Any]], judged: Judged) -> None:
     if category:
         mine[category] += 1
         mine[category + "_emg"] += values["cube_error_emg"]
+        mine[category + "_mwc"] += values["cube_error_mwc"]
         mine["cube_error_emg"] += values["cube_error_emg"]
         mine["cube_error_mwc"] += values["cube_error_mwc"]
 
@@ -410,9 +415,11 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
     positive: the equity lost; ``*_emg`` in EMG, ``*_mwc`` in MWC, money
     play in points; ``pr``: XG's Performance Rating, the checker and cube
     error in EMG per unforced move and close or actual cube decision, times
-    500; ``unjudged``: the turns that could not be judged)."""
+    500; ``unjudged``: how many turns could not be judged, listed with the
+    reason in ``frame.attrs["unjudged"]``)."""
     judges: dict[tuple[Rules, int], Judge] = {}
     rows: list[dict[str, Any]] = []
+    unjudged: list[dict[str, Any]] = []
     for index, match in enumerate(matches if not isinstance(matches, Match) else [matches]):
         rules_in_force = rules or default_rules(match)
         key = (rules_in_force, id(met))
@@ -420,16 +427,17 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
             judges[key] = Judge(rules_in_force, met)
         judge = judges[key]
         per = {0: _blank(), 1: _blank()}
+        path = match.source or f"match-{index + 1}"
         for rg in replay(match, judge.rules):
             for judged in judge._game(match, rg):
-                _add(per, judged)
+                _add(per, judged, unjudged, {"path": path, "player": match.players[judged.player]})
             _result(match, rg, per, judge.met)
-        path = match.source or f"match-{index + 1}"
         for side in (0, 1):
             per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
             rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
                          "player": match.players[side], "side": side, **_finish(per[side], not match.length)})
     frame = pd.DataFrame(rows)
+    frame.attrs["unjudged"] = unjudged
     if frame.empty:
         return frame
     counts = [c for c in frame.columns if c not in ("scope", "match", "path", "player", "side") and
@@ -441,7 +449,9 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
         total["_opponent_moves"] = 0
         overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
                         **_finish(total, False)})
-    return pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
+    out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
+    out.attrs["unjudged"] = unjudged
+    return out
 
 
 __all__ = ["Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "luck_mark", "rating",

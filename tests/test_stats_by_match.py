@@ -1,0 +1,107 @@
+"""``tavlakit stats --by match``: gnubg's layout, the frame as JSON/CSV, --met, bad input, Tavla."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tavlakit as tk
+from tavlakit import Rules
+from tavlakit.analysis.statistics import statistics_frame
+from tavlakit.analysis.tavla_met import tavla_met
+from tavlakit.cli import app
+from tavlakit.record import Turn
+
+REPO = Path(__file__).resolve().parents[1]
+STATS = REPO / "tests" / "data" / "stats"
+runner = CliRunner()
+
+
+def run(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def words(output: str) -> str:
+    """The output as one line (an error panel wraps long messages)."""
+    return " ".join(output.replace("│", " ").split())
+
+
+def line(output: str, label: str) -> list[str]:
+    found = next(row for row in output.splitlines() if row.startswith(label + " "))
+    return found[len(label):].split()
+
+
+def test_layout_shows_gnubgs_own_counts() -> None:
+    result = run("stats", "--by", "match", STATS / "match-3p-31.mat")
+    assert result.exit_code == 0, result.output
+    reference = json.loads((STATS / "match-3p-31.json").read_text())["stats"]
+    for section in ("Checker play", "Luck", "Cube", "Overall"):
+        assert section in result.output.splitlines()
+    assert line(result.output, "Unforced moves") == [str(reference[p]["moves"]["unforced-moves"]) for p in "XO"]
+    assert line(result.output, "Doubles") == [str(reference[p]["cube"]["n-doubles"]) for p in "XO"]
+    assert line(result.output, "Actual result") == ["-50.00%", "+50.00%"]
+    assert max(len(row) for row in result.output.splitlines()) <= 80
+
+
+def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
+    out = tmp_path / "stats.csv"
+    result = run("stats", "--by", "match", "--json", "--csv", out, STATS / "match-3p-31.mat")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(row) for row in result.output.splitlines()]
+    assert [(r["scope"], r["player"]) for r in rows] == [("match", "Alpha"), ("match", "Bravo"),
+                                                         ("overall", "Alpha"), ("overall", "Bravo")]
+    assert out.read_text().splitlines()[0].startswith("scope,match,path,player,side,total_moves")
+
+
+def test_another_match_equity_table(tmp_path: Path) -> None:
+    woolsey = Path("/usr/share/gnubg/met/woolsey.xml")
+    if not woolsey.exists():
+        pytest.skip("gnubg's woolsey.xml is not installed")
+    match = tk.read_match(STATS / "match-3p-31.mat")
+    default = statistics_frame([match])
+    other = statistics_frame([match], met=tk.analysis.met.load_met(woolsey))
+    # another table: other MWC, the same counts
+    assert (default["unforced_moves"] == other["unforced_moves"]).all()
+    assert not (default["checker_error_mwc"] == other["checker_error_mwc"]).all()
+    assert run("stats", "--by", "match", "--met", woolsey, STATS / "match-3p-31.mat").exit_code == 0
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<met><oops>")
+    result = run("stats", "--by", "match", "--met", bad, STATS / "match-3p-31.mat")
+    assert result.exit_code == 2 and "bad.xml: not a match equity table" in words(result.output)
+    result = run("stats", "--by", "match", "--ply", 2, STATS / "match-3p-31.mat")
+    assert result.exit_code == 2 and "only 0-ply" in words(result.output)
+
+
+def test_cube_actions_against_the_rules_are_listed_not_judged() -> None:
+    match = tk.read_match(STATS / "match-5p-52.mat")
+    game = match.games[0]
+    player = game.turns[5].player
+    game.turns.insert(6, Turn(1 - player, "take"))  # a take with no double before it
+    frame = statistics_frame([match])
+    row = frame[(frame["scope"] == "match") & (frame["side"] == 1 - player)].iloc[0]
+    assert row["unjudged"] >= 1
+    first = frame.attrs["unjudged"][0]
+    assert (first["game"], first["kind"], first["reason"]) == (1, "take", "no double to answer")
+    # the rest is judged as before: the plays of both players are all counted
+    clean = statistics_frame([tk.read_match(STATS / "match-5p-52.mat")])
+    assert (frame["total_moves"].tolist() == clean["total_moves"].tolist())
+
+
+def test_a_tavla_match_in_tavla_mwc() -> None:
+    match = tk.read_match(REPO / "samples" / "tavla-t000.mat")
+    rules = Rules.preset("tavla")
+    frame = statistics_frame([match], rules)
+    rows = frame[frame["scope"] == "match"]
+    assert (rows["cube_decisions"] == 0).all()
+    met = tavla_met(rules)
+    final = match.final_score()
+    winner = 0 if final[0] >= match.length else 1
+    # the games' MWC changes add up to the match won: +50% for the winner
+    assert rows.iloc[winner]["actual_result"] == pytest.approx(1 - met.away(match.length, match.length))
+    assert rows["luck_mwc"].abs().sum() > 0
+    result = run("stats", "--by", "match", "--rules", "tavla-outside-home", REPO / "samples" / "tavla-t000.mat")
+    assert result.exit_code == 0, result.output
+    assert "stand in for mars" in result.output
