@@ -41,7 +41,7 @@ def test_layout_shows_gnubgs_own_counts() -> None:
     for section in ("Checker play", "Luck", "Cube", "Overall"):
         assert section in result.output.splitlines()
     assert line(result.output, "Unforced moves") == [str(reference[p]["moves"]["unforced-moves"]) for p in "XO"]
-    assert line(result.output, "Doubles") == [str(reference[p]["cube"]["n-doubles"]) for p in "XO"]
+    assert line(result.output, "Doubles offered") == [str(reference[p]["cube"]["n-doubles"]) for p in "XO"]
     assert line(result.output, "Actual result") == ["-50.00%", "+50.00%"]
     assert max(len(row) for row in result.output.splitlines()) <= 80
 
@@ -105,3 +105,17 @@ def test_a_tavla_match_in_tavla_mwc() -> None:
     result = run("stats", "--by", "match", "--rules", "tavla-outside-home", REPO / "samples" / "tavla-t000.mat")
     assert result.exit_code == 0, result.output
     assert "stand in for mars" in result.output
+
+
+def test_turkish_labels() -> None:
+    result = run("--lang", "tr", "stats", "--by", "match", STATS / "match-3p-31.mat")
+    try:
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert "Pul oyunu" in lines and "Küp" in lines and "Şans" in lines
+        assert "3 puanlık maç" in lines[0]
+        assert max(len(row) for row in lines) <= 80
+    finally:
+        from tavlakit.i18n import set_language
+
+        set_language("en")

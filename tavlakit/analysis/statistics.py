@@ -50,8 +50,11 @@ from .tavla_met import tavla_met
 #: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
 SKILL_LEVELS = (0.03, 0.06, 0.12)
 #: gnubg's ratings of an error rate in EMG per decision (``arThrsRating``), best first.
-RATINGS = (("Supernatural", 0.002), ("World class", 0.005), ("Expert", 0.008), ("Advanced", 0.012),
-           ("Intermediate", 0.018), ("Casual player", 0.026), ("Beginner", 0.035), ("Awful!", math.inf))
+RATINGS = ((N_("Supernatural"), 0.002), (N_("World class"), 0.005), (N_("Expert"), 0.008),
+           (N_("Advanced"), 0.012), (N_("Intermediate"), 0.018), (N_("Casual player"), 0.026),
+           (N_("Beginner"), 0.035), (N_("Awful!"), math.inf))
+#: The kinds of judged turns (translated when shown).
+KINDS = (N_("roll"), N_("no double"), N_("double"), N_("take"), N_("pass"))
 
 
 def skill_mark(error: float) -> str | None:
@@ -108,7 +111,7 @@ class Judge:
         # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
         # only leaves out the cube decisions); Tavla has no cube at all: cubeless
         self.live = rules.cube or rules.backgammon
-        self._scores: dict[tuple[Position, Roll, CubeState], list[float]] = {}
+        self._scores: dict[tuple[Position, Roll, CubeState], list[tuple[float, str]]] = {}
 
     # --- values -------------------------------------------------------------
 
@@ -385,7 +388,7 @@ def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met
         rows[side]["luck_adjusted_result"] += sign * change
 
 
-def _finish(row: dict[str, Any], money: bool) -> dict[str, Any]:
+def _finish(row: dict[str, Any]) -> dict[str, Any]:
     """Rates and ratings from the totals of one row (gnubg's formatgs)."""
     unforced, close = row["unforced_moves"], row["close_cube_decisions"]
     decisions = unforced + close
@@ -435,7 +438,7 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
         for side in (0, 1):
             per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
             rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
-                         "player": match.players[side], "side": side, **_finish(per[side], not match.length)})
+                         "player": match.players[side], "side": side, **_finish(per[side])})
     frame = pd.DataFrame(rows)
     frame.attrs["unjudged"] = unjudged
     if frame.empty:
@@ -448,7 +451,7 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
         total = {c: group[c].sum() for c in counts}
         total["_opponent_moves"] = 0
         overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
-                        **_finish(total, False)})
+                        **_finish(total)})
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
     out.attrs["unjudged"] = unjudged
     return out

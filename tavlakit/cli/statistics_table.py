@@ -86,7 +86,8 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
     (N_("Cube"), (
         (N_("Total cube decisions"), _count("cube_decisions")),
         (N_("Close or actual cube decisions"), _count("close_cube_decisions")),
-        (N_("Doubles"), _count("doubles")), (N_("Takes"), _count("takes")), (N_("Passes"), _count("passes")),
+        (N_("Doubles offered"), _count("doubles")), (N_("Doubles taken"), _count("takes")),
+        (N_("Doubles passed"), _count("passes")),
         (N_("Missed doubles below CP (EMG (MWC))"), _category("missed_doubles_below_cp")),
         (N_("Missed doubles above CP (EMG (MWC))"), _category("missed_doubles_above_cp")),
         (N_("Wrong doubles below DP (EMG (MWC))"), _category("wrong_doubles_below_dp")),
