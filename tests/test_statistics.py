@@ -23,7 +23,7 @@ from tavlakit.analysis.statistics import STATISTICS_COLUMNS, Judge, statistics_f
 from tavlakit.replay import replay
 
 DATA = Path(__file__).parent / "data" / "stats"
-RECORDS = ["match-3p-31", "match-5p-52", "money-cube-15", "money-nocube-16"]
+RECORDS = ["match-3p-31", "match-5p-52", "match-7p-73", "match-9p-94", "money-cube-15", "money-nocube-16"]
 
 
 def rules_of(name: str) -> Rules:
@@ -112,3 +112,22 @@ def test_overall_rows_sum_the_matches(frames: dict) -> None:
     assert alpha["checker_error_emg"] == pytest.approx(per["checker_error_emg"].sum())
     assert alpha["pr"] == pytest.approx(500 * (per["checker_error_emg"].sum() + per["cube_error_emg"].sum())
                                         / (per["unforced_moves"].sum() + per["close_cube_decisions"].sum()))
+
+
+def test_cube_decisions_one_by_one() -> None:
+    """Each cube decision gnubg analysed (before a roll, and each double):
+    our no double and double/take MWC next to gnubg's."""
+    from tavlakit.analysis.statistics import decisions_frame
+
+    name = "match-7p-73"
+    reference = json.loads((DATA / f"{name}.json").read_text())
+    frame = decisions_frame(tk.read_match(DATA / f"{name}.mat"))
+    ours = frame[frame["kind"].isin(["no double", "double"])]
+    theirs = [a["analysis"] for game in reference["games"] for a in game["game"]
+              if "nd-cubeful-eq" in (a.get("analysis") or {})]
+    assert len(ours) == len(theirs) > 150
+    nd = (ours["no_double_mwc"].to_numpy() - [a["nd-cubeful-eq"] for a in theirs])
+    dt = (ours["double_take_mwc"].to_numpy() - [a["dt-cubeful-eq"] for a in theirs])
+    assert (abs(nd) < 0.01).mean() >= 0.95 and (abs(dt) < 0.01).mean() >= 0.95
+    rows = frame[frame["kind"] == "take"]
+    assert (rows["right_action"].isin(["take", "pass"])).all() and (rows["cube_error_emg"] >= 0).all()

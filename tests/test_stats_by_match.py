@@ -119,3 +119,16 @@ def test_turkish_labels() -> None:
         from tavlakit.i18n import set_language
 
         set_language("en")
+
+
+def test_analysis_statistics_and_decisions() -> None:
+    path = STATS / "match-3p-31.mat"
+    result = tk.analysis.analyse([path], luck=False)
+    direct = statistics_frame([tk.read_match(path)])
+    assert result.statistics["checker_error_emg"].tolist() == direct["checker_error_emg"].tolist()
+    decisions = result.decisions
+    assert set(decisions["kind"]) >= {"roll", "no double"}
+    streamed = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False, statistics=True)
+    assert streamed.statistics["pr"].tolist() == direct["pr"].tolist()
+    with pytest.raises(ValueError, match="stream"):
+        tk.analysis.analyse(iter([tk.read_match(path)]), luck=False).statistics

@@ -80,6 +80,7 @@ class Analysis:
     """What was analysed, kept for :attr:`statistics` (paths, or matches
     given as a list); ``None`` for a stream of matches."""
     _statistics: pd.DataFrame | None = field(default=None, repr=False)
+    _decisions: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
     def players(self) -> pd.DataFrame:
@@ -94,18 +95,31 @@ class Analysis:
         if self._statistics is None:
             from .statistics import statistics_frame
 
-            if self.source is None:
-                raise ValueError("the matches were a stream: ask analyse(..., statistics=True)")
-            source = self.source
-            items = source
-            from .collection import is_paths
-
-            if is_paths(list(source)):
-                from ..formats import read_matches
-
-                items = read_matches(list(source))
-            self._statistics = statistics_frame(items, source.rules, source.met)
+            self._statistics = statistics_frame(*self._judged_source())
         return self._statistics
+
+    @property
+    def decisions(self) -> pd.DataFrame:
+        """Every judged roll and cube decision, with the cube decisions'
+        three equities, right action and error
+        (:func:`~tavlakit.analysis.statistics.decisions_frame`)."""
+        if self._decisions is None:
+            from .statistics import decisions_frame
+
+            self._decisions = decisions_frame(*self._judged_source())
+        return self._decisions
+
+    def _judged_source(self) -> tuple[Any, Rules | None, Any]:
+        source = self.source
+        if source is None:
+            raise ValueError("the matches were a stream: ask analyse(..., statistics=True)")
+        from .collection import is_paths
+
+        if is_paths(list(source)):
+            from ..formats import read_matches
+
+            return read_matches(list(source)), source.rules, source.met
+        return list(source), source.rules, source.met
 
 
 def _matches(matches: Matches) -> Iterator[Match]:

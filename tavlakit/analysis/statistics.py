@@ -41,7 +41,7 @@ from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
 from .cubeful import (Array, CubeDecision, CubeState, cube_decision, cubeful_many, efficiency_many, efficiency_of,
-                      mwc_scale, on_roll_many)
+                      eq2mwc, mwc_scale, on_roll_many)
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .luck import MARK_LEVELS
 from .met import MatchEquityTable, default_met
@@ -292,8 +292,13 @@ class Judge:
             category = "wrong_passes" if error > 0 else None
         error = max(0.0, error)
         close = kind != "no double" or d.close()
+        def mwc(emg: float) -> float:
+            return eq2mwc(emg, state) if state.length else emg * state.value
+
         return Judged(game, turn, player, kind, {
             "no_double": d.no_double, "double_take": d.double_take, "double_pass": d.double_pass,
+            "no_double_mwc": mwc(d.no_double), "double_take_mwc": mwc(d.double_take),
+            "double_pass_mwc": mwc(d.double_pass),
             "right_action": right, "best": d.action, "cube_error_emg": error,
             "cube_error_mwc": error * mwc_scale(state), "category": category, "close": close})
 
@@ -410,7 +415,49 @@ def _finish(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
+#: The columns of :func:`decisions_frame`.
+DECISION_COLUMNS = (
+    "match", "path", "game", "turn", "player", "name", "kind", "luck_emg", "luck_mwc", "luck_mark", "plays",
+    "error_emg", "error_mwc", "mark", "no_double", "double_take", "double_pass", "no_double_mwc",
+    "double_take_mwc", "double_pass_mwc", "best", "right_action",
+    "cube_error_emg", "cube_error_mwc", "category", "close", "unjudged",
+)
+
+
+def _judged(matches: Iterable[Match] | Match, rules: Rules | None,
+            met: MatchEquityTable | None) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
+    """Each game of each match with its judged turns."""
+    judges: dict[Rules, Judge] = {}
+    for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
+        rules_in_force = rules or default_rules(match)
+        if rules_in_force not in judges:
+            judges[rules_in_force] = Judge(rules_in_force, met)
+        judge = judges[rules_in_force]
+        path = match.source or f"match-{index + 1}"
+        for rg in replay(match, judge.rules):
+            yield match, path, judge, rg, list(judge._game(match, rg))
+
+
+def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
+                    met: MatchEquityTable | None = None) -> pd.DataFrame:
+    """Every judged turn: one row per roll (luck, the play's error and mark)
+    and per cube decision (``kind``: ``no double`` before a roll, ``double``,
+    ``take``, ``pass``) with the three equities (EMG, for the doubler),
+    and in MWC (money: points, the cube counted: ``*_mwc``), gnubg's best
+    action (``best``), the right action of the side deciding,
+    the error of the one taken (``cube_error_*``, positive) and its category;
+    ``turn`` is the turn's index in its game (the plays frame's ``turn``);
+    ``unjudged`` the reason a turn could not be judged."""
+    rows = []
+    for match, path, _judge, _rg, judged in _judged(matches, rules, met):
+        for j in judged:
+            rows.append({"match": path.rsplit("/", 1)[-1], "path": path, "game": j.game, "turn": j.turn,
+                         "player": j.player, "name": match.players[j.player], "kind": j.kind,
+                         **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS}})
+    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+
+
+def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
                      met: MatchEquityTable | None = None) -> pd.DataFrame:
     """gnubg's statistics of each player: one row per player per match
     (``scope="match"``) and per player name over every match
@@ -420,25 +467,28 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
     error in EMG per unforced move and close or actual cube decision, times
     500; ``unjudged``: how many turns could not be judged, listed with the
     reason in ``frame.attrs["unjudged"]``)."""
-    judges: dict[tuple[Rules, int], Judge] = {}
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
-    for index, match in enumerate(matches if not isinstance(matches, Match) else [matches]):
-        rules_in_force = rules or default_rules(match)
-        key = (rules_in_force, id(met))
-        if key not in judges:
-            judges[key] = Judge(rules_in_force, met)
-        judge = judges[key]
-        per = {0: _blank(), 1: _blank()}
-        path = match.source or f"match-{index + 1}"
-        for rg in replay(match, judge.rules):
-            for judged in judge._game(match, rg):
-                _add(per, judged, unjudged, {"path": path, "player": match.players[judged.player]})
-            _result(match, rg, per, judge.met)
-        for side in (0, 1):
-            per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
-            rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
-                         "player": match.players[side], "side": side, **_finish(per[side])})
+    per: dict[int, dict[str, Any]] = {}
+    current: tuple[Match, str] | None = None
+
+    def flush() -> None:
+        if current is not None:
+            match, path = current
+            for side in (0, 1):
+                per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
+                rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
+                             "player": match.players[side], "side": side, **_finish(per[side])})
+
+    for match, path, judge, rg, judged in _judged(matches, rules, met):
+        if current is None or current[0] is not match:
+            flush()
+            current = (match, path)
+            per = {0: _blank(), 1: _blank()}
+        for j in judged:
+            _add(per, j, unjudged, {"path": path, "player": match.players[j.player]})
+        _result(match, rg, per, judge.met)
+    flush()
     frame = pd.DataFrame(rows)
     frame.attrs["unjudged"] = unjudged
     if frame.empty:
@@ -457,5 +507,5 @@ def statistics_frame(matches: Iterable[Match], rules: Rules | None = None,
     return out
 
 
-__all__ = ["Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "luck_mark", "rating",
-           "skill_mark", "statistics_frame"]
+__all__ = ["DECISION_COLUMNS", "Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS",
+           "decisions_frame", "luck_mark", "rating", "skill_mark", "statistics_frame"]
