@@ -78,6 +78,12 @@ def test_statistics_agree_with_gnubg(frames: dict, name: str) -> None:
         assert row["actual_result"] == pytest.approx(dice["actual-result"], abs=1e-6)
         money = not reference["match-info"]["match-length"]
         assert abs(row["luck_adjusted_result"] - dice["luck-adjusted-result"]) <= (0.1 if money else 0.05)
+        if not money:  # gnubg's FIBS rating estimates, from the numbers above
+            fibs = reference["stats"][key]["error-based-fibs-rating"]
+            assert close(row["fibs_rating_from_errors"], fibs["total"], 0.05, 10.0)
+            assert close(row["fibs_rating_checker_loss"], fibs["chequer"], 0.05, 10.0)
+            if "fibs-rating-difference" in dice:
+                assert close(row["fibs_rating_luck_difference"], dice["fibs-rating-difference"], 0.05, 25.0)
 
 
 def test_rolls_and_plays_one_by_one() -> None:

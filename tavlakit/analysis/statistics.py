@@ -323,7 +323,8 @@ STATISTICS_COLUMNS = (
     "missed_doubles_above_cp", "wrong_doubles_below_dp", "wrong_doubles_above_tg", "wrong_takes", "wrong_passes",
     "cube_error_emg", "cube_error_mwc", "error_rate_memg", "snowie_error_rate", "pr", "actual_result",
     "luck_adjusted_result", "checker_rating", "cube_rating", "overall_rating", "luck_rating",
-    "fibs_rating_luck_difference", "fibs_rating_from_errors", "unjudged",
+    "fibs_rating_luck_difference", "fibs_rating_from_errors", "fibs_rating_checker_loss", "fibs_rating_cube_loss",
+    "unjudged",
 )
 
 
@@ -393,8 +394,13 @@ def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met
         rows[side]["luck_adjusted_result"] += sign * change
 
 
-def _finish(row: dict[str, Any]) -> dict[str, Any]:
-    """Rates and ratings from the totals of one row (gnubg's formatgs)."""
+#: gnubg's rating offset of the error-based FIBS rating (a player without errors).
+FIBS_OFFSET = 2050.0
+
+
+def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
+    """Rates and ratings from the totals of one row (gnubg's formatgs);
+    the FIBS rating estimates need the match length (``length``; 0: none)."""
     unforced, close = row["unforced_moves"], row["close_cube_decisions"]
     decisions = unforced + close
     total = row["checker_error_emg"] + row["cube_error_emg"]
@@ -409,8 +415,20 @@ def _finish(row: dict[str, Any]) -> dict[str, Any]:
     from .luck import luck_rating
 
     row["luck_rating"] = luck_rating(row["luck_emg"] / rolls) if rolls else None
-    row["fibs_rating_luck_difference"] = math.nan
-    row["fibs_rating_from_errors"] = math.nan
+    row["fibs_rating_luck_difference"] = row["fibs_rating_from_errors"] = math.nan
+    row["fibs_rating_checker_loss"] = row["fibs_rating_cube_loss"] = math.nan
+    if length:
+        # Kees van den Doel's estimates, as gnubg gives them
+        chance = 0.5 + row["luck_adjusted_result"]
+        if 0.0 < chance < 1.0:
+            row["fibs_rating_luck_difference"] = max(-2100.0, -2000.0 / math.sqrt(length)
+                                                     * math.log10(1.0 / chance - 1.0))
+        checker = row["checker_error_emg"] / unforced if unforced else 0.0
+        cube = row["cube_error_emg"] / close if close else 0.0
+        row["fibs_rating_checker_loss"] = checker * (8798.0 + 25526.0 / length)
+        row["fibs_rating_cube_loss"] = cube * (863.0 - 519.0 / length)
+        if decisions:
+            row["fibs_rating_from_errors"] = FIBS_OFFSET - row["fibs_rating_checker_loss"] - row["fibs_rating_cube_loss"]
     row.pop("_opponent_moves", None)
     return row
 
@@ -465,7 +483,10 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
     positive: the equity lost; ``*_emg`` in EMG, ``*_mwc`` in MWC, money
     play in points; ``pr``: XG's Performance Rating, the checker and cube
     error in EMG per unforced move and close or actual cube decision, times
-    500; ``unjudged``: how many turns could not be judged, listed with the
+    500; ``fibs_rating_*``: gnubg's FIBS rating estimates of a match (the
+    difference the luck-adjusted result implies, the absolute rating from the
+    error rates and what checker and cube errors cost; NaN for money play and
+    in the overall rows); ``unjudged``: how many turns could not be judged, listed with the
     reason in ``frame.attrs["unjudged"]``)."""
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
@@ -478,7 +499,7 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
             for side in (0, 1):
                 per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
                 rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
-                             "player": match.players[side], "side": side, **_finish(per[side])})
+                             "player": match.players[side], "side": side, **_finish(per[side], match.length or 0)})
 
     for match, path, judge, rg, judged in _judged(matches, rules, met):
         if current is None or current[0] is not match:
@@ -501,7 +522,7 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
         total = {c: group[c].sum() for c in counts}
         total["_opponent_moves"] = 0
         overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
-                        **_finish(total)})
+                        **_finish(total, 0)})
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
     out.attrs["unjudged"] = unjudged
     return out

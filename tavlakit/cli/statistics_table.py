@@ -102,6 +102,10 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
         (N_("PR (XG's Performance Rating)"), _number("pr", 2)), (N_("Overall rating"), _words("overall_rating")),
         (N_("Actual result"), _result("actual_result")),
         (N_("Luck adjusted result"), _result("luck_adjusted_result")),
+        (N_("Luck based FIBS rating diff."), _number("fibs_rating_luck_difference", 2)),
+        (N_("Error based abs. FIBS rating"), _number("fibs_rating_from_errors", 1)),
+        (N_("Checker play errors rating loss"), _number("fibs_rating_checker_loss", 1)),
+        (N_("Cube errors rating loss"), _number("fibs_rating_cube_loss", 1)),
         (N_("Turns not judged"), _count("unjudged")))),
 )
 
