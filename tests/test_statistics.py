@@ -137,3 +137,17 @@ def test_cube_decisions_one_by_one() -> None:
     assert (abs(nd) < 0.01).mean() >= 0.95 and (abs(dt) < 0.01).mean() >= 0.95
     rows = frame[frame["kind"] == "take"]
     assert (rows["right_action"].isin(["take", "pass"])).all() and (rows["cube_error_emg"] >= 0).all()
+
+
+def test_keys_decoded_in_bulk_as_one_by_one() -> None:
+    import numpy as np
+
+    from tavlakit.analysis.statistics import boards_from_keys
+    from tavlakit.ids import decode_position_key
+
+    keys = []
+    for game in json.loads((DATA / "match-9p-94.json").read_text())["games"]:
+        keys += [tk.Position.from_position_id(a["board"]).position_key() for a in game["game"] if "board" in a]
+    assert len(keys) > 300
+    one_by_one = np.array([decode_position_key(k) for k in keys])
+    assert (boards_from_keys(keys) == one_by_one).all()

@@ -33,6 +33,7 @@ from typing import Any, Iterable, Iterator
 
 import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ..i18n import N_
@@ -143,11 +144,11 @@ class Judge:
     def _score_rolls(self, pos: Position, state: CubeState) -> None:
         keys: list[str] = []
         probs: list[Probabilities] = []
-        boards: list[Any] = []
         ends = []
         for roll in ROLLS:
-            self._candidates(pos, roll, keys, probs, boards)
+            self._candidates(pos, roll, keys, probs)
             ends.append(len(keys))
+        boards = boards_from_keys(keys)
         values = (-self.on_roll(np.asarray(probs, dtype=float), state.flipped(), efficiency_many(boards))).tolist()
         start = 0
         for roll, end in zip(ROLLS, ends):
@@ -156,23 +157,19 @@ class Judge:
         if len(self._scores) > 200_000:
             self._scores.clear()
 
-    def _candidates(self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities],
-                    boards: list[Any]) -> None:
-        """Append each legal play's resulting key, probabilities (the
-        opponent on roll) and board."""
+    def _candidates(self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities]) -> None:
+        """Append each legal play's resulting key and probabilities (the
+        opponent on roll)."""
         if self.net_moves and CHECKERS - pos.off()[0] > 4:
             found = gnubg_nn.best_move(net_board(pos), dice[0], dice[1], list=1)
             candidates = found[1] if found else ()
             if len(candidates) >= 2:  # gnubg-nn scores no forced play
-                for key, _steps, chances, _eq in candidates:
-                    keys.append(key)
-                    probs.append(chances)
-                    boards.append(gnubg_nn.board_from_position_key(key))
+                keys.extend([c[0] for c in candidates])
+                probs.extend([c[2] for c in candidates])
                 return
         for after in pos.legal_positions(dice, self.rules) or [pos.flip()]:  # the opponent on roll
             keys.append(after.position_key())
             probs.append(self.ev.probabilities(after))
-            boards.append(net_board(after))
 
     def played(self, after: Position, state: CubeState) -> float:
         """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
@@ -301,6 +298,23 @@ class Judge:
             "double_pass_mwc": mwc(d.double_pass),
             "right_action": right, "best": d.action, "cube_error_emg": error,
             "cube_error_mwc": error * mwc_scale(state), "category": category, "close": close})
+
+
+def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
+    """gnubg boards ``[side not on roll, side on roll]`` (n, 2, 25) of many
+    20-letter position keys at once (:func:`tavlakit.ids.decode_position_key`
+    one by one): each side's 25 counts are runs of ones ended by a zero, the
+    lowest bit first."""
+    if not keys:
+        return np.zeros((0, 2, 25), dtype=np.int64)
+    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(len(keys), 10, 2) - 65
+    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
+    bits = np.unpackbits(data, axis=1, bitorder="little").astype(np.int64)
+    zeros = bits == 0
+    ends = zeros & (np.cumsum(zeros, axis=1) <= 50)  # the 50 zeros that end the 50 counts
+    ones = np.cumsum(bits, axis=1)[ends].reshape(len(keys), 50)
+    counts = np.diff(ones, axis=1, prepend=0)
+    return counts.reshape(len(keys), 2, 25)
 
 
 _KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
