@@ -132,3 +132,14 @@ def test_analysis_statistics_and_decisions() -> None:
     assert streamed.statistics["pr"].tolist() == direct["pr"].tolist()
     with pytest.raises(ValueError, match="stream"):
         tk.analysis.analyse(iter([tk.read_match(path)]), luck=False).statistics
+
+
+def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.mat"
+    junk.write_bytes(b"not a record\x00\x01")
+    result = run("stats", "--by", "match", junk, STATS / "match-3p-31.mat")
+    assert result.exit_code == 0
+    assert "junk.mat" in result.output and "encoding" in result.output
+    assert "match-3p-31.mat: 3-point match" in result.output
+    result = run("stats", "--by", "match", junk)
+    assert result.exit_code == 1 and "no game could be read" in result.output

@@ -44,6 +44,7 @@ from ..rules import Rules
 from .cubeful import (Array, CubeDecision, CubeState, cube_decision, cubeful_many, efficiency_many, efficiency_of,
                       eq2mwc, mwc_scale, on_roll_many)
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
+from .frames import _Labels
 from .luck import MARK_LEVELS
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
@@ -313,8 +314,8 @@ def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
     zeros = bits == 0
     ends = zeros & (np.cumsum(zeros, axis=1) <= 50)  # the 50 zeros that end the 50 counts
     ones = np.cumsum(bits, axis=1)[ends].reshape(len(keys), 50)
-    counts = np.diff(ones, axis=1, prepend=0)
-    return counts.reshape(len(keys), 2, 25)
+    counts: npt.NDArray[np.int64] = np.diff(ones, axis=1, prepend=0).reshape(len(keys), 2, 25)
+    return counts
 
 
 _KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
@@ -481,9 +482,10 @@ def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None
     ``turn`` is the turn's index in its game (the plays frame's ``turn``);
     ``unjudged`` the reason a turn could not be judged."""
     rows = []
+    labels = _Labels()
     for match, path, _judge, _rg, judged in _judged(matches, rules, met):
         for j in judged:
-            rows.append({"match": path.rsplit("/", 1)[-1], "path": path, "game": j.game, "turn": j.turn,
+            rows.append({"match": labels(path), "path": path, "game": j.game, "turn": j.turn,
                          "player": j.player, "name": match.players[j.player], "kind": j.kind,
                          **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS}})
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
@@ -506,13 +508,14 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
     unjudged: list[dict[str, Any]] = []
     per: dict[int, dict[str, Any]] = {}
     current: tuple[Match, str] | None = None
+    labels = _Labels()
 
     def flush() -> None:
         if current is not None:
             match, path = current
             for side in (0, 1):
                 per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
-                rows.append({"scope": "match", "match": path.rsplit("/", 1)[-1], "path": path,
+                rows.append({"scope": "match", "match": labels(path), "path": path,
                              "player": match.players[side], "side": side, **_finish(per[side], match.length or 0)})
 
     for match, path, judge, rg, judged in _judged(matches, rules, met):

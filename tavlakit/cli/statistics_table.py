@@ -149,7 +149,16 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
         met = load_met(met_path) if met_path is not None else None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    matches = list(read_matches(files))
+    matches = []
+    for match in read_matches(files):
+        if match.games:
+            matches.append(match)
+            continue
+        first = next((p for p in match.problems if p.severity == "error"), None)
+        typer.echo(str(first) if first else _("{path}: no game could be read").format(path=match.source), err=True)
+    if not matches:
+        typer.echo(_("no game could be read from the files given"), err=True)
+        raise typer.Exit(1)
     frame = statistics_frame(matches, rules, met)
     for turn in frame.attrs.get("unjudged", []):
         typer.echo(_("{path}: game {game}, turn {turn}: {player}'s {kind} not judged: {reason}").format(
