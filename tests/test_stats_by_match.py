@@ -53,7 +53,17 @@ def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
     rows = [json.loads(row) for row in result.output.splitlines()]
     assert [(r["scope"], r["player"]) for r in rows] == [("match", "Alpha"), ("match", "Bravo"),
                                                          ("overall", "Alpha"), ("overall", "Bravo")]
-    assert out.read_text().splitlines()[0].startswith("scope,match,path,player,side,total_moves")
+    header = out.read_text().splitlines()[0].split(",")
+    assert header[:7] == ["scope", "match", "path", "player", "side", "length", "rules"]
+    assert "total_moves" in header and "pr" in header
+
+
+def test_every_core_gives_the_same_frame() -> None:
+    files = [STATS / "match-3p-31.mat", STATS / "money-cube-15.mat"]
+    one = run("stats", "--by", "match", "--json", "-j", 1, *files)
+    two = run("stats", "--by", "match", "--json", "-j", 2, *files)
+    assert one.exit_code == two.exit_code == 0
+    assert one.output == two.output and len(one.output.splitlines()) == 6
 
 
 def test_another_match_equity_table(tmp_path: Path) -> None:

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import gnubg_nn  # type: ignore[import-untyped]
@@ -36,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..i18n import N_
+from ..i18n import N_, _
 from ..position import CHECKERS, Position
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
@@ -346,7 +348,7 @@ STATISTICS_COLUMNS = (
 def _blank() -> dict[str, Any]:
     out: dict[str, Any] = {name: 0 for name in STATISTICS_COLUMNS[:26]}
     out.update(checker_error_emg=0.0, checker_error_mwc=0.0, luck_emg=0.0, luck_mwc=0.0, cube_error_emg=0.0,
-               cube_error_mwc=0.0, actual_result=0.0, luck_adjusted_result=0.0, unjudged=0)
+               cube_error_mwc=0.0, actual_result=0.0, luck_adjusted_result=0.0, unjudged=0, opponent_moves=0)
     for name in ("missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
                  "wrong_doubles_above_tg", "wrong_takes", "wrong_passes"):
         out[name + "_emg"] = 0.0
@@ -420,7 +422,7 @@ def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
     decisions = unforced + close
     total = row["checker_error_emg"] + row["cube_error_emg"]
     row["error_rate_memg"] = 1000.0 * total / decisions if decisions else math.nan
-    moves = row["total_moves"] + row.get("_opponent_moves", 0)
+    moves = row["total_moves"] + row["opponent_moves"]
     row["snowie_error_rate"] = 1000.0 * total / moves if moves else math.nan
     row["pr"] = 500.0 * total / decisions if decisions else math.nan
     row["checker_rating"] = rating(row["checker_error_emg"] / unforced) if unforced else None
@@ -444,7 +446,6 @@ def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
         row["fibs_rating_cube_loss"] = cube * (863.0 - 519.0 / length)
         if decisions:
             row["fibs_rating_from_errors"] = FIBS_OFFSET - row["fibs_rating_checker_loss"] - row["fibs_rating_cube_loss"]
-    row.pop("_opponent_moves", None)
     return row
 
 
@@ -502,48 +503,87 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
     500; ``fibs_rating_*``: gnubg's FIBS rating estimates of a match (the
     difference the luck-adjusted result implies, the absolute rating from the
     error rates and what checker and cube errors cost; NaN for money play and
-    in the overall rows); ``unjudged``: how many turns could not be judged, listed with the
-    reason in ``frame.attrs["unjudged"]``)."""
+    in the overall rows); ``unjudged``: how many turns could not be judged,
+    listed with the reason in ``frame.attrs["unjudged"]``)."""
+    return assemble(*match_statistics(matches, rules, met))
+
+
+def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = None,
+                     met: MatchEquityTable | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The per-match rows of :func:`statistics_frame` and the turns not judged."""
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     per: dict[int, dict[str, Any]] = {}
-    current: tuple[Match, str] | None = None
-    labels = _Labels()
+    current: tuple[Match, str, Judge] | None = None
 
     def flush() -> None:
         if current is not None:
-            match, path = current
+            match, path, judge = current
             for side in (0, 1):
-                per[side]["_opponent_moves"] = per[1 - side]["total_moves"]
-                rows.append({"scope": "match", "match": labels(path), "path": path,
-                             "player": match.players[side], "side": side, **_finish(per[side], match.length or 0)})
+                per[side]["opponent_moves"] = per[1 - side]["total_moves"]
+                rows.append({"scope": "match", "match": path, "path": path, "player": match.players[side],
+                             "side": side, "length": match.length or 0, "rules": judge.rules.name,
+                             **_finish(per[side], match.length or 0)})
 
     for match, path, judge, rg, judged in _judged(matches, rules, met):
         if current is None or current[0] is not match:
             flush()
-            current = (match, path)
+            current = (match, path, judge)
             per = {0: _blank(), 1: _blank()}
         for j in judged:
             _add(per, j, unjudged, {"path": path, "player": match.players[j.player]})
         _result(match, rg, per, judge.met)
     flush()
+    return rows, unjudged
+
+
+def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.DataFrame:
+    """The statistics frame of per-match rows (from one process or many):
+    short match labels over the whole collection, and the overall rows."""
     frame = pd.DataFrame(rows)
     frame.attrs["unjudged"] = unjudged
     if frame.empty:
         return frame
-    counts = [c for c in frame.columns if c not in ("scope", "match", "path", "player", "side") and
+    labels = _Labels()
+    frame["match"] = [labels(path) for path in frame["path"]]
+    counts = [c for c in frame.columns if c not in ("scope", "match", "path", "player", "side", "length") and
               frame[c].dtype.kind in "if" and not c.endswith("rate_memg") and c not in ("snowie_error_rate", "pr")
               and not c.startswith("fibs")]
     overall = []
     for player, group in frame.groupby("player", sort=False):
         total = {c: group[c].sum() for c in counts}
-        total["_opponent_moves"] = 0
         overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
-                        **_finish(total, 0)})
+                        "length": None, "rules": None, **_finish(total, 0)})
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
     out.attrs["unjudged"] = unjudged
     return out
 
 
-__all__ = ["DECISION_COLUMNS", "Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS",
-           "decisions_frame", "luck_mark", "rating", "skill_mark", "statistics_frame"]
+def file_statistics(path: str | Path, rules: Rules | None = None,
+                    met: str | Path | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """:func:`match_statistics` of one record file (for workers: ``met`` is
+    a table's path), with the problems of a file nothing could be read from."""
+    from ..formats import read_matches
+
+    table = _load_met(str(met)) if met is not None else None
+    readable, problems = [], []
+    for match in read_matches([path]):
+        if match.games:
+            readable.append(match)
+        else:
+            first = next((p for p in match.problems if p.severity == "error"), None)
+            problems.append(str(first) if first else _("{path}: no game could be read").format(path=match.source))
+    rows, unjudged = match_statistics(readable, rules, table)
+    return rows, unjudged, problems
+
+
+@lru_cache(maxsize=8)
+def _load_met(path: str) -> MatchEquityTable:
+    from .met import load_met
+
+    return load_met(path)
+
+
+__all__ = ["DECISION_COLUMNS", "Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "assemble",
+           "decisions_frame", "file_statistics", "luck_mark", "match_statistics", "rating", "skill_mark",
+           "statistics_frame"]

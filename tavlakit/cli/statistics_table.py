@@ -110,18 +110,18 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
 )
 
 
-def layout(frame: pd.DataFrame, lengths: dict[str, int]) -> list[str]:
-    """The lines of the per-match tables (``lengths``: each path's match length, 0 money)."""
+def layout(frame: pd.DataFrame) -> list[str]:
+    """The lines of the per-match tables."""
     out: list[str] = []
     rows = frame[frame["scope"] == "match"]
     for path, pair in rows.groupby("path", sort=False):
         pair = pair.sort_values("side")
-        money = not lengths.get(str(path), 0)
+        length = int(pair["length"].iloc[0])
+        money = not length
         first = [row for _index, row in pair.iterrows()]
         label_width = max(len(_(label)) for _section, lines in LAYOUT for label, _cell in lines) + 2
         cells = [[cell(row, money) for _section, lines in LAYOUT for _label, cell in lines] for row in first]
         width = max([len(str(r["player"])) for r in first] + [len(c) for column in cells for c in column]) + 2
-        length = lengths.get(str(path), 0)
         out.append(f"{path}: " + (_("{length}-point match").format(length=length) if length else _("money session")))
         out.append(" " * label_width + "".join(str(r["player"]).ljust(width) for r in first).rstrip())
         at = 0
@@ -136,31 +136,33 @@ def layout(frame: pd.DataFrame, lengths: dict[str, int]) -> list[str]:
 
 
 def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int, json_output: bool,
-        csv: Path | None) -> None:
-    """Work out and print (or write) the statistics of ``files``."""
+        csv: Path | None, jobs: int | None = 1) -> None:
+    """Work out and print (or write) the statistics of ``files``, one file
+    per process on ``jobs`` processes."""
     from ..analysis.met import load_met
-    from ..analysis.statistics import statistics_frame
-    from ..formats import read_matches
-    from ..replay import default_rules
+    from ..analysis.statistics import assemble, file_statistics
+    from ..parallel import pmap
 
     if ply != 0:
         raise typer.BadParameter(_("--ply {ply}: only 0-ply analysis is implemented").format(ply=ply))
-    try:
-        met = load_met(met_path) if met_path is not None else None
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    matches = []
-    for match in read_matches(files):
-        if match.games:
-            matches.append(match)
-            continue
-        first = next((p for p in match.problems if p.severity == "error"), None)
-        typer.echo(str(first) if first else _("{path}: no game could be read").format(path=match.source), err=True)
-    if not matches:
+    if met_path is not None:
+        try:
+            load_met(met_path)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    rows: list[dict[str, Any]] = []
+    unjudged: list[dict[str, Any]] = []
+    for found, missed, problems in pmap(file_statistics, files, jobs, _("analysing"), rules=rules,
+                                        met=str(met_path) if met_path is not None else None):
+        rows += found
+        unjudged += missed
+        for problem in problems:
+            typer.echo(problem, err=True)
+    if not rows:
         typer.echo(_("no game could be read from the files given"), err=True)
         raise typer.Exit(1)
-    frame = statistics_frame(matches, rules, met)
-    for turn in frame.attrs.get("unjudged", []):
+    frame = assemble(rows, unjudged)
+    for turn in unjudged:
         typer.echo(_("{path}: game {game}, turn {turn}: {player}'s {kind} not judged: {reason}").format(
             path=turn["path"], game=turn["game"], turn=turn["turn"] + 1, player=turn["player"],
             kind=_(turn["kind"]), reason=_(turn["reason"])), err=True)
@@ -170,9 +172,9 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
         for record in json.loads(frame.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
         return
-    lengths = {m.source or "": m.length or 0 for m in matches}
-    for line in layout(frame, lengths):
+    for line in layout(frame):
         typer.echo(line)
-    if any((rules or default_rules(m)).mars == "outside-home" for m in matches):
+    if any(Rules.preset(row["rules"]).mars == "outside-home" for row in rows if row["rules"] != "custom") or (
+            rules is not None and rules.mars == "outside-home"):
         typer.echo(_("mars = outside home: the net's gammon chances stand in for mars chances "
                      "(see docs/tavla-met.md)"))

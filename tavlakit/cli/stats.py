@@ -89,7 +89,7 @@ def stats(
     if by == "match":
         from .statistics_table import run
 
-        run(files, chosen, met, ply, json_output, csv)
+        run(files, chosen, met, ply, json_output, csv, jobs)
         return
     result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
     _warn(result)
