@@ -153,3 +153,19 @@ def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
     assert "match-3p-31.mat: 3-point match" in result.output
     result = run("stats", "--by", "match", junk)
     assert result.exit_code == 1 and "no game could be read" in result.output
+
+
+def test_tavla_scores_a_backgammon_as_a_mars() -> None:
+    import numpy as np
+
+    from tavlakit.analysis.cubeful import CubeState
+    from tavlakit.analysis.statistics import Judge
+
+    judge = Judge(Rules.preset("tavla"))
+    state = CubeState(length=5, score=(1, 2), mover=0, met=judge.met, crawford=True)
+    with_bg = np.array([[0.6, 0.3, 0.1, 0.1, 0.05]])
+    without = np.array([[0.6, 0.3, 0.0, 0.1, 0.0]])
+    x = np.array([0.68])
+    assert judge.on_roll(with_bg, state, x)[0] == judge.on_roll(without, state, x)[0]
+    backgammon = Judge(Rules.preset("backgammon"))
+    assert backgammon.on_roll(with_bg, state, x)[0] != backgammon.on_roll(without, state, x)[0]

@@ -129,9 +129,19 @@ class Judge:
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
         (no cube: cubeless)."""
+        probs = self._scored(probs)
         if not self.live:
             return cubeful_many(probs, state, np.zeros(len(x)))
         return on_roll_many(probs, state, x)
+
+    def _scored(self, probs: Array) -> Array:
+        """The probabilities as the rules score them: without backgammons
+        (Tavla) a backgammon is a mars, so the net's backgammon chances go."""
+        if self.rules.backgammon:
+            return probs
+        out = np.array(probs, dtype=float)
+        out[:, 2] = out[:, 4] = 0.0
+        return out
 
     def scores(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
         """The mover's cubeful equity after each legal play of ``dice`` with
@@ -195,9 +205,9 @@ class Judge:
 
     def cube(self, pos: Position, state: CubeState) -> CubeDecision:
         """The cube decision of the side on roll in ``pos`` before rolling."""
-        probs = self.ev.probabilities(pos)
+        probs = self._scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
         mover, other = pos.points()
-        return cube_decision(probs, state, efficiency_of(mover, other))
+        return cube_decision(tuple(probs.tolist()), state, efficiency_of(mover, other))
 
     # --- a match -------------------------------------------------------------
 
