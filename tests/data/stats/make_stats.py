@@ -23,6 +23,10 @@ NOISE = 0.06
 #: (name, match length (0: money), seed, games of a money session, cube on)
 RECORDS = [("match-3p-31", 3, 31, 0, True), ("match-5p-52", 5, 52, 0, True), ("match-7p-73", 7, 73, 0, True),
            ("match-9p-94", 9, 94, 0, True), ("money-cube-15", 0, 15, 6, True), ("money-nocube-16", 0, 16, 6, False)]
+if os.environ.get("STATS_RECORDS"):  # "name:length:seed:games:cube ..." (a live test makes its own)
+    RECORDS = [(name, int(length), int(seed), int(games), cube == "1") for name, length, seed, games, cube in
+               (item.split(":") for item in os.environ["STATS_RECORDS"].split())]
+HERE = os.environ.get("STATS_OUT", HERE)
 
 
 
