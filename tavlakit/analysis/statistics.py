@@ -512,8 +512,8 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
     error in EMG per unforced move and close or actual cube decision, times
     500; ``fibs_rating_*``: gnubg's FIBS rating estimates of a match (the
     difference the luck-adjusted result implies, the absolute rating from the
-    error rates and what checker and cube errors cost; NaN for money play and
-    in the overall rows); ``unjudged``: how many turns could not be judged,
+    error rates and what checker and cube errors cost; NaN for money play,
+    for Tavla and in the overall rows); ``unjudged``: how many turns could not be judged,
     listed with the reason in ``frame.attrs["unjudged"]``)."""
     return assemble(*match_statistics(matches, rules, met))
 
@@ -533,7 +533,8 @@ def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = Non
                 per[side]["opponent_moves"] = per[1 - side]["total_moves"]
                 rows.append({"scope": "match", "match": path, "path": path, "player": match.players[side],
                              "side": side, "length": match.length or 0, "rules": judge.rules.name,
-                             **_finish(per[side], match.length or 0)})
+                             # the FIBS estimates are backgammon's (with the cube): none for Tavla
+                             **_finish(per[side], match.length or 0 if judge.rules.backgammon else 0)})
 
     for match, path, judge, rg, judged in _judged(matches, rules, met):
         if current is None or current[0] is not match:
