@@ -39,12 +39,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..i18n import N_, _
+from ..ids import decode_position_key
 from ..position import CHECKERS, Position
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
-from .cubeful import (Array, CubeDecision, CubeState, cube_decision, cubeful_many, efficiency_many, efficiency_of,
-                      eq2mwc, mwc_scale, on_roll_many)
+from .cubeful import (Array, CubeDecision, CubeState, _best, cube_decision, cubeful_many, efficiency_many,
+                      efficiency_of, eq2mwc, mwc2eq, mwc_scale, on_roll_many)
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .frames import _Labels
 from .luck import MARK_LEVELS
@@ -107,7 +108,10 @@ class Judged:
 class Judge:
     """Judges the turns of matches played under one set of rules."""
 
-    def __init__(self, rules: Rules, met: MatchEquityTable | None = None) -> None:
+    def __init__(self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0) -> None:
+        if ply not in (0, 1):
+            raise ValueError(_("--ply {ply}: only 0- and 1-ply analysis is implemented").format(ply=ply))
+        self.ply = ply
         self.rules = rules
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
         self.ev = Evaluator(rules)
@@ -207,7 +211,60 @@ class Judge:
         """The cube decision of the side on roll in ``pos`` before rolling."""
         probs = self._scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
         mover, other = pos.points()
-        return cube_decision(tuple(probs.tolist()), state, efficiency_of(mover, other))
+        if self.ply == 0:
+            return cube_decision(tuple(probs.tolist()), state, efficiency_of(mover, other))
+        nd, dt, dp = self.one_ply(pos, state)
+        if dt is None:
+            return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
+        optimal, action = _best(nd, dt, dp, bool(probs[1] > 0.0), state)
+        return CubeDecision(nd, dt, dp, optimal, action, True)
+
+    # --- 1 ply ---------------------------------------------------------------
+
+    def one_ply(self, pos: Position, state: CubeState) -> tuple[float, float | None, float]:
+        """gnubg's 1-ply cubeful no double, double/take and double/pass
+        equities (EMG) of the side on roll in ``pos`` (double/take ``None``
+        when the cube is not available): for each of the 21 rolls the best
+        play by cubeless equity at the score, then the opponent's 0-ply
+        cubeful value, free to double, averaged."""
+        probs, boards = [], []
+        opp = state.flipped()
+        for roll in ROLLS:
+            keys: list[str] = []
+            chances: list[Probabilities] = []
+            self._candidates(pos, roll, keys, chances)
+            p = self._scored(np.asarray(chances, dtype=float))
+            best = int(np.argmin(cubeful_many(p, opp, np.zeros(len(p)))))  # the opponent's worst: ours best
+            probs.append(p[best])
+            boards.append(keys[best])
+        p, x = np.asarray(probs), efficiency_many(boards_from_keys(boards))
+        weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
+
+        def mine(theirs: CubeState, factor: float) -> float:
+            """The mover's value, from the opponent's (on roll) under ``theirs``."""
+            values = self.on_roll(p, theirs, x)
+            if not state.length:
+                return float(-(factor * values) @ weights)
+            win, lose = theirs.win_lose()
+            mwc = 1.0 - 0.5 * (values * (win - lose) + (win + lose))
+            return mwc2eq(float(mwc @ weights), state)
+
+        nd = mine(opp, 1.0)
+        if not self.rules.cube or not state.available():
+            return nd, None, nd
+        dp = mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
+        return nd, mine(state.doubled().flipped(), 2.0), dp
+
+    def one_ply_value(self, key: str, state: CubeState) -> float:
+        """The mover's 1-ply equity after a play (``key``: the opponent on roll)."""
+        other, mover = decode_position_key(key)
+        after = Position.from_points(mover, other)
+        if after.winner() is not None:
+            return self.played(after, state)
+        nd, dt, dp = self.one_ply(after, state.flipped())
+        if dt is not None and dt >= nd and dp >= nd:
+            return -min(dt, dp)
+        return -nd
 
     # --- a match -------------------------------------------------------------
 
@@ -278,9 +335,23 @@ class Judge:
             played = next((score for score, k in scores if k == key), None)
             if played is None:
                 played = self.played(passed, state)
-            error = max(0.0, scores[0][0] - played)
+            if self.ply == 1 and len(scores) > 1:
+                best, played = self._one_ply_play(scores, key, state)
+            else:
+                best = scores[0][0]
+            error = max(0.0, best - played)
             values.update(error_emg=error, error_mwc=error * scale, mark=skill_mark(error), moved=True)
         return Judged(game, step.index, step.player, "roll", values)
+
+    def _one_ply_play(self, scores: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
+        """The best and the played play at 1 ply: the plays within 0.32 of
+        the best at 0 ply, at most 16 (gnubg's move filter), and the one played."""
+        top = scores[0][0]
+        keys = [k for score, k in scores[:16] if score >= top - 0.32]
+        if played not in keys:
+            keys.append(played)
+        values = {k: self.one_ply_value(k, state) for k in keys}
+        return max(values.values()), values[played]
 
     def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision,
                   state: CubeState) -> Judged:
@@ -468,14 +539,14 @@ DECISION_COLUMNS = (
 )
 
 
-def _judged(matches: Iterable[Match] | Match, rules: Rules | None,
-            met: MatchEquityTable | None) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
+def _judged(matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | None,
+            ply: int = 0) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
     """Each game of each match with its judged turns."""
     judges: dict[Rules, Judge] = {}
     for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
         rules_in_force = rules or default_rules(match)
         if rules_in_force not in judges:
-            judges[rules_in_force] = Judge(rules_in_force, met)
+            judges[rules_in_force] = Judge(rules_in_force, met, ply)
         judge = judges[rules_in_force]
         path = match.source or f"match-{index + 1}"
         for rg in replay(match, judge.rules):
@@ -483,7 +554,7 @@ def _judged(matches: Iterable[Match] | Match, rules: Rules | None,
 
 
 def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
-                    met: MatchEquityTable | None = None) -> pd.DataFrame:
+                    met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
     """Every judged turn: one row per roll (luck, the play's error and mark)
     and per cube decision (``kind``: ``no double`` before a roll, ``double``,
     ``take``, ``pass``) with the three equities (EMG, for the doubler),
@@ -494,7 +565,7 @@ def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None
     ``unjudged`` the reason a turn could not be judged."""
     rows = []
     labels = _Labels()
-    for match, path, _judge, _rg, judged in _judged(matches, rules, met):
+    for match, path, _judge, _rg, judged in _judged(matches, rules, met, ply):
         for j in judged:
             rows.append({"match": labels(path), "path": path, "game": j.game, "turn": j.turn,
                          "player": j.player, "name": match.players[j.player], "kind": j.kind,
@@ -503,7 +574,7 @@ def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None
 
 
 def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
-                     met: MatchEquityTable | None = None) -> pd.DataFrame:
+                     met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
     """gnubg's statistics of each player: one row per player per match
     (``scope="match"``) and per player name over every match
     (``scope="overall"``); the columns :data:`STATISTICS_COLUMNS` (errors
@@ -514,12 +585,14 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
     difference the luck-adjusted result implies, the absolute rating from the
     error rates and what checker and cube errors cost; NaN for money play,
     for Tavla and in the overall rows); ``unjudged``: how many turns could not be judged,
-    listed with the reason in ``frame.attrs["unjudged"]``)."""
-    return assemble(*match_statistics(matches, rules, met))
+    listed with the reason in ``frame.attrs["unjudged"]``). ``ply=1``: plays
+    (those gnubg's move filter keeps) and cube decisions at 1 ply, luck at 0
+    ply as gnubg always judges it."""
+    return assemble(*match_statistics(matches, rules, met, ply))
 
 
-def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = None,
-                     met: MatchEquityTable | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None,
+                     ply: int = 0) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The per-match rows of :func:`statistics_frame` and the turns not judged."""
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
@@ -536,7 +609,7 @@ def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = Non
                              # the FIBS estimates are backgammon's (with the cube): none for Tavla
                              **_finish(per[side], match.length or 0 if judge.rules.backgammon else 0)})
 
-    for match, path, judge, rg, judged in _judged(matches, rules, met):
+    for match, path, judge, rg, judged in _judged(matches, rules, met, ply):
         if current is None or current[0] is not match:
             flush()
             current = (match, path, judge)
@@ -570,8 +643,8 @@ def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.D
     return out
 
 
-def file_statistics(path: str | Path, rules: Rules | None = None,
-                    met: str | Path | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+def file_statistics(path: str | Path, rules: Rules | None = None, met: str | Path | None = None,
+                    ply: int = 0) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
     """:func:`match_statistics` of one record file (for workers: ``met`` is
     a table's path), with the problems of a file nothing could be read from."""
     from ..formats import read_matches
@@ -584,7 +657,7 @@ def file_statistics(path: str | Path, rules: Rules | None = None,
         else:
             first = next((p for p in match.problems if p.severity == "error"), None)
             problems.append(str(first) if first else _("{path}: no game could be read").format(path=match.source))
-    rows, unjudged = match_statistics(readable, rules, table)
+    rows, unjudged = match_statistics(readable, rules, table, ply)
     return rows, unjudged, problems
 
 

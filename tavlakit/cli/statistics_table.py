@@ -143,8 +143,8 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
     from ..analysis.statistics import assemble, file_statistics
     from ..parallel import pmap
 
-    if ply != 0:
-        raise typer.BadParameter(_("--ply {ply}: only 0-ply analysis is implemented").format(ply=ply))
+    if ply not in (0, 1):
+        raise typer.BadParameter(_("--ply {ply}: only 0- and 1-ply analysis is implemented").format(ply=ply))
     if met_path is not None:
         try:
             load_met(met_path)
@@ -153,7 +153,7 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     for found, missed, problems in pmap(file_statistics, files, jobs, _("analysing"), rules=rules,
-                                        met=str(met_path) if met_path is not None else None):
+                                        met=str(met_path) if met_path is not None else None, ply=ply):
         rows += found
         unjudged += missed
         for problem in problems:

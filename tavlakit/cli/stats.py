@@ -71,7 +71,7 @@ def stats(
     merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
     met: Optional[Path] = typer.Option(None, help=_("Match equity table (gnubg's XML format) for --by match; "
                                                     "default: gnubg's, Kazaross XG2.")),
-    ply: int = typer.Option(0, help=_("Plies of the analysis for --by match (0).")),
+    ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0 or 1 (slower).")),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records."""
     if by not in ("player", "file", "match"):

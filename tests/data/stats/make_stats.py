@@ -27,6 +27,8 @@ if os.environ.get("STATS_RECORDS"):  # "name:length:seed:games:cube ..." (a live
     RECORDS = [(name, int(length), int(seed), int(games), cube == "1") for name, length, seed, games, cube in
                (item.split(":") for item in os.environ["STATS_RECORDS"].split())]
 HERE = os.environ.get("STATS_OUT", HERE)
+PLIES = os.environ.get("STATS_PLIES", "0")
+"""The plies of the analysis (the players still play at 0 ply)."""
 
 
 
@@ -51,8 +53,9 @@ for player in (0, 1):
     gnubg.command(f"set player {player} cubedecision evaluation noise {NOISE}")
 for command in ("set jacoby off", "set beavers 0", "set automatic roll on", "set display off",
                 "set confirm new off", "set defaultnames Alpha Bravo",
-                "set analysis chequerplay evaluation plies 0", "set analysis chequerplay evaluation cubeful on",
-                "set analysis cubedecision evaluation plies 0", "set analysis cubedecision evaluation cubeful on"):
+                f"set analysis chequerplay evaluation plies {PLIES}", "set analysis chequerplay evaluation cubeful on",
+                f"set analysis cubedecision evaluation plies {PLIES}",
+                "set analysis cubedecision evaluation cubeful on"):
     gnubg.command(command)
 
 for name, length, seed, games, cube in RECORDS:
