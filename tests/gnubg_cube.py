@@ -5,8 +5,8 @@ Inside gnubg (``gnubg -t -q -p gnubg_cube.py``) this reads a job list from
 crawford]]`` (owner -1: centred; mover 0/1 as gnubg's players); for each it
 writes gnubg's cubeless 0-ply probabilities of the side on roll
 (``gnubg.evaluate``), its cubeful 0-ply cube decision (``gnubg.cfevaluate``:
-optimal, no double, double/take, double/pass, the recommendation) and the
-position class.
+optimal, no double, double/take, double/pass, the recommendation; at
+``TAVLAKIT_CUBE_PLIES`` plies, 0 by default) and the position class.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ import subprocess
 from pathlib import Path
 
 
-def ask_gnubg_cube(gnubg_bin: Path, jobs: list[list], workdir: Path) -> list[dict]:
-    """Run the jobs in one gnubg process; one answer per job."""
+def ask_gnubg_cube(gnubg_bin: Path, jobs: list[list], workdir: Path, plies: int = 0) -> list[dict]:
+    """Run the jobs in one gnubg process (cube decisions at ``plies``); one answer per job."""
     job_file = workdir / "cube-jobs.json"
     out_file = workdir / "cube-answers.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(os.environ, TAVLAKIT_CUBE_JOBS=str(job_file), TAVLAKIT_CUBE_OUT=str(out_file))
+    env = dict(os.environ, TAVLAKIT_CUBE_JOBS=str(job_file), TAVLAKIT_CUBE_OUT=str(out_file),
+               TAVLAKIT_CUBE_PLIES=str(plies))
     run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True,
                          timeout=300, cwd=workdir)
     if not out_file.exists():
@@ -34,7 +35,7 @@ def _main() -> None:  # runs inside gnubg
     import gnubg  # type: ignore[import-not-found]
 
     cubeless = gnubg.evalcontext(0, 0, 0, 1, 0.0)
-    cubeful = gnubg.evalcontext(1, 0, 0, 1, 0.0)
+    cubeful = gnubg.evalcontext(1, int(os.environ.get("TAVLAKIT_CUBE_PLIES", "0")), 0, 1, 0.0)
     answers = []
     for position_id, (cube, owner, mover, length, score, crawford) in json.loads(
             Path(os.environ["TAVLAKIT_CUBE_JOBS"]).read_text(encoding="utf-8")):

@@ -91,3 +91,30 @@ def test_emg_and_mwc_are_one_scale() -> None:
         assert mwc2eq(eq2mwc(value, state), state) == pytest.approx(value)
     win, lose = state.win_lose()
     assert eq2mwc(1.0, state) == pytest.approx(win) and eq2mwc(-1.0, state) == pytest.approx(lose)
+
+
+def test_one_ply_cube_decisions_near_gnubgs(gnubg_bin: Path, tmp_path: Path) -> None:
+    """At 1 ply the nets' differences add up over 21 rolls: gnubg-nn's
+    probabilities, gnubg 1.07's own 1-ply cube evaluation."""
+    import numpy as np
+
+    from tavlakit import Rules
+    from tavlakit.analysis.statistics import Judge
+
+    jobs = [(pid, spec) for pid in positions(46) for spec in STATES[::2]]
+    found = ask_gnubg_cube(gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path,
+                           plies=1)
+    judge = Judge(Rules.preset("backgammon"), ply=1)
+    diffs = []
+    for (pid, spec), answer in zip(jobs, found):
+        if answer["class"] in (4, 5):
+            continue
+        state = state_of(spec)
+        mine = judge.cube(Position.from_position_id(pid), CubeState(**{**state.__dict__, "met": judge.met}))
+        optimal, nd, dt, _dp = answer["cube"][:4]
+        diffs.append(abs(mine.no_double - nd))
+        if mine.available:
+            diffs += [abs(mine.double_take - dt), abs(mine.optimal - optimal)]
+    diffs_array = np.array(diffs)
+    assert len(diffs_array) > 100
+    assert np.median(diffs_array) < 0.005 and (diffs_array < 0.02).mean() >= 0.95 and diffs_array.max() < 0.1
