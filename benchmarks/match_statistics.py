@@ -7,7 +7,7 @@ luck, checker and cube errors, statistics). CPU time of the analysis
 only (gnubg's start-up and import left out on both sides); best of
 ``--repeat`` runs, each with fresh caches.
 
-    python -P benchmarks/match_statistics.py [--repeat 3] [FILES...]   (default: tests/data/stats/*.mat)
+    python -P benchmarks/match_statistics.py [--repeat 3] [--ply 0|1] [FILES...]   (default: tests/data/stats/*.mat)
 
 (``-P``: the script's folder holds a ``collections.py`` that would shadow the
 standard library's.)
@@ -31,9 +31,10 @@ DATA = HERE.parent / "tests" / "data" / "stats"
 
 GNUBG_SCRIPT = """
 import gnubg, json, os, time
+plies = os.environ["BENCH_PLIES"]
 for c in ("set threads 1", "set confirm new off", "set jacoby off", "set beavers 0",
-          "set analysis chequerplay evaluation plies 0", "set analysis chequerplay evaluation cubeful on",
-          "set analysis cubedecision evaluation plies 0", "set analysis cubedecision evaluation cubeful on"):
+          f"set analysis chequerplay evaluation plies {plies}", "set analysis chequerplay evaluation cubeful on",
+          f"set analysis cubedecision evaluation plies {plies}", "set analysis cubedecision evaluation cubeful on"):
     gnubg.command(c)
 out = {}
 for path in json.loads(os.environ["BENCH_FILES"]):
@@ -54,19 +55,19 @@ json.dump(out, open(os.environ["BENCH_OUT"], "w"))
 """
 
 
-def gnubg_times(files: list[Path], repeat: int) -> dict[str, list[float]]:
+def gnubg_times(files: list[Path], repeat: int, ply: int) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         script, out = Path(tmp) / "bench.py", Path(tmp) / "out.json"
         script.write_text(GNUBG_SCRIPT)
         env = dict(os.environ, BENCH_FILES=json.dumps([str(f) for f in files]), BENCH_REPEAT=str(repeat),
-                   BENCH_OUT=str(out))
+                   BENCH_OUT=str(out), BENCH_PLIES=str(ply))
         subprocess.run(["taskset", "-c", "0", "/usr/games/gnubg", "-t", "-q", "-p", str(script)], env=env,
                        cwd=tmp, capture_output=True, check=True, timeout=3600)
         data: dict[str, list[float]] = json.loads(out.read_text())
         return data
 
 
-def ours(path: Path, repeat: int) -> float:
+def ours(path: Path, repeat: int, ply: int = 0) -> float:
     from tavlakit.analysis.statistics import statistics_frame
 
     rules = Rules.preset("backgammon")
@@ -77,7 +78,7 @@ def ours(path: Path, repeat: int) -> float:
     for _ in range(repeat):
         _clear_caches()
         start = time.process_time()
-        statistics_frame([match], rules)
+        statistics_frame([match], rules, ply=ply)
         spent = time.process_time() - start
         best = spent if best is None else min(best, spent)
     assert best is not None
@@ -95,17 +96,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--ply", type=int, default=0, help="plies of both analyses (0 or 1)")
     args = parser.parse_args()
-    files = args.files or sorted(DATA.glob("*.mat"))
+    files = [f.resolve() for f in args.files] or sorted(DATA.glob("*.mat"))
     os.sched_setaffinity(0, {0})
     ours(files[0], 1)  # warm up: imports, the net
-    theirs = gnubg_times(files, args.repeat)
+    theirs = gnubg_times(files, args.repeat, args.ply)
     print(f"{'record':24} {'rolls':>6} {'gnubg s':>8} {'tavlakit s':>11} {'gnubg rolls/s':>14} "
           f"{'tavlakit rolls/s':>17} {'ratio':>6}")
     total = [0, 0.0, 0.0]
     for path in files:
         rolls, gnubg = theirs[str(path)]
-        mine = ours(path, args.repeat)
+        mine = ours(path, args.repeat, args.ply)
         total[0] += int(rolls)
         total[1] += gnubg
         total[2] += mine
