@@ -169,3 +169,18 @@ def test_tavla_scores_a_backgammon_as_a_mars() -> None:
     assert judge.on_roll(with_bg, state, x)[0] == judge.on_roll(without, state, x)[0]
     backgammon = Judge(Rules.preset("backgammon"))
     assert backgammon.on_roll(with_bg, state, x)[0] != backgammon.on_roll(without, state, x)[0]
+
+
+def test_plays_frame_with_the_judged_cube() -> None:
+    from tavlakit.analysis.statistics import join_decisions
+
+    result = tk.analysis.analyse([STATS / "match-7p-73.mat"])
+    joined = join_decisions(result.plays, result.decisions)
+    assert len(joined) == len(result.plays) and (joined["kind"] == result.plays["kind"]).all()
+    doubles = joined[joined["kind"] == "double"]
+    assert len(doubles) == 4 and doubles["no_double"].notna().all()
+    stats = result.statistics
+    for side in (0, 1):
+        mine = joined[(joined["player"] == side) & joined["category"].notna()]
+        row = stats[(stats["scope"] == "match") & (stats["side"] == side)].iloc[0]
+        assert mine["cube_error_emg"].sum() == pytest.approx(row["cube_error_emg"])

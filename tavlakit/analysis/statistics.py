@@ -573,6 +573,28 @@ def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
 
 
+#: The columns :func:`join_decisions` adds to a plays frame.
+JOINED = ("luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark", "cube_decision", "no_double", "double_take",
+          "double_pass", "best", "right_action", "cube_error_emg", "cube_error_mwc", "category")
+
+
+def join_decisions(plays: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+    """The plays frame with the judged values of each turn: a roll's luck
+    and play error at the score (``luck_emg``, ``error_emg``, ... : cubeful,
+    unlike the plays frame's cubeless ``luck`` and ``error``), and on a cube
+    action's row (double, take, drop) or on the roll a cube decision came
+    before (``cube_decision`` = ``no double``) the three equities, gnubg's best
+    action, the right action, the cube error and its category."""
+    keys = ["path", "game", "turn"]
+    rolls = decisions[decisions["kind"] == "roll"][keys + ["luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark"]]
+    cube = decisions[decisions["kind"] != "roll"].rename(columns={"kind": "cube_decision"})
+    cube = cube[keys + ["cube_decision", "no_double", "double_take", "double_pass", "best", "right_action",
+                        "cube_error_emg", "cube_error_mwc", "category"]]
+    out = plays.merge(rolls, on=keys, how="left").merge(cube, on=keys, how="left")
+    out.index = plays.index
+    return out
+
+
 def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
                      met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
     """gnubg's statistics of each player: one row per player per match
@@ -668,6 +690,6 @@ def _load_met(path: str) -> MatchEquityTable:
     return load_met(path)
 
 
-__all__ = ["DECISION_COLUMNS", "Judge", "Judged", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "assemble",
+__all__ = ["DECISION_COLUMNS", "JOINED", "Judge", "Judged", "join_decisions", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "assemble",
            "decisions_frame", "file_statistics", "luck_mark", "match_statistics", "rating", "skill_mark",
            "statistics_frame"]
