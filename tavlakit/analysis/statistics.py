@@ -48,7 +48,7 @@ from .cubeful import (Array, CubeDecision, CubeState, _best, cube_decision, cube
                       efficiency_of, eq2mwc, mwc2eq, mwc_scale, on_roll_many)
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .frames import _Labels
-from .luck import MARK_LEVELS
+from .luck import luck_mark, luck_rating
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
 
@@ -71,20 +71,6 @@ def skill_mark(error: float) -> str | None:
         return "bad"
     if error > doubtful:
         return "doubtful"
-    return None
-
-
-def luck_mark(luck: float) -> str | None:
-    """gnubg's mark of a roll's luck (EMG)."""
-    very, plain = MARK_LEVELS
-    if luck > very:
-        return "very lucky"
-    if luck > plain:
-        return "lucky"
-    if luck < -very:
-        return "very unlucky"
-    if luck < -plain:
-        return "unlucky"
     return None
 
 
@@ -510,8 +496,6 @@ def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
     row["cube_rating"] = rating(row["cube_error_emg"] / close) if close else None
     row["overall_rating"] = rating(total / decisions) if decisions else None
     rolls = row["total_moves"]
-    from .luck import luck_rating
-
     row["luck_rating"] = luck_rating(row["luck_emg"] / rolls) if rolls else None
     row["fibs_rating_luck_difference"] = row["fibs_rating_from_errors"] = math.nan
     row["fibs_rating_checker_loss"] = row["fibs_rating_cube_loss"] = math.nan
@@ -690,6 +674,6 @@ def _load_met(path: str) -> MatchEquityTable:
     return load_met(path)
 
 
-__all__ = ["DECISION_COLUMNS", "JOINED", "Judge", "Judged", "join_decisions", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "assemble",
-           "decisions_frame", "file_statistics", "luck_mark", "match_statistics", "rating", "skill_mark",
-           "statistics_frame"]
+__all__ = ["DECISION_COLUMNS", "JOINED", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "Judge", "Judged",
+           "assemble", "decisions_frame", "file_statistics", "join_decisions", "match_statistics", "rating",
+           "skill_mark", "statistics_frame"]
