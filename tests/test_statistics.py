@@ -178,3 +178,11 @@ def test_keys_decoded_in_bulk_as_one_by_one() -> None:
     assert len(keys) > 300
     one_by_one = np.array([decode_position_key(k) for k in keys])
     assert (boards_from_keys(keys) == one_by_one).all()
+
+
+def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
+    judge = Judge(Rules.preset("backgammon"))
+    match = tk.read_match(DATA / "match-3p-31.mat")
+    judge._scores.update({(i, i, i): [] for i in range(10_001)})  # type: ignore[misc]
+    rolls = [j for rg in replay(match, judge.rules) for j in judge._game(match, rg) if j.kind == "roll"]
+    assert len(rolls) > 100 and len(judge._scores) <= 10_001 + 21 * len(rolls)

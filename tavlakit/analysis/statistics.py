@@ -145,6 +145,8 @@ class Judge:
         return found
 
     def _score_rolls(self, pos: Position, state: CubeState) -> None:
+        if len(self._scores) > 10_000:  # a few megabytes; positions seldom come back after the turn
+            self._scores.clear()
         keys: list[str] = []
         probs: list[Probabilities] = []
         ends = []
@@ -157,8 +159,6 @@ class Judge:
         for roll, end in zip(ROLLS, ends):
             self._scores[(pos, roll, state)] = sorted(zip(values[start:end], keys[start:end]), reverse=True)
             start = end
-        if len(self._scores) > 200_000:
-            self._scores.clear()
 
     def _candidates(self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities]) -> None:
         """Append each legal play's resulting key and probabilities (the
