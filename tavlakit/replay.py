@@ -78,6 +78,8 @@ class ReplayedGame:
     """How the board says the game was won (``None``: not borne off)."""
     unmarked_hits: int = 0
     """Hits in a game that writes no '*' at all (reported once per match)."""
+    crawford: bool = False
+    """The game is the Crawford game."""
 
     @property
     def plays(self) -> int:
@@ -160,7 +162,7 @@ class _GameWalker:
         self.game = game
         self.rules = rules
         self.crawford = crawford
-        self.out = ReplayedGame(game, problems=report.problems, cube=game.cube)
+        self.out = ReplayedGame(game, problems=report.problems, cube=game.cube, crawford=crawford)
         self.report = report
         self.views: list[Position] = []  # [player 0 view, player 1 view]
         self.on_roll: int | None = None

@@ -70,6 +70,9 @@ class Frame:
     best: str | None = None
     equity: float | None = None
     """Cubeless equity for player 0 of the position shown (analysis only)."""
+    cube: str | None = None
+    """The cube decision judged at this turn (analysis only): the right
+    action, the error of the one taken, the three equities."""
 
 
 @dataclass
@@ -258,6 +261,38 @@ def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawe
                 frame.equity = value if frame.on_roll == 0 else -value
 
 
+def _analyse_cube(match: Match, rules: Rules, games: list[GameFrames]) -> None:
+    """Each cube decision (the roller's before the dice, each double, take
+    and pass) judged as gnubg judges it at 0 ply, at the match score."""
+    from .analysis.statistics import decisions_frame
+
+    decisions = decisions_frame(match, rules)
+    cube = decisions[decisions["kind"] != "roll"]
+    found = {(game, turn): row for game, turn, row in zip(cube["game"].tolist(), cube["turn"].tolist(),
+                                                          cube.itertuples(index=False))}
+    for gf in games:
+        for frame in gf.frames:
+            row = found.get((gf.replayed.game.number, frame.step.index)) if frame.step is not None else None
+            if row is not None and isinstance(row.right_action, str):
+                frame.cube = _cube_text(row)
+
+
+#: The cube decisions' and actions' words, translated when shown.
+CUBE_WORDS = {"no double": N_("no double"), "double": N_("double"), "take": N_("take"), "pass": N_("pass")}
+
+
+def _cube_text(row: Any) -> str:
+    """One cube decision as the page says it."""
+    error = float(row.cube_error_emg)
+    text = _("Cube: {kind}; right: {right}").format(kind=_(CUBE_WORDS[row.kind]),
+                                                    right=_(CUBE_WORDS[row.right_action]))
+    if error > 0.0005:
+        text += " " + _("(error {error:.3f})").format(error=error)
+    return text + " \u00b7 " + _("for the doubler: no double {nd:+.3f}, double/take {dt:+.3f}, "
+                                            "double/pass {dp:+.3f}").format(
+        nd=row.no_double, dt=row.double_take, dp=row.double_pass)
+
+
 def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and value == value else None
 
@@ -340,6 +375,8 @@ def _analysis_text(frame: Frame) -> str:
             error=frame.error, mark=f" {mark}" if mark else "", best=frame.best))
     elif frame.error is not None:
         parts.append(_("The best play"))
+    if frame.cube:
+        parts.append(frame.cube)
     return " \u00b7 ".join(parts)
 
 
@@ -499,6 +536,8 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
     if analyse:
         _analyse(match, rules, games, drawer)
+        if rules.cube:
+            _analyse_cube(match, rules, games)
     # every problem of a game is placed at one of its turns: what is left
     # is the match's own, and the warning validate adds for unmarked hits
     rest = Reporter(list(match.problems), file=match.source)
@@ -541,7 +580,7 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
             if frame.problems:
                 item["p"] = [_problem_json(p) for p in frame.problems]
             texts = [_recorded_text(frame.step.turn)] if frame.step is not None else []
-            if analyse and frame.step is not None and frame.step.turn.kind == "roll":
+            if analyse and frame.step is not None and (frame.step.turn.kind == "roll" or frame.cube):
                 texts.append(_analysis_text(frame))
             if any(texts):
                 item["a"] = "\n".join(text for text in texts if text)

@@ -40,6 +40,8 @@ from tavlakit import i18n
 assert i18n.available_languages() == ["en", "tr"], i18n.available_languages()
 i18n.set_language("tr")
 assert i18n._("the file holds no match") == "dosyada maç yok"
+from tavlakit.analysis.met import default_met
+assert default_met().name == "Kazaross XG2 25 point MET" and abs(default_met().away(1, 2) - 0.67736) < 1e-9
 print("ok", samples)
 """
 
@@ -82,7 +84,7 @@ def test_wheel_carries_grammars_and_samples(tmp_path: Path) -> None:
     wheel = next(tmp_path.glob("tavlakit-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"tavlakit/grammars/mat.lark", "tavlakit/grammars/sgf.lark", "tavlakit/samples/tavla-t000.mat",
-            "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo"} <= names
+            "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo", "tavlakit/met/Kazaross-XG2.xml"} <= names
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)

@@ -255,3 +255,18 @@ def test_index_errors_red_warnings_amber(tmp_path: Path) -> None:
     assert '<td class="warning">1 warning</td>' in rows["unmarked.html"]
     assert rows["clean.html"].endswith("<td></td></tr>") or "<td></td></tr>" in rows["clean.html"]
     assert "td.warning{color:#9a6700" in index
+def test_analysis_shows_each_cube_decision() -> None:
+    """With analysis, each double, take or pass and each roll a cube decision
+    came before says the right action, the error and the three equities
+    (tavlakit.analysis.statistics, checked against gnubg in test_statistics.py)."""
+    stats = Path(__file__).parent / "data" / "stats"
+    built = viewer.build(read_match(stats / "match-5p-52.mat"), analyse=True)
+    frames = [f for gf in built.games for f in gf.frames if f.step is not None]
+    doubles = [f for f in frames if f.step.turn.kind == "double"]  # type: ignore[union-attr]
+    assert doubles and all(f.cube and f.cube.startswith("Cube: double; right: ") for f in doubles)
+    answers = [f for f in frames if f.step.turn.kind in ("take", "drop")]  # type: ignore[union-attr]
+    assert all(f.cube and ("right: take" in f.cube or "right: pass" in f.cube) for f in answers)
+    assert any(f.cube and "error" in f.cube for f in frames if f.step.turn.kind == "roll")  # type: ignore[union-attr]
+    data = viewer.page_data(viewer.page(built))
+    shown = [frame.get("a", "") for game in data["games"] for frame in game["frames"]]
+    assert sum("Cube: double" in text for text in shown) == len(doubles)

@@ -149,7 +149,7 @@ def _relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> 
 
 
 def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-            jobs: int | None = 1) -> Analysis:
+            jobs: int | None = 1, statistics: bool = False, met: Any = None) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
@@ -158,10 +158,18 @@ def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules |
     processes (``None``: every core), with the same frames in the same
     order; matches are always analysed in this process
     (:func:`~tavlakit.analysis.frames.analyse_matches`).
+
+    ``statistics=True`` also works out gnubg's statistics now (with the
+    match equity table ``met``, default gnubg's); otherwise
+    :attr:`Analysis.statistics` does it on first use.
     """
-    if is_paths(matches):
-        return analyse_paths(matches, rules, luck, jobs)
-    return frames.analyse_matches(matches, rules, luck)
+    if not is_paths(matches):
+        return frames.analyse_matches(matches, rules, luck, statistics, met)
+    result = analyse_paths(matches, rules, luck, jobs)
+    result.source = frames.Source(matches, rules, met, paths=True)
+    if statistics:
+        result.statistics  # noqa: B018 (worked out now)
+    return result
 
 
 def analyse_paths(paths: str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,

@@ -11,6 +11,7 @@ so batches concatenate and Parquet files written in parts share a schema.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -100,4 +101,27 @@ def _pa() -> Any:
     return pyarrow
 
 
-__all__ = ["Builder", "column_values", "rows_frame", "values_frame"]
+
+class Labels:
+    """Short unique labels for the matches of one run: the file name, with
+    parent folders in front while another file already has that label."""
+
+    def __init__(self) -> None:
+        self.given: dict[str, str] = {}
+        self.taken: set[str] = set()
+
+    def __call__(self, path: str) -> str:
+        if path in self.given:
+            return self.given[path]
+        parts = Path(path).parts or (path,)
+        label = path
+        for depth in range(1, len(parts) + 1):
+            label = "/".join(parts[-depth:])
+            if label not in self.taken:
+                break
+        self.given[path] = label
+        self.taken.add(label)
+        return label
+
+
+__all__ = ["Labels", "Builder", "column_values", "rows_frame", "values_frame"]

@@ -38,7 +38,7 @@ from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
 from ..schema import GAME_COLUMNS, PLAY_COLUMNS
-from .columns import Builder, column_values, rows_frame
+from .columns import Builder, Labels, column_values, rows_frame
 from .equity import Evaluator
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
@@ -56,10 +56,48 @@ class Analysis:
     plays: pd.DataFrame
     games: pd.DataFrame
     problems: list[Problem] = field(default_factory=list)
+    source: Any = field(default=None, repr=False)
+    """What was analysed, kept for :attr:`statistics` (paths, or matches
+    given as a list); ``None`` for a stream of matches."""
+    _statistics: pd.DataFrame | None = field(default=None, repr=False)
+    _decisions: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
     def players(self) -> pd.DataFrame:
         return players_frame(self)
+
+    @property
+    def statistics(self) -> pd.DataFrame:
+        """gnubg's statistics per player per match and overall
+        (:func:`~tavlakit.analysis.statistics.statistics_frame`), worked
+        out on first use; a stream of matches needs ``analyse(...,
+        statistics=True)``."""
+        if self._statistics is None:
+            from .statistics import statistics_frame
+
+            self._statistics = statistics_frame(*self._judged_source())
+        return self._statistics
+
+    @property
+    def decisions(self) -> pd.DataFrame:
+        """Every judged roll and cube decision, with the cube decisions'
+        three equities, right action and error
+        (:func:`~tavlakit.analysis.statistics.decisions_frame`)."""
+        if self._decisions is None:
+            from .statistics import decisions_frame
+
+            self._decisions = decisions_frame(*self._judged_source())
+        return self._decisions
+
+    def _judged_source(self) -> tuple[Any, Rules | None, Any]:
+        source = self.source
+        if source is None:
+            raise ValueError("the matches were a stream: ask analyse(..., statistics=True)")
+        if getattr(source, "paths", False):
+            from ..formats import read_matches
+
+            return read_matches(list(source)), source.rules, source.met
+        return list(source), source.rules, source.met
 
 
 def _matches(matches: Matches) -> Iterator[Match]:
@@ -67,28 +105,6 @@ def _matches(matches: Matches) -> Iterator[Match]:
         yield matches
     else:
         yield from matches
-
-
-class Labels:
-    """Short unique labels for the matches of one run: the file name, with
-    parent folders in front while another file already has that label."""
-
-    def __init__(self) -> None:
-        self.given: dict[str, str] = {}
-        self.taken: set[str] = set()
-
-    def __call__(self, path: str) -> str:
-        if path in self.given:
-            return self.given[path]
-        parts = Path(path).parts or (path,)
-        label = path
-        for depth in range(1, len(parts) + 1):
-            label = "/".join(parts[-depth:])
-            if label not in self.taken:
-                break
-        self.given[path] = label
-        self.taken.add(label)
-        return label
 
 
 class _Walker:
@@ -209,20 +225,45 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
     }
 
 
-def analyse_matches(matches: Matches, rules: Rules | None = None, luck: bool = True) -> Analysis:
+def analyse_matches(matches: Matches, rules: Rules | None = None, luck: bool = True, statistics: bool = False,
+                    met: Any = None) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
     ``choices``, ``error``), which is much faster. (:func:`~tavlakit.analysis.analyse`
-    takes paths too.)
+    takes paths too.) ``statistics=True`` also works out gnubg's statistics
+    now (with the match equity table ``met``, default gnubg's); otherwise
+    :attr:`Analysis.statistics` does it on first use.
     """
+    kept = matches if isinstance(matches, (Match, list, tuple)) else None
+    seen: list[Match] = []
+    stream = _watch(_matches(matches), seen) if statistics else matches
     plays, games = Builder(PLAY_COLUMNS), Builder(GAME_COLUMNS)
     problems: list[Problem] = []
-    for p, g, trouble in rows(matches, rules, luck):
+    for p, g, trouble in rows(stream, rules, luck):
         plays.add(column_values(p, PLAY_COLUMNS))
         games.add(column_values(g, GAME_COLUMNS))
         problems.extend(trouble)
-    return Analysis(plays.frame(), games.frame(), problems)
+    source = Source(kept if kept is not None else seen, rules, met) if kept is not None or statistics else None
+    result = Analysis(plays.frame(), games.frame(), problems, source=source)
+    if statistics:
+        result.statistics  # noqa: B018 (worked out now)
+    return result
+
+
+class Source(list[Any]):
+    """The matches (or paths, ``paths=True``) of an analysis with the options to judge them by."""
+
+    def __init__(self, items: Any, rules: Rules | None, met: Any, paths: bool = False) -> None:
+        super().__init__([items] if isinstance(items, (str, Path, Match)) else items)
+        self.rules, self.met, self.paths = rules, met, paths
+
+
+def _watch(matches: Iterator[Match], seen: list[Match]) -> Iterator[Match]:
+    """Pass the matches on, keeping each (for the statistics)."""
+    for match in matches:
+        seen.append(match)
+        yield match
 
 
 def rows(matches: Matches, rules: Rules | None = None, luck: bool = True,

@@ -64,7 +64,8 @@ def stats(
     paths: List[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
     rules: Optional[str] = typer.Option(None, help=_("Rule set ({presets}); default: each file's tags, "
                                                      "else backgammon.").format(presets=", ".join(PRESETS))),
-    by: str = typer.Option("player", help=_("Summarise by 'player' or by 'file'.")),
+    by: str = typer.Option("player", help=_("Summarise by 'player' or by 'file'; 'match': gnubg's statistics "
+                                             "of each match (cube decisions, luck and errors at the score).")),
     csv: Optional[Path] = typer.Option(None, help=_("Also write the summary as CSV to this file.")),
     json_output: bool = typer.Option(False, "--json", help=_("Print one JSON object per row.")),
     plot: Optional[Path] = typer.Option(None, help=_("Write a PNG: pip race, luck, dice faces, mars rates.")),
@@ -72,11 +73,17 @@ def stats(
     jobs: Optional[int] = jobs_option(),
     names: Optional[Path] = typer.Option(None, help=_(NAMES_HELP)),
     merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
+    met: Optional[Path] = typer.Option(None, help=_("Match equity table (gnubg's XML format) for --by match; "
+                                                    "default: gnubg's, Kazaross XG2.")),
+    ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0 or 1 (slower).")),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records.
 
-    One row per player (--by file: per file and player). The columns, as
-    headed on a terminal, and their names in CSV and JSON:
+    One row per player (--by file: per file and player). --by match prints
+    gnubg's statistics of each match instead, in gnubg's layout (checker
+    play, luck, cube, overall; --json and --csv give the frame). The columns
+    of the other tables, as headed on a terminal, and their names in CSV
+    and JSON:
 
     \b
     match        the file, with --by file (match)
@@ -100,8 +107,8 @@ def stats(
     Exit status: 0 done, 2 an input nothing could be read from or a bad
     argument.
     """
-    if by not in ("player", "file"):
-        raise typer.BadParameter(_("--by must be 'player' or 'file', not {name!r}").format(name=by))
+    if by not in ("player", "file", "match"):
+        raise typer.BadParameter(_("--by must be 'player', 'file' or 'match', not {name!r}").format(name=by))
     try:
         chosen = Rules.preset(rules) if rules else None
     except ValueError as exc:
@@ -112,6 +119,11 @@ def stats(
     missing = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if missing:
         raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
+    if by == "match":
+        from .statistics_table import run
+
+        run(files, chosen, met, ply, json_output, csv, stream_jobs(files, jobs))
+        return
     result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
     _warn(result)
     say_duplicates(result)

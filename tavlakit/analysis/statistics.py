@@ -1,0 +1,679 @@
+"""GNU Backgammon's match statistics: checker play, luck, cube, overall.
+
+Every turn of a match is judged as gnubg's ``analyse match`` judges it at
+0 ply, cubeful, at the match score (:mod:`.cubeful`, through the match
+equity table: :mod:`.met`; Tavla: :mod:`.tavla_met`, no cube):
+
+* a play: every legal play of the roll is scored by the mover's cubeful
+  equity after it (the opponent on roll, free to double); the error is the
+  best score minus the played one's. A move is *unforced* when the roll
+  had more than one legal play (gnubg's rule: distinct resulting
+  positions); gnubg's marks: doubtful above 0.04 EMG, bad above 0.08, very
+  bad above 0.16;
+* a roll's luck: the score of the best play of the roll thrown minus the
+  average of the same over the 36 throws (the 30 opening throws, 15 for
+  each starter, for a game's first throw under ``use-opening-dice``);
+  marks: lucky above 0.3 EMG, very lucky above 0.6;
+* a cube decision: the roller's turn before the dice while the cube is
+  available to them (not on a game's first play), each double, take, pass
+  or beaver: no double / double-take / double-pass, the right action, the
+  error of the action taken and gnubg's category.
+
+Errors are positive numbers: the equity lost. Units: EMG (gnubg's
+normalised money equivalent, per cube value; money play: points per
+cube) and MWC (match winning chances; money play: points, the cube
+counted). See :func:`statistics_frame` for the columns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import gnubg_nn  # type: ignore[import-untyped]
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..i18n import N_, _
+from ..ids import decode_position_key
+from ..position import CHECKERS, Position
+from ..record import Match
+from ..replay import ReplayedGame, default_rules, replay
+from ..rules import Rules
+from .cubeful import (Array, CubeDecision, CubeState, _best, cube_decision, cubeful_many, efficiency_many,
+                      efficiency_of, eq2mwc, mwc2eq, mwc_scale, on_roll_many)
+from .columns import Labels
+from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
+from .luck import luck_mark, luck_rating
+from .met import MatchEquityTable, default_met
+from .tavla_met import tavla_met
+
+#: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
+SKILL_LEVELS = (0.03, 0.06, 0.12)
+#: gnubg's ratings of an error rate in EMG per decision (``arThrsRating``), best first.
+RATINGS = ((N_("Supernatural"), 0.002), (N_("World class"), 0.005), (N_("Expert"), 0.008),
+           (N_("Advanced"), 0.012), (N_("Intermediate"), 0.018), (N_("Casual player"), 0.026),
+           (N_("Beginner"), 0.035), (N_("Awful!"), math.inf))
+#: The kinds of judged turns (translated when shown).
+KINDS = (N_("roll"), N_("no double"), N_("double"), N_("take"), N_("pass"))
+
+
+def skill_mark(error: float) -> str | None:
+    """gnubg's mark of a play's error (EMG): ``very bad``, ``bad``, ``doubtful`` or None."""
+    doubtful, bad, very_bad = SKILL_LEVELS
+    if error > very_bad:
+        return "very bad"
+    if error > bad:
+        return "bad"
+    if error > doubtful:
+        return "doubtful"
+    return None
+
+
+def rating(rate: float) -> str:
+    """gnubg's words for an error rate in EMG per decision."""
+    return next(word for word, limit in RATINGS if rate < limit)
+
+
+@dataclass
+class Judged:
+    """One judged turn of a match (a roll, or a cube decision)."""
+
+    game: int
+    turn: int
+    player: int
+    kind: str
+    """``roll``, or a cube decision: ``no double``, ``double``, ``take``, ``pass``."""
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+class Judge:
+    """Judges the turns of matches played under one set of rules."""
+
+    def __init__(self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0) -> None:
+        if ply not in (0, 1):
+            raise ValueError(_("--ply {ply}: only 0- and 1-ply analysis is implemented").format(ply=ply))
+        self.ply = ply
+        self.rules = rules
+        self.met = met or (default_met() if rules.cube else tavla_met(rules))
+        self.ev = Evaluator(rules)
+        self.net_moves = rules.larger_die and rules.hit_and_run
+        # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
+        # only leaves out the cube decisions); Tavla has no cube at all: cubeless
+        self.live = rules.cube or rules.backgammon
+        self._scores: dict[tuple[Position, Roll, CubeState], list[tuple[float, str]]] = {}
+
+    # --- values -------------------------------------------------------------
+
+    def state(self, match: Match, rg: ReplayedGame, player: int, value: int, owner: int | None) -> CubeState:
+        cube = self.rules.cube
+        return CubeState(value=value if cube else 1, owner=owner if cube else None, mover=player,
+                         length=match.length or 0, score=rg.game.score if match.length else (0, 0),
+                         crawford=rg.crawford or not self.live, jacoby=self.rules.jacoby,
+                         beavers=self.rules.beaver, met=self.met)
+
+    def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
+        """The values (EMG) of positions for the side on roll, free to double
+        (no cube: cubeless)."""
+        probs = self._scored(probs)
+        if not self.live:
+            return cubeful_many(probs, state, np.zeros(len(x)))
+        return on_roll_many(probs, state, x)
+
+    def _scored(self, probs: Array) -> Array:
+        """The probabilities as the rules score them: without backgammons
+        (Tavla) a backgammon is a mars, so the net's backgammon chances go."""
+        if self.rules.backgammon:
+            return probs
+        out = np.array(probs, dtype=float)
+        out[:, 2] = out[:, 4] = 0.0
+        return out
+
+    def scores(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
+        """The mover's cubeful equity after each legal play of ``dice`` with
+        the key of the position it leads to (the opponent on roll), best
+        first; one entry, the position as it is, when no play is possible.
+        The 21 rolls of a position are scored together (one batch)."""
+        found = self._scores.get((pos, dice, state))
+        if found is None:
+            self._score_rolls(pos, state)
+            found = self._scores[(pos, dice, state)]
+        return found
+
+    def _score_rolls(self, pos: Position, state: CubeState) -> None:
+        if len(self._scores) > 10_000:  # a few megabytes; positions seldom come back after the turn
+            self._scores.clear()
+        keys: list[str] = []
+        probs: list[Probabilities] = []
+        ends = []
+        for roll in ROLLS:
+            self._candidates(pos, roll, keys, probs)
+            ends.append(len(keys))
+        boards = boards_from_keys(keys)
+        values = (-self.on_roll(np.asarray(probs, dtype=float), state.flipped(), efficiency_many(boards))).tolist()
+        start = 0
+        for roll, end in zip(ROLLS, ends):
+            self._scores[(pos, roll, state)] = sorted(zip(values[start:end], keys[start:end]), reverse=True)
+            start = end
+
+    def _candidates(self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities]) -> None:
+        """Append each legal play's resulting key and probabilities (the
+        opponent on roll)."""
+        if self.net_moves and CHECKERS - pos.off()[0] > 4:
+            found = gnubg_nn.best_move(net_board(pos), dice[0], dice[1], list=1)
+            candidates = found[1] if found else ()
+            if len(candidates) >= 2:  # gnubg-nn scores no forced play
+                keys.extend([c[0] for c in candidates])
+                probs.extend([c[2] for c in candidates])
+                return
+        for after in pos.legal_positions(dice, self.rules) or [pos.flip()]:  # the opponent on roll
+            keys.append(after.position_key())
+            probs.append(self.ev.probabilities(after))
+
+    def played(self, after: Position, state: CubeState) -> float:
+        """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
+        mover, other = after.points()
+        probs = np.asarray([self.ev.probabilities(after)], dtype=float)
+        return -float(self.on_roll(probs, state.flipped(), np.asarray([efficiency_of(mover, other)]))[0])
+
+    def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
+        """gnubg's luck of throwing ``dice`` (EMG)."""
+        mine = self.scores(pos, dice, state)[0][0]
+        if first and dice[0] != dice[1]:
+            total = 0.0
+            for roll in ROLLS:
+                if roll[0] != roll[1]:
+                    total += self.scores(pos, roll, state)[0][0]
+                    total -= self.scores(pos.flip(), roll, state.flipped())[0][0]
+            return mine - total / 30.0
+        mean = sum(WEIGHTS[roll] * self.scores(pos, roll, state)[0][0] for roll in ROLLS) / 36.0
+        return mine - mean
+
+    def cube(self, pos: Position, state: CubeState) -> CubeDecision:
+        """The cube decision of the side on roll in ``pos`` before rolling."""
+        probs = self._scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
+        mover, other = pos.points()
+        if self.ply == 0:
+            return cube_decision(tuple(probs.tolist()), state, efficiency_of(mover, other))
+        nd, dt, dp = self.one_ply(pos, state)
+        if dt is None:
+            return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
+        optimal, action = _best(nd, dt, dp, bool(probs[1] > 0.0), state)
+        return CubeDecision(nd, dt, dp, optimal, action, True)
+
+    # --- 1 ply ---------------------------------------------------------------
+
+    def one_ply(self, pos: Position, state: CubeState) -> tuple[float, float | None, float]:
+        """gnubg's 1-ply cubeful no double, double/take and double/pass
+        equities (EMG) of the side on roll in ``pos`` (double/take ``None``
+        when the cube is not available): for each of the 21 rolls the best
+        play by cubeless equity at the score, then the opponent's 0-ply
+        cubeful value, free to double, averaged."""
+        probs, boards = [], []
+        opp = state.flipped()
+        for roll in ROLLS:
+            keys: list[str] = []
+            chances: list[Probabilities] = []
+            self._candidates(pos, roll, keys, chances)
+            p = self._scored(np.asarray(chances, dtype=float))
+            best = int(np.argmin(cubeful_many(p, opp, np.zeros(len(p)))))  # the opponent's worst: ours best
+            probs.append(p[best])
+            boards.append(keys[best])
+        p, x = np.asarray(probs), efficiency_many(boards_from_keys(boards))
+        weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
+
+        def mine(theirs: CubeState, factor: float) -> float:
+            """The mover's value, from the opponent's (on roll) under ``theirs``."""
+            values = self.on_roll(p, theirs, x)
+            if not state.length:
+                return float(-(factor * values) @ weights)
+            win, lose = theirs.win_lose()
+            mwc = 1.0 - 0.5 * (values * (win - lose) + (win + lose))
+            return mwc2eq(float(mwc @ weights), state)
+
+        nd = mine(opp, 1.0)
+        if not self.rules.cube or not state.available():
+            return nd, None, nd
+        dp = mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
+        return nd, mine(state.doubled().flipped(), 2.0), dp
+
+    def one_ply_value(self, key: str, state: CubeState) -> float:
+        """The mover's 1-ply equity after a play (``key``: the opponent on roll)."""
+        other, mover = decode_position_key(key)
+        after = Position.from_points(mover, other)
+        if after.winner() is not None:
+            return self.played(after, state)
+        nd, dt, dp = self.one_ply(after, state.flipped())
+        if dt is not None and dt >= nd and dp >= nd:
+            return -min(dt, dp)
+        return -nd
+
+    # --- a match -------------------------------------------------------------
+
+    def judge(self, match: Match) -> Iterator[Judged]:
+        """Every judged turn of ``match``; turns that cannot be judged carry
+        ``values["unjudged"]``, the reason."""
+        for rg in replay(match, self.rules):
+            yield from self._game(match, rg)
+
+    def _game(self, match: Match, rg: ReplayedGame) -> Iterator[Judged]:
+        known = True
+        first = True
+        pending: tuple[CubeDecision, CubeState] | None = None
+        number = rg.game.number
+        for step in rg.steps:
+            turn = step.turn
+            state = self.state(match, rg, step.player, step.cube, step.owner)
+            if turn.kind == "roll":
+                dice = turn.dice
+                valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+                if not known or not valid or not step.legal:
+                    reason = N_("the board is not known") if not known else N_("a play or dice that are not legal")
+                    yield Judged(number, step.index, step.player, "roll", {"unjudged": reason})
+                    if turn.status in ("unknown", "illegal") or not valid:
+                        known = False
+                    continue
+                assert dice is not None
+                roll: Roll = (max(dice), min(dice))
+                opening = first and step.before == Position.initial()
+                if self.rules.cube and not opening and state.available() and pending is None:
+                    decision = self.cube(step.before, state)
+                    yield self._decision(number, step.index, step.player, "no double", decision, state)
+                pending = None
+                first = False
+                yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
+                continue
+            if not known:
+                yield Judged(number, step.index, step.player, _KINDS[turn.kind], {"unjudged": N_("the board is not known")})
+                continue
+            if turn.kind == "double":
+                if not step.legal or not self.rules.cube:
+                    yield Judged(number, step.index, step.player, "double",
+                                 {"unjudged": N_("a double the rules or the cube's state do not allow")})
+                    pending = None
+                    continue
+                decision = self.cube(step.before, state)
+                pending = (decision, state)
+                yield self._decision(number, step.index, step.player, "double", decision, state)
+            else:
+                kind = _KINDS[turn.kind]
+                if pending is None or not step.legal:
+                    yield Judged(number, step.index, step.player, kind, {"unjudged": N_("no double to answer")})
+                    continue
+                decision, doubler_state = pending
+                if kind == "pass":
+                    pending = None
+                yield self._decision(number, step.index, step.player, kind, decision, doubler_state)
+
+    def _roll(self, game: int, step: Any, dice: Roll, state: CubeState, opening: bool) -> Judged:
+        scale = mwc_scale(state)
+        scores = self.scores(step.before, dice, state)
+        luck = self.luck(step.before, dice, state, opening)
+        values: dict[str, Any] = {"luck_emg": luck, "luck_mwc": luck * scale, "luck_mark": luck_mark(luck),
+                                  "plays": len(scores), "moved": False}
+        if step.after != step.before or len(scores) == 1:  # a play, or no play possible (not a roll left unplayed)
+            passed = step.after.flip()
+            key = passed.position_key()
+            played = next((score for score, k in scores if k == key), None)
+            if played is None:
+                played = self.played(passed, state)
+            if self.ply == 1 and len(scores) > 1:
+                best, played = self._one_ply_play(scores, key, state)
+            else:
+                best = scores[0][0]
+            error = max(0.0, best - played)
+            values.update(error_emg=error, error_mwc=error * scale, mark=skill_mark(error), moved=True)
+        return Judged(game, step.index, step.player, "roll", values)
+
+    def _one_ply_play(self, scores: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
+        """The best and the played play at 1 ply: the plays within 0.32 of
+        the best at 0 ply, at most 16 (gnubg's move filter), and the one played."""
+        top = scores[0][0]
+        keys = [k for score, k in scores[:16] if score >= top - 0.32]
+        if played not in keys:
+            keys.append(played)
+        values = {k: self.one_ply_value(k, state) for k in keys}
+        return max(values.values()), values[played]
+
+    def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision,
+                  state: CubeState) -> Judged:
+        right = _right_action(d, kind)
+        error, category = 0.0, None
+        if kind == "no double":
+            error = d.optimal - d.no_double
+            if error > 0:
+                category = "missed_doubles_above_cp" if d.double_take > 1.0 else "missed_doubles_below_cp"
+        elif kind == "double":
+            error = d.optimal - d.double
+            if error > 0:
+                category = "wrong_doubles_above_tg" if d.no_double > 1.0 else "wrong_doubles_below_dp"
+        elif kind == "take":
+            error = d.double_take - d.double_pass
+            category = "wrong_takes" if error > 0 else None
+        else:
+            error = d.double_pass - d.double_take
+            category = "wrong_passes" if error > 0 else None
+        error = max(0.0, error)
+        close = kind != "no double" or d.close()
+        def mwc(emg: float) -> float:
+            return eq2mwc(emg, state) if state.length else emg * state.value
+
+        return Judged(game, turn, player, kind, {
+            "no_double": d.no_double, "double_take": d.double_take, "double_pass": d.double_pass,
+            "no_double_mwc": mwc(d.no_double), "double_take_mwc": mwc(d.double_take),
+            "double_pass_mwc": mwc(d.double_pass),
+            "right_action": right, "best": d.action, "cube_error_emg": error,
+            "cube_error_mwc": error * mwc_scale(state), "category": category, "close": close})
+
+
+def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
+    """gnubg boards ``[side not on roll, side on roll]`` (n, 2, 25) of many
+    20-letter position keys at once (:func:`tavlakit.ids.decode_position_key`
+    one by one): each side's 25 counts are runs of ones ended by a zero, the
+    lowest bit first."""
+    if not keys:
+        return np.zeros((0, 2, 25), dtype=np.int64)
+    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(len(keys), 10, 2) - 65
+    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
+    bits = np.unpackbits(data, axis=1, bitorder="little").astype(np.int64)
+    zeros = bits == 0
+    ends = zeros & (np.cumsum(zeros, axis=1) <= 50)  # the 50 zeros that end the 50 counts
+    ones = np.cumsum(bits, axis=1)[ends].reshape(len(keys), 50)
+    counts: npt.NDArray[np.int64] = np.diff(ones, axis=1, prepend=0).reshape(len(keys), 2, 25)
+    return counts
+
+
+_KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
+
+
+def _right_action(d: CubeDecision, kind: str) -> str:
+    """The right action for the side deciding: the doubler's, or the taker's."""
+    if kind in ("take", "pass"):
+        return "take" if d.right_take else "pass"
+    return "double" if d.optimal > d.no_double else "no double"
+
+
+# --- the statistics frame ------------------------------------------------------
+
+#: The columns of :func:`statistics_frame` after the identifying ones.
+STATISTICS_COLUMNS = (
+    "total_moves", "unforced_moves", "moves_doubtful", "moves_bad", "moves_very_bad", "checker_error_emg",
+    "checker_error_mwc", "rolls_very_lucky", "rolls_lucky", "rolls_unlucky", "rolls_very_unlucky", "luck_emg",
+    "luck_mwc", "cube_decisions", "close_cube_decisions", "doubles", "takes", "passes", "missed_doubles_below_cp",
+    "missed_doubles_above_cp", "wrong_doubles_below_dp", "wrong_doubles_above_tg", "wrong_takes", "wrong_passes",
+    "cube_error_emg", "cube_error_mwc", "error_rate_memg", "snowie_error_rate", "pr", "actual_result",
+    "luck_adjusted_result", "checker_rating", "cube_rating", "overall_rating", "luck_rating",
+    "fibs_rating_luck_difference", "fibs_rating_from_errors", "fibs_rating_checker_loss", "fibs_rating_cube_loss",
+    "unjudged",
+)
+
+
+def _blank() -> dict[str, Any]:
+    out: dict[str, Any] = {name: 0 for name in STATISTICS_COLUMNS[:26]}
+    out.update(checker_error_emg=0.0, checker_error_mwc=0.0, luck_emg=0.0, luck_mwc=0.0, cube_error_emg=0.0,
+               cube_error_mwc=0.0, actual_result=0.0, luck_adjusted_result=0.0, unjudged=0, opponent_moves=0)
+    for name in ("missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
+                 "wrong_doubles_above_tg", "wrong_takes", "wrong_passes"):
+        out[name + "_emg"] = 0.0
+        out[name + "_mwc"] = 0.0
+    return out
+
+
+def _add(rows: dict[int, dict[str, Any]], judged: Judged, unjudged: list[dict[str, Any]], where: dict[str, Any]) -> None:
+    mine = rows[judged.player]
+    values = judged.values
+    if "unjudged" in values:
+        mine["unjudged"] += 1
+        unjudged.append({**where, "game": judged.game, "turn": judged.turn, "kind": judged.kind,
+                         "reason": values["unjudged"]})
+        if judged.kind == "roll":
+            mine["total_moves"] += 1
+        return
+    if judged.kind == "roll":
+        mine["total_moves"] += values["moved"]
+        if values["plays"] > 1 and values["moved"]:
+            mine["unforced_moves"] += 1
+            mine["checker_error_emg"] += values.get("error_emg", 0.0)
+            mine["checker_error_mwc"] += values.get("error_mwc", 0.0)
+        mark = values.get("mark")
+        if mark:
+            mine["moves_" + mark.replace(" ", "_")] += 1
+        lucky = values["luck_mark"]
+        if lucky:
+            mine["rolls_" + lucky.replace(" ", "_")] += 1
+        mine["luck_emg"] += values["luck_emg"]
+        mine["luck_mwc"] += values["luck_mwc"]
+        mine["luck_adjusted_result"] -= values["luck_mwc"]
+        rows[1 - judged.player]["luck_adjusted_result"] += values["luck_mwc"]
+        return
+    mine["cube_decisions"] += 1
+    mine["close_cube_decisions"] += bool(values["close"])
+    if judged.kind in ("double", "take", "pass"):
+        mine[{"double": "doubles", "take": "takes", "pass": "passes"}[judged.kind]] += 1
+    category = values["category"]
+    if category:
+        mine[category] += 1
+        mine[category + "_emg"] += values["cube_error_emg"]
+        mine[category + "_mwc"] += values["cube_error_mwc"]
+        mine["cube_error_emg"] += values["cube_error_emg"]
+        mine["cube_error_mwc"] += values["cube_error_mwc"]
+
+
+def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met: MatchEquityTable) -> None:
+    result = rg.game.result
+    if result is None or result.winner not in (0, 1):
+        return
+    if match.length:
+        before = met.at_score(rg.game.score, match.length, rg.crawford)
+        after = met.after(rg.game.score, match.length, rg.crawford, result.winner, result.points)
+        change = after - before  # player 0's
+    else:
+        change = float(result.points if result.winner == 0 else -result.points)
+    for side, sign in ((0, 1.0), (1, -1.0)):
+        rows[side]["actual_result"] += sign * change
+        rows[side]["luck_adjusted_result"] += sign * change
+
+
+#: gnubg's rating offset of the error-based FIBS rating (a player without errors).
+FIBS_OFFSET = 2050.0
+
+
+def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
+    """Rates and ratings from the totals of one row (gnubg's formatgs);
+    the FIBS rating estimates need the match length (``length``; 0: none)."""
+    unforced, close = row["unforced_moves"], row["close_cube_decisions"]
+    decisions = unforced + close
+    total = row["checker_error_emg"] + row["cube_error_emg"]
+    row["error_rate_memg"] = 1000.0 * total / decisions if decisions else math.nan
+    moves = row["total_moves"] + row["opponent_moves"]
+    row["snowie_error_rate"] = 1000.0 * total / moves if moves else math.nan
+    row["pr"] = 500.0 * total / decisions if decisions else math.nan
+    row["checker_rating"] = rating(row["checker_error_emg"] / unforced) if unforced else None
+    row["cube_rating"] = rating(row["cube_error_emg"] / close) if close else None
+    row["overall_rating"] = rating(total / decisions) if decisions else None
+    rolls = row["total_moves"]
+    row["luck_rating"] = luck_rating(row["luck_emg"] / rolls) if rolls else None
+    row["fibs_rating_luck_difference"] = row["fibs_rating_from_errors"] = math.nan
+    row["fibs_rating_checker_loss"] = row["fibs_rating_cube_loss"] = math.nan
+    if length:
+        # Kees van den Doel's estimates, as gnubg gives them
+        chance = 0.5 + row["luck_adjusted_result"]
+        if 0.0 < chance < 1.0:
+            row["fibs_rating_luck_difference"] = max(-2100.0, -2000.0 / math.sqrt(length)
+                                                     * math.log10(1.0 / chance - 1.0))
+        checker = row["checker_error_emg"] / unforced if unforced else 0.0
+        cube = row["cube_error_emg"] / close if close else 0.0
+        row["fibs_rating_checker_loss"] = checker * (8798.0 + 25526.0 / length)
+        row["fibs_rating_cube_loss"] = cube * (863.0 - 519.0 / length)
+        if decisions:
+            row["fibs_rating_from_errors"] = FIBS_OFFSET - row["fibs_rating_checker_loss"] - row["fibs_rating_cube_loss"]
+    return row
+
+
+#: The columns of :func:`decisions_frame`.
+DECISION_COLUMNS = (
+    "match", "path", "game", "turn", "player", "name", "kind", "luck_emg", "luck_mwc", "luck_mark", "plays",
+    "error_emg", "error_mwc", "mark", "no_double", "double_take", "double_pass", "no_double_mwc",
+    "double_take_mwc", "double_pass_mwc", "best", "right_action",
+    "cube_error_emg", "cube_error_mwc", "category", "close", "unjudged",
+)
+
+
+def _judged(matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | None,
+            ply: int = 0) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
+    """Each game of each match with its judged turns."""
+    judges: dict[Rules, Judge] = {}
+    for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
+        rules_in_force = rules or default_rules(match)
+        if rules_in_force not in judges:
+            judges[rules_in_force] = Judge(rules_in_force, met, ply)
+        judge = judges[rules_in_force]
+        path = match.source or f"match-{index + 1}"
+        for rg in replay(match, judge.rules):
+            yield match, path, judge, rg, list(judge._game(match, rg))
+
+
+def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
+                    met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
+    """Every judged turn: one row per roll (luck, the play's error and mark)
+    and per cube decision (``kind``: ``no double`` before a roll, ``double``,
+    ``take``, ``pass``) with the three equities (EMG, for the doubler),
+    and in MWC (money: points, the cube counted: ``*_mwc``), gnubg's best
+    action (``best``), the right action of the side deciding,
+    the error of the one taken (``cube_error_*``, positive) and its category;
+    ``turn`` is the turn's index in its game (the plays frame's ``turn``);
+    ``unjudged`` the reason a turn could not be judged."""
+    rows = []
+    labels = Labels()
+    for match, path, _judge, _rg, judged in _judged(matches, rules, met, ply):
+        for j in judged:
+            rows.append({"match": labels(path), "path": path, "game": j.game, "turn": j.turn,
+                         "player": j.player, "name": match.players[j.player], "kind": j.kind,
+                         **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS}})
+    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+
+
+#: The columns :func:`join_decisions` adds to a plays frame.
+JOINED = ("luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark", "cube_decision", "no_double", "double_take",
+          "double_pass", "best", "right_action", "cube_error_emg", "cube_error_mwc", "category")
+
+
+def join_decisions(plays: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+    """The plays frame with the judged values of each turn: a roll's luck
+    and play error at the score (``luck_emg``, ``error_emg``, ... : cubeful,
+    unlike the plays frame's cubeless ``luck`` and ``error``), and on a cube
+    action's row (double, take, drop) or on the roll a cube decision came
+    before (``cube_decision`` = ``no double``) the three equities, gnubg's best
+    action, the right action, the cube error and its category."""
+    keys = ["path", "game", "turn"]
+    rolls = decisions[decisions["kind"] == "roll"][keys + ["luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark"]]
+    cube = decisions[decisions["kind"] != "roll"].rename(columns={"kind": "cube_decision"})
+    cube = cube[keys + ["cube_decision", "no_double", "double_take", "double_pass", "best", "right_action",
+                        "cube_error_emg", "cube_error_mwc", "category"]]
+    out = plays.merge(rolls, on=keys, how="left").merge(cube, on=keys, how="left")
+    out.index = plays.index
+    return out
+
+
+def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
+                     met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
+    """gnubg's statistics of each player: one row per player per match
+    (``scope="match"``) and per player name over every match
+    (``scope="overall"``); the columns :data:`STATISTICS_COLUMNS` (errors
+    positive: the equity lost; ``*_emg`` in EMG, ``*_mwc`` in MWC, money
+    play in points; ``pr``: XG's Performance Rating, the checker and cube
+    error in EMG per unforced move and close or actual cube decision, times
+    500; ``fibs_rating_*``: gnubg's FIBS rating estimates of a match (the
+    difference the luck-adjusted result implies, the absolute rating from the
+    error rates and what checker and cube errors cost; NaN for money play,
+    for Tavla and in the overall rows); ``unjudged``: how many turns could not be judged,
+    listed with the reason in ``frame.attrs["unjudged"]``). ``ply=1``: plays
+    (those gnubg's move filter keeps) and cube decisions at 1 ply, luck at 0
+    ply as gnubg always judges it."""
+    return assemble(*match_statistics(matches, rules, met, ply))
+
+
+def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None,
+                     ply: int = 0) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The per-match rows of :func:`statistics_frame` and the turns not judged."""
+    rows: list[dict[str, Any]] = []
+    unjudged: list[dict[str, Any]] = []
+    per: dict[int, dict[str, Any]] = {}
+    current: tuple[Match, str, Judge] | None = None
+
+    def flush() -> None:
+        if current is not None:
+            match, path, judge = current
+            for side in (0, 1):
+                per[side]["opponent_moves"] = per[1 - side]["total_moves"]
+                rows.append({"scope": "match", "match": path, "path": path, "player": match.players[side],
+                             "side": side, "length": match.length or 0, "rules": judge.rules.name,
+                             # the FIBS estimates are backgammon's (with the cube): none for Tavla
+                             **_finish(per[side], match.length or 0 if judge.rules.backgammon else 0)})
+
+    for match, path, judge, rg, judged in _judged(matches, rules, met, ply):
+        if current is None or current[0] is not match:
+            flush()
+            current = (match, path, judge)
+            per = {0: _blank(), 1: _blank()}
+        for j in judged:
+            _add(per, j, unjudged, {"path": path, "player": match.players[j.player]})
+        _result(match, rg, per, judge.met)
+    flush()
+    return rows, unjudged
+
+
+def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.DataFrame:
+    """The statistics frame of per-match rows (from one process or many):
+    short match labels over the whole collection, and the overall rows."""
+    frame = pd.DataFrame(rows)
+    frame.attrs["unjudged"] = unjudged
+    if frame.empty:
+        return frame
+    labels = Labels()
+    frame["match"] = [labels(path) for path in frame["path"]]
+    counts = [c for c in frame.columns if c not in ("scope", "match", "path", "player", "side", "length") and
+              frame[c].dtype.kind in "if" and not c.endswith("rate_memg") and c not in ("snowie_error_rate", "pr")
+              and not c.startswith("fibs")]
+    overall = []
+    for player, group in frame.groupby("player", sort=False):
+        total = {c: group[c].sum() for c in counts}
+        overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
+                        "length": None, "rules": None, **_finish(total, 0)})
+    out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
+    out.attrs["unjudged"] = unjudged
+    return out
+
+
+def file_statistics(path: str | Path, rules: Rules | None = None, met: str | Path | None = None,
+                    ply: int = 0) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """:func:`match_statistics` of one record file (for workers: ``met`` is
+    a table's path), with the problems of a file nothing could be read from."""
+    from ..formats import read_matches
+
+    table = _load_met(str(met)) if met is not None else None
+    readable, problems = [], []
+    for match in read_matches([path]):
+        if match.games:
+            readable.append(match)
+        else:
+            first = next((p for p in match.problems if p.severity == "error"), None)
+            problems.append(str(first) if first else _("{path}: no game could be read").format(path=match.source))
+    rows, unjudged = match_statistics(readable, rules, table, ply)
+    return rows, unjudged, problems
+
+
+@lru_cache(maxsize=8)
+def _load_met(path: str) -> MatchEquityTable:
+    from .met import load_met
+
+    return load_met(path)
+
+
+__all__ = ["DECISION_COLUMNS", "JOINED", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "Judge", "Judged",
+           "assemble", "decisions_frame", "file_statistics", "join_decisions", "match_statistics", "rating",
+           "skill_mark", "statistics_frame"]

@@ -1,0 +1,186 @@
+"""``tavlakit stats --by match``: gnubg's layout, the frame as JSON/CSV, --met, bad input, Tavla."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tavlakit as tk
+from tavlakit import Rules
+from tavlakit.analysis.statistics import statistics_frame
+from tavlakit.analysis.tavla_met import tavla_met
+from tavlakit.cli import app
+from tavlakit.record import Turn
+
+REPO = Path(__file__).resolve().parents[1]
+STATS = REPO / "tests" / "data" / "stats"
+runner = CliRunner()
+
+
+def run(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def words(output: str) -> str:
+    """The output as one line (an error panel wraps long messages)."""
+    return " ".join(output.replace("│", " ").split())
+
+
+def line(output: str, label: str) -> list[str]:
+    found = next(row for row in output.splitlines() if row.startswith(label + " "))
+    return found[len(label):].split()
+
+
+def test_layout_shows_gnubgs_own_counts() -> None:
+    result = run("stats", "--by", "match", STATS / "match-3p-31.mat")
+    assert result.exit_code == 0, result.output
+    reference = json.loads((STATS / "match-3p-31.json").read_text())["stats"]
+    for section in ("Checker play", "Luck", "Cube", "Overall"):
+        assert section in result.output.splitlines()
+    assert line(result.output, "Unforced moves") == [str(reference[p]["moves"]["unforced-moves"]) for p in "XO"]
+    assert line(result.output, "Doubles offered") == [str(reference[p]["cube"]["n-doubles"]) for p in "XO"]
+    assert line(result.output, "Actual result") == ["-50.00%", "+50.00%"]
+    assert max(len(row) for row in result.output.splitlines()) <= 80
+
+
+def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
+    out = tmp_path / "stats.csv"
+    result = run("stats", "--by", "match", "--json", "--csv", out, STATS / "match-3p-31.mat")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(row) for row in result.output.splitlines()]
+    assert [(r["scope"], r["player"]) for r in rows] == [("match", "Alpha"), ("match", "Bravo"),
+                                                         ("overall", "Alpha"), ("overall", "Bravo")]
+    header = out.read_text().splitlines()[0].split(",")
+    assert header[:7] == ["scope", "match", "path", "player", "side", "length", "rules"]
+    assert "total_moves" in header and "pr" in header
+
+
+def test_every_core_gives_the_same_frame() -> None:
+    files = [STATS / "match-3p-31.mat", STATS / "money-cube-15.mat"]
+    one = run("stats", "--by", "match", "--json", "-j", 1, *files)
+    two = run("stats", "--by", "match", "--json", "-j", 2, *files)
+    assert one.exit_code == two.exit_code == 0
+    assert one.output == two.output and len(one.output.splitlines()) == 6
+
+
+def test_another_match_equity_table(tmp_path: Path) -> None:
+    woolsey = Path("/usr/share/gnubg/met/woolsey.xml")
+    if not woolsey.exists():
+        pytest.skip("gnubg's woolsey.xml is not installed")
+    match = tk.read_match(STATS / "match-3p-31.mat")
+    default = statistics_frame([match])
+    other = statistics_frame([match], met=tk.analysis.met.load_met(woolsey))
+    # another table: other MWC, the same counts
+    assert (default["unforced_moves"] == other["unforced_moves"]).all()
+    assert not (default["checker_error_mwc"] == other["checker_error_mwc"]).all()
+    assert run("stats", "--by", "match", "--met", woolsey, STATS / "match-3p-31.mat").exit_code == 0
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<met><oops>")
+    result = run("stats", "--by", "match", "--met", bad, STATS / "match-3p-31.mat")
+    assert result.exit_code == 2 and "bad.xml: not a match equity table" in words(result.output)
+    result = run("stats", "--by", "match", "--ply", 2, STATS / "match-3p-31.mat")
+    assert result.exit_code == 2 and "only 0- and 1-ply" in words(result.output)
+
+
+def test_cube_actions_against_the_rules_are_listed_not_judged() -> None:
+    match = tk.read_match(STATS / "match-5p-52.mat")
+    game = match.games[0]
+    player = game.turns[5].player
+    game.turns.insert(6, Turn(1 - player, "take"))  # a take with no double before it
+    frame = statistics_frame([match])
+    row = frame[(frame["scope"] == "match") & (frame["side"] == 1 - player)].iloc[0]
+    assert row["unjudged"] >= 1
+    first = frame.attrs["unjudged"][0]
+    assert (first["game"], first["kind"], first["reason"]) == (1, "take", "no double to answer")
+    # the rest is judged as before: the plays of both players are all counted
+    clean = statistics_frame([tk.read_match(STATS / "match-5p-52.mat")])
+    assert (frame["total_moves"].tolist() == clean["total_moves"].tolist())
+
+
+def test_a_tavla_match_in_tavla_mwc() -> None:
+    match = tk.read_match(REPO / "samples" / "tavla-t000.mat")
+    rules = Rules.preset("tavla")
+    frame = statistics_frame([match], rules)
+    rows = frame[frame["scope"] == "match"]
+    assert (rows["cube_decisions"] == 0).all()
+    met = tavla_met(rules)
+    final = match.final_score()
+    winner = 0 if final[0] >= match.length else 1
+    # the games' MWC changes add up to the match won: +50% for the winner
+    assert rows.iloc[winner]["actual_result"] == pytest.approx(1 - met.away(match.length, match.length))
+    assert rows["luck_mwc"].abs().sum() > 0
+    result = run("stats", "--by", "match", "--rules", "tavla-outside-home", REPO / "samples" / "tavla-t000.mat")
+    assert result.exit_code == 0, result.output
+    assert "stand in for mars" in result.output
+
+
+def test_turkish_labels() -> None:
+    result = run("--lang", "tr", "stats", "--by", "match", STATS / "match-3p-31.mat")
+    try:
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert "Pul oyunu" in lines and "Küp" in lines and "Şans" in lines
+        assert "3 puanlık maç" in lines[0]
+        assert max(len(row) for row in lines) <= 80
+    finally:
+        from tavlakit.i18n import set_language
+
+        set_language("en")
+
+
+def test_analysis_statistics_and_decisions() -> None:
+    path = STATS / "match-3p-31.mat"
+    result = tk.analysis.analyse([path], luck=False)
+    direct = statistics_frame([tk.read_match(path)])
+    assert result.statistics["checker_error_emg"].tolist() == direct["checker_error_emg"].tolist()
+    decisions = result.decisions
+    assert set(decisions["kind"]) >= {"roll", "no double"}
+    streamed = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False, statistics=True)
+    assert streamed.statistics["pr"].tolist() == direct["pr"].tolist()
+    with pytest.raises(ValueError, match="stream"):
+        tk.analysis.analyse(iter([tk.read_match(path)]), luck=False).statistics
+
+
+def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.mat"
+    junk.write_bytes(b"not a record\x00\x01")
+    result = run("stats", "--by", "match", junk, STATS / "match-3p-31.mat")
+    assert result.exit_code == 0
+    assert "junk.mat" in result.output and "encoding" in result.output
+    assert "match-3p-31.mat: 3-point match" in result.output
+    result = run("stats", "--by", "match", junk)
+    assert result.exit_code == 1 and "no game could be read" in result.output
+
+
+def test_tavla_scores_a_backgammon_as_a_mars() -> None:
+    import numpy as np
+
+    from tavlakit.analysis.cubeful import CubeState
+    from tavlakit.analysis.statistics import Judge
+
+    judge = Judge(Rules.preset("tavla"))
+    state = CubeState(length=5, score=(1, 2), mover=0, met=judge.met, crawford=True)
+    with_bg = np.array([[0.6, 0.3, 0.1, 0.1, 0.05]])
+    without = np.array([[0.6, 0.3, 0.0, 0.1, 0.0]])
+    x = np.array([0.68])
+    assert judge.on_roll(with_bg, state, x)[0] == judge.on_roll(without, state, x)[0]
+    backgammon = Judge(Rules.preset("backgammon"))
+    assert backgammon.on_roll(with_bg, state, x)[0] != backgammon.on_roll(without, state, x)[0]
+
+
+def test_plays_frame_with_the_judged_cube() -> None:
+    from tavlakit.analysis.statistics import join_decisions
+
+    result = tk.analysis.analyse([STATS / "match-7p-73.mat"])
+    joined = join_decisions(result.plays, result.decisions)
+    assert len(joined) == len(result.plays) and (joined["kind"] == result.plays["kind"]).all()
+    doubles = joined[joined["kind"] == "double"]
+    assert len(doubles) == 4 and doubles["no_double"].notna().all()
+    stats = result.statistics
+    for side in (0, 1):
+        mine = joined[(joined["player"] == side) & joined["category"].notna()]
+        row = stats[(stats["scope"] == "match") & (stats["side"] == side)].iloc[0]
+        assert mine["cube_error_emg"].sum() == pytest.approx(row["cube_error_emg"])
