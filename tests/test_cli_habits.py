@@ -72,7 +72,7 @@ def test_lang_after_the_command() -> None:
     (["validate", "--jobs"], "requires an argument"),
     (["frob"], "No such command 'frob'"),
     (["--lang", "xx", "validate", SAMPLE], "unknown language 'xx'"),
-    (["stats", "--by", "colour", SAMPLE], "--by must be 'player' or 'file'"),
+    (["stats", "--by", "colour", SAMPLE], "--by must be 'player', 'file' or 'match'"),
     (["stats", "--rules", "chess", SAMPLE], "unknown rules 'chess'"),
     (["stats", REPO / "nope.mat"], "no such file or folder"),
     (["convert", SAMPLE, "-o", "x.foo"], "say --to"),
