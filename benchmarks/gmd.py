@@ -5,7 +5,7 @@
 follows the board (hit marks, the game's end), which the .mat reader leaves
 to the validator. Best of ``--repeat`` runs of ``--times`` reads.
 
-    python -P benchmarks/gmd.py [--corpus ../shared/corpus] [--repeat 5] [--times 50]
+    python benchmarks/gmd.py [--corpus ../shared/corpus] [--repeat 5] [--times 50]
 
 (``-P``: benchmarks/collections.py would hide the standard library's
 ``collections`` if the script's folder came first on the path.)

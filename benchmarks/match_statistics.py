@@ -7,7 +7,7 @@ luck, checker and cube errors, statistics). CPU time of the analysis
 only (gnubg's start-up and import left out on both sides); best of
 ``--repeat`` runs, each with fresh caches.
 
-    python -P benchmarks/match_statistics.py [--repeat 3] [--ply 0|1] [FILES...]   (default: tests/data/stats/*.mat)
+    python benchmarks/match_statistics.py [--repeat 3] [--ply 0|1] [FILES...]   (default: tests/data/stats/*.mat)
 
 (``-P``: the script's folder holds a ``collections.py`` that would shadow the
 standard library's.)
