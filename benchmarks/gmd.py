@@ -6,9 +6,6 @@ follows the board (hit marks, the game's end), which the .mat reader leaves
 to the validator. Best of ``--repeat`` runs of ``--times`` reads.
 
     python benchmarks/gmd.py [--corpus ../shared/corpus] [--repeat 5] [--times 50]
-
-(``-P``: benchmarks/collections.py would hide the standard library's
-``collections`` if the script's folder came first on the path.)
 """
 
 from __future__ import annotations

@@ -8,9 +8,6 @@ only (gnubg's start-up and import left out on both sides); best of
 ``--repeat`` runs, each with fresh caches.
 
     python benchmarks/match_statistics.py [--repeat 3] [--ply 0|1] [FILES...]   (default: tests/data/stats/*.mat)
-
-(``-P``: the script's folder holds a ``collections.py`` that would shadow the
-standard library's.)
 """
 
 from __future__ import annotations
