@@ -85,8 +85,9 @@ class Step:
 
     @property
     def played(self) -> bool:
-        """Whether the written play (maybe no move) was carried out: the board after shows it."""
-        return self.turn.status == "play" and (self.legal or self.after != self.before)
+        """Whether the roll's written play (maybe no move) was carried out: the board after shows it."""
+        turn = self.turn
+        return turn.kind == "roll" and turn.status == "play" and (self.legal or self.after != self.before)
 
     @property
     def known_after(self) -> bool:
