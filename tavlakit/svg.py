@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Literal
 
@@ -179,32 +179,35 @@ def board(
         ' font-family="sans-serif">',
         _static(palette, bottom, player == 1 if numbering == "absolute" else labels_by == 1, height),
     ]
-    for side in (0, 1):
-        colour = players[side]
-        own = counts[side]
-        for point in range(1, 26):
-            if own[point - 1]:
-                out.append(_stack(side, point, own[point - 1], bottom, colour, palette))
-    for side, off in enumerate(position.off()):
-        if off:
-            out.append(_tray(side, off, 0 if side == bottom else 1, players[side], palette))
+    out.extend(_checkers(counts, position.off(), players, bottom, palette))
     if cube is not None:
         out.append(_cube(cube if isinstance(cube, int) else (cube[0], cube[1]), players, bottom, palette))
     if dice and all(dice):
         out.append(_dice((dice[0], dice[1]), play_by == bottom, players[play_by], palette))
     if play is not None:
         out.append(_arrows(counts, _with_hits(position, Play(play), play_by), play_by, bottom, palette))
-    pips = position.pips()
     who = (names[0], names[1]) if names else None
     points = (score[0], score[1]) if score else None
-    for side in (0, 1):
-        out.append(_info(side, 0 if side == bottom else 1, players[side], pips[side], who, points, length,
-                         on_roll and side == 0, palette, language()))
+    out.extend(_info(side, 0 if side == bottom else 1, players[side], pips, who, points, length,
+                     on_roll and side == 0, palette, language()) for side, pips in enumerate(position.pips()))
     if caption:
         out.append(f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
                    f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _checkers(counts: tuple[tuple[int, ...], tuple[int, ...]], off: tuple[int, int], players: tuple[int, int],
+              bottom: int, palette: _Palette) -> Iterator[str]:
+    """Each side's stacks on the points and the bar, then the checkers borne off."""
+    for side in (0, 1):
+        own = counts[side]
+        for point in range(1, 26):
+            if own[point - 1]:
+                yield _stack(side, point, own[point - 1], bottom, players[side], palette)
+    for side in (0, 1):
+        if off[side]:
+            yield _tray(side, off[side], 0 if side == bottom else 1, players[side], palette)
 
 
 class _Palette(dict[str, str]):
