@@ -53,7 +53,11 @@ CANDIDATES = 1000
 class Step:
     """One turn as replayed: what every reader of a replay (the validator,
     the frames, the viewer) takes from it. Positions are seen by the turn's
-    player; ``cube`` and ``owner`` are the cube before the turn."""
+    player; ``cube`` and ``owner`` are the cube before the turn.
+
+    Read it, never change it: the walker alone makes steps. (It is not a
+    frozen dataclass for speed only: one is made per turn, and a frozen
+    one costs eight times as much to make.)"""
 
     turn: Turn
     index: int

@@ -140,18 +140,18 @@ def step_rows(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame
         if step.known:
             row["position_id"] = step.before.position_id()
         if turn.kind == "roll":
-            row.update(_roll_row(rules, rg, step, first, ev))
+            _add_roll(row, rules, rg, step, first, ev)
             first = False
         elif step.known:
             row.update(turn_facts(step.before, step.before))
         yield row
 
 
-def _roll_row(rules: Rules, rg: ReplayedGame, step: Step, opening: bool, ev: Evaluator | None) -> dict[str, Any]:
-    """The columns of a roll's row: its dice and play, and on a known board
-    what the play did, the luck and the error."""
+def _add_roll(row: dict[str, Any], rules: Rules, rg: ReplayedGame, step: Step, opening: bool,
+              ev: Evaluator | None) -> None:
+    """Add a roll's columns to its row: its dice and play, and on a known
+    board what the play did, the luck and the error."""
     turn = step.turn
-    row: dict[str, Any] = {}
     if turn.analysis is not None:
         row.update(recorded_error=turn.analysis.error, recorded_luck=turn.analysis.luck)
     dice = step.dice
@@ -166,7 +166,6 @@ def _roll_row(rules: Rules, rg: ReplayedGame, step: Step, opening: bool, ev: Eva
         if dice is not None:
             row.update(_roll_values(ev, rules, step.before, step.after, dice, opening_dice and dice[0] != dice[1],
                                     step.played and step.legal))
-    return row
 
 
 def _roll_values(ev: Evaluator | None, rules: Rules, before: Position, after: Position, dice: tuple[int, int],
