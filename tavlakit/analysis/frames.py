@@ -111,15 +111,13 @@ class _Walker:
             rules = self.rules or default_rules(match)
             path = match.source or f"match-{index + 1}"
             mid = (self.labels(path), path)
+            ev = self.evaluator(rules) if self.luck else None
             plays: list[dict[str, Any]] = []
             games: list[dict[str, Any]] = []
             for rg in replay(match, rules):
-                plays.extend(self.play_rows(match, mid, rules, rg))
+                plays.extend(step_rows(match, mid, rules, rg, ev))
                 games.append(game_row(match, mid, rules, rg))
             yield plays, games, match.problems
-
-    def play_rows(self, match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame) -> Iterator[dict[str, Any]]:
-        return step_rows(match, mid, rules, rg, self.evaluator(rules) if self.luck else None)
 
 
 def step_rows(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame,
