@@ -602,9 +602,9 @@ class _GameWalker:
                     self.report.emit(finding, line=game.turns[-1].line)
                 else:
                     self.tell(finding, player=result.winner, line=result.line, column=result.column)
-        self.place()
+        self.place_problems()
 
-    def place(self) -> None:
+    def place_problems(self) -> None:
         """Give each problem of the game (the reader's first) its place: the
         step it was found at, else the one its line (or move number) and
         player name, else the game's start or end (:func:`place`)."""
@@ -614,7 +614,7 @@ class _GameWalker:
         first_line = next((s.turn.line for s in out.steps if s.turn.line), None)
         found: dict[int, list[Problem]] = {}
         for i, problem in enumerate([*reader, *out.problems]):
-            at = self.at_step.get(i - len(reader), None) if i >= len(reader) else None
+            at = self.at_step.get(i - len(reader)) if i >= len(reader) else None
             if at is None:
                 at = place(problem, out.steps, first_line, names)
             if at == START or (at == END and not out.steps):
@@ -643,7 +643,6 @@ class _GameWalker:
                                                                                  line=self.after_end.last_line)
             problems[self.after_end.index] = problem.replace(message=_("{problem}; {done}").format(
                 problem=problem.message, done=more))
-
 
 
 #: Problems about a whole game, placed at its start or at its end.
