@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Literal
 
@@ -186,10 +186,12 @@ def board(
         out.append(_dice((dice[0], dice[1]), play_by == bottom, players[play_by], palette))
     if play is not None:
         out.append(_arrows(counts, _with_hits(position, Play(play), play_by), play_by, bottom, palette))
+    pips = position.pips()
     who = (names[0], names[1]) if names else None
     points = (score[0], score[1]) if score else None
-    out.extend(_info(side, 0 if side == bottom else 1, players[side], pips, who, points, length,
-                     on_roll and side == 0, palette, language()) for side, pips in enumerate(position.pips()))
+    for side in (0, 1):
+        out.append(_info(side, 0 if side == bottom else 1, players[side], pips[side], who, points, length,
+                         on_roll and side == 0, palette, language()))
     if caption:
         out.append(f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
                    f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>')
@@ -198,16 +200,14 @@ def board(
 
 
 def _checkers(counts: tuple[tuple[int, ...], tuple[int, ...]], off: tuple[int, int], players: tuple[int, int],
-              bottom: int, palette: _Palette) -> Iterator[str]:
+              bottom: int, palette: _Palette) -> list[str]:
     """Each side's stacks on the points and the bar, then the checkers borne off."""
-    for side in (0, 1):
-        own = counts[side]
-        for point in range(1, 26):
-            if own[point - 1]:
-                yield _stack(side, point, own[point - 1], bottom, players[side], palette)
+    out = [_stack(side, point, count, bottom, players[side], palette)
+           for side in (0, 1) for point, count in enumerate(counts[side], 1) if count]
     for side in (0, 1):
         if off[side]:
-            yield _tray(side, off[side], 0 if side == bottom else 1, players[side], palette)
+            out.append(_tray(side, off[side], 0 if side == bottom else 1, players[side], palette))
+    return out
 
 
 class _Palette(dict[str, str]):
