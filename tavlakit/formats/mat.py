@@ -684,12 +684,13 @@ class _Writer:
                       f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"])
         self.setup_lost(game)
         cube = 1
+        cells = rows.cells
         for turn in game.turns:
             if not self.writable(turn, game.number):
                 continue
-            if turn.player == 0:
+            if turn.player == 0 and (cells[0] is not None or cells[1] is not None):
                 rows.flush()
-            rows.cells[turn.player] = self.cell(turn, game.number, cube)
+            cells[turn.player] = self.cell(turn, game.number, cube)
             if turn.kind in ("double", "beaver"):
                 cube = turn.cube or 2 * cube
             if turn.player == 1:
@@ -745,18 +746,22 @@ class _Rows:
     """The numbered rows of a game's transcript: a left (player 0) and a
     right (player 1) cell each."""
 
+    __slots__ = ("out", "cells", "number")
+
     def __init__(self, out: list[str]) -> None:
         self.out = out
         self.cells: list[str | None] = [None, None]
+        """The row begun: its left and right cells (emptied in place by :meth:`flush`)."""
         self.number = 0
 
     def flush(self) -> None:
         """Write the row begun, if any."""
-        if self.cells[0] is None and self.cells[1] is None:
+        left, right = cells = self.cells
+        if left is None and right is None:
             return
         self.number += 1
-        self.out.append(f"{self.number:3d}) {self.cells[0] or '':<27} {self.cells[1] or ''}".rstrip())
-        self.cells = [None, None]
+        self.out.append(f"{self.number:3d}) {left or '':<27} {right or ''}".rstrip())
+        cells[0] = cells[1] = None
 
     def result(self, result: Result) -> None:
         """The ``Wins`` line: at column 6 on a line of its own, column 34 in
@@ -766,7 +771,7 @@ class _Rows:
         losses = f" Losses {_points(result.points)}"
         if result.resigned and result.winner == 1:
             self.flush()
-            self.cells = [losses, f" {wins}"]
+            self.cells[:] = [losses, f" {wins}"]
             self.flush()
         elif result.resigned:
             self.cells[1] = losses
