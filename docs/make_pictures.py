@@ -38,11 +38,10 @@ def pick(match: tk.Match) -> tuple[tk.Game, Step]:
 def picture() -> str:
     match = tk.read_match(MATCH)
     game, step = pick(match)
-    mover = step.player
-    nxt = 1 - mover
-    return svg.board(step.after.flip(), play=step.turn.play, play_by=1, dice=step.turn.dice, player=nxt,
+    nxt = step.on_roll
+    return svg.board(step.next_view, play=step.turn.play, play_by=1, dice=step.dice, player=nxt,
                      flipped=nxt == 1, labels_by=1, names=match.players, score=game.score, length=match.length,
-                     cube=(step.cube, step.owner), size=WIDTH)
+                     cube=(step.cube_after, step.owner_after), size=WIDTH)
 
 
 def screenshot(svg_file: Path, png_file: Path, chromium: str) -> None:

@@ -42,13 +42,26 @@ JOINERS: tuple[Joiner, ...] = ("auto", "ü", "none")
 _SEPARATORS = str.maketrans("", "", " -_.'’\t")
 
 
+def as_roll(dice: Sequence[int] | None) -> tuple[int, int] | None:
+    """The dice as a roll when they are two numbers 1-6, else ``None``: the
+    one test of "are these dice valid" (replay, frames, viewer, formats).
+
+    >>> as_roll((6, 5)), as_roll((0, 3)), as_roll(None)
+    ((6, 5), None, None)
+    """
+    if dice is None or len(dice) != 2:
+        return None
+    first, second = dice
+    return (first, second) if 1 <= first <= 6 and 1 <= second <= 6 else None
+
+
 def dice_name(dice: Sequence[int], *, five: Five = "auto", joiner: Joiner = "auto") -> str:
     """The Tavla name of a roll, larger die first: ``(5, 6)`` -> "şeş beş"."""
     try:
         values = [operator.index(d) for d in dice]  # ints, numpy and pandas integers
     except TypeError:
         values = []
-    if len(values) != 2 or not all(1 <= d <= 6 for d in values):
+    if as_roll(values) is None:
         raise ValueError(_("a roll is two numbers 1-6, not {dice!r}").format(dice=tuple(dice)))
     if five not in FIVES or joiner not in JOINERS:
         raise ValueError(_("five is one of {fives} and joiner one of {joiners}").format(fives=FIVES, joiners=JOINERS))
@@ -105,4 +118,4 @@ def parse_dice(name: str) -> tuple[int, int]:
     return roll
 
 
-__all__ = ["DOUBLES", "NUMBERS", "accepted_names", "dice_name", "fold", "parse_dice"]
+__all__ = ["DOUBLES", "NUMBERS", "accepted_names", "as_roll", "dice_name", "fold", "parse_dice"]

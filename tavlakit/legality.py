@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .i18n import _
 from .movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
@@ -248,6 +249,9 @@ def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move, flip: bo
                                                                              highest=_name(hi, flip)))
 
 
+_source = attrgetter("src")
+
+
 def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
     """The common case fast: one written move per die, each exactly a die,
     all dice used (so legal when hit-and-run is allowed). Returns the board
@@ -256,11 +260,18 @@ def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tupl
     if a == b:
         if len(written) != 4 or any(m.src - m.dst != a for m in written):
             return None
-    elif len(written) != 2 or sorted(m.src - m.dst for m in written) != sorted(dice):
-        return None
+        order: Sequence[Move] = sorted(written, key=_source, reverse=True)  # (stable: ties keep their order)
+    else:
+        if len(written) != 2:
+            return None
+        first, second = written
+        one, two = first.src - first.dst, second.src - second.dst
+        if not ((one == a and two == b) or (one == b and two == a)):
+            return None
+        order = (second, first) if second.src > first.src else written
     s = list(board)
     made = []
-    for move in sorted(written, key=lambda m: -m.src):
+    for move in order:
         src = move.src
         hi = highest(s)
         if s[src] <= 0 or (hi == BAR and src != BAR) or not can_move(s, src, src - move.dst, hi):

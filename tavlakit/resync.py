@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .dicenames import as_roll
 from .legality import judge
 from .movegen import Board, flipped
 from .play import Move
@@ -81,8 +82,8 @@ def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int,
         turn = turns[at]
         if turn.kind != "roll":
             continue
-        dice = turn.dice
-        if turn.player not in (0, 1) or dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice) \
+        dice = as_roll(turn.dice)
+        if turn.player not in (0, 1) or dice is None \
                 or turn.status not in ("play", "cannot-move") or (not turn.moves and at == len(turns) - 1) \
                 or left <= 0:
             break  # cannot be followed further (or a resignation): every survivor fits
@@ -93,7 +94,7 @@ def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int,
             if max(mover) <= 0 or min(mover) >= 0:
                 continue  # a turn after the game ended on this board
             left -= 1
-            for after, _made in judge(mover, (dice[0], dice[1]), turn.moves, rules).readings:
+            for after, _made in judge(mover, dice, turn.moves, rules).readings:
                 if after not in seen:
                     seen.add(after)
                     survivors.append((candidate, after))

@@ -177,15 +177,7 @@ def board(
         ' font-family="sans-serif">',
         _static(palette, bottom, numbered.flips(player) if numbered is Numbering.ABSOLUTE else labels_by == 1, height),
     ]
-    for side in (0, 1):
-        colour = players[side]
-        own = counts[side]
-        for point in range(1, 26):
-            if own[point - 1]:
-                out.append(_stack(side, point, own[point - 1], bottom, colour, palette))
-    for side, off in enumerate(position.off()):
-        if off:
-            out.append(_tray(side, off, 0 if side == bottom else 1, players[side], palette))
+    out.extend(_checkers(counts, position.off(), players, bottom, palette))
     if cube is not None:
         out.append(_cube(cube if isinstance(cube, int) else (cube[0], cube[1]), players, bottom, palette))
     if dice and all(dice):
@@ -203,6 +195,17 @@ def board(
                    f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _checkers(counts: tuple[tuple[int, ...], tuple[int, ...]], off: tuple[int, int], players: tuple[int, int],
+              bottom: int, palette: _Palette) -> list[str]:
+    """Each side's stacks on the points and the bar, then the checkers borne off."""
+    out = [_stack(side, point, count, bottom, players[side], palette)
+           for side in (0, 1) for point, count in enumerate(counts[side], 1) if count]
+    for side in (0, 1):
+        if off[side]:
+            out.append(_tray(side, off[side], 0 if side == bottom else 1, players[side], palette))
+    return out
 
 
 class _Palette(dict[str, str]):

@@ -132,24 +132,6 @@ def result_text(game: Game, names: Sequence[str]) -> str:
         name=names[result.winner], points=result.points)
 
 
-def _cube_after(step: Step) -> tuple[int, int | None]:
-    kind = step.turn.kind
-    if kind == "take":
-        return step.cube * 2, step.player
-    if kind == "beaver":
-        return step.cube * 4, step.player
-    return step.cube, step.owner
-
-
-def _next_view(step: Step) -> tuple[Position, int]:
-    """The position after ``step`` seen by the player to move next, and that player."""
-    if step.turn.kind == "roll":
-        return step.after.flip(), 1 - step.player
-    if step.turn.kind == "double":
-        return step.before, step.player
-    return step.before.flip(), 1 - step.player  # take, beaver, drop: the doubler rolls next
-
-
 class _Drawer:
     """Calls :func:`svg.board` with the match's fixed options."""
 
@@ -176,89 +158,61 @@ class _Drawer:
 
 
 def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> list[Frame]:
+    """The start and one frame per step, each with the problems the replay placed there."""
     game = rg.game
     starter = rg.starter if rg.starter is not None else 0
-    if rg.steps:
-        start = rg.steps[0].before
-    else:
-        start = Position.from_position_id(game.start) if game.start else Position.initial()
+    start = rg.start
     frames = [Frame(drawer.draw(start, starter, game, (game.cube, game.cube_owner)), start.position_id(),
-                    _("Game {number}: the start").format(number=game.number), starter)]
+                    _("Game {number}: the start").format(number=game.number), starter,
+                    problems=list(rg.start_problems))]
     for step in rg.steps:
         turn = step.turn
-        view, on_roll = _next_view(step)
+        view = step.next_view
         over = turn.kind == "drop" or view.winner() is not None
-        dice = play = None
-        if turn.kind == "roll":
-            if turn.dice and len(turn.dice) == 2 and all(1 <= d <= 6 for d in turn.dice):
-                dice = turn.dice
-            if turn.moves and turn.status == "play" and (step.legal or step.after != step.before):
-                play = Play(turn.moves)
-        board = drawer.draw(view, on_roll, game, _cube_after(step), over, dice, play, turn.kind == "roll")
+        play = Play(turn.moves) if turn.moves and step.played else None
+        board = drawer.draw(view, step.on_roll, game, (step.cube_after, step.owner_after), over, step.dice, play,
+                            turn.kind == "roll")
         move = turn_text(turn, drawer.flip(step.player))
         label = _("{player} {turn}").format(player=names[step.player], turn=move)
-        frames.append(Frame(board, view.position_id(), label, on_roll, step, move))
+        frames.append(Frame(board, view.position_id(), label, step.on_roll, step, move, list(step.problems)))
+    frames[-1].problems.extend(rg.end_problems)
     return frames
-
-
-#: Problems about a whole game, shown at its start or at its end.
-START_CODES = frozenset({"score-mismatch", "match-over"})
-END_CODES = frozenset({"missing-result", "result-mismatch", "absurd-points", "points-capped"})
-
-
-def _place_problems(frames: list[Frame], problems: Sequence[Problem], names: Sequence[str]) -> None:
-    """Attach each problem to the turn it was found at (by line and player,
-    else move number and player); problems of the whole game go to its
-    start (score, match) or its end (result, and turns after the end)."""
-    turns = [f for f in frames[1:] if f.step is not None]
-    first_line = next((f.step.turn.line for f in turns if f.step and f.step.turn.line), None)
-    for problem in problems:
-        target = None
-        if problem.code not in START_CODES | END_CODES:
-            def mine(frame: Frame) -> bool:
-                assert frame.step is not None
-                return problem.player is None or problem.player == names[frame.step.player]
-            by_line = [f for f in turns if f.step and problem.line is not None and f.step.turn.line == problem.line]
-            by_move = [f for f in turns if f.step and problem.move is not None and f.step.turn.number == problem.move]
-            target = next((f for f in by_line + by_move if mine(f)), None)
-        if target is None:
-            early = problem.line is not None and first_line is not None and problem.line < first_line
-            target = frames[0] if problem.code in START_CODES or (early and problem.code not in END_CODES) \
-                else frames[-1]
-        target.problems.append(problem)
 
 
 # --- analysis ---------------------------------------------------------------------
 
 
 def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawer) -> None:
-    """Luck, play error and best play per roll (gnubg-nn 0-ply, via
-    :mod:`tavlakit.analysis`), and player 0's equity at every frame."""
-    from .analysis import plays_frame
+    """Luck, play error and best play per roll (gnubg-nn 0-ply, the rows of
+    :func:`tavlakit.analysis.frames.step_rows` of the steps shown), and
+    player 0's equity at every frame whose board is known."""
     from .analysis.equity import Evaluator
+    from .analysis.frames import step_rows
     from .analysis.luck import closed_out
 
-    plays = plays_frame(match, rules)
-    columns = [plays[c].tolist() for c in ("game", "turn", "luck", "luck_mark", "error")]
-    rows = {(game, turn): (luck, mark, error) for game, turn, luck, mark, error in zip(*columns)}
     ev = Evaluator(rules)
     for gf in games:
-        known = True  # the board is known (no unknown play or bad dice before)
-        for frame in gf.frames:
+        start = gf.frames[0]
+        start.equity = _equity(ev, gf.replayed.start, start.on_roll)
+        for frame, row in zip(gf.frames[1:], step_rows(match, ("", ""), rules, gf.replayed, ev)):
             step = frame.step
-            if step is not None and step.turn.kind == "roll":
-                luck, mark, error = rows.get((gf.replayed.game.number, step.index), (None, None, None))
+            assert step is not None
+            if step.turn.kind == "roll":
                 forced = closed_out(step.before)  # every throw dances: no luck, no play to judge
-                frame.luck, frame.error = (None, None) if forced else (_number(luck), _number(error))
+                frame.luck, frame.error = (None, None) if forced else (_number(row.get("luck")),
+                                                                        _number(row.get("error")))
+                mark = row.get("luck_mark")
                 frame.luck_mark = mark if isinstance(mark, str) else None
-                dice = step.turn.dice
-                if frame.error is not None and frame.error >= 0.0005 and dice:
-                    frame.best = _best_play(ev, step.before, (dice[0], dice[1]), rules, drawer.flip(step.player))
-                if step.turn.status in ("unknown", "illegal") or (frame.luck is None and not forced):
-                    known = False
-            if known:
-                value = ev.equity(Position.from_position_id(frame.position_id))
-                frame.equity = value if frame.on_roll == 0 else -value
+                if frame.error is not None and frame.error >= 0.0005 and step.dice:
+                    frame.best = _best_play(ev, step.before, step.dice, rules, drawer.flip(step.player))
+            if step.known_after:
+                frame.equity = _equity(ev, step.next_view, frame.on_roll)
+
+
+def _equity(ev: Evaluator, view: Position, on_roll: int) -> float:
+    """Player 0's cubeless equity of ``view``, seen by ``on_roll``."""
+    value = ev.equity(view)
+    return value if on_roll == 0 else -value
 
 
 def _analyse_cube(match: Match, rules: Rules, games: list[GameFrames]) -> None:
@@ -532,7 +486,6 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
     games = []
     for rg in replay(match, rules, numbering=chosen):
         frames = _game_frames(drawer, rg, names)
-        _place_problems(frames, [*rg.game.problems, *rg.problems], names)
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
     if analyse:
         _analyse(match, rules, games, drawer)

@@ -35,7 +35,7 @@ from ..play import Play
 from ..position import Position
 from ..problem import Problem
 from ..record import Match
-from ..replay import ReplayedGame, default_rules, replay
+from ..replay import ReplayedGame, Step, default_rules, replay
 from ..rules import Rules
 from ..schema import GAME_COLUMNS, PLAY_COLUMNS
 from .columns import Builder, Labels, column_values, rows_frame
@@ -127,68 +127,73 @@ class _Walker:
             rules = self.rules or default_rules(match)
             path = match.source or f"match-{index + 1}"
             mid = (self.labels(path), path)
+            ev = self.evaluator(rules) if self.luck else None
             plays: list[dict[str, Any]] = []
             games: list[dict[str, Any]] = []
             for rg in replay(match, rules):
-                plays.extend(self.play_rows(match, mid, rules, rg))
+                plays.extend(step_rows(match, mid, rules, rg, ev))
                 games.append(game_row(match, mid, rules, rg))
             yield plays, games, match.problems
 
-    def play_rows(self, match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame) -> Iterator[dict[str, Any]]:
-        ev = self.evaluator(rules) if self.luck else None
-        known = True  # the board is known (no unknown play or bad dice earlier in the game)
-        first = True
-        for step in rg.steps:
-            turn = step.turn
-            row: dict[str, Any] = {
-                "match": mid[0], "path": mid[1], "game": rg.game.number, "turn": step.index, "number": turn.number,
-                "player": step.player, "name": match.players[step.player], "kind": turn.kind,
-                "cube": step.cube, "legal": step.legal,
-                "cube_action": None if turn.kind == "roll" else turn.kind,
-            }
-            if known:
-                row["position_id"] = step.before.position_id()
-            if turn.kind != "roll":
-                if known:
-                    row.update(turn_facts(step.before, step.before))
-                yield row
-                continue
-            opening, first = first, False
-            if turn.analysis is not None:
-                row.update(recorded_error=turn.analysis.error, recorded_luck=turn.analysis.luck)
-            dice = turn.dice
-            valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
-            opening_dice = opening and rules.opening == "use-opening-dice" and rg.game.start is None
-            row.update(opening=opening, opening_dice=opening_dice, play=_notation(turn.play))
-            if valid:
-                assert dice is not None
-                row.update(dice=f"{dice[0]}{dice[1]}", die1=dice[0], die2=dice[1], roll_name=dice_name(dice))
-            played = turn.status == "play" and (step.legal or step.after != step.before)
-            if known:
-                before = step.before
-                # "Cannot Move" leaves the board as it was: still a known board
-                if played or turn.status == "cannot-move":
-                    row.update(turn_facts(before, step.after))
-                if valid:
-                    assert dice is not None
-                    row.update(self.roll_values(ev, rules, before, step.after, (dice[0], dice[1]),
-                                                opening_dice and dice[0] != dice[1],
-                                                played and step.legal))
-            if turn.status in ("unknown", "illegal") or not valid:
-                known = False
-            yield row
 
-    def roll_values(self, ev: Evaluator | None, rules: Rules, before: Position, after: Position,
-                    dice: tuple[int, int], opening: bool, judged: bool) -> dict[str, Any]:
-        dance = after == before and not any(p.moves for p in before.legal_plays(dice, rules))
-        out: dict[str, Any] = {"dance": dance}
-        if ev is None:
-            return out
-        luck = opening_luck(ev, before, dice) if opening else roll_luck(ev, before, dice)
-        out.update(luck=luck, luck_mark=luck_mark(luck), choices=ev.choices(before, dice))
-        if judged and (after != before or dance):
-            out["error"] = play_error(ev, before, dice, after)
+def step_rows(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame,
+              ev: Evaluator | None = None) -> Iterator[dict[str, Any]]:
+    """The rows of :func:`plays_frame` of one replayed game, one per step:
+    the turn, and where the step says the board is known its board facts
+    (and with ``ev`` the luck and the play's error). ``mid`` is the match's
+    (label, path)."""
+    first = True  # the game's first roll is to come
+    for step in rg.steps:
+        turn = step.turn
+        row: dict[str, Any] = {
+            "match": mid[0], "path": mid[1], "game": rg.game.number, "turn": step.index, "number": turn.number,
+            "player": step.player, "name": match.players[step.player], "kind": turn.kind,
+            "cube": step.cube, "legal": step.legal,
+            "cube_action": None if turn.kind == "roll" else turn.kind,
+        }
+        if step.known:
+            row["position_id"] = step.before.position_id()
+        if turn.kind == "roll":
+            _add_roll(row, rules, rg, step, first, ev)
+            first = False
+        elif step.known:
+            row.update(turn_facts(step.before, step.before))
+        yield row
+
+
+def _add_roll(row: dict[str, Any], rules: Rules, rg: ReplayedGame, step: Step, opening: bool,
+              ev: Evaluator | None) -> None:
+    """Add a roll's columns to its row: its dice and play, and on a known
+    board what the play did, the luck and the error."""
+    turn = step.turn
+    if turn.analysis is not None:
+        row.update(recorded_error=turn.analysis.error, recorded_luck=turn.analysis.luck)
+    dice = step.dice
+    opening_dice = opening and rules.opening == "use-opening-dice" and rg.game.start is None
+    row.update(opening=opening, opening_dice=opening_dice, play=_notation(turn.play))
+    if dice is not None:
+        row.update(dice=f"{dice[0]}{dice[1]}", die1=dice[0], die2=dice[1], roll_name=dice_name(dice))
+    if step.known:
+        # "Cannot Move" leaves the board as it was: still a known board
+        if step.played or turn.status == "cannot-move":
+            row.update(turn_facts(step.before, step.after))
+        if dice is not None:
+            row.update(_roll_values(ev, rules, step.before, step.after, dice, opening_dice and dice[0] != dice[1],
+                                    step.played and step.legal))
+
+
+def _roll_values(ev: Evaluator | None, rules: Rules, before: Position, after: Position, dice: tuple[int, int],
+                 opening: bool, judged: bool) -> dict[str, Any]:
+    """Whether the roll danced and (with ``ev``) its luck, the choices it gave and the play's error."""
+    dance = after == before and not any(p.moves for p in before.legal_plays(dice, rules))
+    out: dict[str, Any] = {"dance": dance}
+    if ev is None:
         return out
+    luck = opening_luck(ev, before, dice) if opening else roll_luck(ev, before, dice)
+    out.update(luck=luck, luck_mark=luck_mark(luck), choices=ev.choices(before, dice))
+    if judged and (after != before or dance):
+        out["error"] = play_error(ev, before, dice, after)
+    return out
 
 
 #: Play notation, remembered: a collection holds far fewer plays than turns.
@@ -474,5 +479,5 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
 
 __all__ = [
     "Analysis", "GAME_COLUMNS", "Labels", "PLAY_COLUMNS", "analyse_matches", "game_row", "games_frame",
-    "players_frame", "plays_frame", "rows", "to_parquet",
+    "players_frame", "plays_frame", "rows", "step_rows", "to_parquet",
 ]

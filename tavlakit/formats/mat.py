@@ -691,7 +691,30 @@ class _Writer:
         return " ".join(parts)
 
     def game(self, game: Game, players: tuple[str, str]) -> list[str]:
-        out = [f" Game {game.number}", f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"]
+        rows = _Rows([f" Game {game.number}",
+                      f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"])
+        self.setup_lost(game)
+        cube = 1
+        cells = rows.cells
+        for turn in game.turns:
+            if not self.writable(turn, game.number):
+                continue
+            if turn.player == 0 and (cells[0] is not None or cells[1] is not None):
+                rows.flush()
+            cells[turn.player] = self.cell(turn, game.number, cube)
+            if turn.kind in ("double", "beaver"):
+                cube = turn.cube or 2 * cube
+            if turn.player == 1:
+                rows.flush()
+        if game.result is not None:
+            rows.result(game.result)
+        rows.flush()
+        rows.out.extend(self.comments(game.comments, game.number))
+        rows.out.append("")
+        return rows.out
+
+    def setup_lost(self, game: Game) -> None:
+        """Say what of the game's set-up a transcript cannot hold."""
         if game.start is not None:
             self.lose(_("set-up start positions"), _("left out"), game.number)
         if game.cube != 1 or game.cube_owner is not None:
@@ -699,58 +722,20 @@ class _Writer:
         score, _found = self.scores.score(game)
         if game.crawford is not None and game.crawford != self.scores.by_score(score, self.rules):
             self.lose(_("Crawford marks"), _("left out"), game.number)
-        row: list[str | None] = [None, None]
-        number = 0
-        cube = 1
 
-        def flush() -> None:
-            nonlocal number, row
-            if row[0] is None and row[1] is None:
-                return
-            number += 1
-            out.append(f"{number:3d}) {row[0] or '':<27} {row[1] or ''}".rstrip())
-            row = [None, None]
-
-        for turn in game.turns:
-            if turn.player not in (0, 1):
-                self.lose(_("turns by a player numbered {player}").format(player=turn.player), _("left out"), game.number)
-                continue
-            if turn.kind == "roll" and (turn.dice is None or not all(0 <= die <= 9 for die in turn.dice)):
-                self.lose(_("rolls without two one-digit dice"), _("left out"), game.number)
-                continue
-            if turn.comment is not None:
-                self.lose(_("turn comments"), _("left out"), game.number)
-            if turn.analysis is not None:
-                self.lose(_("the analysis the record holds"), _("left out"), game.number)
-            if turn.player == 0 and (row[0] is not None or row[1] is not None):
-                flush()
-            row[turn.player] = self.cell(turn, game.number, cube)
-            if turn.kind in ("double", "beaver"):
-                cube = turn.cube or 2 * cube
-            if turn.player == 1:
-                flush()
-        result = game.result
-        if result is not None:
-            wins = f"Wins {_points(result.points)}"  # at col 6 on a line of its own, col 34 in a right cell
-            losses = f" Losses {_points(result.points)}"
-            if result.resigned and result.winner == 1:
-                flush()
-                row = [losses, f" {wins}"]
-                flush()
-            elif result.resigned:
-                row[1] = losses
-                flush()
-                out.append(f"      {wins}")
-            elif result.winner == 1 and row[0] is not None:
-                row[1] = f" {wins}"
-                flush()
-            else:
-                flush()
-                out.append(f"{' ' * (6 if result.winner == 0 else 34)}{wins}")
-        flush()
-        out.extend(self.comments(game.comments, game.number))
-        out.append("")
-        return out
+    def writable(self, turn: Turn, game: int) -> bool:
+        """Whether ``turn`` has a cell (saying what of it is lost)."""
+        if turn.player not in (0, 1):
+            self.lose(_("turns by a player numbered {player}").format(player=turn.player), _("left out"), game)
+            return False
+        if turn.kind == "roll" and (turn.dice is None or not all(0 <= die <= 9 for die in turn.dice)):
+            self.lose(_("rolls without two one-digit dice"), _("left out"), game)
+            return False
+        if turn.comment is not None:
+            self.lose(_("turn comments"), _("left out"), game)
+        if turn.analysis is not None:
+            self.lose(_("the analysis the record holds"), _("left out"), game)
+        return True
 
     def lost_problems(self) -> list[Problem]:
         report = Reporter(file=self.match.source)
@@ -766,6 +751,49 @@ class _Writer:
             report.warning("lost-on-write", message.format(what=what, games=numbers, instead=instead),
                            game=where[0] if where else None)
         return report.problems
+
+
+class _Rows:
+    """The numbered rows of a game's transcript: a left (player 0) and a
+    right (player 1) cell each."""
+
+    __slots__ = ("out", "cells", "number")
+
+    def __init__(self, out: list[str]) -> None:
+        self.out = out
+        self.cells: list[str | None] = [None, None]
+        """The row begun: its left and right cells (emptied in place by :meth:`flush`)."""
+        self.number = 0
+
+    def flush(self) -> None:
+        """Write the row begun, if any."""
+        left, right = cells = self.cells
+        if left is None and right is None:
+            return
+        self.number += 1
+        self.out.append(f"{self.number:3d}) {left or '':<27} {right or ''}".rstrip())
+        cells[0] = cells[1] = None
+
+    def result(self, result: Result) -> None:
+        """The ``Wins`` line: at column 6 on a line of its own, column 34 in
+        a right cell; a resignation the Galaxy way (``Losses`` in the
+        loser's cell first)."""
+        wins = f"Wins {_points(result.points)}"
+        losses = f" Losses {_points(result.points)}"
+        if result.resigned and result.winner == 1:
+            self.flush()
+            self.cells[:] = [losses, f" {wins}"]
+            self.flush()
+        elif result.resigned:
+            self.cells[1] = losses
+            self.flush()
+            self.out.append(f"      {wins}")
+        elif result.winner == 1 and self.cells[0] is not None:
+            self.cells[1] = f" {wins}"
+            self.flush()
+        else:
+            self.flush()
+            self.out.append(f"{' ' * (6 if result.winner == 0 else 34)}{wins}")
 
 
 def write_mat(match: Match, stream: IO[str], *, numbering: NumberingLike = Numbering.RELATIVE) -> list[Problem]:

@@ -51,6 +51,7 @@ import re
 from pathlib import Path
 from typing import IO, Callable, Iterator, Sequence
 
+from ..dicenames import as_roll
 from ..i18n import _
 from ..play import Move
 from ..position import Position
@@ -783,9 +784,9 @@ class _Writer:
         return [node, after] if after else [node]
 
     def roll(self, game: Game, turn: Turn, board: _Board) -> list[tuple[str, Sequence[str]]] | None:
-        dice = turn.dice
-        if dice is None or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-            self.lost(_("a roll with dice {dice!r} cannot be written").format(dice=dice), game, turn)
+        dice = as_roll(turn.dice)
+        if dice is None:
+            self.lost(_("a roll with dice {dice!r} cannot be written").format(dice=turn.dice), game, turn)
             return None
         ident = "WB"[turn.player]
         if turn.status in ("unknown", "illegal"):
