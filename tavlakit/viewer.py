@@ -218,9 +218,9 @@ def _equity(ev: Evaluator, view: Position, on_roll: int) -> float:
 def _analyse_cube(match: Match, rules: Rules, games: list[GameFrames]) -> None:
     """Each cube decision (the roller's before the dice, each double, take
     and pass) judged as gnubg judges it at 0 ply, at the match score."""
-    from .analysis.statistics import decisions_frame
+    from .analysis.statistics import game_decisions
 
-    decisions = decisions_frame(match, rules)
+    decisions = game_decisions(match, [gf.replayed for gf in games], rules)
     cube = decisions[decisions["kind"] != "roll"]
     found = {(game, turn): row for game, turn, row in zip(cube["game"].tolist(), cube["turn"].tolist(),
                                                           cube.itertuples(index=False))}

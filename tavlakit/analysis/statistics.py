@@ -269,14 +269,14 @@ class Judge:
             turn = step.turn
             state = self.state(match, rg, step.player, step.cube, step.owner)
             if turn.kind == "roll":
-                dice = turn.dice
-                valid = dice is not None and len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+                valid = step.dice is not None  # the replayer's one test of the dice (dicenames.as_roll)
                 if not known or not valid or not step.legal:
                     reason = N_("the board is not known") if not known else N_("a play or dice that are not legal")
                     yield Judged(number, step.index, step.player, "roll", {"unjudged": reason})
                     if turn.status in ("unknown", "illegal") or not valid:
                         known = False
                     continue
+                dice = step.dice
                 assert dice is not None
                 roll: Roll = (max(dice), min(dice))
                 opening = first and step.before == Position.initial()
@@ -547,14 +547,28 @@ def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None
     the error of the one taken (``cube_error_*``, positive) and its category;
     ``turn`` is the turn's index in its game (the plays frame's ``turn``);
     ``unjudged`` the reason a turn could not be judged."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     labels = Labels()
     for match, path, _judge, _rg, judged in _judged(matches, rules, met, ply):
-        for j in judged:
-            rows.append({"match": labels(path), "path": path, "game": j.game, "turn": j.turn,
-                         "player": j.player, "name": match.players[j.player], "kind": j.kind,
-                         **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS}})
+        rows.extend(_decision_rows(match, labels(path), path, judged))
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+
+
+def game_decisions(match: Match, games: Iterable[ReplayedGame], rules: Rules,
+                   met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
+    """:func:`decisions_frame` of games already replayed (the viewer's
+    steps), so that nothing replays the match a second time."""
+    judge = Judge(rules, met, ply)
+    path = match.source or "match-1"
+    rows = [row for rg in games for row in _decision_rows(match, path, path, list(judge._game(match, rg)))]
+    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+
+
+def _decision_rows(match: Match, label: str, path: str, judged: list[Judged]) -> Iterator[dict[str, Any]]:
+    for j in judged:
+        yield {"match": label, "path": path, "game": j.game, "turn": j.turn, "player": j.player,
+               "name": match.players[j.player], "kind": j.kind,
+               **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS}}
 
 
 #: The columns :func:`join_decisions` adds to a plays frame.
@@ -675,5 +689,5 @@ def _load_met(path: str) -> MatchEquityTable:
 
 
 __all__ = ["DECISION_COLUMNS", "JOINED", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "Judge", "Judged",
-           "assemble", "decisions_frame", "file_statistics", "join_decisions", "match_statistics", "rating",
+           "assemble", "decisions_frame", "file_statistics", "game_decisions", "join_decisions", "match_statistics", "rating",
            "skill_mark", "statistics_frame"]
