@@ -44,8 +44,10 @@ def main() -> None:
     args = parser.parse_args()
     matches, skipped = clean_matches(args.corpus)
     games = sum(len(m.games) for m in matches)
-    print(f"{len(matches)} matches ({games} games) read without errors; not converted: "
-          + ", ".join(f"{n} {ext} file(s)" for ext, n in sorted(skipped.items())))
+    print(
+        f"{len(matches)} matches ({games} games) read without errors; not converted: "
+        + ", ".join(f"{n} {ext} file(s)" for ext, n in sorted(skipped.items()))
+    )
     for fmt in FORMATS:
         texts = []
         lost: Counter[str] = Counter()
@@ -60,9 +62,11 @@ def main() -> None:
         read = time.perf_counter() - start
         equal = sum(1 for a, b in zip(matches, back) if a == b)
         same_games = sum(1 for a, b in zip(matches, back) if _plain(a.games) == _plain(b.games))
-        print(f"{fmt:>4}: {equal}/{len(matches)} read back equal, {same_games}/{len(matches)} with the same plays, "
-              f"cube actions and results; write {len(matches) / wrote:,.0f} matches/s, read back {len(matches) / read:,.0f} "
-              "matches/s" + (f"; reported lost: {dict(lost)}" if lost else ""))
+        print(
+            f"{fmt:>4}: {equal}/{len(matches)} read back equal, {same_games}/{len(matches)} with the same plays, "
+            f"cube actions and results; write {len(matches) / wrote:,.0f} matches/s, read back {len(matches) / read:,.0f} "
+            "matches/s" + (f"; reported lost: {dict(lost)}" if lost else "")
+        )
 
 
 def _plain(games: list[Game]) -> list[Game]:
@@ -71,9 +75,14 @@ def _plain(games: list[Game]) -> list[Game]:
     (a roll with no moves) and an unknown Crawford flag (SGF says no)."""
     out = []
     for game in games:
-        turns = [dataclasses.replace(t, moves=tuple(m._replace(hit=False) for m in t.moves),
-                                     status="play" if t.status == "cannot-move" else t.status)
-                 for t in game.turns]
+        turns = [
+            dataclasses.replace(
+                t,
+                moves=tuple(m._replace(hit=False) for m in t.moves),
+                status="play" if t.status == "cannot-move" else t.status,
+            )
+            for t in game.turns
+        ]
         out.append(dataclasses.replace(game, turns=turns, crawford=bool(game.crawford)))
     return out
 

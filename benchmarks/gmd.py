@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent))
-from movegen import best_time  # noqa: E402  (benchmarks/movegen.py)
+from movegen import best_time
 
-from tavlakit.formats.gmd import load_gmd  # noqa: E402
-from tavlakit.formats.mat import load_mat  # noqa: E402
+from tavlakit.formats.gmd import load_gmd
+from tavlakit.formats.mat import load_mat
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 

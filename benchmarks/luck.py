@@ -70,9 +70,11 @@ def bench_reference(repeat: int) -> None:
             (opening_luck if first else roll_luck)(ev, pos, dice)
         best = min(best, time.perf_counter() - start)
     info = ev.cache_info()
-    print(f"gnubg self-play rolls: {len(rolls)} rolls in {best:.2f} s: {len(rolls) / best:,.0f} rolls/s "
-          f"(best plays found {info['rolls_misses']}, reused {info['rolls_hits']}; "
-          f"36-throw averages {info['means_misses']}, reused {info['means_hits']})")
+    print(
+        f"gnubg self-play rolls: {len(rolls)} rolls in {best:.2f} s: {len(rolls) / best:,.0f} rolls/s "
+        f"(best plays found {info['rolls_misses']}, reused {info['rolls_hits']}; "
+        f"36-throw averages {info['means_misses']}, reused {info['means_hits']})"
+    )
 
 
 def jf_files(corpus: Path, count: int) -> list[Path]:
@@ -88,23 +90,28 @@ def bench_corpus(corpus: Path, count: int) -> None:
     result = analyse(matches)
     elapsed = time.perf_counter() - start
     rolls = int(result.plays["luck"].notna().sum())
-    print(f"corpus plays frame: {len(files)} files, {len(result.games)} games, {rolls} rolls in {elapsed:.2f} s: "
-          f"{rolls / elapsed:,.0f} rolls/s (replay, pips, luck and play errors)")
+    print(
+        f"corpus plays frame: {len(files)} files, {len(result.games)} games, {rolls} rolls in {elapsed:.2f} s: "
+        f"{rolls / elapsed:,.0f} rolls/s (replay, pips, luck and play errors)"
+    )
 
 
 def bench_gnubg() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bench.py"
         script.write_text(GNUBG_SCRIPT)
-        done = subprocess.run(["/usr/games/gnubg", "-t", "-q", "-p", str(script)], capture_output=True,
-                              text=True, timeout=600)
+        done = subprocess.run(
+            ["/usr/games/gnubg", "-t", "-q", "-p", str(script)], capture_output=True, text=True, timeout=600
+        )
     line = next((x for x in done.stderr.splitlines() if x.startswith("RESULT")), None)
     if line is None:
         print("gnubg: no result (is Debian's gnubg installed?)")
         return
     _, moves, seconds = line.split()
-    print(f"gnubg 1.07 analyse match (0-ply, 1 thread, moves + luck): {moves} moves in {float(seconds):.2f} s: "
-          f"{int(moves) / float(seconds):,.0f} moves/s")
+    print(
+        f"gnubg 1.07 analyse match (0-ply, 1 thread, moves + luck): {moves} moves in {float(seconds):.2f} s: "
+        f"{int(moves) / float(seconds):,.0f} moves/s"
+    )
 
 
 def main() -> None:

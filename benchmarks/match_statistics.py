@@ -56,10 +56,21 @@ def gnubg_times(files: list[Path], repeat: int, ply: int) -> dict[str, list[floa
     with tempfile.TemporaryDirectory() as tmp:
         script, out = Path(tmp) / "bench.py", Path(tmp) / "out.json"
         script.write_text(GNUBG_SCRIPT)
-        env = dict(os.environ, BENCH_FILES=json.dumps([str(f) for f in files]), BENCH_REPEAT=str(repeat),
-                   BENCH_OUT=str(out), BENCH_PLIES=str(ply))
-        subprocess.run(["taskset", "-c", "0", "/usr/games/gnubg", "-t", "-q", "-p", str(script)], env=env,
-                       cwd=tmp, capture_output=True, check=True, timeout=3600)
+        env = dict(
+            os.environ,
+            BENCH_FILES=json.dumps([str(f) for f in files]),
+            BENCH_REPEAT=str(repeat),
+            BENCH_OUT=str(out),
+            BENCH_PLIES=str(ply),
+        )
+        subprocess.run(
+            ["taskset", "-c", "0", "/usr/games/gnubg", "-t", "-q", "-p", str(script)],
+            env=env,
+            cwd=tmp,
+            capture_output=True,
+            check=True,
+            timeout=3600,
+        )
         data: dict[str, list[float]] = json.loads(out.read_text())
         return data
 
@@ -99,8 +110,10 @@ def main() -> None:
     os.sched_setaffinity(0, {0})
     ours(files[0], 1)  # warm up: imports, the net
     theirs = gnubg_times(files, args.repeat, args.ply)
-    print(f"{'record':24} {'rolls':>6} {'gnubg s':>8} {'tavlakit s':>11} {'gnubg rolls/s':>14} "
-          f"{'tavlakit rolls/s':>17} {'ratio':>6}")
+    print(
+        f"{'record':24} {'rolls':>6} {'gnubg s':>8} {'tavlakit s':>11} {'gnubg rolls/s':>14} "
+        f"{'tavlakit rolls/s':>17} {'ratio':>6}"
+    )
     total = [0, 0.0, 0.0]
     for path in files:
         rolls, gnubg = theirs[str(path)]
@@ -108,11 +121,15 @@ def main() -> None:
         total[0] += int(rolls)
         total[1] += gnubg
         total[2] += mine
-        print(f"{path.stem:24} {int(rolls):6d} {gnubg:8.2f} {mine:11.2f} {rolls / gnubg:14.0f} {rolls / mine:17.0f} "
-              f"{gnubg / mine:6.2f}")
+        print(
+            f"{path.stem:24} {int(rolls):6d} {gnubg:8.2f} {mine:11.2f} {rolls / gnubg:14.0f} {rolls / mine:17.0f} "
+            f"{gnubg / mine:6.2f}"
+        )
     rolls, gnubg, mine = total
-    print(f"{'all':24} {rolls:6d} {gnubg:8.2f} {mine:11.2f} {rolls / gnubg:14.0f} {rolls / mine:17.0f} "
-          f"{gnubg / mine:6.2f}")
+    print(
+        f"{'all':24} {rolls:6d} {gnubg:8.2f} {mine:11.2f} {rolls / gnubg:14.0f} {rolls / mine:17.0f} "
+        f"{gnubg / mine:6.2f}"
+    )
     print("ratio: gnubg's time / tavlakit's (above 1: tavlakit is faster)")
 
 

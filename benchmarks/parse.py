@@ -47,8 +47,10 @@ def main() -> None:
     size = sum(len(data) for _, data in blobs)
     print(f"{len(blobs)} files, {size / 1e6:.1f} MB, {games} games, {turns} turns, {problems} problems")
     print(f"best of {args.repeat}: {best:.3f} s CPU")
-    print(f"{len(blobs) / best:,.0f} files/s  {games / best:,.0f} games/s  {turns / best:,.0f} turns/s  "
-          f"{size / best / 1e6:.2f} MB/s")
+    print(
+        f"{len(blobs) / best:,.0f} files/s  {games / best:,.0f} games/s  {turns / best:,.0f} turns/s  "
+        f"{size / best / 1e6:.2f} MB/s"
+    )
 
 
 if __name__ == "__main__":

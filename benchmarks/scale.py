@@ -46,7 +46,7 @@ def run(args: list[str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if done.returncode not in (0, 1, 2) or done.returncode == 2 and not done.stdout:  # 2: a file was not read
+    if done.returncode not in (0, 1, 2) or (done.returncode == 2 and not done.stdout):  # 2: a file was not read
         raise SystemExit(f"{' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
     return wall, cpu, done.stdout
 
@@ -65,8 +65,10 @@ def peak_mb(code: str) -> float:
 
 def command_peak_mb(args: list[str]) -> float:
     """Peak resident memory (MB) of a command (with ``-j 1``: one process)."""
-    probe = ("import resource, subprocess, sys\nsubprocess.run(sys.argv[1:], capture_output=True)\n"
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    probe = (
+        "import resource, subprocess, sys\nsubprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, env=ENV, check=True)
     return int(out.stdout.split()[-1]) / 1024
 
@@ -138,44 +140,60 @@ def main() -> None:
     corpus = str(args.corpus)
     cores = len(os.sched_getaffinity(0))
     load = os.getloadavg()[0]
-    print(f"machine: {cores} core(s), load average {load:.1f} at the start"
-          + (" (shared: figures are noisy)" if load > 0.5 * cores else ""))
+    print(
+        f"machine: {cores} core(s), load average {load:.1f} at the start"
+        + (" (shared: figures are noisy)" if load > 0.5 * cores else "")
+    )
 
     # validate vs python-chess
     print("\n# validate, start-up included")
     one = best([*TAVLAKIT, "validate", "-q", "-j", "1", corpus], args.repeat)
     games = games_in(one[2])
     allc = best([*TAVLAKIT, "validate", "-q", "-j", str(cores), corpus], args.repeat)
-    print(f"--jobs 1: {games} games in {one[0]:.2f} s wall ({one[1]:.2f} s CPU): {games / one[0]:,.0f} games/s "
-          f"({games / one[1]:,.0f} per CPU second)")
-    print(f"--jobs {cores}: {allc[0]:.2f} s wall ({allc[1]:.2f} s CPU): {games / allc[0]:,.0f} games/s, "
-          f"{one[0] / allc[0]:.2f}x --jobs 1 (this machine: {cores} busy Python processes give "
-          f"{machine_scaling(cores):.2f}x one)")
+    print(
+        f"--jobs 1: {games} games in {one[0]:.2f} s wall ({one[1]:.2f} s CPU): {games / one[0]:,.0f} games/s "
+        f"({games / one[1]:,.0f} per CPU second)"
+    )
+    print(
+        f"--jobs {cores}: {allc[0]:.2f} s wall ({allc[1]:.2f} s CPU): {games / allc[0]:,.0f} games/s, "
+        f"{one[0] / allc[0]:.2f}x --jobs 1 (this machine: {cores} busy Python processes give "
+        f"{machine_scaling(cores):.2f}x one)"
+    )
     pgn = chess_pgn(args.chess_games)
     chess_games, chess_cpu = min((chess_read_validate(pgn) for _ in range(args.repeat)), key=lambda r: r[1])
-    print(f"python-chess read + validate: {chess_games} random games in {chess_cpu:.2f} s CPU: "
-          f"{chess_games / chess_cpu:,.0f} games/s on one core")
-    print(f"tavlakit per core / python-chess: {games / one[0] / (chess_games / chess_cpu):.2f}x by wall time, "
-          f"{games / one[1] / (chess_games / chess_cpu):.2f}x by CPU time")
+    print(
+        f"python-chess read + validate: {chess_games} random games in {chess_cpu:.2f} s CPU: "
+        f"{chess_games / chess_cpu:,.0f} games/s on one core"
+    )
+    print(
+        f"tavlakit per core / python-chess: {games / one[0] / (chess_games / chess_cpu):.2f}x by wall time, "
+        f"{games / one[1] / (chess_games / chess_cpu):.2f}x by CPU time"
+    )
     small = REPO / "samples" / "tavla-t000.mat"
     start_v = best([*TAVLAKIT, "validate", "-q", str(small)], 5)
     start_p = best([sys.executable, "-c", "pass"], 5)
-    print(f"start-up: tavlakit validate of {small.name} {start_v[0] * 1000:.0f} ms, python -c pass "
-          f"{start_p[0] * 1000:.0f} ms")
+    print(
+        f"start-up: tavlakit validate of {small.name} {start_v[0] * 1000:.0f} ms, python -c pass "
+        f"{start_p[0] * 1000:.0f} ms"
+    )
 
     # luck
     print("\n# luck analysis")
     from tavlakit.formats import find_records
 
     files = [str(p) for p in find_records([corpus / Path("bglab")])][: args.luck_files]
-    code = ("import sys, time, tavlakit as tk\nfiles = sys.argv[2:]\nt = time.perf_counter()\n"
-            "a = tk.analysis.analyse(files, luck=True, jobs=int(sys.argv[1]))\n"
-            "print(int(a.plays['luck'].notna().sum()), time.perf_counter() - t)")
+    code = (
+        "import sys, time, tavlakit as tk\nfiles = sys.argv[2:]\nt = time.perf_counter()\n"
+        "a = tk.analysis.analyse(files, luck=True, jobs=int(sys.argv[1]))\n"
+        "print(int(a.plays['luck'].notna().sum()), time.perf_counter() - t)"
+    )
     for jobs in (1, cores):
         _wall, cpu, out = run([sys.executable, "-c", code, str(jobs), *files])
         rolls, seconds = int(out.split()[0]), float(out.split()[1])
-        print(f"--jobs {jobs}: {rolls} rolls in {seconds:.1f} s wall ({cpu:.1f} s CPU): {rolls / seconds:,.0f} rolls/s, "
-              f"{rolls / seconds / jobs:,.0f} per core ({rolls / cpu:,.0f} per CPU second)")
+        print(
+            f"--jobs {jobs}: {rolls} rolls in {seconds:.1f} s wall ({cpu:.1f} s CPU): {rolls / seconds:,.0f} rolls/s, "
+            f"{rolls / seconds / jobs:,.0f} per core ({rolls / cpu:,.0f} per CPU second)"
+        )
 
     # store
     print("\n# the whole corpus into a store" + ("" if args.store_luck else " (--no-luck)"))
@@ -194,27 +212,38 @@ def main() -> None:
     whole = f"import tavlakit as tk; tk.analysis.analyse([{corpus!r}], luck=False, jobs=1)"
     single = f"import tavlakit as tk; tk.analysis.analyse([{str(small)!r}], luck=False, jobs=1)"
     mem_whole, mem_one = peak_mb(whole), peak_mb(single)
-    print(f"analyse(): one file {mem_one:.0f} MB, the whole corpus {mem_whole:.0f} MB "
-          f"({mem_whole / mem_one:.2f}x; the frames of everything are in memory)")
+    print(
+        f"analyse(): one file {mem_one:.0f} MB, the whole corpus {mem_whole:.0f} MB "
+        f"({mem_whole / mem_one:.2f}x; the frames of everything are in memory)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        store_whole = peak_mb(f"from tavlakit.analysis.store import update; "
-                              f"update({tmp + '/a'!r}, [{corpus!r}], luck=False, jobs=1)")
-        store_one = peak_mb(f"from tavlakit.analysis.store import update; "
-                            f"update({tmp + '/b'!r}, [{str(small)!r}], luck=False, jobs=1)")
-    print(f"into a store: one file {store_one:.0f} MB, the whole corpus {store_whole:.0f} MB "
-          f"({store_whole / store_one:.2f}x)")
+        store_whole = peak_mb(
+            f"from tavlakit.analysis.store import update; update({tmp + '/a'!r}, [{corpus!r}], luck=False, jobs=1)"
+        )
+        store_one = peak_mb(
+            f"from tavlakit.analysis.store import update; update({tmp + '/b'!r}, [{str(small)!r}], luck=False, jobs=1)"
+        )
+    print(
+        f"into a store: one file {store_one:.0f} MB, the whole corpus {store_whole:.0f} MB "
+        f"({store_whole / store_one:.2f}x)"
+    )
     for jobs in ("1", str(cores)):
-        stats_one, stats_whole = (command_peak_mb([*TAVLAKIT, "stats", "--no-luck", "-j", jobs, path])
-                                  for path in (str(small), corpus))
-        print(f"stats --no-luck -j {jobs} (its largest process): one file {stats_one:.0f} MB, the whole corpus "
-              f"{stats_whole:.0f} MB ({stats_whole / stats_one:.2f}x)")
+        stats_one, stats_whole = (
+            command_peak_mb([*TAVLAKIT, "stats", "--no-luck", "-j", jobs, path]) for path in (str(small), corpus)
+        )
+        print(
+            f"stats --no-luck -j {jobs} (its largest process): one file {stats_one:.0f} MB, the whole corpus "
+            f"{stats_whole:.0f} MB ({stats_whole / stats_one:.2f}x)"
+        )
 
     # analysis without luck vs validate
     print("\n# analysis without luck vs validate (one core, start-up included)")
     stats = run([*TAVLAKIT, "stats", "--no-luck", "-j", "1", "--json", corpus])
-    print(f"stats --no-luck: {stats[0]:.1f} s wall ({stats[1]:.1f} s CPU); validate {one[0]:.1f} s wall "
-          f"({one[1]:.1f} s CPU): analysis at {one[0] / stats[0]:.2f}x the speed of validate by wall time, "
-          f"{one[1] / stats[1]:.2f}x by CPU time")
+    print(
+        f"stats --no-luck: {stats[0]:.1f} s wall ({stats[1]:.1f} s CPU); validate {one[0]:.1f} s wall "
+        f"({one[1]:.1f} s CPU): analysis at {one[0] / stats[0]:.2f}x the speed of validate by wall time, "
+        f"{one[1] / stats[1]:.2f}x by CPU time"
+    )
 
 
 if __name__ == "__main__":

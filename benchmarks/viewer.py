@@ -57,8 +57,10 @@ def main() -> None:
     for analyse in (False, True) if args.analyse else (False,):
         seconds, size = timed(match, analyse, 1 if analyse else args.repeat)
         label = "with analysis" if analyse else "no analysis"
-        print(f"{label}: {seconds:.3f} s CPU, {1 / seconds:.2f} pages/s, {turns / seconds:,.0f} turns/s, "
-              f"{size:,} bytes ({size / turns:,.0f} bytes/turn)")
+        print(
+            f"{label}: {seconds:.3f} s CPU, {1 / seconds:.2f} pages/s, {turns / seconds:,.0f} turns/s, "
+            f"{size:,} bytes ({size / turns:,.0f} bytes/turn)"
+        )
 
 
 if __name__ == "__main__":

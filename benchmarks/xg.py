@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.xg import read_xg
@@ -53,8 +53,10 @@ def main() -> None:
         for name in order:
             rates[name].append(rate(readers[name], args.reads))
     for name, found in rates.items():
-        print(f"{name:14} {statistics.median(found):8,.0f} games/s (median of {args.rounds}; "
-              f"{min(found):,.0f}-{max(found):,.0f})")
+        print(
+            f"{name:14} {statistics.median(found):8,.0f} games/s (median of {args.rounds}; "
+            f"{min(found):,.0f}-{max(found):,.0f})"
+        )
     ratio = statistics.median(rates["test.xg"]) / statistics.median(rates["test.mat"])
     print(f".xg / .mat: {ratio:.2f}x")
 

@@ -39,9 +39,20 @@ def picture() -> str:
     match = tk.read_match(MATCH)
     game, step = pick(match)
     nxt = step.on_roll
-    return svg.board(step.next_view, play=step.turn.play, play_by=1, dice=step.dice, player=nxt,
-                     flipped=nxt == 1, labels_by=1, names=match.players, score=game.score, length=match.length,
-                     cube=(step.cube_after, step.owner_after), size=WIDTH)
+    return svg.board(
+        step.next_view,
+        play=step.turn.play,
+        play_by=1,
+        dice=step.dice,
+        player=nxt,
+        flipped=nxt == 1,
+        labels_by=1,
+        names=match.players,
+        score=game.score,
+        length=match.length,
+        cube=(step.cube_after, step.owner_after),
+        size=WIDTH,
+    )
 
 
 def screenshot(svg_file: Path, png_file: Path, chromium: str) -> None:
@@ -51,10 +62,26 @@ def screenshot(svg_file: Path, png_file: Path, chromium: str) -> None:
     page = svg_file.with_suffix(".html")
     page.write_text(f'<!DOCTYPE html><html><body style="margin:0">{text}</body></html>', encoding="utf-8")
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={profile}", "--hide-scrollbars", f"--window-size={window}",
-                        f"--screenshot={png_file}", page.as_uri()], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--hide-scrollbars",
+                f"--window-size={window}",
+                f"--screenshot={png_file}",
+                page.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
     page.unlink()
 
 

@@ -37,8 +37,15 @@ class Cube:
     dropped_by: int | None = None
     """Who dropped a double (the game is over)."""
 
-    def double(self, player: int, on_roll: int | None, rules: Rules, crawford: bool,
-               names: tuple[str, str], written: int | None = None) -> list[Finding]:
+    def double(
+        self,
+        player: int,
+        on_roll: int | None,
+        rules: Rules,
+        crawford: bool,
+        names: tuple[str, str],
+        written: int | None = None,
+    ) -> list[Finding]:
         """``player`` doubles (``written``: the cube value the record gives)."""
         found = []
         fault = None
@@ -56,9 +63,15 @@ class Cube:
             found.append(Finding("cube-not-allowed", "error", fault))
         new = self.value * 2
         if written is not None and written != new:
-            found.append(Finding("cube-value", "warning", _("Doubles => {written}, but the cube was {cube}; "
-                                                            "expected {expected}")
-                                 .format(written=written, cube=self.value, expected=new)))
+            found.append(
+                Finding(
+                    "cube-value",
+                    "warning",
+                    _("Doubles => {written}, but the cube was {cube}; expected {expected}").format(
+                        written=written, cube=self.value, expected=new
+                    ),
+                )
+            )
         self.offered = player
         return found
 
@@ -67,8 +80,9 @@ class Cube:
         if self.offered is None or self.offered == player:
             if kind == "drop":
                 self.dropped_by = player
-            return [Finding("cube-not-allowed", "error",
-                            _("'{action}' without a double to answer").format(action=kind))]
+            return [
+                Finding("cube-not-allowed", "error", _("'{action}' without a double to answer").format(action=kind))
+            ]
         self.offered = None
         if kind == "drop":
             self.dropped_by = player
@@ -82,8 +96,13 @@ class Cube:
             found.append(Finding("cube-not-allowed", "error", _("a beaver, but the rules do not allow beavers")))
         self.value *= 4
         if written is not None and written != self.value:
-            found.append(Finding("cube-value", "warning", _("Beavers => {written}; expected {expected}")
-                                 .format(written=written, expected=self.value)))
+            found.append(
+                Finding(
+                    "cube-value",
+                    "warning",
+                    _("Beavers => {written}; expected {expected}").format(written=written, expected=self.value),
+                )
+            )
         return found
 
     def roll(self) -> list[Finding]:

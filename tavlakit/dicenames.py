@@ -102,8 +102,12 @@ _FORMS = _forms()
 def accepted_names() -> list[str]:
     """The names :func:`parse_dice` reads (each also without Turkish letters,
     in any case, with hyphens or without spaces), one per roll and variant."""
-    names = {dice_name((h, l), five=f, joiner=j) for h in range(1, 7) for l in range(1, h + 1)
-             for f, j in product(FIVES, JOINERS)}
+    names = {
+        dice_name((h, l), five=f, joiner=j)
+        for h in range(1, 7)
+        for l in range(1, h + 1)
+        for f, j in product(FIVES, JOINERS)
+    }
     return sorted(names | set(DOUBLE_VARIANTS))
 
 
@@ -112,9 +116,12 @@ def parse_dice(name: str) -> tuple[int, int]:
     roll = _FORMS.get(fold(name))
     if roll is None:
         rolls = ", ".join(f"{dice_name((h, l))} {h}-{l}" for h in range(6, 0, -1) for l in range(h, 0, -1))
-        raise ValueError(_("unknown dice name {name!r}; the names are {rolls} (5 also as penç or beş, "
-                           "with or without 'ü', in any case, also without Turkish letters: 'ses bes')")
-                         .format(name=name, rolls=rolls))
+        raise ValueError(
+            _(
+                "unknown dice name {name!r}; the names are {rolls} (5 also as penç or beş, "
+                "with or without 'ü', in any case, also without Turkish letters: 'ses bes')"
+            ).format(name=name, rolls=rolls)
+        )
     return roll
 
 

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .i18n import _
 from .problem import Problem
@@ -95,8 +95,7 @@ def duplicates(prints: Iterable[tuple[str, str | None]]) -> dict[str, str]:
 
 def duplicate_problem(source: str, first: str) -> Problem:
     """The info line saying that ``source`` holds the match ``first`` holds."""
-    return Problem("duplicate-match", "info", _("the same match as {first}").format(first=first),
-                   file=source)
+    return Problem("duplicate-match", "info", _("the same match as {first}").format(first=first), file=source)
 
 
 __all__ = ["Fingerprinter", "Twins", "duplicate_problem", "duplicates", "fingerprint"]

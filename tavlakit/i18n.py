@@ -71,8 +71,11 @@ def set_language(language: str) -> None:
     global _translation, _language
     found = match_language(language)
     if found is None:
-        raise ValueError(_("unknown language {language!r}; the languages are: {languages}")
-                         .format(language=language, languages=", ".join(available_languages())))
+        raise ValueError(
+            _("unknown language {language!r}; the languages are: {languages}").format(
+                language=language, languages=", ".join(available_languages())
+            )
+        )
     if found == SOURCE_LANGUAGE:
         _translation = _gettext.NullTranslations()
     else:
@@ -101,6 +104,16 @@ def N_(message: str) -> str:
 
 
 __all__ = [
-    "DOMAIN", "ENVIRONMENT", "LOCALE_DIR", "N_", "SOURCE_LANGUAGE", "_", "available_languages", "language",
-    "language_from_environment", "match_language", "ngettext", "set_language",
+    "DOMAIN",
+    "ENVIRONMENT",
+    "LOCALE_DIR",
+    "N_",
+    "SOURCE_LANGUAGE",
+    "_",
+    "available_languages",
+    "language",
+    "language_from_environment",
+    "match_language",
+    "ngettext",
+    "set_language",
 ]

@@ -41,8 +41,9 @@ COMPENDIUM = "compendium.po"
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}]*)\}")
 
 
-def extract_cli(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
-                options: Any) -> Iterator[tuple[Any, ...]]:
+def extract_cli(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Any
+) -> Iterator[tuple[Any, ...]]:
     """Babel extractor for tavlakit/cli: the marked strings, and the docstring
     of every command (a function with ``typer.Argument``/``typer.Option`` defaults)."""
     source = fileobj.read()
@@ -56,8 +57,10 @@ def extract_cli(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: C
 
 def _is_command(node: ast.FunctionDef) -> bool:
     defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
-    return any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ("Argument", "Option")
-               for d in defaults)
+    return any(
+        isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ("Argument", "Option")
+        for d in defaults
+    )
 
 
 def _pybabel(*args: str) -> None:
@@ -69,8 +72,18 @@ def extract(output: Path = TEMPLATE) -> None:
     here, target = Path.cwd(), output.resolve()
     os.chdir(ROOT)  # the locations in the template are relative to the checkout
     try:
-        _pybabel("extract", "-F", str(MAPPING), "-o", str(target), "--add-location=file", "--sort-by-file",
-                 "--project=tavlakit", "--no-wrap", ".")
+        _pybabel(
+            "extract",
+            "-F",
+            str(MAPPING),
+            "-o",
+            str(target),
+            "--add-location=file",
+            "--sort-by-file",
+            "--project=tavlakit",
+            "--no-wrap",
+            ".",
+        )
     finally:
         os.chdir(here)
 
@@ -84,8 +97,7 @@ def update() -> None:
     """Merge the template into every .po (new ids untranslated, near ones
     fuzzy), then fill what is untranslated or fuzzy from the language's
     compendium (``locale/<lang>/compendium.po``) where it has the same id."""
-    _pybabel("update", "-i", str(TEMPLATE), "-d", str(LOCALE_DIR), "-D", DOMAIN, "--ignore-obsolete",
-             "--no-wrap")
+    _pybabel("update", "-i", str(TEMPLATE), "-d", str(LOCALE_DIR), "-D", DOMAIN, "--ignore-obsolete", "--no-wrap")
     for po in catalogs().values():
         compendium = po.parent.parent / COMPENDIUM
         if compendium.exists():
@@ -133,7 +145,9 @@ def placeholders(text: str) -> list[str]:
 
 def _text(message: object) -> str:
     """A message id or string (a tuple or list for plural forms) as one text."""
-    return message if isinstance(message, str) else str(next(iter(message))) if isinstance(message, (tuple, list)) else ""
+    return (
+        message if isinstance(message, str) else str(next(iter(message))) if isinstance(message, (tuple, list)) else ""
+    )
 
 
 def gaps(po: Path, template: Path | None = None) -> list[str]:
@@ -177,8 +191,16 @@ def gaps(po: Path, template: Path | None = None) -> list[str]:
     return out
 
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
-           ast.DictComp, ast.GeneratorExp)
+_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def _own_names(scope: ast.AST) -> Iterator[ast.Name]:
@@ -213,12 +235,15 @@ def unextractable(folder: Path = ROOT / "tavlakit") -> list[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         inside = {id(n) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("_", "N_", "ngettext")):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_", "ngettext")
+            ):
                 continue
             where = f"{path.relative_to(folder)}:{node.lineno}: {node.func.id}()"
             if node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
-                out.append(f"{where} of a built string; write {node.func.id}(\"... {{name}} ...\").format(name=...)")
+                out.append(f'{where} of a built string; write {node.func.id}("... {{name}} ...").format(name=...)')
             elif id(node) in inside and node.args and isinstance(node.args[0], ast.Constant):
                 out.append(f"{where} inside an f-string; take it out of the braces")
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Sequence
+from collections.abc import Sequence
 
 from .i18n import _
 
@@ -92,8 +92,9 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
         raise ValueError(_("{text!r} is not a Position ID (base64 expected)").format(text=text)) from None
     # 14 characters carry 84 bits; the last character's low 4 are padding
     if _B64.index(text[-1]) & 15:
-        raise ValueError(_("Position ID {text!r} has bits set after the 80 it holds (last character)").format(
-            text=text))
+        raise ValueError(
+            _("Position ID {text!r} has bits set after the 80 it holds (last character)").format(text=text)
+        )
     return _unpack(data, f"Position ID {text!r}")
 
 

@@ -63,8 +63,7 @@ class Verdict:
         return self.legal
 
 
-def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules,
-          flip: bool = False) -> Verdict:
+def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules, flip: bool = False) -> Verdict:
     """Judge ``written`` for ``dice`` on ``board`` (dice must be 1-6).
 
     No written move is legal only when no legal move exists. With ``flip``
@@ -99,8 +98,9 @@ def hit_points(moves: Iterable[Move]) -> set[int]:
     return {m.dst for m in moves if m.hit}
 
 
-def by_marks(readings: list[tuple[Board, tuple[Move, ...]]],
-             written: Sequence[Move]) -> list[tuple[Board, tuple[Move, ...]]]:
+def by_marks(
+    readings: list[tuple[Board, tuple[Move, ...]]], written: Sequence[Move]
+) -> list[tuple[Board, tuple[Move, ...]]]:
     """The readings of a play, those hitting exactly where ``written`` marks
     hits with ``*`` first (for a record that marks hits)."""
     wrote = hit_points(written)
@@ -125,24 +125,44 @@ def explain(verdict: Verdict, written: Sequence[Move]) -> Finding:
     legal = verdict.legal_plays()
     most = max(len(m) for m in legal.values())
     if not written:
-        return Finding("missing-play", "error", _("no play written for {roll}, but {count} legal play(s) exist")
-                       .format(roll=roll, count=len(legal)))
+        return Finding(
+            "missing-play",
+            "error",
+            _("no play written for {roll}, but {count} legal play(s) exist").format(roll=roll, count=len(legal)),
+        )
     if most == 0:
-        return Finding("illegal-play", "error", _("{play} is written, but no move is possible with {roll}: "
-                                                  "the turn passes").format(play=text, roll=roll))
+        return Finding(
+            "illegal-play",
+            "error",
+            _("{play} is written, but no move is possible with {roll}: the turn passes").format(play=text, roll=roll),
+        )
     reached = verdict.reached or {}
     if reached:
         if not rules.hit_and_run and any(b in _relaxed(verdict, hit_and_run=True) for b in reached):
-            return Finding("illegal-play", "error", _("{play}: a checker that hit in the home board may not move "
-                                                      "on in the same turn (hit-and-run is off; roll {roll})")
-                           .format(play=text, roll=roll))
+            return Finding(
+                "illegal-play",
+                "error",
+                _(
+                    "{play}: a checker that hit in the home board may not move "
+                    "on in the same turn (hit-and-run is off; roll {roll})"
+                ).format(play=text, roll=roll),
+            )
         used = max(len(m) for m in reached.values())
         if used < most:
-            return Finding("not-all-dice-used", "error", _("{play} plays {used} of the dice of {roll}, but {most} "
-                                                           "can be played").format(play=text, used=used,
-                                                                                   roll=roll, most=most))
-        return Finding("larger-die", "error", _("{play} plays the smaller die of {roll}; only the larger may be "
-                                                "played here").format(play=text, roll=roll))
+            return Finding(
+                "not-all-dice-used",
+                "error",
+                _("{play} plays {used} of the dice of {roll}, but {most} can be played").format(
+                    play=text, used=used, roll=roll, most=most
+                ),
+            )
+        return Finding(
+            "larger-die",
+            "error",
+            _("{play} plays the smaller die of {roll}; only the larger may be played here").format(
+                play=text, roll=roll
+            ),
+        )
     if verdict.failure is not None:
         code, severity, message = verdict.failure
         return Finding(code, severity, _("{message} (roll {roll})").format(message=message, roll=roll))
@@ -157,8 +177,9 @@ def _dice_count(dice: tuple[int, int]) -> int:
     return 4 if dice[0] == dice[1] else 2
 
 
-def realise(board: Board, dice: tuple[int, int], written: Sequence[Move],
-            flip: bool = False) -> tuple[dict[Board, tuple[Move, ...]], Finding | None]:
+def realise(
+    board: Board, dice: tuple[int, int], written: Sequence[Move], flip: bool = False
+) -> tuple[dict[Board, tuple[Move, ...]], Finding | None]:
     """Every board reachable by playing ``written`` with the dice, by the
     board's physics alone, and the deepest failure when none is (its message
     writes points ``25 - p`` with ``flip``).
@@ -198,8 +219,7 @@ def realise(board: Board, dice: tuple[int, int], written: Sequence[Move],
             return
         if not remaining:
             left = " ".join(Move(paths[i][0], paths[i][1]).text(flip) for i in pending)
-            fail(depth, _("the dice {dice} do not reach: {left} is left over").format(dice=_dice_text(pool),
-                                                                                      left=left))
+            fail(depth, _("the dice {dice} do not reach: {left} is left over").format(dice=_dice_text(pool), left=left))
             return
         seen: set[tuple[int, int, int]] = set()
         for i in pending:
@@ -213,15 +233,16 @@ def realise(board: Board, dice: tuple[int, int], written: Sequence[Move],
                 step = apply_move(s, cur, die)
                 made.append(step)
                 paths[i][0] = step.dst
-                search(remaining[:j] + remaining[j + 1:])
+                search(remaining[:j] + remaining[j + 1 :])
                 paths[i][0] = cur
                 made.pop()
                 undo_move(s, step)
 
     for move in written:
         if move.dst >= move.src:
-            return boards, Finding("illegal-play", "error", _("{move} does not move forward").format(
-                move=move.text(flip)))
+            return boards, Finding(
+                "illegal-play", "error", _("{move} does not move forward").format(move=move.text(flip))
+            )
     search(pool)
     return boards, deepest[0][1] if deepest else None
 
@@ -232,21 +253,38 @@ def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move, flip: bo
     dst = src - die
     text = move.text(flip)
     if s[src] <= 0:
-        return Finding("illegal-play", "error", _("{move}: no checker of the mover on {point}")
-                       .format(move=text, point=_name(src, flip)))
+        return Finding(
+            "illegal-play",
+            "error",
+            _("{move}: no checker of the mover on {point}").format(move=text, point=_name(src, flip)),
+        )
     if hi == BAR and src != BAR:
-        return Finding("must-enter-first", "error", _("{move}: a checker on the bar must enter before {point} "
-                                                      "moves").format(move=text, point=_name(src, flip)))
+        return Finding(
+            "must-enter-first",
+            "error",
+            _("{move}: a checker on the bar must enter before {point} moves").format(move=text, point=_name(src, flip)),
+        )
     if dst > 0:
-        return Finding("illegal-play", "error", _("{move}: point {point} is closed ({count} opposing checkers)")
-                       .format(move=text, point=_name(dst, flip), count=-s[dst]))
+        return Finding(
+            "illegal-play",
+            "error",
+            _("{move}: point {point} is closed ({count} opposing checkers)").format(
+                move=text, point=_name(dst, flip), count=-s[dst]
+            ),
+        )
     if hi > 6:
-        return Finding("bear-off-outside", "error", _("{move}: bearing off while a checker is still on {point}")
-                       .format(move=text, point=_name(hi, flip)))
-    return Finding("illegal-play", "error", _("{move}: a {die} bears off from {point} only when no checker is "
-                                              "above it ({highest})").format(move=text, die=die,
-                                                                             point=_name(src, flip),
-                                                                             highest=_name(hi, flip)))
+        return Finding(
+            "bear-off-outside",
+            "error",
+            _("{move}: bearing off while a checker is still on {point}").format(move=text, point=_name(hi, flip)),
+        )
+    return Finding(
+        "illegal-play",
+        "error",
+        _("{move}: a {die} bears off from {point} only when no checker is above it ({highest})").format(
+            move=text, die=die, point=_name(src, flip), highest=_name(hi, flip)
+        ),
+    )
 
 
 _source = attrgetter("src")

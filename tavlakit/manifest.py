@@ -87,8 +87,11 @@ class Store:
         path = self.folder / MANIFEST
         if not path.is_file():
             if self.folder.is_dir() and any(self.folder.iterdir()):
-                raise StoreError(_("{folder} is not a tavlakit store (it has no {manifest}); nothing was written "
-                                   "to it").format(folder=self.folder, manifest=MANIFEST))
+                raise StoreError(
+                    _("{folder} is not a tavlakit store (it has no {manifest}); nothing was written to it").format(
+                        folder=self.folder, manifest=MANIFEST
+                    )
+                )
             if self.folder.exists() and not self.folder.is_dir():
                 raise StoreError(_("{folder} is not a folder").format(folder=self.folder))
             return {"format": FORMAT, "tavlakit": __version__, "files": []}
@@ -96,11 +99,16 @@ class Store:
             manifest = json.loads(path.read_text(encoding="utf-8"))
             newer = manifest["format"] > FORMAT or _version(manifest["tavlakit"]) > _version(__version__)
         except (ValueError, KeyError, TypeError) as exc:
-            raise StoreError(_("{path}: not a tavlakit store manifest ({error})").format(path=path, error=exc)) from None
+            raise StoreError(
+                _("{path}: not a tavlakit store manifest ({error})").format(path=path, error=exc)
+            ) from None
         if newer:
-            raise StoreError(_("{folder} was written by tavlakit {version}, newer than this one ({ours}); "
-                               "nothing was written to it").format(folder=self.folder, version=manifest["tavlakit"],
-                                                                   ours=__version__))
+            raise StoreError(
+                _(
+                    "{folder} was written by tavlakit {version}, newer than this one ({ours}); "
+                    "nothing was written to it"
+                ).format(folder=self.folder, version=manifest["tavlakit"], ours=__version__)
+            )
         return dict(manifest)
 
     def entry(self, key: str) -> dict[str, Any] | None:
@@ -149,8 +157,14 @@ def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, 
     """The old entry of the same path still holds: same content, version,
     columns (:func:`~tavlakit.schema.schema_version`) and luck, and the same
     rules (asked for, or the file's own rules equal the rules now asked for)."""
-    if (old is None or sha is None or old["sha256"] != sha or old["tavlakit"] != __version__
-            or old.get("schema") != schema_version() or old["luck"] != luck):
+    if (
+        old is None
+        or sha is None
+        or old["sha256"] != sha
+        or old["tavlakit"] != __version__
+        or old.get("schema") != schema_version()
+        or old["luck"] != luck
+    ):
         return False
     wanted = repr(rules) if rules else None
     return bool(old["rules_option"] == wanted or (wanted is not None and old["rules"] == wanted))
@@ -166,8 +180,9 @@ class Task:
     size: int | None
 
 
-def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool,
-         prune: bool = False) -> tuple[list[str], list[Task], Summary]:
+def plan(
+    store: Store, files: list[Path], rules: Rules | None, luck: bool, prune: bool = False
+) -> tuple[list[str], list[Task], Summary]:
     """The partition keys of the store to be, the files to analyse, and the
     counts so far. The store's files keep their place (a changed file is
     analysed into the same place), new ones come after them in input order;
@@ -196,8 +211,14 @@ def plan(store: Store, files: list[Path], rules: Rules | None, luck: bool,
     others = [name for name in old if name not in given]
     keys = [given.get(name, entry["key"]) for name, entry in old.items() if name in given or not prune]
     keys += [key for name, key in given.items() if name not in old]
-    summary = Summary(files=len(given), reused=len(given) - len(todo), dropped=len(others) if prune else 0,
-                      kept=0 if prune else len(others), total=len(keys), unread=unread)
+    summary = Summary(
+        files=len(given),
+        reused=len(given) - len(todo),
+        dropped=len(others) if prune else 0,
+        kept=0 if prune else len(others),
+        total=len(keys),
+        unread=unread,
+    )
     return keys, todo, summary
 
 
@@ -212,8 +233,9 @@ def require_existing(files: list[Path]) -> None:
     mistyped path), before anything is written."""
     missing = [str(path) for path in files if not path.exists()]
     if missing:
-        raise StoreError(_("{paths}: no such file or folder; nothing was written to the store").format(
-            paths=", ".join(missing)))
+        raise StoreError(
+            _("{paths}: no such file or folder; nothing was written to the store").format(paths=", ".join(missing))
+        )
 
 
 def sweep(store: Store, live: set[str]) -> None:
@@ -226,5 +248,20 @@ def sweep(store: Store, live: set[str]) -> None:
         path.unlink(missing_ok=True)
 
 
-__all__ = ["FORMAT", "MANIFEST", "TABLES", "Store", "StoreError", "Summary", "Task", "content_hash", "entry_unread",
-           "plan", "problem", "require_existing", "sweep", "write_atomic", "write_json"]
+__all__ = [
+    "FORMAT",
+    "MANIFEST",
+    "TABLES",
+    "Store",
+    "StoreError",
+    "Summary",
+    "Task",
+    "content_hash",
+    "entry_unread",
+    "plan",
+    "problem",
+    "require_existing",
+    "sweep",
+    "write_atomic",
+    "write_json",
+]

@@ -141,13 +141,15 @@ def decode_match_id(match_id: str) -> MatchState:
     bits = int.from_bytes(data, "little")
     v = {name: bits >> offset & ((1 << width) - 1) for name, (offset, width) in _FIELDS.items()}
     if v["state"] >= len(GAME_STATES):
-        raise ValueError(_("Match ID {text!r}: game state {state} is not 0-4").format(text=text, state=v['state']))
+        raise ValueError(_("Match ID {text!r}: game state {state} is not 0-4").format(text=text, state=v["state"]))
     if v["cube_owner"] == 2:
         raise ValueError(_("Match ID {text!r}: cube owner 2 is not a player").format(text=text))
     if v["cube"] > 15:
-        raise ValueError(_("Match ID {text!r}: cube 2^{power} is too large").format(text=text, power=v['cube']))
+        raise ValueError(_("Match ID {text!r}: cube 2^{power} is too large").format(text=text, power=v["cube"]))
     if v["length"] and any(v[s] > v["length"] for s in ("score0", "score1")):
-        raise ValueError(_("Match ID {text!r}: a score is above the match length {length}").format(text=text, length=v['length']))
+        raise ValueError(
+            _("Match ID {text!r}: a score is above the match length {length}").format(text=text, length=v["length"])
+        )
     try:
         return MatchState(
             cube=1 << v["cube"],
@@ -206,11 +208,15 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         body = body[5:]
     fields = body.split(":")
     if len(fields) < 9:
-        raise ValueError(_("an XGID has 10 fields separated by ':', {text!r} has {count}").format(text=text, count=len(fields)))
+        raise ValueError(
+            _("an XGID has 10 fields separated by ':', {text!r} has {count}").format(text=text, count=len(fields))
+        )
     board, cube, owner, turn, dice, bottom, top, flags, length = fields[:9]
     max_cube = fields[9] if len(fields) > 9 else "10"
     if len(board) != 26:
-        raise ValueError(_("XGID {text!r}: the position has 26 characters, not {count}").format(text=text, count=len(board)))
+        raise ValueError(
+            _("XGID {text!r}: the position has 26 characters, not {count}").format(text=text, count=len(board))
+        )
     bottom_side = [0] * 25
     top_side = [0] * 25
     for index, char in enumerate(board):
@@ -223,14 +229,20 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
             count, side = ord(char) - ord("a") + 1, top_side
             point = 24 if index == 0 else 24 - index
         else:
-            raise ValueError(_("XGID {text!r}: {char!r} at {index} is not '-', A-P or a-p").format(text=text, char=char, index=index))
+            raise ValueError(
+                _("XGID {text!r}: {char!r} at {index} is not '-', A-P or a-p").format(text=text, char=char, index=index)
+            )
         if index in (0, 25) and side is not (top_side if index == 0 else bottom_side):
-            raise ValueError(_("XGID {text!r}: {char!r} cannot be on the other side's bar").format(text=text, char=char))
+            raise ValueError(
+                _("XGID {text!r}: {char!r} cannot be on the other side's bar").format(text=text, char=char)
+            )
         side[point] = count
     try:
         numbers = [int(v) for v in (cube, owner, bottom, top, flags, length, max_cube)]
     except ValueError:
-        raise ValueError(_("XGID {text!r}: cube, owner, scores, flags and length must be numbers").format(text=text)) from None
+        raise ValueError(
+            _("XGID {text!r}: cube, owner, scores, flags and length must be numbers").format(text=text)
+        ) from None
     log_cube, owner_n, bottom_score, top_score, flag, match_length, log_max = numbers
     on_roll = _side(turn, text)
     doubled = dice.upper() == "D"
@@ -285,7 +297,16 @@ def format_xgid(position: Position, state: MatchState) -> str:
         flags = int(state.crawford)
     else:
         flags = int(state.jacoby) + 2 * int(state.beaver)
-    fields = ["".join(chars), str(_log2(state.cube)), owner, side[state.on_roll], dice,
-              str(state.score[_BOTTOM]), str(state.score[_TOP]), str(flags), str(state.length),
-              str(_log2(state.max_cube))]
+    fields = [
+        "".join(chars),
+        str(_log2(state.cube)),
+        owner,
+        side[state.on_roll],
+        dice,
+        str(state.score[_BOTTOM]),
+        str(state.score[_TOP]),
+        str(flags),
+        str(state.length),
+        str(_log2(state.max_cube)),
+    ]
     return "XGID=" + ":".join(fields)

@@ -42,12 +42,25 @@ class ScoreKeeper:
         self.first = False
         if self.candidates and written not in self.candidates:
             score = self.candidates[0]
-            found.append(Finding("score-mismatch", "error", _("the score line says {w0}-{w1}, but earlier results "
-                                                              "give {s0}-{s1}").format(w0=written[0], w1=written[1],
-                                                                                       s0=score[0], s1=score[1])))
+            found.append(
+                Finding(
+                    "score-mismatch",
+                    "error",
+                    _("the score line says {w0}-{w1}, but earlier results give {s0}-{s1}").format(
+                        w0=written[0], w1=written[1], s0=score[0], s1=score[1]
+                    ),
+                )
+            )
         if self.length and max(score) >= self.length:
-            found.append(Finding("match-over", "error", _("the match to {length} was already won at {s0}-{s1}")
-                                 .format(length=self.length, s0=score[0], s1=score[1])))
+            found.append(
+                Finding(
+                    "match-over",
+                    "error",
+                    _("the match to {length} was already won at {s0}-{s1}").format(
+                        length=self.length, s0=score[0], s1=score[1]
+                    ),
+                )
+            )
         result = game.result
         self.candidates = []
         if result is not None and result.winner in (0, 1):

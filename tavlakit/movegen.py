@@ -13,8 +13,8 @@ from high points to low ones and bears off below point 1.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import neg
-from typing import Sequence
 
 from .play import Move
 from .rules import Rules

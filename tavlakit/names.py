@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from .i18n import _
 
@@ -51,8 +51,11 @@ class PlayerNames:
                 continue
             alias, sep, name = line.partition("=")
             if not sep or not alias.strip() or not name.strip():
-                raise ValueError(_("{source}:{line}: expected 'alias = name', not {text!r}").format(
-                    source=source, line=number, text=line))
+                raise ValueError(
+                    _("{source}:{line}: expected 'alias = name', not {text!r}").format(
+                        source=source, line=number, text=line
+                    )
+                )
             aliases[alias.strip()] = name.strip()
         return cls(aliases)
 

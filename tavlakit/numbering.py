@@ -49,8 +49,9 @@ class Numbering(str, Enum):
             return value
         found = _SPELLINGS.get(value.strip().lower()) if isinstance(value, str) else None
         if found is None:
-            raise ValueError(_("unknown numbering {name!r}; expected relative (also called gnubg) or absolute")
-                             .format(name=value))
+            raise ValueError(
+                _("unknown numbering {name!r}; expected relative (also called gnubg) or absolute").format(name=value)
+            )
         return found
 
     def flips(self, player: int) -> bool:

@@ -19,8 +19,9 @@ import signal
 import sys
 import threading
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .i18n import language, set_language
 
@@ -69,8 +70,9 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
 
 
-def pmap(func: Callable[..., R], items: Sequence[T], jobs: int | None = None, progress: Progress | None = None,
-         **kwargs: Any) -> Iterator[R]:
+def pmap(
+    func: Callable[..., R], items: Sequence[T], jobs: int | None = None, progress: Progress | None = None, **kwargs: Any
+) -> Iterator[R]:
     """``func(item, **kwargs)`` for each item, in input order, on ``jobs``
     processes (``None``: every core; 1: in this process). ``func`` and its
     arguments must pickle (a module-level function). ``progress`` is told

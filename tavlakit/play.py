@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable, Iterator, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 from .i18n import _
 
@@ -90,7 +91,9 @@ def parse_part(text: str) -> list[Move]:
     moves = []
     for (src, _hit), (dst, hit) in zip(stops, stops[1:]):
         if dst >= src:
-            raise ValueError(_("move {text!r} does not go forward ({src} to {dst})").format(text=text, src=src, dst=dst))
+            raise ValueError(
+                _("move {text!r} does not go forward ({src} to {dst})").format(text=text, src=src, dst=dst)
+            )
         moves.append(Move(src, dst, hit))
     count = int(match["count"] or 1)
     if count < 1:
@@ -185,4 +188,3 @@ def _merge_runs(moves: tuple[Move, ...]) -> list[list[Move]]:
         else:
             runs.append([move])
     return sorted(runs, key=lambda r: (-r[0].src, -r[-1].dst))
-

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from . import ids
 from .i18n import N_, _
@@ -74,8 +74,7 @@ class Position:
         for point in range(1, 25):
             if mine[point - 1] and theirs[24 - point]:
                 raise ValueError(
-                    f"point {point} of the side to move (the opponent's {25 - point}) "
-                    "holds checkers of both sides"
+                    f"point {point} of the side to move (the opponent's {25 - point}) holds checkers of both sides"
                 )
             s[point] = mine[point - 1] - theirs[24 - point]
         s[25] = mine[24]
@@ -321,8 +320,9 @@ def _frame(points: Iterable[int]) -> str:
     return "+" + "".join(cells[:6]) + "-----" + "".join(cells[6:]) + "+"
 
 
-def render(pos: Position, to_move: str | None = None, *, numbering: NumberingLike | None = None,
-           player: int = 0) -> str:
+def render(
+    pos: Position, to_move: str | None = None, *, numbering: NumberingLike | None = None, player: int = 0
+) -> str:
     """An ASCII board: X (to move) plays from 24 down to 1 at the bottom right.
 
     With ``numbering="absolute"`` (:class:`~tavlakit.numbering.Numbering`)
@@ -370,8 +370,10 @@ def render(pos: Position, to_move: str | None = None, *, numbering: NumberingLik
     def cell(point: int, row: int) -> str:
         return stack(abs(s[point]), "X" if s[point] > 0 else "O", row)
 
-    lines = [f" {_frame(map(label, top))}  " + _("{side}: {pips} pips, {off} off").format(
-        side=side_o, pips=pips_o, off=off_o)]
+    lines = [
+        f" {_frame(map(label, top))}  "
+        + _("{side}: {pips} pips, {off} off").format(side=side_o, pips=pips_o, off=off_o)
+    ]
     for row in range(5):
         left = "".join(cell(p, row) for p in top[:6])
         right = "".join(cell(p, row) for p in top[6:])
@@ -381,8 +383,10 @@ def render(pos: Position, to_move: str | None = None, *, numbering: NumberingLik
         left = "".join(cell(p, row) for p in bottom[:6])
         right = "".join(cell(p, row) for p in bottom[6:])
         lines.append(f" |{left}|{stack(s[25], 'X', row)}|{right}|")
-    lines.append(f" {_frame(map(label, bottom))}  " + _("{side}: {pips} pips, {off} off (to move)").format(
-        side=side_x, pips=pips_x, off=off_x))
+    lines.append(
+        f" {_frame(map(label, bottom))}  "
+        + _("{side}: {pips} pips, {off} off (to move)").format(side=side_x, pips=pips_x, off=off_x)
+    )
     lines.append(" " + _("Position ID: {id}").format(id=pos.position_id()))
     return "\n".join(lines)
 

@@ -133,8 +133,14 @@ class Problem:
 
 def internal_problem(path: str | Path, exc: Exception) -> Problem:
     """A located report of a failure inside tavlakit itself."""
-    return Problem("internal", "error", _("tavlakit failed on this file ({error}); this is a bug, please report it "
-                                          "with the file").format(error=f"{type(exc).__name__}: {exc}"), file=str(path))
+    return Problem(
+        "internal",
+        "error",
+        _("tavlakit failed on this file ({error}); this is a bug, please report it with the file").format(
+            error=f"{type(exc).__name__}: {exc}"
+        ),
+        file=str(path),
+    )
 
 
 class Finding(NamedTuple):
@@ -263,5 +269,6 @@ def worst(problems: Iterable[Problem]) -> str | None:
 def problems_table(problems: Sequence[Problem]) -> str:
     """The problems as an HTML table: where, game, move, severity, code, message."""
     head = [_("where"), _("game"), _("move"), _("severity"), _("code"), _("message")]
-    return html_table(head, [(p.location(), p.game or "", p.move or "", p.severity, p.code, p.message)
-                             for p in problems])
+    return html_table(
+        head, [(p.location(), p.game or "", p.move or "", p.severity, p.code, p.message) for p in problems]
+    )

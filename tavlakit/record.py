@@ -190,7 +190,8 @@ class Match:
     ``; [Numbering "absolute"]``: White 24->1, Black 1->24). The moves are always the mover's own; problems and
     the viewer write Black's points ``25 - p`` in an ``absolute`` file."""
     _resolved: tuple[dict[str, str], Rules | None, list[Problem]] | None = field(
-        default=None, init=False, repr=False, compare=False)
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def rules(self) -> Rules | None:
@@ -225,8 +226,10 @@ class Match:
         problems = len(self.problems) + sum(len(g.problems) for g in self.games)
         tail = f", {problems} problems" if problems else ""
         length = f"{self.length}-point match" if self.length else "money"
-        return (f"<Match {self.players[0]!r} vs {self.players[1]!r}, {length}, "
-                f"{len(self.games)} games, score {a}-{b}{tail}>")
+        return (
+            f"<Match {self.players[0]!r} vs {self.players[1]!r}, {length}, "
+            f"{len(self.games)} games, score {a}-{b}{tail}>"
+        )
 
     def _repr_html_(self) -> str:
         out = [match_heading(self), games_table(self.games, self.players, {g.number: g.problems for g in self.games})]
@@ -241,18 +244,28 @@ class Match:
 def match_heading(match: Match) -> str:
     """``Alpha vs Bravo: 3-point match, 2 games, score 1-2`` as an HTML paragraph."""
     a, b = match.final_score()
-    length = (_("{length}-point match").format(length=match.length) if match.length else _("money session"))
+    length = _("{length}-point match").format(length=match.length) if match.length else _("money session")
     text = _("{first} vs {second}: {length}, {games} games, score {a}-{b}").format(
-        first=match.players[0], second=match.players[1], length=length, games=len(match.games), a=a, b=b)
+        first=match.players[0], second=match.players[1], length=length, games=len(match.games), a=a, b=b
+    )
     return f"<p><b>{html.escape(text)}</b></p>"
 
 
-def games_table(games: Iterable[Game], players: tuple[str, str] | None,
-                problems_of: Mapping[int | None, list[Problem]]) -> str:
+def games_table(
+    games: Iterable[Game], players: tuple[str, str] | None, problems_of: Mapping[int | None, list[Problem]]
+) -> str:
     """The games as an HTML table: number, score, turns, result, the problems' counts."""
     head = [_("game"), _("score"), _("turns"), _("result"), _("problems")]
-    rows = [(g.number, f"{g.score[0]}-{g.score[1]}", len(g.turns), _result_text(g, players),
-             counts_text(problems_of.get(g.number, []))) for g in games]
+    rows = [
+        (
+            g.number,
+            f"{g.score[0]}-{g.score[1]}",
+            len(g.turns),
+            _result_text(g, players),
+            counts_text(problems_of.get(g.number, [])),
+        )
+        for g in games
+    ]
     return html_table(head, rows)
 
 
@@ -260,10 +273,14 @@ def _result_text(game: Game, players: tuple[str, str] | None) -> str:
     result = game.result
     if result is None:
         return _("no result")
-    who = players[result.winner] if players and result.winner in (0, 1) else _("player {number}").format(
-        number=result.winner)
+    who = (
+        players[result.winner]
+        if players and result.winner in (0, 1)
+        else _("player {number}").format(number=result.winner)
+    )
     text = ngettext("{name} wins {points} point", "{name} wins {points} points", result.points).format(
-        name=who, points=result.points)
+        name=who, points=result.points
+    )
     return _("{result} (resigned)").format(result=text) if result.resigned else text
 
 
@@ -272,8 +289,9 @@ _FALSE = {"off", "false", "no", "0"}
 _FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"), ("Cube", "cube"))
 
 
-def read_rules(tags: Mapping[str, str], report: Reporter,
-               lines: Mapping[str, tuple[int, int]] | None = None) -> Rules | None:
+def read_rules(
+    tags: Mapping[str, str], report: Reporter, lines: Mapping[str, tuple[int, int]] | None = None
+) -> Rules | None:
     """The rules a record's tags name, or ``None`` when they name none.
 
     ``Variation`` ``Tavla``/``Backgammon`` picks a preset; a ``Rules`` tag
@@ -308,16 +326,24 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
     if variation in PRESETS:
         base = PRESETS[variation]
     elif variation:
-        bad("Variation", _("the Variation tag says {value!r}; expected Backgammon or Tavla (ignored)")
-            .format(value=tags["Variation"]))
+        bad(
+            "Variation",
+            _("the Variation tag says {value!r}; expected Backgammon or Tavla (ignored)").format(
+                value=tags["Variation"]
+            ),
+        )
     options: dict[str, object] = {}
     for word in tags.get("Rules", "").replace(",", " ").split():
         if "=" not in word:
             if word.lower() in PRESETS:
                 base = PRESETS[word.lower()]
             else:
-                bad("Rules", _("the Rules tag names {word!r}; expected one of {presets} or option=value "
-                               "(ignored)").format(word=word, presets=", ".join(PRESETS)))
+                bad(
+                    "Rules",
+                    _("the Rules tag names {word!r}; expected one of {presets} or option=value (ignored)").format(
+                        word=word, presets=", ".join(PRESETS)
+                    ),
+                )
             continue
         key, value = word.split("=", 1)
         key = key.strip().replace("-", "_")
@@ -325,8 +351,12 @@ def read_rules(tags: Mapping[str, str], report: Reporter,
         if expected is None:
             bad("Rules", _("the Rules tag sets {key!r}, which is not a rule option (ignored)").format(key=key))
         elif value.strip().lower() not in expected:
-            bad("Rules", _("the Rules tag sets {key}={value!r}; expected {expected} (ignored)")
-                .format(key=key, value=value, expected=" or ".join(expected)))
+            bad(
+                "Rules",
+                _("the Rules tag sets {key}={value!r}; expected {expected} (ignored)").format(
+                    key=key, value=value, expected=" or ".join(expected)
+                ),
+            )
         else:
             options[key] = expected[value.strip().lower()]
     for tag, key in _FLAG_TAGS:

@@ -35,6 +35,7 @@ from .legality import (
     notation,
     physical,
 )
+from .matchscore import ScoreKeeper
 from .movegen import Board, legal_results
 from .numbering import Numbering, NumberingLike
 from .play import Move, point_name
@@ -43,7 +44,6 @@ from .problem import Finding, Problem, Reporter, counts_text, problems_table
 from .record import Game, Match, Turn, games_table, match_heading
 from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
 from .rules import DEFAULT_RULES, ResultKind, Rules
-from .matchscore import ScoreKeeper
 from .scoring import Ending, judge_result
 
 #: Legal plays offered as candidates after a fault, closest to the written first.
@@ -173,16 +173,21 @@ class Report:
 
     def __repr__(self) -> str:
         match = self.match
-        return (f"<Report {match.players[0]!r} vs {match.players[1]!r}: {self.games} games, {self.plays} plays, "
-                f"{len(self.errors)} errors, {len(self.warnings)} warnings>")
+        return (
+            f"<Report {match.players[0]!r} vs {match.players[1]!r}: {self.games} games, {self.plays} plays, "
+            f"{len(self.errors)} errors, {len(self.warnings)} warnings>"
+        )
 
     def _repr_html_(self) -> str:
         by_game: dict[int | None, list[Problem]] = {}
         for p in self.problems:
             by_game.setdefault(p.game, []).append(p)
         counts = counts_text(self.problems) or _("no problems")
-        out = [match_heading(self.match), games_table(self.match.games, self.match.players, by_game),
-               f"<p>{html.escape(counts)}</p>"]
+        out = [
+            match_heading(self.match),
+            games_table(self.match.games, self.match.players, by_game),
+            f"<p>{html.escape(counts)}</p>",
+        ]
         if self.problems:
             listed = self.problems[:SHOWN_PROBLEMS]
             out.append(problems_table(listed))
@@ -214,8 +219,16 @@ class _GameWalker:
     """Walks one game: keeps the boards, asks the judges, reports, and
     records each turn as a :class:`Step`."""
 
-    def __init__(self, match: Match, game: Game, rules: Rules, crawford: bool, report: Reporter,
-                 numbering: Numbering, marks: bool | None = None) -> None:
+    def __init__(
+        self,
+        match: Match,
+        game: Game,
+        rules: Rules,
+        crawford: bool,
+        report: Reporter,
+        numbering: Numbering,
+        marks: bool | None = None,
+    ) -> None:
         self.match = match
         self.numbering = numbering
         self.game = game
@@ -248,9 +261,16 @@ class _GameWalker:
         """Whether messages write ``player``'s points ``25 - p`` (Black's, in the absolute numbering)."""
         return self.numbering.flips(player)
 
-    def tell(self, finding: Finding, turn: Turn | None = None, position: Position | None = None,
-             expected: tuple[str, ...] = (), player: int | None = None, line: int | None = None,
-             column: int | None = None) -> Problem:
+    def tell(
+        self,
+        finding: Finding,
+        turn: Turn | None = None,
+        position: Position | None = None,
+        expected: tuple[str, ...] = (),
+        player: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> Problem:
         """Report ``finding`` at ``turn`` (else at ``line``, else at the game's line)."""
         names = self.match.players
         who = player if player is not None else (turn.player if turn is not None else None)
@@ -286,8 +306,9 @@ class _GameWalker:
     def run(self) -> ReplayedGame:
         for index, turn in enumerate(self.game.turns):
             if turn.player not in (0, 1):
-                self.tell(Finding("syntax", "error", _("turn by unknown player {player}").format(player=turn.player)),
-                          turn)
+                self.tell(
+                    Finding("syntax", "error", _("turn by unknown player {player}").format(player=turn.player)), turn
+                )
                 continue
             if not self.views:
                 self.start(turn.player)
@@ -303,20 +324,51 @@ class _GameWalker:
         self.finish()
         return self.out
 
-    def record(self, index: int, turn: Turn, before: Position, cube: tuple[int, int | None],
-               dice: tuple[int, int] | None, on_roll: int) -> None:
+    def record(
+        self,
+        index: int,
+        turn: Turn,
+        before: Position,
+        cube: tuple[int, int | None],
+        dice: tuple[int, int] | None,
+        on_roll: int,
+    ) -> None:
         """The turn's :class:`Step`, from what was found of it."""
-        self.out.steps.append(Step(turn, index, turn.player, before, self.after or before, cube[0], cube[1],
-                                   self.legal, dice, self.made, self.known, self.how, self.cube.value,
-                                   self.cube.owner, on_roll))
+        self.out.steps.append(
+            Step(
+                turn,
+                index,
+                turn.player,
+                before,
+                self.after or before,
+                cube[0],
+                cube[1],
+                self.legal,
+                dice,
+                self.made,
+                self.known,
+                self.how,
+                self.cube.value,
+                self.cube.owner,
+                on_roll,
+            )
+        )
 
     def past_the_end(self, turn: Turn) -> None:
         """Turns after the game ended: one error for all of them."""
         assert self.ended_at is not None
         if self.after_end is None:
             self.after_end = _Lost(len(self.out.problems))
-            self.tell(Finding("after-end", "error", _("the game was already over (line {line}); this turn cannot "
-                                                      "be played").format(line=self.ended_at.line)), turn)
+            self.tell(
+                Finding(
+                    "after-end",
+                    "error",
+                    _("the game was already over (line {line}); this turn cannot be played").format(
+                        line=self.ended_at.line
+                    ),
+                ),
+                turn,
+            )
         else:
             self.after_end.count += 1
             self.after_end.last_line = turn.line
@@ -339,10 +391,18 @@ class _GameWalker:
             self.bad_dice(index, turn, before)
         else:
             if first_roll and dice[0] == dice[1] and self.rules.opening == "use-opening-dice" and not self.game.start:
-                self.tell(Finding("opening-double", "error",
-                                  _("the first roll {roll} is a double, but the opening dice are played "
-                                    "(rules: use-opening-dice)").format(roll=f"{dice[0]}{dice[1]}")),
-                          turn, position=before)
+                self.tell(
+                    Finding(
+                        "opening-double",
+                        "error",
+                        _(
+                            "the first roll {roll} is a double, but the opening dice are played "
+                            "(rules: use-opening-dice)"
+                        ).format(roll=f"{dice[0]}{dice[1]}"),
+                    ),
+                    turn,
+                    position=before,
+                )
             self.play(index, turn, before, dice)
         self.record(index, turn, before, cube, dice, 1 - player)
         self.known = self.out.steps[-1].known_after
@@ -373,13 +433,19 @@ class _GameWalker:
     def unknown_play(self, index: int, turn: Turn, before: Position) -> None:
         """A play the record says is not known ('???', gnubg's 'Illegal play'):
         the board is lost for the rest of the game."""
-        later = any(t.kind == "roll" for t in self.game.turns[index + 1:])
+        later = any(t.kind == "roll" for t in self.game.turns[index + 1 :])
         if turn.status == "unknown":
-            message = (_("the play is not known ('???'); later plays of this game are not checked") if later
-                       else _("the play is not known ('???')"))
+            message = (
+                _("the play is not known ('???'); later plays of this game are not checked")
+                if later
+                else _("the play is not known ('???')")
+            )
         else:
-            message = (_("the play is not known (gnubg's 'Illegal play' row); later plays of this game are "
-                         "not checked") if later else _("the play is not known (gnubg's 'Illegal play' row)"))
+            message = (
+                _("the play is not known (gnubg's 'Illegal play' row); later plays of this game are not checked")
+                if later
+                else _("the play is not known (gnubg's 'Illegal play' row)")
+            )
         self.tell(Finding("unknown-play", "warning", message), turn, position=before)
         self.legal = False
         self.synced = False
@@ -413,16 +479,24 @@ class _GameWalker:
         legal = list(legal_results(before.board, dice, self.rules).items())
         done = self.resync(index, turn, before, self.legal_candidates(legal, before.board), "")
         if not any(p.code in ("syntax", "truncated") and p.line == turn.line for p in self.game.problems):
-            self.tell(Finding("unknown-play", "warning", _("the play {text!r} could not be read; {done}").format(
-                text=turn.extra["unreadable"][0], done=done)), turn, position=before)
+            self.tell(
+                Finding(
+                    "unknown-play",
+                    "warning",
+                    _("the play {text!r} could not be read; {done}").format(
+                        text=turn.extra["unreadable"][0], done=done
+                    ),
+                ),
+                turn,
+                position=before,
+            )
 
     def turn_not_written(self, index: int, turn: Turn, missing: int) -> None:
         """A roll by the side not on roll: a turn of the other side is not
         written. Go on from the board after the legal play (of any roll) of
         the other side under which this and the later plays fit."""
         names = self.match.players
-        message = _("{player} rolls, but it is {other}'s turn").format(player=names[turn.player],
-                                                                       other=names[missing])
+        message = _("{player} rolls, but it is {other}'s turn").format(player=names[turn.player], other=names[missing])
         if self.synced and self.views:
             board = self.views[missing].board
             legal = any_roll(board, self.rules)
@@ -430,17 +504,24 @@ class _GameWalker:
             choice = self.choose(candidates, index - 1, missing)
             self.set_view(missing, Position._trusted(choice.candidate.board))
             if choice.candidate.moves:
-                message = _("{problem}; a turn of {other} is not written: the game goes on after {play}, the "
-                            "legal play under which the next {count} roll(s) fit").format(
-                    problem=message, other=names[missing], play=notation(choice.candidate.moves, self.flip(missing)),
-                    count=choice.fits)
+                message = _(
+                    "{problem}; a turn of {other} is not written: the game goes on after {play}, the "
+                    "legal play under which the next {count} roll(s) fit"
+                ).format(
+                    problem=message,
+                    other=names[missing],
+                    play=notation(choice.candidate.moves, self.flip(missing)),
+                    count=choice.fits,
+                )
             else:
                 message = _("{problem}; a turn of {other} is not written (or {other} could not move)").format(
-                    problem=message, other=names[missing])
+                    problem=message, other=names[missing]
+                )
         self.tell(Finding("wrong-player", "error", message), turn)
 
-    def reading(self, index: int, turn: Turn,
-                readings: list[tuple[Board, tuple[Move, ...]]]) -> tuple[Board, tuple[Move, ...]]:
+    def reading(
+        self, index: int, turn: Turn, readings: list[tuple[Board, tuple[Move, ...]]]
+    ) -> tuple[Board, tuple[Move, ...]]:
         """Of a legal play's readings (paths that hit differently), the one
         the record means: the one under which the following plays fit, and
         of those, in a game that marks hits, the one hitting where '*' is
@@ -484,14 +565,15 @@ class _GameWalker:
             self.lost[turn.player] = _Lost(self.out.problems.index(problem))
 
     def legal_candidates(self, ranked: list[tuple[Board, tuple[Move, ...]]], board: Board) -> list[Candidate]:
-        return [Candidate(b, moves, "legal") for b, moves in ranked[:CANDIDATES]] + \
-            [Candidate(board, (), "unchanged")]
+        return [Candidate(b, moves, "legal") for b, moves in ranked[:CANDIDATES]] + [Candidate(board, (), "unchanged")]
 
     def unknown_dice(self, board: Board, written: tuple[Move, ...]) -> list[Candidate]:
         """Candidates for moves written with dice that are not dice."""
         done = physical(board, written)
-        return [Candidate(done.board, done.applied, "physical"),
-                *self.legal_candidates(closest(any_roll(board, self.rules), written), board)]
+        return [
+            Candidate(done.board, done.applied, "physical"),
+            *self.legal_candidates(closest(any_roll(board, self.rules), written), board),
+        ]
 
     def extra_turn(self, board: Board, dice: tuple[int, int], written: tuple[Move, ...]) -> list[Candidate]:
         """Boards where the written play is legal after one more, unwritten
@@ -508,7 +590,6 @@ class _GameWalker:
         choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget), decide)
         self.budget -= choice.spent
         return choice
-
 
     def resync(self, index: int, turn: Turn, before: Position, candidates: list[Candidate], message: str) -> str:
         """Go on from the best candidate board; ``message`` plus what was done."""
@@ -531,17 +612,20 @@ class _GameWalker:
                 return _("applied as written")
             if picked.moves:
                 return _("applied as far as the board allows: {applied} ({skipped} cannot be carried out)").format(
-                    applied=notation(picked.moves, flip), skipped=notation(left, flip))
+                    applied=notation(picked.moves, flip), skipped=notation(left, flip)
+                )
             return _("none of it can be carried out; board unchanged")
         if picked.how == "extra-turn":
-            return _("it fits after a turn of {player} that is not written ({play}, under which the next {count} "
-                     "roll(s) fit): the game goes on from there").format(
-                player=self.match.players[turn.player], play=notation(picked.moves, flip), count=choice.fits)
+            return _(
+                "it fits after a turn of {player} that is not written ({play}, under which the next {count} "
+                "roll(s) fit): the game goes on from there"
+            ).format(player=self.match.players[turn.player], play=notation(picked.moves, flip), count=choice.fits)
         if picked.how == "legal" and not picked.moves:
             return _("the turn passes (no move is possible)")
         if picked.how == "legal":
             return _("the game goes on after {play}, the legal play under which the next {count} roll(s) fit").format(
-                play=notation(picked.moves, flip), count=choice.fits)
+                play=notation(picked.moves, flip), count=choice.fits
+            )
         return _("skipped, board unchanged")
 
     def check_hits(self, turn: Turn, made: tuple[Move, ...], before: Position) -> None:
@@ -555,14 +639,14 @@ class _GameWalker:
             missing = ", ".join(point_name(p, flip=flip) for p in sorted(hits - wrote, reverse=not flip))
             extra = ", ".join(point_name(p, flip=flip) for p in sorted(wrote - hits, reverse=not flip))
             if missing and extra:
-                message = _("hit mark '*' missing on {missing} and extra on {extra}").format(missing=missing,
-                                                                                            extra=extra)
+                message = _("hit mark '*' missing on {missing} and extra on {extra}").format(
+                    missing=missing, extra=extra
+                )
             elif missing:
                 message = _("hit mark '*' missing on {missing}").format(missing=missing)
             else:
                 message = _("hit mark '*' extra on {extra}").format(extra=extra)
             self.tell(Finding("hit-mark", "warning", message), turn, position=before)
-
 
     # cube
     def cube_action(self, index: int, turn: Turn) -> None:
@@ -636,16 +720,20 @@ class _GameWalker:
         for player, lost in self.lost.items():
             if lost.count:
                 problem = problems[lost.index]
-                more = _("{count} later roll(s) of {player} in this game have no play written either (to line "
-                         "{line})").format(count=lost.count, player=names[player], line=lost.last_line)
-                problems[lost.index] = problem.replace(message=_("{problem}; {done}").format(
-                    problem=problem.message, done=more))
+                more = _(
+                    "{count} later roll(s) of {player} in this game have no play written either (to line {line})"
+                ).format(count=lost.count, player=names[player], line=lost.last_line)
+                problems[lost.index] = problem.replace(
+                    message=_("{problem}; {done}").format(problem=problem.message, done=more)
+                )
         if self.after_end is not None and self.after_end.count:
             problem = problems[self.after_end.index]
-            more = _("nor can the {count} later turn(s) (to line {line})").format(count=self.after_end.count,
-                                                                                 line=self.after_end.last_line)
-            problems[self.after_end.index] = problem.replace(message=_("{problem}; {done}").format(
-                problem=problem.message, done=more))
+            more = _("nor can the {count} later turn(s) (to line {line})").format(
+                count=self.after_end.count, line=self.after_end.last_line
+            )
+            problems[self.after_end.index] = problem.replace(
+                message=_("{problem}; {done}").format(problem=problem.message, done=more)
+            )
 
 
 #: Problems about a whole game, placed at its start or at its end.
@@ -663,8 +751,11 @@ def place(problem: Problem, steps: Sequence[Step], first_line: int | None, names
         for by_line in (True, False):
             for at, step in enumerate(steps):
                 turn = step.turn
-                here = (problem.line is not None and turn.line == problem.line) if by_line \
+                here = (
+                    (problem.line is not None and turn.line == problem.line)
+                    if by_line
                     else (problem.move is not None and turn.number == problem.move)
+                )
                 if here and (problem.player is None or problem.player == names[step.player]):
                     return at
     early = problem.line is not None and first_line is not None and problem.line < first_line
@@ -676,10 +767,17 @@ def marks_hits(game: Game) -> bool:
     return any(m.hit for t in game.turns for m in t.moves)
 
 
-def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: bool = False,
-                strict: bool = False, report: Reporter | None = None,
-                numbering: NumberingLike | None = None, marks: bool | None = None,
-                found: Sequence[Problem] = ()) -> ReplayedGame:
+def replay_game(
+    game: Game,
+    rules: Rules,
+    match: Match | None = None,
+    crawford: bool = False,
+    strict: bool = False,
+    report: Reporter | None = None,
+    numbering: NumberingLike | None = None,
+    marks: bool | None = None,
+    found: Sequence[Problem] = (),
+) -> ReplayedGame:
     """Replay one game; ``crawford`` says whether it is the Crawford game,
     ``marks`` whether the file marks hits with '*' (``None``: whether the game does).
 
@@ -691,12 +789,24 @@ def replay_game(game: Game, rules: Rules, match: Match | None = None, crawford: 
     match = match or Match()
     base = report or Reporter(strict=strict, file=match.source)
     own = Reporter(list(found), base.strict, **base.where).at(game=game.number)
-    return _GameWalker(match, game, rules, bool(game.crawford) or crawford, own,
-                       Numbering.parse(match.numbering if numbering is None else numbering), marks).run()
+    return _GameWalker(
+        match,
+        game,
+        rules,
+        bool(game.crawford) or crawford,
+        own,
+        Numbering.parse(match.numbering if numbering is None else numbering),
+        marks,
+    ).run()
 
 
-def replay(match: Match, rules: Rules | None = None, strict: bool = False,
-           games: Iterable[Game] | None = None, numbering: NumberingLike | None = None) -> Iterator[ReplayedGame]:
+def replay(
+    match: Match,
+    rules: Rules | None = None,
+    strict: bool = False,
+    games: Iterable[Game] | None = None,
+    numbering: NumberingLike | None = None,
+) -> Iterator[ReplayedGame]:
     """Replay the games of ``match`` (or ``games``, e.g. a streaming reader's)
     one at a time; score and match checks go into each game's problems
     (see :class:`~tavlakit.matchscore.ScoreKeeper`). Problems write points in
@@ -714,12 +824,14 @@ def replay(match: Match, rules: Rules | None = None, strict: bool = False,
         for finding in found:
             here.emit(finding)
         marked = marked or marks_hits(game)  # this game or an earlier one
-        yield replay_game(game, rules, match, scores.crawford(game, score, rules), strict, base, numbering, marked,
-                          here.problems)
+        yield replay_game(
+            game, rules, match, scores.crawford(game, score, rules), strict, base, numbering, marked, here.problems
+        )
 
 
-def validate(match: Match, rules: Rules | None = None, strict: bool = False,
-             games: Iterable[Game] | None = None) -> Report:
+def validate(
+    match: Match, rules: Rules | None = None, strict: bool = False, games: Iterable[Game] | None = None
+) -> Report:
     """Replay ``match`` and collect every problem, reading problems included.
 
     Games are replayed and dropped one by one, so a streaming ``games``
@@ -746,5 +858,9 @@ def report_unmarked_hits(report: Reporter, hits: Sequence[int]) -> None:
     '*' (``hits``: each game's count of them), if any was."""
     games = [count for count in hits if count]
     if games:
-        report.warning("hit-mark", _("{hits} hit(s) in {games} game(s) written without '*' (the writer marks no "
-                                     "hits)").format(hits=sum(games), games=len(games)))
+        report.warning(
+            "hit-mark",
+            _("{hits} hit(s) in {games} game(s) written without '*' (the writer marks no hits)").format(
+                hits=sum(games), games=len(games)
+            ),
+        )

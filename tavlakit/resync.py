@@ -52,8 +52,15 @@ class Choice:
     """Later plays judged to choose it."""
 
 
-def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int, rules: Rules,
-           budget: int = BUDGET, decide: bool = False) -> Choice:
+def choose(
+    candidates: Sequence[Candidate],
+    game: Game,
+    index: int,
+    player: int,
+    rules: Rules,
+    budget: int = BUDGET,
+    decide: bool = False,
+) -> Choice:
     """The candidate under which turns ``index + 1...`` of ``game`` fit best.
 
     ``player`` moved at turn ``index``. All candidates are played ahead
@@ -83,9 +90,13 @@ def choose(candidates: Sequence[Candidate], game: Game, index: int, player: int,
         if turn.kind != "roll":
             continue
         dice = as_roll(turn.dice)
-        if turn.player not in (0, 1) or dice is None \
-                or turn.status not in ("play", "cannot-move") or (not turn.moves and at == len(turns) - 1) \
-                or left <= 0:
+        if (
+            turn.player not in (0, 1)
+            or dice is None
+            or turn.status not in ("play", "cannot-move")
+            or (not turn.moves and at == len(turns) - 1)
+            or left <= 0
+        ):
             break  # cannot be followed further (or a resignation): every survivor fits
         survivors = []
         seen = set()

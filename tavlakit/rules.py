@@ -122,20 +122,13 @@ def opening_rolls(rules: Rules) -> list[tuple[int, int]]:
     >>> len(opening_rolls(Rules.preset("backgammon"))), len(opening_rolls(Rules()))
     (30, 36)
     """
-    return [
-        (a, b)
-        for a in range(1, 7)
-        for b in range(1, 7)
-        if a != b or rules.opening == "reroll"
-    ]
+    return [(a, b) for a in range(1, 7) for b in range(1, 7) if a != b or rules.opening == "reroll"]
 
 
 PRESETS: dict[str, Rules] = {
     "tavla": Rules(),
     "tavla-outside-home": Rules(mars="outside-home"),
-    "backgammon": Rules(
-        opening="use-opening-dice", backgammon=True, cube=True, crawford=True
-    ),
+    "backgammon": Rules(opening="use-opening-dice", backgammon=True, cube=True, crawford=True),
 }
 
 #: The rules used when nothing names any: backgammon, as untagged transcripts

@@ -47,36 +47,69 @@ def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tupl
     cube = end.cube
     most = 3 * max(end.most or cube, 1)
     if length and end.winner is None and result.points > most and result.points == length - game.score[result.winner]:
-        return [Finding("forfeit", "warning", _("Wins {points} point(s) at cube {cube}: the points {winner} needed to "
-                                                "win the match, as Backgammon Galaxy writes a match forfeited by a "
-                                                "player who left").format(points=result.points, cube=cube,
-                                                                          winner=names[result.winner]))]
+        return [
+            Finding(
+                "forfeit",
+                "warning",
+                _(
+                    "Wins {points} point(s) at cube {cube}: the points {winner} needed to "
+                    "win the match, as Backgammon Galaxy writes a match forfeited by a "
+                    "player who left"
+                ).format(points=result.points, cube=cube, winner=names[result.winner]),
+            )
+        ]
     if result.points > most or result.points < 1:
-        return [Finding("absurd-points", "error", _("Wins {points} point(s): a game at cube {cube} is worth at "
-                                                    "most {most}").format(points=result.points, cube=cube,
-                                                                          most=3 * cube))]
+        return [
+            Finding(
+                "absurd-points",
+                "error",
+                _("Wins {points} point(s): a game at cube {cube} is worth at most {most}").format(
+                    points=result.points, cube=cube, most=3 * cube
+                ),
+            )
+        ]
     money = length == 0
     if end.dropped_by is not None:
         if result.winner != 1 - end.dropped_by:
-            return [Finding("result-mismatch", "error", _("{winner} wins, but {loser} dropped the double")
-                            .format(winner=names[result.winner], loser=names[end.dropped_by]))]
+            return [
+                Finding(
+                    "result-mismatch",
+                    "error",
+                    _("{winner} wins, but {loser} dropped the double").format(
+                        winner=names[result.winner], loser=names[end.dropped_by]
+                    ),
+                )
+            ]
         return _points(game, length, {cube}, _("a dropped double at cube {cube} wins {cube}").format(cube=cube))
     if end.winner is not None:
         kind = end.kind or "single"
         if result.winner != end.winner:
-            return [Finding("result-mismatch", "error", _("{winner} is written as the winner, but {other} bore "
-                                                          "off all checkers").format(winner=names[result.winner],
-                                                                                     other=names[end.winner]))]
+            return [
+                Finding(
+                    "result-mismatch",
+                    "error",
+                    _("{winner} is written as the winner, but {other} bore off all checkers").format(
+                        winner=names[result.winner], other=names[end.winner]
+                    ),
+                )
+            ]
         points = rules.points(kind, cube, money)
-        return _points(game, length, {points}, _("a {kind} win at cube {cube} is worth {points} under {rules} rules")
-                       .format(kind=kind, cube=cube, points=points, rules=rules.name))
+        return _points(
+            game,
+            length,
+            {points},
+            _("a {kind} win at cube {cube} is worth {points} under {rules} rules").format(
+                kind=kind, cube=cube, points=points, rules=rules.name
+            ),
+        )
     if not end.known:
         return []
     # the game did not end on the board: a resignation
     allowed = {rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
     values = _(" or ").join(str(p) for p in sorted(allowed))  # the separator of "2 or 4 or 6"
-    return _points(game, length, allowed, _("a resigned game at cube {cube} is worth {values}")
-                   .format(cube=cube, values=values))
+    return _points(
+        game, length, allowed, _("a resigned game at cube {cube} is worth {values}").format(cube=cube, values=values)
+    )
 
 
 def _points(game: Game, length: int, allowed: set[int], why: str) -> list[Finding]:
@@ -91,8 +124,17 @@ def _points(game: Game, length: int, allowed: set[int], why: str) -> list[Findin
         return []
     capped = length and game.score[result.winner] + result.points >= length and result.points < max(allowed)
     if capped:
-        return [Finding("points-capped", "warning", _("Wins {points} point(s): {why}; the writer capped the points "
-                                                      "of the match-winning game").format(points=result.points,
-                                                                                          why=why))]
-    return [Finding("result-mismatch", "error", _("Wins {points} point(s), but {why}").format(points=result.points,
-                                                                                          why=why))]
+        return [
+            Finding(
+                "points-capped",
+                "warning",
+                _("Wins {points} point(s): {why}; the writer capped the points of the match-winning game").format(
+                    points=result.points, why=why
+                ),
+            )
+        ]
+    return [
+        Finding(
+            "result-mismatch", "error", _("Wins {points} point(s), but {why}").format(points=result.points, why=why)
+        )
+    ]

@@ -188,20 +188,43 @@ def board(
     who = (names[0], names[1]) if names else None
     points = (score[0], score[1]) if score else None
     for side in (0, 1):
-        out.append(_info(side, 0 if side == bottom else 1, players[side], pips[side], who, points, length,
-                         on_roll and side == 0, palette, language()))
+        out.append(
+            _info(
+                side,
+                0 if side == bottom else 1,
+                players[side],
+                pips[side],
+                who,
+                points,
+                length,
+                on_roll and side == 0,
+                palette,
+                language(),
+            )
+        )
     if caption:
-        out.append(f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
-                   f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>')
+        out.append(
+            f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
+            f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _checkers(counts: tuple[tuple[int, ...], tuple[int, ...]], off: tuple[int, int], players: tuple[int, int],
-              bottom: int, palette: _Palette) -> list[str]:
+def _checkers(
+    counts: tuple[tuple[int, ...], tuple[int, ...]],
+    off: tuple[int, int],
+    players: tuple[int, int],
+    bottom: int,
+    palette: _Palette,
+) -> list[str]:
     """Each side's stacks on the points and the bar, then the checkers borne off."""
-    out = [_stack(side, point, count, bottom, players[side], palette)
-           for side in (0, 1) for point, count in enumerate(counts[side], 1) if count]
+    out = [
+        _stack(side, point, count, bottom, players[side], palette)
+        for side in (0, 1)
+        for point, count in enumerate(counts[side], 1)
+        if count
+    ]
     for side in (0, 1):
         if off[side]:
             out.append(_tray(side, off[side], 0 if side == bottom else 1, players[side], palette))
@@ -269,18 +292,26 @@ def _static(p: _Palette, bottom: int, mirrored_labels: bool, height: int) -> str
     (``mirrored_labels``: point q of the side to move is labelled 25 - q)."""
     out = [
         f'<rect class="background" width="{_WIDTH}" height="{height}" fill="{p["background"]}"/>',
-        (f'<rect class="frame" x="0" y="{_TOP - _RIM}" width="{_WIDTH}" height="{_BOTTOM - _TOP + 2 * _RIM}"'
-         f' rx="8" fill="{p["frame"]}" stroke="{p["frame_edge"]}" stroke-width="2"/>'),
+        (
+            f'<rect class="frame" x="0" y="{_TOP - _RIM}" width="{_WIDTH}" height="{_BOTTOM - _TOP + 2 * _RIM}"'
+            f' rx="8" fill="{p["frame"]}" stroke="{p["frame_edge"]}" stroke-width="2"/>'
+        ),
     ]
     for x in (_LEFT, _RIGHT):
-        out.append(f'<rect class="felt" x="{x}" y="{_TOP}" width="{_FIELD_W}" height="{_BOTTOM - _TOP}"'
-                   f' fill="{p["felt"]}" stroke="{p["frame_edge"]}" stroke-width="1.5"/>')
-    out.append(f'<rect class="bar" x="{_BAR_X}" y="{_TOP - _RIM}" width="{_BAR_W}"'
-               f' height="{_BOTTOM - _TOP + 2 * _RIM}" fill="{p["bar"]}" stroke="{p["frame_edge"]}"'
-               ' stroke-width="1.5"/>')
+        out.append(
+            f'<rect class="felt" x="{x}" y="{_TOP}" width="{_FIELD_W}" height="{_BOTTOM - _TOP}"'
+            f' fill="{p["felt"]}" stroke="{p["frame_edge"]}" stroke-width="1.5"/>'
+        )
+    out.append(
+        f'<rect class="bar" x="{_BAR_X}" y="{_TOP - _RIM}" width="{_BAR_W}"'
+        f' height="{_BOTTOM - _TOP + 2 * _RIM}" fill="{p["bar"]}" stroke="{p["frame_edge"]}"'
+        ' stroke-width="1.5"/>'
+    )
     for y in (_TOP, _MIDDLE + _GAP // 2):
-        out.append(f'<rect class="tray" x="{_TRAY_X}" y="{y}" width="{_TRAY_W}" height="{_HALF - _GAP // 2}"'
-                   f' rx="3" fill="{p["tray"]}" stroke="{p["frame_edge"]}" stroke-width="1.5"/>')
+        out.append(
+            f'<rect class="tray" x="{_TRAY_X}" y="{y}" width="{_TRAY_W}" height="{_HALF - _GAP // 2}"'
+            f' rx="3" fill="{p["tray"]}" stroke="{p["frame_edge"]}" stroke-width="1.5"/>'
+        )
     tip = _HALF - 10
     for q in range(1, 25):
         x, row = _spot(0, q, bottom)
@@ -288,21 +319,26 @@ def _static(p: _Palette, bottom: int, mirrored_labels: bool, height: int) -> str
         shade = "dark" if (col + row) % 2 else "light"
         base = _BOTTOM if row == 0 else _TOP
         apex = base - tip if row == 0 else base + tip
-        out.append(f'<polygon class="point point-{shade}" data-point="{q}"'
-                   f' points="{x - _R + 1},{base} {x + _R - 1},{base} {x},{apex}"'
-                   f' fill="{p["point_" + shade]}"/>')
+        out.append(
+            f'<polygon class="point point-{shade}" data-point="{q}"'
+            f' points="{x - _R + 1},{base} {x + _R - 1},{base} {x},{apex}"'
+            f' fill="{p["point_" + shade]}"/>'
+        )
         label = 25 - q if mirrored_labels else q
         y = _BOTTOM + _RIM + 17 if row == 0 else _TOP - _RIM - 4
-        out.append(f'<text class="label" x="{x}" y="{y}" text-anchor="middle" font-size="16"'
-                   f' fill="{p["text"]}">{label}</text>')
+        out.append(
+            f'<text class="label" x="{x}" y="{y}" text-anchor="middle" font-size="16" fill="{p["text"]}">{label}</text>'
+        )
     return "\n".join(out)
 
 
 def _checker(x: float, y: float, colour: int, p: Mapping[str, str], r: float = _R - 1) -> str:
-    return (f'<circle class="checker checker-{colour}" cx="{x}" cy="{y}" r="{r}" fill="{p[f"checker{colour}"]}"'
-            f' stroke="{p[f"checker{colour}_edge"]}" stroke-width="1.6"/>'
-            f'<circle cx="{x}" cy="{y}" r="{r * 0.68:.1f}" fill="none" stroke="{p[f"checker{colour}_edge"]}"'
-            ' stroke-opacity="0.45" stroke-width="1.2"/>')
+    return (
+        f'<circle class="checker checker-{colour}" cx="{x}" cy="{y}" r="{r}" fill="{p[f"checker{colour}"]}"'
+        f' stroke="{p[f"checker{colour}_edge"]}" stroke-width="1.6"/>'
+        f'<circle cx="{x}" cy="{y}" r="{r * 0.68:.1f}" fill="none" stroke="{p[f"checker{colour}_edge"]}"'
+        ' stroke-opacity="0.45" stroke-width="1.2"/>'
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -317,8 +353,10 @@ def _stack(side: int, point: int, count: int, bottom: int, colour: int, p: _Pale
         out.append(_checker(x, place(row, i), colour, p))
     if count > shown:
         y = place(row, shown - 1)
-        out.append(f'<text class="count" x="{x}" y="{y + 6}" text-anchor="middle" font-size="18"'
-                   f' font-weight="bold" fill="{p[f"checker{colour}_text"]}">{count}</text>')
+        out.append(
+            f'<text class="count" x="{x}" y="{y + 6}" text-anchor="middle" font-size="18"'
+            f' font-weight="bold" fill="{p[f"checker{colour}_text"]}">{count}</text>'
+        )
     out.append("</g>")
     return "".join(out)
 
@@ -328,13 +366,17 @@ def _tray(side: int, count: int, row: int, colour: int, p: _Palette) -> str:
     out = [f'<g class="stack tray-stack side-{side}" data-side="{side}" data-point="0" data-count="{count}">']
     for i in range(count):
         y = _BOTTOM - 3 - (i + 1) * _SLICE if row == 0 else _TOP + 3 + i * _SLICE
-        out.append(f'<rect class="checker checker-{colour}" x="{_TRAY_X + 4}" y="{y}" width="{_TRAY_W - 8}"'
-                   f' height="{_SLICE - 1}" rx="2" fill="{p[f"checker{colour}"]}"'
-                   f' stroke="{p[f"checker{colour}_edge"]}" stroke-width="1"/>')
+        out.append(
+            f'<rect class="checker checker-{colour}" x="{_TRAY_X + 4}" y="{y}" width="{_TRAY_W - 8}"'
+            f' height="{_SLICE - 1}" rx="2" fill="{p[f"checker{colour}"]}"'
+            f' stroke="{p[f"checker{colour}_edge"]}" stroke-width="1"/>'
+        )
     edge = _BOTTOM - 3 - count * _SLICE if row == 0 else _TOP + 3 + count * _SLICE
     y = edge - 8 if row == 0 else edge + 22
-    out.append(f'<text class="count off-count" x="{_TRAY_X + _TRAY_W // 2}" y="{y}" text-anchor="middle"'
-               f' font-size="17" font-weight="bold" fill="{p["checker0"]}">{count}</text></g>')
+    out.append(
+        f'<text class="count off-count" x="{_TRAY_X + _TRAY_W // 2}" y="{y}" text-anchor="middle"'
+        f' font-size="17" font-weight="bold" fill="{p["checker0"]}">{count}</text></g>'
+    )
     return "".join(out)
 
 
@@ -351,11 +393,13 @@ def _cube(cube: int | tuple[int, int | None], players: tuple[int, int], bottom: 
     shown = 64 if value == 1 and owner is None else value
     x = _CUBE_W // 2
     font = 20 if shown < 100 else 14 if shown < 10000 else 10
-    return (f'<g class="cube" data-value="{value}" data-owner="{"" if owner is None else owner}">'
-            f'<rect x="{x - _CUBE // 2}" y="{y - _CUBE // 2}" width="{_CUBE}" height="{_CUBE}" rx="5"'
-            f' fill="{p["cube"]}" stroke="{p["frame_edge"]}" stroke-width="1.5"/>'
-            f'<text x="{x}" y="{y + font * 0.36:.1f}" text-anchor="middle" font-size="{font}" font-weight="bold"'
-            f' fill="{p["cube_text"]}">{shown}</text></g>')
+    return (
+        f'<g class="cube" data-value="{value}" data-owner="{"" if owner is None else owner}">'
+        f'<rect x="{x - _CUBE // 2}" y="{y - _CUBE // 2}" width="{_CUBE}" height="{_CUBE}" rx="5"'
+        f' fill="{p["cube"]}" stroke="{p["frame_edge"]}" stroke-width="1.5"/>'
+        f'<text x="{x}" y="{y + font * 0.36:.1f}" text-anchor="middle" font-size="{font}" font-weight="bold"'
+        f' fill="{p["cube_text"]}">{shown}</text></g>'
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -368,8 +412,10 @@ def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: _Palette) -> s
             raise ValueError(f"a die shows 1-6, not {value}")
         x0 = centre - _DIE - 4 + i * (_DIE + 8)
         y0 = _MIDDLE - _DIE // 2
-        out.append(f'<g class="die" data-value="{value}"><rect x="{x0}" y="{y0}" width="{_DIE}" height="{_DIE}"'
-                   f' rx="6" fill="{fill}" stroke="{edge}" stroke-width="1.5"/>')
+        out.append(
+            f'<g class="die" data-value="{value}"><rect x="{x0}" y="{y0}" width="{_DIE}" height="{_DIE}"'
+            f' rx="6" fill="{fill}" stroke="{edge}" stroke-width="1.5"/>'
+        )
         for fx, fy in _FACES[value]:
             out.append(f'<circle cx="{x0 + fx * _DIE:.1f}" cy="{y0 + fy * _DIE:.1f}" r="3.4" fill="{spot}"/>')
         out.append("</g>")
@@ -428,18 +474,23 @@ def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> st
         ux, uy = _unit(x2 - cx, y2 - cy)
         hx, hy = x2 - ux * _CLEAR, y2 - uy * _CLEAR
         bx, by_ = hx - ux * 16, hy - uy * 16
-        head = (f"{hx:.1f},{hy:.1f} {bx - uy * 9:.1f},{by_ + ux * 9:.1f} {bx + uy * 9:.1f},{by_ - ux * 9:.1f}")
+        head = f"{hx:.1f},{hy:.1f} {bx - uy * 9:.1f},{by_ + ux * 9:.1f} {bx + uy * 9:.1f},{by_ - ux * 9:.1f}"
         path = f"M{x1 + sx * _CLEAR:.1f},{y1 + sy * _CLEAR:.1f} Q{cx:.1f},{cy:.1f} {bx:.1f},{by_:.1f}"
-        arrow = [(
-            f'<g class="arrow" data-from="{move.src}" data-to="{move.dst}" data-hit="{int(move.hit)}">'
-            f'<path d="{path}" fill="none" stroke="{p["arrow_edge"]}" stroke-width="8" stroke-linecap="round"'
-            ' stroke-opacity="0.55"/>'
-            f'<path d="{path}" fill="none" stroke="{p["arrow"]}" stroke-width="5" stroke-linecap="round"/>'
-            f'<polygon points="{head}" fill="{p["arrow"]}" stroke="{p["arrow_edge"]}" stroke-width="1.2"'
-            ' stroke-linejoin="round"/>')]
+        arrow = [
+            (
+                f'<g class="arrow" data-from="{move.src}" data-to="{move.dst}" data-hit="{int(move.hit)}">'
+                f'<path d="{path}" fill="none" stroke="{p["arrow_edge"]}" stroke-width="8" stroke-linecap="round"'
+                ' stroke-opacity="0.55"/>'
+                f'<path d="{path}" fill="none" stroke="{p["arrow"]}" stroke-width="5" stroke-linecap="round"/>'
+                f'<polygon points="{head}" fill="{p["arrow"]}" stroke="{p["arrow_edge"]}" stroke-width="1.2"'
+                ' stroke-linejoin="round"/>'
+            )
+        ]
         if move.hit:
-            arrow.append(f'<circle class="hit" cx="{x2:.1f}" cy="{y2:.1f}" r="{_R + 3}" fill="none"'
-                         f' stroke="{p["hit"]}" stroke-width="3.5" stroke-dasharray="6 3"/>')
+            arrow.append(
+                f'<circle class="hit" cx="{x2:.1f}" cy="{y2:.1f}" r="{_R + 3}" fill="none"'
+                f' stroke="{p["hit"]}" stroke-width="3.5" stroke-dasharray="6 3"/>'
+            )
         arrow.append("</g>")
         out.append("".join(arrow))
     out.append("</g>")
@@ -447,20 +498,36 @@ def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> st
 
 
 @lru_cache(maxsize=4096)
-def _info(side: int, row: int, colour: int, pips: int, names: tuple[str, str] | None,
-          score: tuple[int, int] | None, length: int, on_roll: bool, p: _Palette, lang: str) -> str:
+def _info(
+    side: int,
+    row: int,
+    colour: int,
+    pips: int,
+    names: tuple[str, str] | None,
+    score: tuple[int, int] | None,
+    length: int,
+    on_roll: bool,
+    p: _Palette,
+    lang: str,
+) -> str:
     """The line above (row 1) or below (row 0) the board: name, score, pips, on
     roll (``lang``, the language in use, keeps cached text apart)."""
     y = _HEIGHT - 9 if row == 0 else 22
-    out = [f'<g class="info side-{side}" data-side="{side}">',
-           _checker(14, y - 5, colour, p, r=8).replace('class="checker', 'class="token checker', 1)]
+    out = [
+        f'<g class="info side-{side}" data-side="{side}">',
+        _checker(14, y - 5, colour, p, r=8).replace('class="checker', 'class="token checker', 1),
+    ]
     x = 28
     if names:
-        out.append(f'<text class="name" x="{x}" y="{y}" font-size="19" font-weight="bold"'
-                   f' fill="{p["text"]}">{html.escape(_short(names[colour]))}</text>')
+        out.append(
+            f'<text class="name" x="{x}" y="{y}" font-size="19" font-weight="bold"'
+            f' fill="{p["text"]}">{html.escape(_short(names[colour]))}</text>'
+        )
     if on_roll:
-        out.append(f'<text class="on-roll" x="{_WIDTH // 2}" y="{y}" text-anchor="middle" font-size="18"'
-                   f' font-weight="bold" fill="{p["on_roll"]}">' + html.escape(_("on roll")) + "</text>")
+        out.append(
+            f'<text class="on-roll" x="{_WIDTH // 2}" y="{y}" text-anchor="middle" font-size="18"'
+            f' font-weight="bold" fill="{p["on_roll"]}">' + html.escape(_("on roll")) + "</text>"
+        )
     parts = []
     if score is not None:
         if length:
@@ -468,8 +535,10 @@ def _info(side: int, row: int, colour: int, pips: int, names: tuple[str, str] | 
         else:
             parts.append(_("{score} points").format(score=score[colour]))
     parts.append(_("{pips} pips").format(pips=pips))
-    out.append(f'<text class="pips" x="{_WIDTH - 8}" y="{y}" text-anchor="end" font-size="18"'
-               f' fill="{p["text"]}">{html.escape("  ·  ".join(parts))}</text></g>')
+    out.append(
+        f'<text class="pips" x="{_WIDTH - 8}" y="{y}" text-anchor="end" font-size="18"'
+        f' fill="{p["text"]}">{html.escape("  ·  ".join(parts))}</text></g>'
+    )
     return "".join(out)
 
 

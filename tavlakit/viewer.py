@@ -21,11 +21,12 @@ import gzip
 import html as _html
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import svg
 from .i18n import N_, _, language, ngettext
@@ -42,12 +43,22 @@ if TYPE_CHECKING:  # the analysis (pandas, gnubg-nn) is imported only with analy
 
 #: gnubg's marks of a checker play by the equity it lost (doubtful, bad, very bad).
 ERROR_MARKS = ((0.16, "??"), (0.08, "?"), (0.04, "?!"))
-_ICONS = {name: f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="{path}"/></svg>'
-          for name, path in (("first", "M2 2h2.5v12H2zM14 2v12L5 8z"), ("prev", "M12 2v12L3 8z"),
-                             ("next", "M4 2v12l9-6z"), ("last", "M2 2v12l9-6zM11.5 2H14v12h-2.5z"))}
+_ICONS = {
+    name: f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="{path}"/></svg>'
+    for name, path in (
+        ("first", "M2 2h2.5v12H2zM14 2v12L5 8z"),
+        ("prev", "M12 2v12L3 8z"),
+        ("next", "M4 2v12l9-6z"),
+        ("last", "M2 2v12l9-6zM11.5 2H14v12h-2.5z"),
+    )
+}
 LUCK_SYMBOLS = {"very lucky": "++", "lucky": "+", "unlucky": "\u2212", "very unlucky": "\u2212\u2212"}
-LUCK_NAMES = {"very lucky": N_("very lucky"), "lucky": N_("lucky"), "unlucky": N_("unlucky"),
-              "very unlucky": N_("very unlucky")}
+LUCK_NAMES = {
+    "very lucky": N_("very lucky"),
+    "lucky": N_("lucky"),
+    "unlucky": N_("unlucky"),
+    "very unlucky": N_("very unlucky"),
+}
 
 
 @dataclass
@@ -129,7 +140,8 @@ def result_text(game: Game, names: Sequence[str]) -> str:
     if result is None or result.winner not in (0, 1):
         return _("no result")
     return ngettext("{name} wins {points} point", "{name} wins {points} points", result.points).format(
-        name=names[result.winner], points=result.points)
+        name=names[result.winner], points=result.points
+    )
 
 
 class _Drawer:
@@ -145,16 +157,37 @@ class _Drawer:
         """Whether ``player``'s moves are written ``25 - p`` (Black's, in the absolute numbering)."""
         return self.numbering.flips(player)
 
-    def draw(self, view: Position, on_roll: int, game: Game, cube: tuple[int, int | None], over: bool = False,
-             dice: tuple[int, int] | None = None, play: Play | None = None, rolled: bool = False) -> str:
+    def draw(
+        self,
+        view: Position,
+        on_roll: int,
+        game: Game,
+        cube: tuple[int, int | None],
+        over: bool = False,
+        dice: tuple[int, int] | None = None,
+        play: Play | None = None,
+        rolled: bool = False,
+    ) -> str:
         """``view`` is seen by ``on_roll``, the player to move next; dice and
         play are those the other player has just ``rolled`` (the points are
         then numbered for that player, as the play is written). Player 0
         stays at the bottom."""
-        return svg.board(view, dice=dice, play=play, play_by=1, cube=cube if self.cube else None,
-                         score=game.score, length=self.length, names=self.names, player=on_roll,
-                         numbering=self.numbering, flipped=on_roll == 1, size=None, on_roll=not over,
-                         labels_by=1 if rolled else 0)
+        return svg.board(
+            view,
+            dice=dice,
+            play=play,
+            play_by=1,
+            cube=cube if self.cube else None,
+            score=game.score,
+            length=self.length,
+            names=self.names,
+            player=on_roll,
+            numbering=self.numbering,
+            flipped=on_roll == 1,
+            size=None,
+            on_roll=not over,
+            labels_by=1 if rolled else 0,
+        )
 
 
 def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> list[Frame]:
@@ -162,16 +195,23 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
     game = rg.game
     starter = rg.starter if rg.starter is not None else 0
     start = rg.start
-    frames = [Frame(drawer.draw(start, starter, game, (game.cube, game.cube_owner)), start.position_id(),
-                    _("Game {number}: the start").format(number=game.number), starter,
-                    problems=list(rg.start_problems))]
+    frames = [
+        Frame(
+            drawer.draw(start, starter, game, (game.cube, game.cube_owner)),
+            start.position_id(),
+            _("Game {number}: the start").format(number=game.number),
+            starter,
+            problems=list(rg.start_problems),
+        )
+    ]
     for step in rg.steps:
         turn = step.turn
         view = step.next_view
         over = turn.kind == "drop" or view.winner() is not None
         play = Play(turn.moves) if turn.moves and step.played else None
-        board = drawer.draw(view, step.on_roll, game, (step.cube_after, step.owner_after), over, step.dice, play,
-                            turn.kind == "roll")
+        board = drawer.draw(
+            view, step.on_roll, game, (step.cube_after, step.owner_after), over, step.dice, play, turn.kind == "roll"
+        )
         move = turn_text(turn, drawer.flip(step.player))
         label = _("{player} {turn}").format(player=names[step.player], turn=move)
         frames.append(Frame(board, view.position_id(), label, step.on_roll, step, move, list(step.problems)))
@@ -199,8 +239,9 @@ def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawe
             assert step is not None
             if step.turn.kind == "roll":
                 forced = closed_out(step.before)  # every throw dances: no luck, no play to judge
-                frame.luck, frame.error = (None, None) if forced else (_number(row.get("luck")),
-                                                                        _number(row.get("error")))
+                frame.luck, frame.error = (
+                    (None, None) if forced else (_number(row.get("luck")), _number(row.get("error")))
+                )
                 mark = row.get("luck_mark")
                 frame.luck_mark = mark if isinstance(mark, str) else None
                 if frame.error is not None and frame.error >= 0.0005 and step.dice:
@@ -222,8 +263,10 @@ def _analyse_cube(match: Match, rules: Rules, games: list[GameFrames]) -> None:
 
     decisions = game_decisions(match, [gf.replayed for gf in games], rules)
     cube = decisions[decisions["kind"] != "roll"]
-    found = {(game, turn): row for game, turn, row in zip(cube["game"].tolist(), cube["turn"].tolist(),
-                                                          cube.itertuples(index=False))}
+    found = {
+        (game, turn): row
+        for game, turn, row in zip(cube["game"].tolist(), cube["turn"].tolist(), cube.itertuples(index=False))
+    }
     for gf in games:
         for frame in gf.frames:
             row = found.get((gf.replayed.game.number, frame.step.index)) if frame.step is not None else None
@@ -238,13 +281,16 @@ CUBE_WORDS = {"no double": N_("no double"), "double": N_("double"), "take": N_("
 def _cube_text(row: Any) -> str:
     """One cube decision as the page says it."""
     error = float(row.cube_error_emg)
-    text = _("Cube: {kind}; right: {right}").format(kind=_(CUBE_WORDS[row.kind]),
-                                                    right=_(CUBE_WORDS[row.right_action]))
+    text = _("Cube: {kind}; right: {right}").format(kind=_(CUBE_WORDS[row.kind]), right=_(CUBE_WORDS[row.right_action]))
     if error > 0.0005:
         text += " " + _("(error {error:.3f})").format(error=error)
-    return text + " \u00b7 " + _("for the doubler: no double {nd:+.3f}, double/take {dt:+.3f}, "
-                                            "double/pass {dp:+.3f}").format(
-        nd=row.no_double, dt=row.double_take, dp=row.double_pass)
+    return (
+        text
+        + " \u00b7 "
+        + _("for the doubler: no double {nd:+.3f}, double/take {dt:+.3f}, double/pass {dp:+.3f}").format(
+            nd=row.no_double, dt=row.double_take, dp=row.double_pass
+        )
+    )
 
 
 def _number(value: object) -> float | None:
@@ -325,8 +371,11 @@ def _analysis_text(frame: Frame) -> str:
             parts.append(_("Luck {luck:+.3f}").format(luck=frame.luck))
     if frame.best and frame.error is not None:
         mark = _error_mark(frame.error)
-        parts.append(_("Error {error:.3f}{mark}; best play {best}").format(
-            error=frame.error, mark=f" {mark}" if mark else "", best=frame.best))
+        parts.append(
+            _("Error {error:.3f}{mark}; best play {best}").format(
+                error=frame.error, mark=f" {mark}" if mark else "", best=frame.best
+            )
+        )
     elif frame.error is not None:
         parts.append(_("The best play"))
     if frame.cube:
@@ -346,8 +395,11 @@ def _recorded_text(turn: Turn) -> str:
     if found.error is not None:
         best = found.candidates[0] if found.error > 0 and found.played != 0 and found.candidates else None
         if best is not None and best.action is None:
-            parts.append(_("error {error:.3f}; best play {best}").format(
-                error=found.error, best=Play(best.moves).notation() or _("no move")))
+            parts.append(
+                _("error {error:.3f}; best play {best}").format(
+                    error=found.error, best=Play(best.moves).notation() or _("no move")
+                )
+            )
         else:
             parts.append(_("error {error:.3f}").format(error=found.error))
     if found.luck is not None:
@@ -377,7 +429,8 @@ def _recorded_summary(match: Match) -> str:
         players = " \u00b7 ".join(
             f'{_esc(name)} <span data-role="recorded-error" data-program="{_esc(program)}" data-player="{side}" '
             f'data-value="{total!r}">{total:.3f}</span>'
-            for side, (name, total) in enumerate(zip(match.players, totals)))
+            for side, (name, total) in enumerate(zip(match.players, totals))
+        )
         title = _("{program} (in the record): checker-play error").format(program=program)
         out.append(f'<p class="recorded">{_esc(title)} {players}</p>')
     return "".join(out)
@@ -399,8 +452,7 @@ def _cell(frame: Frame, gi: int, fi: int) -> str:
         marks += '<span class="flag">\u26a0</span>'
     tip = " | ".join(p.message for p in frame.problems)
     title = f' title="{_esc(tip)}"' if tip else ""
-    return (f'<td class="{" ".join(classes)}" data-g="{gi}" data-f="{fi}"{title}>'
-            f'{_esc(frame.move)}{marks}</td>')
+    return f'<td class="{" ".join(classes)}" data-g="{gi}" data-f="{fi}"{title}>{_esc(frame.move)}{marks}</td>'
 
 
 def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
@@ -413,16 +465,21 @@ def _move_list(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
             rows.append([None, None])
         rows[-1][side] = (fi, frame)
     game = gf.replayed.game
-    out = [f'<div class="moves-scroll"><table class="moves" data-game="{gi}"><thead><tr><th></th><th>{_esc(names[0])}</th>'
-           f'<th>{_esc(names[1])}</th></tr></thead><tbody>',
-           f'<tr><td></td><td colspan="2" class="turn start" data-g="{gi}" data-f="0">'
-           + _esc(_("start")) + f' \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>']
+    out = [
+        f'<div class="moves-scroll"><table class="moves" data-game="{gi}"><thead><tr><th></th><th>{_esc(names[0])}</th>'
+        f"<th>{_esc(names[1])}</th></tr></thead><tbody>",
+        f'<tr><td></td><td colspan="2" class="turn start" data-g="{gi}" data-f="0">'
+        + _esc(_("start"))
+        + f" \u00b7 {game.score[0]}\u2013{game.score[1]}</td></tr>",
+    ]
     for number, row in enumerate(rows, 1):
         cells = "".join(_cell(c[1], gi, c[0]) if c else "<td></td>" for c in row)
         out.append(f'<tr><td class="num">{number}</td>{cells}</tr>')
     last = len(gf.frames) - 1
-    out.append(f'<tr><td></td><td colspan="2" class="turn result" data-g="{gi}" data-f="{last}">'
-               f'{_esc(gf.result)}</td></tr></tbody></table></div>')
+    out.append(
+        f'<tr><td></td><td colspan="2" class="turn result" data-g="{gi}" data-f="{last}">'
+        f"{_esc(gf.result)}</td></tr></tbody></table></div>"
+    )
     return "".join(out)
 
 
@@ -452,25 +509,36 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
         return f'<polyline class="{cls}" points="{path}"/>' if len(points) > 1 else ""
 
     def tick(v: float, text: str) -> str:
-        return (f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
-                f'<text class="tick" x="{width - right + 4}" y="{y(v) + 4:.1f}">{text}</text>')
+        return (
+            f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+            f'<text class="tick" x="{width - right + 4}" y="{y(v) + 4:.1f}">{text}</text>'
+        )
 
     legend_y = top_y + plot_h + 22
-    return "".join([
-        f'<svg class="chart" data-game="{gi}" data-n="{n}" data-x0="{left}" data-x1="{width - right}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" role="img">',
-        tick(top, f"+{top:.1f}"), tick(0, "0"), tick(-top, f"\u2212{top:.1f}"),
-        line(equity, "equity"), line(list(enumerate(net)), "netluck"),
-        f'<line class="cursor" x1="{left}" x2="{left}" y1="{top_y - 4}" y2="{top_y + plot_h + 4}"/>',
-        f'<line class="equity" x1="{left}" x2="{left + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
-        f'<text x="{left + 22}" y="{legend_y}">' + _esc(_("equity of {name}").format(name=names[0])) + "</text>",
-        f'<line class="netluck" x1="{width / 2}" x2="{width / 2 + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
-        f'<text x="{width / 2 + 22}" y="{legend_y}">' + _esc(_("net luck of {name}").format(name=names[0])) + "</text>",
-        "</svg>"])
+    return "".join(
+        [
+            f'<svg class="chart" data-game="{gi}" data-n="{n}" data-x0="{left}" data-x1="{width - right}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" role="img">',
+            tick(top, f"+{top:.1f}"),
+            tick(0, "0"),
+            tick(-top, f"\u2212{top:.1f}"),
+            line(equity, "equity"),
+            line(list(enumerate(net)), "netluck"),
+            f'<line class="cursor" x1="{left}" x2="{left}" y1="{top_y - 4}" y2="{top_y + plot_h + 4}"/>',
+            f'<line class="equity" x1="{left}" x2="{left + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
+            f'<text x="{left + 22}" y="{legend_y}">' + _esc(_("equity of {name}").format(name=names[0])) + "</text>",
+            f'<line class="netluck" x1="{width / 2}" x2="{width / 2 + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
+            f'<text x="{width / 2 + 22}" y="{legend_y}">'
+            + _esc(_("net luck of {name}").format(name=names[0]))
+            + "</text>",
+            "</svg>",
+        ]
+    )
 
 
-def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
-          numbering: NumberingLike | None = None) -> MatchFrames:
+def build(
+    match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: NumberingLike | None = None
+) -> MatchFrames:
     """Every game's frames (boards drawn, problems placed, analysis added).
 
     Every problem :func:`~tavlakit.replay.validate` reports is shown: at its
@@ -501,8 +569,9 @@ def build(match: Match, *, rules: Rules | None = None, analyse: bool = False,
 def _title(match: Match) -> str:
     names = " \u2013 ".join(match.players)
     if match.length:
-        return ngettext("{names}, {length}-point match", "{names}, {length}-point match",
-                        match.length).format(names=names, length=match.length)
+        return ngettext("{names}, {length}-point match", "{names}, {length}-point match", match.length).format(
+            names=names, length=match.length
+        )
     return _("{names}, money game").format(names=names)
 
 
@@ -515,7 +584,8 @@ def _game_option(gf: GameFrames, gi: int) -> str:
     errors = sum(1 for f in gf.frames for p in f.problems if p.severity == "error")
     flag = " \u26a0" if errors else ""
     text = _("Game {number} ({score0}\u2013{score1}): {result}").format(
-        number=game.number, score0=game.score[0], score1=game.score[1], result=gf.result)
+        number=game.number, score0=game.score[0], score1=game.score[1], result=gf.result
+    )
     return f'<option value="{gi}">{_esc(text + flag)}</option>'
 
 
@@ -526,8 +596,11 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
         frames = []
         for frame in gf.frames:
             item: dict[str, Any] = {"s": lines.refs(frame.board), "id": frame.position_id, "t": frame.label}
-            comments = [frame.step.turn.comment] if frame.step and frame.step.turn.comment else (
-                gf.replayed.game.comments if frame.step is None else [])
+            comments = (
+                [frame.step.turn.comment]
+                if frame.step and frame.step.turn.comment
+                else (gf.replayed.game.comments if frame.step is None else [])
+            )
             if comments:
                 item["c"] = "\n".join(comments)
             if frame.problems:
@@ -543,8 +616,15 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
     return {"lines": list(lines.index), "games": out_games}
 
 
-def html(match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: NumberingLike | None = None,
-         game: int | None = None, title: str | None = None) -> str:
+def html(
+    match: Match,
+    *,
+    rules: Rules | None = None,
+    analyse: bool = False,
+    numbering: NumberingLike | None = None,
+    game: int | None = None,
+    title: str | None = None,
+) -> str:
     """The whole viewer page for ``match``: one self-contained HTML file.
 
     ``game`` (a game number) is shown first; ``analyse`` adds luck, play
@@ -561,51 +641,80 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
     if game is not None:
         numbers = [gf.replayed.game.number for gf in games]
         if game not in numbers:
-            raise ValueError(_("the match has no game {number} (games: {numbers})").format(
-                number=game, numbers=", ".join(map(str, numbers)) or _("none")))
+            raise ValueError(
+                _("the match has no game {number} (games: {numbers})").format(
+                    number=game, numbers=", ".join(map(str, numbers)) or _("none")
+                )
+            )
         start = numbers.index(game)
     names = match.players
     title = title or _title(match)
-    keys = _("Keys: Left/Right turn by turn, Home/End start and end of the game, "
-             "PageUp/PageDown previous and next game, N next problem.")
-    legend = '<div class="legend">' + _esc(_(
-        "++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play "
-        "(gnubg-nn 0-ply, cubeless equity)")) + "</div>"
+    keys = _(
+        "Keys: Left/Right turn by turn, Home/End start and end of the game, "
+        "PageUp/PageDown previous and next game, N next problem."
+    )
+    legend = (
+        '<div class="legend">'
+        + _esc(
+            _(
+                "++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play "
+                "(gnubg-nn 0-ply, cubeless equity)"
+            )
+        )
+        + "</div>"
+    )
     too_old = _("This browser is too old to show the viewer (it lacks DecompressionStream).")
     data = _data(games, analyse)
     data["start"] = start
     data["text"] = {"of": _("turn {n} of {total}")}
-    match_problems = "".join(f'<li class="{sev}"><b>{_esc(code)}</b> {_esc(message)} <small>{_esc(where)}</small></li>'
-                             for sev, code, message, where in map(_problem_json, frames.problems))
+    match_problems = "".join(
+        f'<li class="{sev}"><b>{_esc(code)}</b> {_esc(message)} <small>{_esc(where)}</small></li>'
+        for sev, code, message, where in map(_problem_json, frames.problems)
+    )
     shown = frames.shown()
     summary = counts_text(shown) or _("no problems")
     worst_shown = worst(shown)
     next_problem = _("go to the next turn with a problem (N)")
     parts = [
-        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>",
+        f'<html lang="{language()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
         f"<title>{_esc(title)}</title><style>{_asset('viewer.css')}</style></head>",
         f'<body class="{"analysed" if analyse else "plain"}" data-too-old="{_esc(too_old)}">'
         f"<header><h1>{_esc(title)}</h1>",
-        (f'<button class="summary {worst_shown}" data-go="nextProblem" title="{_esc(next_problem)}">'
-         f"{_esc(summary)} \u25b8</button></header>" if shown else f'<span class="summary">{_esc(summary)}</span></header>'),
+        (
+            f'<button class="summary {worst_shown}" data-go="nextProblem" title="{_esc(next_problem)}">'
+            f"{_esc(summary)} \u25b8</button></header>"
+            if shown
+            else f'<span class="summary">{_esc(summary)}</span></header>'
+        ),
         f'<ul class="match-problems">{match_problems}</ul>' if match_problems else "",
         _recorded_summary(match),
         '<main><section class="stage"><nav>',
-        '<select class="game" aria-label="' + _esc(_("game")) + '">'
-        + "".join(_game_option(gf, gi) for gi, gf in enumerate(games)) + "</select>",
-        _button("first", _("start of the game (Home)")), _button("prev", _("previous turn (Left)")),
-        _button("next", _("next turn (Right)")), _button("last", _("end of the game (End)")),
+        '<select class="game" aria-label="'
+        + _esc(_("game"))
+        + '">'
+        + "".join(_game_option(gf, gi) for gi, gf in enumerate(games))
+        + "</select>",
+        _button("first", _("start of the game (Home)")),
+        _button("prev", _("previous turn (Left)")),
+        _button("next", _("next turn (Right)")),
+        _button("last", _("end of the game (End)")),
         '<span class="counter"></span></nav>',
-        '<div class="board"></div>', f"<footer>{_esc(keys)}</footer></section>",
+        '<div class="board"></div>',
+        f"<footer>{_esc(keys)}</footer></section>",
         '<aside><div class="turn-info"><div class="turn-head"><span class="turn-label"></span>',
         '<span class="pid">' + _esc(_("Position ID")) + ' <code data-role="position-id"></code></span></div>',
         '<div class="analysis"></div><div class="comment"></div><div class="problems"></div></div>',
-        "".join(f'<div class="game-pane" data-game="{gi}">'
-                + (_chart(gf, gi, names) + legend if analyse else "") + _move_list(gf, gi, names) + "</div>"
-                for gi, gf in enumerate(games)),
+        "".join(
+            f'<div class="game-pane" data-game="{gi}">'
+            + (_chart(gf, gi, names) + legend if analyse else "")
+            + _move_list(gf, gi, names)
+            + "</div>"
+            for gi, gf in enumerate(games)
+        ),
         "</aside></main>",
         f'<script type="application/octet-stream" id="tk-data">{pack(data)}</script>',
         f"<script>{_asset('viewer.js')}</script></body></html>",
@@ -632,9 +741,21 @@ class Viewer:
         return html(self.match, **self.options)
 
     def _repr_html_(self) -> str:
-        return (f'<iframe srcdoc="{_esc(self.html())}" style="width:100%;height:{self.height}px;border:0" '
-                f'sandbox="allow-scripts"></iframe>')
+        return (
+            f'<iframe srcdoc="{_esc(self.html())}" style="width:100%;height:{self.height}px;border:0" '
+            f'sandbox="allow-scripts"></iframe>'
+        )
 
 
-__all__ = ["Frame", "GameFrames", "MatchFrames", "Viewer", "build", "html", "page", "page_data", "recorded_errors",
-           "turn_text"]
+__all__ = [
+    "Frame",
+    "GameFrames",
+    "MatchFrames",
+    "Viewer",
+    "build",
+    "html",
+    "page",
+    "page_data",
+    "recorded_errors",
+    "turn_text",
+]

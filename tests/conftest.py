@@ -30,13 +30,18 @@ def find_corpus(environ: dict[str, str] | os._Environ[str] = os.environ, repo: P
     beside = repo.parent / "shared" / "corpus"
     if beside.is_dir():
         return beside, ""
-    return None, (f"no corpus: set {CORPUS_VARIABLE} to a corpus folder (with its SOURCES.tsv), "
-                  f"or put the project's shared folder at {beside.parent}")
+    return None, (
+        f"no corpus: set {CORPUS_VARIABLE} to a corpus folder (with its SOURCES.tsv), "
+        f"or put the project's shared folder at {beside.parent}"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "newcomer: runs the README's set-up in a fresh clone and venv "
-                                       "(needs PyPI, about a minute; deselect with -m 'not newcomer')")
+    config.addinivalue_line(
+        "markers",
+        "newcomer: runs the README's set-up in a fresh clone and venv "
+        "(needs PyPI, about a minute; deselect with -m 'not newcomer')",
+    )
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ LIMIT = 20
 
 def flip_byte(data: bytes, rng: random.Random) -> bytes:
     i = rng.randrange(len(data))
-    return data[:i] + bytes([data[i] ^ rng.randrange(1, 256)]) + data[i + 1:]
+    return data[:i] + bytes([data[i] ^ rng.randrange(1, 256)]) + data[i + 1 :]
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -48,7 +48,7 @@ def change_digit(data: bytes, rng: random.Random) -> bytes:
     if not digits:
         return flip_byte(data, rng)
     i = rng.choice(digits)
-    return data[:i] + str(rng.choice([d for d in range(10) if d != data[i] - 48])).encode() + data[i + 1:]
+    return data[:i] + str(rng.choice([d for d in range(10) if d != data[i] - 48])).encode() + data[i + 1 :]
 
 
 def truncate(data: bytes, rng: random.Random) -> bytes:
@@ -56,8 +56,11 @@ def truncate(data: bytes, rng: random.Random) -> bytes:
 
 
 MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
-    "flip-byte": flip_byte, "delete-line": delete_line, "double-line": double_line,
-    "change-digit": change_digit, "truncate": truncate,
+    "flip-byte": flip_byte,
+    "delete-line": delete_line,
+    "double-line": double_line,
+    "change-digit": change_digit,
+    "truncate": truncate,
 }
 
 

@@ -22,10 +22,12 @@ def ask_gnubg_cube(gnubg_bin: Path, jobs: list[list], workdir: Path, plies: int 
     job_file = workdir / "cube-jobs.json"
     out_file = workdir / "cube-answers.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(os.environ, TAVLAKIT_CUBE_JOBS=str(job_file), TAVLAKIT_CUBE_OUT=str(out_file),
-               TAVLAKIT_CUBE_PLIES=str(plies))
-    run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True,
-                         timeout=300, cwd=workdir)
+    env = dict(
+        os.environ, TAVLAKIT_CUBE_JOBS=str(job_file), TAVLAKIT_CUBE_OUT=str(out_file), TAVLAKIT_CUBE_PLIES=str(plies)
+    )
+    run = subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True, timeout=300, cwd=workdir
+    )
     if not out_file.exists():
         raise AssertionError(f"gnubg gave no answers:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
     return json.loads(out_file.read_text(encoding="utf-8"))
@@ -38,12 +40,17 @@ def _main() -> None:  # runs inside gnubg
     cubeful = gnubg.evalcontext(1, int(os.environ.get("TAVLAKIT_CUBE_PLIES", "0")), 0, 1, 0.0)
     answers = []
     for position_id, (cube, owner, mover, length, score, crawford) in json.loads(
-            Path(os.environ["TAVLAKIT_CUBE_JOBS"]).read_text(encoding="utf-8")):
+        Path(os.environ["TAVLAKIT_CUBE_JOBS"]).read_text(encoding="utf-8")
+    ):
         board = gnubg.positionfromid(position_id)
         ci = gnubg.cubeinfo(cube, owner, mover, length, tuple(score), crawford)
-        answers.append({"probs": list(gnubg.evaluate(board, ci, cubeless)[:5]),
-                        "cube": list(gnubg.cfevaluate(board, ci, cubeful)[:5]),
-                        "class": gnubg.classifypos(board, 0)})
+        answers.append(
+            {
+                "probs": list(gnubg.evaluate(board, ci, cubeless)[:5]),
+                "cube": list(gnubg.cfevaluate(board, ci, cubeful)[:5]),
+                "class": gnubg.classifypos(board, 0),
+            }
+        )
     Path(os.environ["TAVLAKIT_CUBE_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
 
 

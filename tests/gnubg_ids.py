@@ -21,8 +21,9 @@ def ask_gnubg(gnubg_bin: Path, jobs: list[list[str]], workdir: Path) -> list[dic
     out_file = workdir / "id-answers.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
     env = dict(os.environ, TAVLAKIT_ID_JOBS=str(job_file), TAVLAKIT_ID_OUT=str(out_file))
-    run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True,
-                         timeout=300, cwd=workdir)
+    run = subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True, timeout=300, cwd=workdir
+    )
     if not out_file.exists():
         raise AssertionError(f"gnubg gave no answers:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
     return json.loads(out_file.read_text(encoding="utf-8"))
@@ -35,9 +36,14 @@ def _main() -> None:  # runs inside gnubg
     answers = []
     for kind, text in json.loads(Path(os.environ["TAVLAKIT_ID_JOBS"]).read_text(encoding="utf-8")):
         gnubg.command(text if kind == "command" else f"set {kind} {text}")
-        answers.append({"position_id": gnubg.positionid(), "match_id": gnubg.matchid(),
-                        "posinfo": gnubg.posinfo(), "cubeinfo": {k: v for k, v in gnubg.cubeinfo().items()
-                                                                  if k != "gammonprice"}})
+        answers.append(
+            {
+                "position_id": gnubg.positionid(),
+                "match_id": gnubg.matchid(),
+                "posinfo": gnubg.posinfo(),
+                "cubeinfo": {k: v for k, v in gnubg.cubeinfo().items() if k != "gammonprice"},
+            }
+        )
     Path(os.environ["TAVLAKIT_ID_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
 
 

@@ -57,8 +57,9 @@ def load_in_gnubg(gnubg_bin: Path, files: list[Path], workdir: Path) -> list[dic
     job_file = workdir / "jobs.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
     env = dict(os.environ, TAVLAKIT_GNUBG_JOBS=str(job_file))
-    run = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True,
-                         text=True, timeout=300, cwd=workdir)
+    run = subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True, timeout=300, cwd=workdir
+    )
     dumps = []
     for record, out in jobs:
         path = Path(out)
@@ -77,16 +78,21 @@ def gnubg_view(dump: dict) -> list[dict]:
         for action in entry["game"]:
             kind = action["action"]
             if kind == "move":
-                actions.append((SIDE[action["player"]], "roll", tuple(action["dice"]),
-                                tuple(tuple(m) for m in action["move"])))
+                actions.append(
+                    (SIDE[action["player"]], "roll", tuple(action["dice"]), tuple(tuple(m) for m in action["move"]))
+                )
             elif kind in ("double", "take", "drop"):
                 actions.append((SIDE[action["player"]], kind, None, ()))
         winner = info.get("winner")
         if actions and actions[-1][1] == "roll" and not actions[-1][3]:
             actions.pop()  # see record_view
-        games.append({"score": (info["score-X"], info["score-O"]),
-                      "result": (SIDE[winner], info["points-won"], bool(info.get("resigned"))) if winner else None,
-                      "actions": actions})
+        games.append(
+            {
+                "score": (info["score-X"], info["score-O"]),
+                "result": (SIDE[winner], info["points-won"], bool(info.get("resigned"))) if winner else None,
+                "actions": actions,
+            }
+        )
     return games
 
 
@@ -102,14 +108,17 @@ def record_view(match: Match) -> list[dict]:
             if turn.kind == "roll":
                 if not turn.moves and i == len(game.turns) - 1:
                     continue
-                actions.append((turn.player, "roll", tuple(turn.dice or ()),
-                                tuple((m.src, m.dst) for m in turn.moves)))
+                actions.append((turn.player, "roll", tuple(turn.dice or ()), tuple((m.src, m.dst) for m in turn.moves)))
             else:
                 actions.append((turn.player, "double" if turn.kind == "beaver" else turn.kind, None, ()))
         result = game.result
-        games.append({"score": game.score,
-                      "result": (result.winner, result.points, result.resigned) if result else None,
-                      "actions": actions})
+        games.append(
+            {
+                "score": game.score,
+                "result": (result.winner, result.points, result.resigned) if result else None,
+                "actions": actions,
+            }
+        )
     return games
 
 

@@ -62,9 +62,20 @@ def layout(name: str) -> tuple[list[str], list[Cell]]:
             row = cell // 2 + 1
             line = next(i for i in range(header, len(lines)) if lines[i].startswith(f"{row:3d}) "))
             written = lines[line][RIGHT:] if cell % 2 else lines[line][LEFT:RIGHT]
-            cells.append(Cell(name, number, index, line, cell % 2, Position.from_position_id(action["board"]),
-                              tuple(action["dice"]), action["player"], written.split(":", 1)[1].strip(),
-                              all(a["action"] == "resign" for a in actions[index + 1:])))
+            cells.append(
+                Cell(
+                    name,
+                    number,
+                    index,
+                    line,
+                    cell % 2,
+                    Position.from_position_id(action["board"]),
+                    tuple(action["dice"]),
+                    action["player"],
+                    written.split(":", 1)[1].strip(),
+                    all(a["action"] == "resign" for a in actions[index + 1 :]),
+                )
+            )
     return lines, cells
 
 

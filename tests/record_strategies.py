@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 import string
-from typing import Protocol, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from hypothesis import strategies as st
 
@@ -74,8 +75,12 @@ def _game(c: Chooser, number: int, length: int, crawford_rule: bool, sgf: bool) 
             pos = pos.play(c.sample(pos.legal_plays(_dice(c), BACKGAMMON)))
         start = pos.position_id()
     score_max = length - 1 if length else 20
-    game = Game(number=number, score=(c.integer(0, score_max), c.integer(0, score_max)), start=start,
-                crawford=bool(c.integer(0, 1)) if crawford_rule else None)
+    game = Game(
+        number=number,
+        score=(c.integer(0, score_max), c.integer(0, score_max)),
+        start=start,
+        crawford=bool(c.integer(0, 1)) if crawford_rule else None,
+    )
     if start is not None and c.integer(0, 2) == 0:  # a set-up may start with the cube turned
         game.cube = 2 ** c.integer(1, 3)
         game.cube_owner = c.integer(0, 1)
@@ -121,8 +126,12 @@ def _match(c: Chooser, sgf: bool) -> Match:
         tags[tag] = c.text()
     if sgf and c.integer(0, 1):
         tags["EventDate"] = c.sample(["2025.11.08", "1999.01.31"])
-    match = Match(players=(c.text(name=True), c.text(name=True)), length=c.sample([0, 1, 3, 5, 7, 25]),
-                  tags=tags, comments=[c.text()] if c.integer(0, 1) else [])
+    match = Match(
+        players=(c.text(name=True), c.text(name=True)),
+        length=c.sample([0, 1, 3, 5, 7, 25]),
+        tags=tags,
+        comments=[c.text()] if c.integer(0, 1) else [],
+    )
     for number in range(1, c.integer(1, 3) + 1):
         match.games.append(_game(c, number, match.length, crawford, sgf))
     return match

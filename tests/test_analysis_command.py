@@ -49,15 +49,18 @@ def test_stats_by_player_json_csv_plot(tmp_path: Path) -> None:
     # the Tavla sample: 6 games, 3 wins each (read from its transcript)
     assert by_name["Ayşe"]["games"] == 6 and by_name["Ayşe"]["wins"] + by_name["Mehmet Ali"]["wins"] == 6
     assert {"Alpha", "Bravo"} <= set(by_name)
-    assert all(r["luck_rating"] in ("Go to bed", "Bad dice, man!", "Average dice", "Good dice, man!", "Go to Las Vegas")
-               for r in rows)
+    assert all(
+        r["luck_rating"] in ("Go to bed", "Bad dice, man!", "Average dice", "Good dice, man!", "Go to Las Vegas")
+        for r in rows
+    )
     assert len(pd.read_csv(csv_path)) == len(rows)
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_stats_by_file_table_and_rules(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app(), ["stats", str(GNUBG / "selfplay-3p-1.mat"), "--by", "file",
-                                        "--no-luck", "--rules", "tavla"])
+    result = CliRunner().invoke(
+        app(), ["stats", str(GNUBG / "selfplay-3p-1.mat"), "--by", "file", "--no-luck", "--rules", "tavla"]
+    )
     assert result.exit_code == 0, result.output
     assert "1 file(s)" in result.output
 

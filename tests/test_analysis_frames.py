@@ -112,8 +112,9 @@ def test_frames_built_in_pieces_are_what_pandas_builds(monkeypatch: pytest.Monke
         builder.add(column_values(rows, PLAY_COLUMNS))
     built = builder.frame()
     rows = [row for piece in pieces for row in piece]
-    expected = pd.DataFrame({name: pd.array([row.get(name) for row in rows], dtype=kind)
-                             for name, kind in PLAY_COLUMNS.items()})
+    expected = pd.DataFrame(
+        {name: pd.array([row.get(name) for row in rows], dtype=kind) for name, kind in PLAY_COLUMNS.items()}
+    )
     assert len(built) == len(rows) > 100
     pd.testing.assert_frame_equal(built, expected, check_exact=True)
 
@@ -154,10 +155,15 @@ def test_chi_square_textbook_values() -> None:
 
 
 def _plays(dice: list[tuple[int, int]], opening_dice: bool = False) -> pd.DataFrame:
-    return pd.DataFrame({
-        "kind": "roll", "name": "a", "die1": [d[0] for d in dice], "die2": [d[1] for d in dice],
-        "opening_dice": [opening_dice] * len(dice),
-    })
+    return pd.DataFrame(
+        {
+            "kind": "roll",
+            "name": "a",
+            "die1": [d[0] for d in dice],
+            "die2": [d[1] for d in dice],
+            "opening_dice": [opening_dice] * len(dice),
+        }
+    )
 
 
 def test_dice_fairness_hand_counted() -> None:
@@ -185,11 +191,15 @@ def test_wilson_textbook_values() -> None:
 
 
 def test_mars_rates_and_first_roll_hand_made() -> None:
-    games = pd.DataFrame({
-        "player0": ["A", "A", "A", "B"], "player1": ["B", "B", "B", "A"],
-        "winner": [0, 0, 1, 0], "starter": [0, 1, 1, 1],
-        "result_kind": ["mars", "single", "backgammon", None],
-    })
+    games = pd.DataFrame(
+        {
+            "player0": ["A", "A", "A", "B"],
+            "player1": ["B", "B", "B", "A"],
+            "winner": [0, 0, 1, 0],
+            "starter": [0, 1, 1, 1],
+            "result_kind": ["mars", "single", "backgammon", None],
+        }
+    )
     rates = mars_rates(games).set_index("player")
     # decided with a kind: A wins 2 (one mars), B wins 1 (a backgammon counts as mars)
     assert rates.loc["A", ["wins", "mars_for", "losses", "mars_against"]].tolist() == [2, 1, 1, 1]

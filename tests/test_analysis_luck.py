@@ -88,8 +88,14 @@ def test_pips_match_gnubg_boards() -> None:
 def test_live_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
     """Regenerate a few rolls with Debian's gnubg now and compare."""
     env = dict(os.environ, LUCK_SESSIONS="7:1", LUCK_MAX_ROLLS="10", LUCK_OUT=str(tmp_path))
-    subprocess.run([str(gnubg_bin), "-t", "-q", "-p", str(DATA / "make_luck.py")], env=env,
-                   cwd=tmp_path, capture_output=True, timeout=120, check=True)
+    subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", str(DATA / "make_luck.py")],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
     game = json.loads((tmp_path / "session-7.json").read_text())[0]
     assert len(game) == 10
     ours = our_luck(Evaluator(BACKGAMMON), game)
@@ -158,6 +164,20 @@ def test_play_error() -> None:
 
 def test_marks_and_ratings_use_gnubg_levels() -> None:
     assert [luck_mark(v) for v in (0.61, 0.6, 0.31, 0.3, 0.0, -0.3, -0.31, -0.6, -0.61)] == [
-        "very lucky", "lucky", "lucky", None, None, None, "unlucky", "unlucky", "very unlucky"]
+        "very lucky",
+        "lucky",
+        "lucky",
+        None,
+        None,
+        None,
+        "unlucky",
+        "unlucky",
+        "very unlucky",
+    ]
     assert [luck_rating(v) for v in (0.07, 0.04, 0.0, -0.04, -0.07)] == [
-        "Go to Las Vegas", "Good dice, man!", "Average dice", "Bad dice, man!", "Go to bed"]
+        "Go to Las Vegas",
+        "Good dice, man!",
+        "Average dice",
+        "Bad dice, man!",
+        "Go to bed",
+    ]

@@ -85,16 +85,19 @@ def test_flipped_and_absolute(tmp_path: Path) -> None:
     assert len({plain, flipped, absolute}) == 3
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["not-an-id!"], "Position ID"),
-    (["4HPwATDgc/ABMB"], "Position ID"),
-    (["4HPwATDgc/ABMA:cAkgAVAAAA!E"], "Match ID"),
-    (["4HPwATDgc/ABMA:"], "Match ID"),
-    (["XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:7:21:3:6:0:7:10"], "XGID"),
-    (["XGID=-B-CB:1:-1:1:21:3:6:0:7:10"], "XGID"),
-    (["4HPwATDgc/ABMA", "--numbering", "turkish"], "numbering"),
-    (["4HPwATDgc/ABMA", "--size", "0"], "size"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["not-an-id!"], "Position ID"),
+        (["4HPwATDgc/ABMB"], "Position ID"),
+        (["4HPwATDgc/ABMA:cAkgAVAAAA!E"], "Match ID"),
+        (["4HPwATDgc/ABMA:"], "Match ID"),
+        (["XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:7:21:3:6:0:7:10"], "XGID"),
+        (["XGID=-B-CB:1:-1:1:21:3:6:0:7:10"], "XGID"),
+        (["4HPwATDgc/ABMA", "--numbering", "turkish"], "numbering"),
+        (["4HPwATDgc/ABMA", "--size", "0"], "size"),
+    ],
+)
 def test_bad_input_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     result = run("board", *args, "--svg", tmp_path / "x.svg")
     assert result.exit_code == 2

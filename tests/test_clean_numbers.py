@@ -27,8 +27,11 @@ def closed_out_match() -> Match:
     """White dances twice against a closed board; Black plays 13/9 between."""
     black = Play.parse("13/9")
     assert CLOSED_OUT.flip().play(black) in CLOSED_OUT.flip().legal_positions((3, 1))  # Black's play is legal
-    turns = [Turn(0, dice=(6, 6), status="cannot-move"), Turn(1, dice=(3, 1), moves=black.moves),
-             Turn(0, dice=(5, 2), status="cannot-move")]
+    turns = [
+        Turn(0, dice=(6, 6), status="cannot-move"),
+        Turn(1, dice=(3, 1), moves=black.moves),
+        Turn(0, dice=(5, 2), status="cannot-move"),
+    ]
     return Match(("White", "Black"), 0, [Game(1, turns=turns, start=CLOSED_OUT.position_id(), result=Result(1, 1))])
 
 

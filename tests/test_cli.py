@@ -135,8 +135,12 @@ def test_convert_needs_force_for_invalid(tmp_path: Path) -> None:
 
 def test_console_script_runs() -> None:
     """The installed entry point, in a real process."""
-    proc = subprocess.run([sys.executable, "-m", "tavlakit", "validate", "--quiet", str(SAMPLES)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tavlakit", "validate", "--quiet", str(SAMPLES)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "0 error(s)" in proc.stdout
 
@@ -160,9 +164,14 @@ def test_convert_never_writes_what_it_could_not_read(tmp_path: Path, corpus_dir:
     (src / "good.mat").write_text(GNUBG_MAT.read_text(encoding="utf-8"), encoding="utf-8")
     (src / "binary.mat").write_bytes(bytes(range(256)) * 4)
     (src / "empty.mat").write_bytes(b"")
-    for odd in ("xgparser/01_checkerPosition_EN.txt", "bglab/BoardLord - Llabba 7pt Backgammon Studio "
-                "2023_08_09 18_11_07.txt", "tavla/t000.json", "bgammon/REPLAY.md", "gnu_gibbon/7point.gmd",
-                "gnu_gibbon/7point.match"):
+    for odd in (
+        "xgparser/01_checkerPosition_EN.txt",
+        "bglab/BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt",
+        "tavla/t000.json",
+        "bgammon/REPLAY.md",
+        "gnu_gibbon/7point.gmd",
+        "gnu_gibbon/7point.match",
+    ):
         (src / Path(odd).name).write_bytes((corpus_dir / odd).read_bytes())
     out = tmp_path / "out"
     result = run("convert", src, "-o", out, "--to", "sgf", "--force")
@@ -173,8 +182,10 @@ def test_convert_never_writes_what_it_could_not_read(tmp_path: Path, corpus_dir:
     [note] = [line for line in result.output.splitlines() if "not-a-record" in line]
     assert note.startswith(f"{src}: info not-a-record: 2 file(s)") and "1 .match, 1 .md" in note
     positions = [line for line in result.output.splitlines() if "info position" in line]
-    assert [line.split(":")[0] for line in positions] == [str(src / "01_checkerPosition_EN.txt"), str(
-        src / "BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt")]
+    assert [line.split(":")[0] for line in positions] == [
+        str(src / "01_checkerPosition_EN.txt"),
+        str(src / "BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt"),
+    ]
 
 
 def test_convert_refuses_an_option_the_format_does_not_take(tmp_path: Path) -> None:

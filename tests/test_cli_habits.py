@@ -32,8 +32,15 @@ def tavlakit(*args: object, stdin: bytes | None = None, shell: str | None = None
     """The real program in a real process (standard input, argv as typed)."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "LANGUAGE": "en"}
     command = shell or [sys.executable, "-m", "tavlakit", *map(str, args)]
-    done = subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=120, shell=shell is not None,
-                          executable="/bin/bash" if shell else None)
+    done = subprocess.run(
+        command,
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        shell=shell is not None,
+        executable="/bin/bash" if shell else None,
+    )
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
@@ -56,34 +63,37 @@ def test_lang_after_the_command() -> None:
     done = tavlakit("validate", "--lang", "tr", SAMPLE)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "1 dosya, 6 el, 324 hamle: 0 hata, 0 uyarı\n"
-    assert tavlakit("validate", f"--lang=tr", "-q", SAMPLE).stdout == done.stdout
+    assert tavlakit("validate", "--lang=tr", "-q", SAMPLE).stdout == done.stdout
     # seen before the commands build their help (the rules' help is made at import)
     helped = tavlakit("validate", "--lang", "tr", "--help")
     assert helped.returncode == 0 and "Kural takımı" in helped.stdout
     assert run("validate", "--lang", "tr", SAMPLE).output == done.stdout
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["validate", "--rules", "tavle", SAMPLE], "unknown rules 'tavle'; expected one of tavla"),
-    (["validate"], "Missing argument"),
-    (["validate", REPO / "docs"], "no record files found"),
-    (["validate", "--bogus", SAMPLE], "No such option: --bogus"),
-    (["validate", "-j", "0", SAMPLE], "0 is not in the range"),
-    (["validate", "--jobs"], "requires an argument"),
-    (["frob"], "No such command 'frob'"),
-    (["--lang", "xx", "validate", SAMPLE], "unknown language 'xx'"),
-    (["stats", "--by", "colour", SAMPLE], "--by must be 'player', 'file' or 'match'"),
-    (["stats", "--rules", "chess", SAMPLE], "unknown rules 'chess'"),
-    (["stats", REPO / "nope.mat"], "no such file or folder"),
-    (["convert", SAMPLE, "-o", "x.foo"], "say --to"),
-    (["convert", SAMPLE, "-o", "x.mat", "--to", "pdf"], "--to must be one of"),
-    (["convert", SAMPLE], "Missing option '--output'"),
-    (["show", SAMPLE, "--rules", "tavle"], "unknown rules 'tavle'"),
-    (["analyse", SAMPLE], "Missing option '--store'"),
-    (["board", START, "--size", "big"], "'big' is not a valid int"),
-    (["moves", START, "7", "1"], "'7 1' is not a roll"),
-    (["moves", "nope", "6", "5"], "Position ID"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["validate", "--rules", "tavle", SAMPLE], "unknown rules 'tavle'; expected one of tavla"),
+        (["validate"], "Missing argument"),
+        (["validate", REPO / "docs"], "no record files found"),
+        (["validate", "--bogus", SAMPLE], "No such option: --bogus"),
+        (["validate", "-j", "0", SAMPLE], "0 is not in the range"),
+        (["validate", "--jobs"], "requires an argument"),
+        (["frob"], "No such command 'frob'"),
+        (["--lang", "xx", "validate", SAMPLE], "unknown language 'xx'"),
+        (["stats", "--by", "colour", SAMPLE], "--by must be 'player', 'file' or 'match'"),
+        (["stats", "--rules", "chess", SAMPLE], "unknown rules 'chess'"),
+        (["stats", REPO / "nope.mat"], "no such file or folder"),
+        (["convert", SAMPLE, "-o", "x.foo"], "say --to"),
+        (["convert", SAMPLE, "-o", "x.mat", "--to", "pdf"], "--to must be one of"),
+        (["convert", SAMPLE], "Missing option '--output'"),
+        (["show", SAMPLE, "--rules", "tavle"], "unknown rules 'tavle'"),
+        (["analyse", SAMPLE], "Missing option '--store'"),
+        (["board", START, "--size", "big"], "'big' is not a valid int"),
+        (["moves", START, "7", "1"], "'7 1' is not a roll"),
+        (["moves", "nope", "6", "5"], "Position ID"),
+    ],
+)
 def test_usage_errors_are_one_line(args: list[object], says: str) -> None:
     """Before: --rules tavle, a missing argument or an unknown option drew a
     5-11-line box; other mistakes one line."""
@@ -106,8 +116,12 @@ def unreadable(tmp_path: Path) -> dict[str, Path]:
     """Inputs nothing can be read from, one of each kind."""
     folder = tmp_path / "odd"
     folder.mkdir()
-    files = {"binary": folder / "binary.mat", "empty": folder / "empty.mat", "notes": folder / "notes.txt",
-             "json": folder / "list.json"}
+    files = {
+        "binary": folder / "binary.mat",
+        "empty": folder / "empty.mat",
+        "notes": folder / "notes.txt",
+        "json": folder / "list.json",
+    }
     files["binary"].write_bytes(bytes(range(256)) * 4)
     files["empty"].write_bytes(b"")
     files["notes"].write_text("Notes about the club's Tuesday games.\nNothing else.\n", encoding="utf-8")
@@ -213,8 +227,9 @@ def summary() -> tuple[object, object]:
 
 
 @pytest.mark.parametrize("by", ["player", "file"])
-def test_stats_fits_an_80_column_terminal(summary: tuple[object, object], by: str, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_fits_an_80_column_terminal(
+    summary: tuple[object, object], by: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Before: 14 columns squeezed into 80, every header and most names cut
     to 'pla…', 'Meh…'."""
     from tavlakit.analysis.summary import SHOWN
@@ -246,8 +261,18 @@ def test_stats_no_luck_leaves_out_the_luck_columns_and_help_explains_every_colum
     """Before: --no-luck printed four empty columns; --help named none."""
     args = ["stats", SAMPLE, "--by", "file"]
     plain = run(*args, "--no-luck").output.splitlines()[0].split()
-    assert plain == ["match", "player", "games", "wins", "mars_for", "mars_against", "faces_p", "doubles_rate",
-                     "plies", "problems"]
+    assert plain == [
+        "match",
+        "player",
+        "games",
+        "wins",
+        "mars_for",
+        "mars_against",
+        "faces_p",
+        "doubles_rate",
+        "plies",
+        "problems",
+    ]
     lucky = run(*args).output.splitlines()[0].split()
     assert {"luck_per_roll", "luck_rating", "net_luck", "error_rate"} <= set(lucky)
     helped = " ".join(run("stats", "--help").output.split())

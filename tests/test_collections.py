@@ -72,8 +72,11 @@ def test_stats_counts_it_once_and_says_so() -> None:
 def test_player_names_merge_case_spaces_and_ratings() -> None:
     names = PlayerNames()
     assert names.merge(["BlueNote,1660", "bluenote ", "BlueNote (1755)", "Blue Note"]) == {
-        "BlueNote,1660": "BlueNote", "bluenote ": "BlueNote", "BlueNote (1755)": "BlueNote",
-        "Blue Note": "Blue Note"}
+        "BlueNote,1660": "BlueNote",
+        "bluenote ": "BlueNote",
+        "BlueNote (1755)": "BlueNote",
+        "Blue Note": "Blue Note",
+    }
 
 
 def test_a_bad_mapping_line_is_located() -> None:
@@ -90,8 +93,10 @@ def test_players_frame_shows_the_merged_name(corpus_dir: Path) -> None:
     players = merged.players
     overall = players[players["scope"] == "overall"].set_index("player")
     assert sorted(overall.index) == ["BlueNote", "nori"]
-    assert overall.loc["BlueNote", "games"] == (result.games["player0"].str.startswith("BlueNote").sum()
-                                                + result.games["player1"].str.startswith("BlueNote").sum())
+    assert overall.loc["BlueNote", "games"] == (
+        result.games["player0"].str.startswith("BlueNote").sum()
+        + result.games["player1"].str.startswith("BlueNote").sum()
+    )
 
 
 def test_stats_names_file(tmp_path: Path, corpus_dir: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from tavlakit.formats.mat import load_mat, write_mat
 from tavlakit.formats.sgf import read_sgf
-from tavlakit.rules import DEFAULT_RULES
 from tavlakit.matchscore import ScoreKeeper
+from tavlakit.rules import DEFAULT_RULES
 
 
 def crawford_games(match) -> list[int]:
@@ -45,4 +45,5 @@ def test_a_crawford_mark_the_score_does_not_give_is_reported(corpus_dir: Path) -
     match.games[0].crawford = True  # at 0-0 of a 7-point match: no reader of the .mat could know
     notes = write_mat(match, io.StringIO())
     assert [p.message for p in notes if "Crawford" in p.message] == [
-        "Crawford marks (game 1) cannot be written in a .mat transcript; left out"]
+        "Crawford marks (game 1) cannot be written in a .mat transcript; left out"
+    ]

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from gnubg_cube import ask_gnubg_cube
+
 from tavlakit import Position
 from tavlakit.analysis.cubeful import CubeState, cube_decision, efficiency, eq2mwc, mwc2eq
 
@@ -15,10 +15,20 @@ DATA = Path(__file__).parent / "data" / "gnubg"
 
 #: cube states: (cube, owner, mover, length, score, crawford); owner -1 centred
 STATES = [
-    (1, -1, 0, 0, (0, 0), 0), (2, 0, 0, 0, (0, 0), 0), (4, 1, 0, 0, (0, 0), 0),
-    (1, -1, 0, 7, (0, 0), 0), (1, -1, 1, 7, (2, 4), 0), (2, 0, 0, 7, (3, 1), 0), (2, 1, 1, 7, (3, 1), 0),
-    (1, -1, 0, 5, (3, 3), 0), (1, -1, 0, 5, (4, 2), 1), (1, -1, 1, 5, (4, 2), 0), (1, -1, 0, 5, (4, 2), 0),
-    (4, 1, 1, 11, (2, 5), 0), (1, -1, 0, 3, (1, 1), 0), (2, 0, 0, 9, (0, 6), 0),
+    (1, -1, 0, 0, (0, 0), 0),
+    (2, 0, 0, 0, (0, 0), 0),
+    (4, 1, 0, 0, (0, 0), 0),
+    (1, -1, 0, 7, (0, 0), 0),
+    (1, -1, 1, 7, (2, 4), 0),
+    (2, 0, 0, 7, (3, 1), 0),
+    (2, 1, 1, 7, (3, 1), 0),
+    (1, -1, 0, 5, (3, 3), 0),
+    (1, -1, 0, 5, (4, 2), 1),
+    (1, -1, 1, 5, (4, 2), 0),
+    (1, -1, 0, 5, (4, 2), 0),
+    (4, 1, 1, 11, (2, 5), 0),
+    (1, -1, 0, 3, (1, 1), 0),
+    (2, 0, 0, 9, (0, 6), 0),
 ]
 
 
@@ -33,15 +43,17 @@ def positions(step: int = 23) -> list[str]:
 
 def state_of(spec: tuple) -> CubeState:
     cube, owner, mover, length, score, crawford = spec
-    return CubeState(value=cube, owner=None if owner < 0 else owner, mover=mover, length=length,
-                     score=score, crawford=bool(crawford))
+    return CubeState(
+        value=cube, owner=None if owner < 0 else owner, mover=mover, length=length, score=score, crawford=bool(crawford)
+    )
 
 
 @pytest.fixture(scope="module")
 def answers(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, tuple, dict]]:
     jobs = [(pid, list(spec)) for pid in positions() for spec in STATES]
-    found = ask_gnubg_cube(gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs],
-                           tmp_path_factory.mktemp("cube"))
+    found = ask_gnubg_cube(
+        gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path_factory.mktemp("cube")
+    )
     return [(pid, spec, answer) for (pid, spec), answer in zip(jobs, found)]
 
 
@@ -63,8 +75,12 @@ def test_cube_decisions_equal_gnubgs(answers: list[tuple[str, tuple, dict]]) -> 
         if not mine.available:  # gnubg still reports numbers for a cube the mover cannot turn
             assert mine.no_double == pytest.approx(nd, abs=2e-5), (pid, spec)
             continue
-        for ours, theirs in ((mine.no_double, nd), (mine.double_take, dt), (mine.double_pass, dp),
-                             (mine.optimal, optimal)):
+        for ours, theirs in (
+            (mine.no_double, nd),
+            (mine.double_take, dt),
+            (mine.double_pass, dp),
+            (mine.optimal, optimal),
+        ):
             worst = max(worst, abs(ours - theirs))
             assert ours == pytest.approx(theirs, abs=2e-4), (pid, spec, mine, answer["cube"])
         actions += 1
@@ -102,8 +118,9 @@ def test_one_ply_cube_decisions_near_gnubgs(gnubg_bin: Path, tmp_path: Path) -> 
     from tavlakit.analysis.statistics import Judge
 
     jobs = [(pid, spec) for pid in positions(46) for spec in STATES[::2]]
-    found = ask_gnubg_cube(gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path,
-                           plies=1)
+    found = ask_gnubg_cube(
+        gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path, plies=1
+    )
     judge = Judge(Rules.preset("backgammon"), ply=1)
     diffs = []
     for (pid, spec), answer in zip(jobs, found):

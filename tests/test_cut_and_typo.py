@@ -34,17 +34,20 @@ def test_cut_files_give_one_error_at_the_cut(files) -> None:
     rows = [(name, i) for name, lines in files.items() for i, line in enumerate(lines) if ROW.match(line)]
     for name, i in rng.sample(rows, CASES):
         lines = files[name]
-        cut = lines[:i] + [lines[i][:rng.randrange(len(lines[i]) + 1)]]
+        cut = lines[:i] + [lines[i][: rng.randrange(len(lines[i]) + 1)]]
         last = max(n for n, line in enumerate(cut) if line.strip()) + 1
         report = validate(load_mat("\n".join(cut), source=name))
-        assert [(p.code, p.line) for p in report.problems] == [("truncated", last)], \
-            (name, cut[-1], [str(p) for p in report.problems])
+        assert [(p.code, p.line) for p in report.problems] == [("truncated", last)], (
+            name,
+            cut[-1],
+            [str(p) for p in report.problems],
+        )
 
 
 def test_a_game_without_result_before_another_stays_a_warning(files) -> None:
     lines = files["selfplay-3p-1"]
     result = next(i for i, line in enumerate(lines) if "Wins" in line)
-    report = validate(load_mat("\n".join(lines[:result] + lines[result + 1:])))
+    report = validate(load_mat("\n".join(lines[:result] + lines[result + 1 :])))
     assert [(p.severity, p.code) for p in report.problems][:1] == [("warning", "missing-result")]
     assert report.errors == [] or {p.code for p in report.errors} <= {"score-mismatch"}
 
@@ -60,10 +63,13 @@ def test_one_typo_is_one_syntax_error_on_its_line(files) -> None:
                     cells.extend((name, i, at) for at in digits)
     for name, i, at in rng.sample(cells, CASES):
         lines = list(files[name])
-        lines[i] = lines[i][:at] + rng.choice("OlSZ") + lines[i][at + 1:]
+        lines[i] = lines[i][:at] + rng.choice("OlSZ") + lines[i][at + 1 :]
         report = validate(load_mat("\n".join(lines), source=name))
-        assert [(p.code, p.line) for p in report.problems] == [("syntax", i + 1)], \
-            (name, lines[i], [str(p) for p in report.problems])
+        assert [(p.code, p.line) for p in report.problems] == [("syntax", i + 1)], (
+            name,
+            lines[i],
+            [str(p) for p in report.problems],
+        )
         assert "???" not in report.problems[0].message
 
 
@@ -73,7 +79,7 @@ def test_a_file_cut_in_a_game_header_is_one_error(files) -> None:
     score the previous game left (no score-mismatch)."""
     lines = files["selfplay-5p-2"]
     header = next(i for i, line in enumerate(lines) if line.strip() == "Game 2")
-    for cut in (lines[:header + 1], lines[:header + 1] + [lines[header + 1][:12]]):
+    for cut in (lines[: header + 1], lines[: header + 1] + [lines[header + 1][:12]]):
         report = validate(load_mat("\n".join(cut)))
         assert [(p.code, p.line) for p in report.problems] == [("truncated", len(cut))], report.problems
         assert "before its first row" in report.problems[0].message

@@ -28,8 +28,9 @@ FILES = [*find_records([SAMPLES]), *sorted((REPO / "tests" / "data" / "gnubg").g
 def client() -> Iterator[object]:
     saved = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO), *([saved] if saved else [])])  # workers import this tree
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                       host="127.0.0.1")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    )
     try:
         with distributed.Client(cluster) as connected:
             yield connected
@@ -73,11 +74,13 @@ def test_luck_on_two_workers(client: object) -> None:
 def test_analyse_on_a_scheduler_writes_the_same_store(client: object, tmp_path: Path) -> None:
     address = client.scheduler.address  # type: ignore[attr-defined]
     runner = CliRunner()
-    remote = runner.invoke(app, ["analyse", *map(str, FILES), "--store", str(tmp_path / "remote"), "--no-luck",
-                                 "--scheduler", address])
+    remote = runner.invoke(
+        app, ["analyse", *map(str, FILES), "--store", str(tmp_path / "remote"), "--no-luck", "--scheduler", address]
+    )
     assert remote.exit_code == 0, remote.output
-    local = runner.invoke(app, ["analyse", *map(str, FILES), "--store", str(tmp_path / "local"), "--no-luck",
-                                "-j", "1"])
+    local = runner.invoke(
+        app, ["analyse", *map(str, FILES), "--store", str(tmp_path / "local"), "--no-luck", "-j", "1"]
+    )
     assert local.exit_code == 0, local.output
     a, b = tk.analysis.open_store(tmp_path / "remote"), tk.analysis.open_store(tmp_path / "local")
     pd.testing.assert_frame_equal(a.plays, b.plays)
@@ -89,7 +92,8 @@ def test_analyse_on_a_scheduler_writes_the_same_store(client: object, tmp_path: 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tk_dask, "CONNECT_TIMEOUT", 1)
-    result = CliRunner().invoke(app, ["analyse", str(FILES[0]), "--store", str(tmp_path / "s"), "--no-luck",
-                                      "--scheduler", "tcp://127.0.0.1:9"])
+    result = CliRunner().invoke(
+        app, ["analyse", str(FILES[0]), "--store", str(tmp_path / "s"), "--no-luck", "--scheduler", "tcp://127.0.0.1:9"]
+    )
     assert result.exit_code == 2
     assert "scheduler" in result.output and "Traceback" not in result.output

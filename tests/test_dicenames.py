@@ -56,12 +56,25 @@ def test_round_trip_every_option(five, joiner) -> None:
         assert tk.parse_dice(tk.dice_name(roll, five=five, joiner=joiner)) == roll
 
 
-@pytest.mark.parametrize("text,roll", [
-    ("duses", (6, 6)), ("ses bes", (6, 5)), ("DÜŞEŞ", (6, 6)), ("ŞEŞ BEŞ", (6, 5)), ("şeş-beş", (6, 5)),
-    ("şeşbeş", (6, 5)), ("CİHAR Ü DÜ", (4, 2)), ("CIHAR U DU", (4, 2)), ("cıhar ü se", (4, 3)),
-    ("  Penç Ü Se ", (5, 3)), ("HEP YEK", (1, 1)), ("DÖRT CİHAR", (4, 4)), ("dort cihar", (4, 4)),
-    ("penc u se", (5, 3)),
-])
+@pytest.mark.parametrize(
+    "text,roll",
+    [
+        ("duses", (6, 6)),
+        ("ses bes", (6, 5)),
+        ("DÜŞEŞ", (6, 6)),
+        ("ŞEŞ BEŞ", (6, 5)),
+        ("şeş-beş", (6, 5)),
+        ("şeşbeş", (6, 5)),
+        ("CİHAR Ü DÜ", (4, 2)),
+        ("CIHAR U DU", (4, 2)),
+        ("cıhar ü se", (4, 3)),
+        ("  Penç Ü Se ", (5, 3)),
+        ("HEP YEK", (1, 1)),
+        ("DÖRT CİHAR", (4, 4)),
+        ("dort cihar", (4, 4)),
+        ("penc u se", (5, 3)),
+    ],
+)
 def test_parse_without_turkish_letters_and_any_case(text: str, roll: tuple[int, int]) -> None:
     assert tk.parse_dice(text) == roll
 

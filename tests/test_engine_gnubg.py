@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

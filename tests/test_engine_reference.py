@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_engine_gnubg import ROLLS, played_boards, random_boards, to_array
 
 from tavlakit import Rules
 from tavlakit.movegen import legal_results
-
-from test_engine_gnubg import ROLLS, played_boards, random_boards, to_array
 
 State = tuple[tuple[int, ...], tuple[int, ...]]  # board, checkers that may not move on
 

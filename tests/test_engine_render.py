@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tavlakit import Position
-
 from test_engine_gnubg import played_boards, random_boards
+
+from tavlakit import Position
 
 TOP = list(range(13, 25))  # left to right
 BOTTOM = list(range(12, 0, -1))

@@ -43,12 +43,24 @@ def test_mutated_records_give_problems_not_failures(seed_files, fmt: str, tmp_pa
     assert tried >= CASES * 3
 
 
-@pytest.mark.parametrize("tag", ['Jacoby "6n"', 'Crawford "maybe"', 'CubeLimit "lots"', 'Rules "bogus"',
-                                 'Variation "Hypergammon"', 'Rules "mars=sometimes"', 'Rules "cube=perhaps"'])
+@pytest.mark.parametrize(
+    "tag",
+    [
+        'Jacoby "6n"',
+        'Crawford "maybe"',
+        'CubeLimit "lots"',
+        'Rules "bogus"',
+        'Variation "Hypergammon"',
+        'Rules "mars=sometimes"',
+        'Rules "cube=perhaps"',
+    ],
+)
 def test_unreadable_tag_is_a_located_bad_tag(tag: str, tmp_path: Path) -> None:
     path = tmp_path / "tagged.mat"
-    path.write_text(f"; [{tag}]\n\n 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n"
-                    "      Wins 1 point\n", encoding="utf-8")
+    path.write_text(
+        f"; [{tag}]\n\n 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n",
+        encoding="utf-8",
+    )
     outcome = check(path)
     assert outcome.failure is None
     match = read_match(path)

@@ -54,8 +54,21 @@ def test_every_corpus_gmd_reads(corpus_dir: Path) -> None:
 def steps(match: Match) -> list[list[tuple[object, ...]]]:
     """Each game's turns as the engine replays them: who, what, the board
     before and after (Position IDs), the cube."""
-    return [[(s.player, s.turn.kind, s.turn.dice and sorted(s.turn.dice), s.before.position_id(),
-              s.after.position_id(), s.cube, s.owner) for s in game.steps] for game in replay(match)]
+    return [
+        [
+            (
+                s.player,
+                s.turn.kind,
+                s.turn.dice and sorted(s.turn.dice),
+                s.before.position_id(),
+                s.after.position_id(),
+                s.cube,
+                s.owner,
+            )
+            for s in game.steps
+        ]
+        for game in replay(match)
+    ]
 
 
 def results(match: Match) -> list[tuple[int, int] | None]:
@@ -75,6 +88,7 @@ def test_7point_is_the_match_of_its_mat_and_sgf(corpus_dir: Path) -> None:
     assert results(gmd) == results(mat) == results(sgf)
     assert [g.score for g in gmd.games] == [g.score for g in mat.games] == [g.score for g in sgf.games]
     assert gmd.final_score() == (8, 5)
+
     # hit marks come from the board, as the SGF reader has them: the same points hit in every turn
     # (Gibbon orders some moves differently, so which of two checkers hit may differ)
     def hits(match: Match) -> list[list[int]]:
@@ -92,10 +106,15 @@ def test_7point_header_and_first_game(corpus_dir: Path) -> None:
     assert match.tags["Player 2 Rating"] == "1234.56 123 (FIBS), 0.984 31 (Gibbon)"  # Rank:W: SnowWhite
     assert match.tags["Player 1 Rating"] == "2345.67 234 (FIBS), 0.845 266 (Gibbon)"  # Rank:B: JoeBlack
     assert plays(match) == [
-        (1, "roll", (4, 2), "8/4 6/4", None), (0, "roll", (3, 2), "24/22 13/10", None),
-        (1, "roll", (4, 3), "24/20 6/3*", None), (0, "roll", (5, 2), "bar/18", None),
-        (1, "roll", (1, 3), "8/7* 6/3", None), (0, "roll", (3, 4), "", None),
-        (1, "double", None, "", 2), (0, "drop", None, "", None)]
+        (1, "roll", (4, 2), "8/4 6/4", None),
+        (0, "roll", (3, 2), "24/22 13/10", None),
+        (1, "roll", (4, 3), "24/20 6/3*", None),
+        (0, "roll", (5, 2), "bar/18", None),
+        (1, "roll", (1, 3), "8/7* 6/3", None),
+        (0, "roll", (3, 4), "", None),
+        (1, "double", None, "", 2),
+        (0, "drop", None, "", None),
+    ]
     assert match.games[0].turns[0].extra["gmd:time"] == ["12345"]  # Roll:W:12345: 4 2
     assert match.games[0].result == Result(1, 1)
     assert match.games[1].score == (0, 1)
@@ -103,35 +122,91 @@ def test_7point_header_and_first_game(corpus_dir: Path) -> None:
 
 # File, then per game: the turns (player, kind, dice, play, cube) and the result, read by eye.
 EDGES = {
-    "dance-complete1.gmd": [([(0, "roll", (2, 5), "24/22 13/8", None), (1, "roll", (5, 5), "8/3* 8/3 6/1* 6/1", None),
-                              (0, "roll", (3, 1), "", None)], None)],
-    "dance-incomplete.gmd": [([(0, "roll", (2, 5), "24/22 13/8", None),
-                               (1, "roll", (5, 5), "8/3* 8/3 6/1* 6/1", None)], None)],
-    "drop-black-complete.gmd": [([(0, "roll", (2, 4), "8/4 6/4", None), (1, "double", None, "", 2),
-                                  (0, "drop", None, "", None)], (1, 1)),
-                                ([(0, "roll", (2, 4), "8/4 6/4", None), (1, "roll", (5, 2), "", None)], None)],
+    "dance-complete1.gmd": [
+        (
+            [
+                (0, "roll", (2, 5), "24/22 13/8", None),
+                (1, "roll", (5, 5), "8/3* 8/3 6/1* 6/1", None),
+                (0, "roll", (3, 1), "", None),
+            ],
+            None,
+        )
+    ],
+    "dance-incomplete.gmd": [
+        ([(0, "roll", (2, 5), "24/22 13/8", None), (1, "roll", (5, 5), "8/3* 8/3 6/1* 6/1", None)], None)
+    ],
+    "drop-black-complete.gmd": [
+        ([(0, "roll", (2, 4), "8/4 6/4", None), (1, "double", None, "", 2), (0, "drop", None, "", None)], (1, 1)),
+        ([(0, "roll", (2, 4), "8/4 6/4", None), (1, "roll", (5, 2), "", None)], None),
+    ],
     "drop-white-incomplete.gmd": [([(1, "roll", (4, 2), "8/4 6/4", None), (0, "double", None, "", 2)], None)],
-    "drop-white-complete.gmd": [([(1, "roll", (4, 2), "8/4 6/4", None), (0, "double", None, "", 2),
-                                  (1, "drop", None, "", None)], (0, 1)),
-                                ([(1, "roll", (4, 2), "8/4 6/4", None), (0, "roll", (5, 2), "", None)], None)],
-    "maxfill-black-complete.gmd": [([(0, "roll", (2, 4), "8/4 6/4", None), (1, "roll", (5, 2), "", None)], (0, 1)),
-                                   ([(0, "roll", (2, 4), "8/4 6/4", None), (1, "double", None, "", 2),
-                                     (0, "take", None, "", None), (1, "roll", (5, 2), "", None)], None)],
-    "reject-black-complete.gmd": [([(0, "roll", (2, 4), "8/4 6/4", None), (1, "double", None, "", 2),
-                                    (0, "take", None, "", None), (1, "roll", (3, 1), "8/5 6/5", None),
-                                    (0, "roll", (4, 4), "", None)], None)],
-    "roll-white-complete.gmd": [([(1, "roll", (4, 2), "8/4 6/4", None), (0, "roll", (3, 1), "8/5 6/5", None),
-                                  (1, "double", None, "", 2), (0, "take", None, "", None),
-                                  (1, "roll", (4, 4), "", None)], None)],
+    "drop-white-complete.gmd": [
+        ([(1, "roll", (4, 2), "8/4 6/4", None), (0, "double", None, "", 2), (1, "drop", None, "", None)], (0, 1)),
+        ([(1, "roll", (4, 2), "8/4 6/4", None), (0, "roll", (5, 2), "", None)], None),
+    ],
+    "maxfill-black-complete.gmd": [
+        ([(0, "roll", (2, 4), "8/4 6/4", None), (1, "roll", (5, 2), "", None)], (0, 1)),
+        (
+            [
+                (0, "roll", (2, 4), "8/4 6/4", None),
+                (1, "double", None, "", 2),
+                (0, "take", None, "", None),
+                (1, "roll", (5, 2), "", None),
+            ],
+            None,
+        ),
+    ],
+    "reject-black-complete.gmd": [
+        (
+            [
+                (0, "roll", (2, 4), "8/4 6/4", None),
+                (1, "double", None, "", 2),
+                (0, "take", None, "", None),
+                (1, "roll", (3, 1), "8/5 6/5", None),
+                (0, "roll", (4, 4), "", None),
+            ],
+            None,
+        )
+    ],
+    "roll-white-complete.gmd": [
+        (
+            [
+                (1, "roll", (4, 2), "8/4 6/4", None),
+                (0, "roll", (3, 1), "8/5 6/5", None),
+                (1, "double", None, "", 2),
+                (0, "take", None, "", None),
+                (1, "roll", (4, 4), "", None),
+            ],
+            None,
+        )
+    ],
     "roll-black-incomplete.gmd": [([(0, "roll", (2, 4), "8/4 6/4", None), (1, "roll", (3, 1), "", None)], None)],
     "win-by-double.gmd": [([(0, "double", None, "", 4)], None)],
     "win-by-move.gmd": [([(0, "roll", (3, 2), "", None)], None)],
-    "maxfill-white-complete.gmd": [([(1, "roll", (4, 2), "8/4 6/4", None), (0, "roll", (5, 2), "", None)], (1, 1)),
-                                   ([(1, "roll", (4, 2), "8/4 6/4", None), (0, "double", None, "", 2),
-                                     (1, "take", None, "", None), (0, "roll", (5, 2), "", None)], None)],
-    "reject2-black-complete.gmd": [([(0, "roll", (2, 4), "8/4 6/4", None), (1, "roll", (3, 1), "8/5 6/5", None),
-                                     (0, "double", None, "", 2), (1, "take", None, "", None),
-                                     (0, "roll", (4, 4), "", None)], None)],
+    "maxfill-white-complete.gmd": [
+        ([(1, "roll", (4, 2), "8/4 6/4", None), (0, "roll", (5, 2), "", None)], (1, 1)),
+        (
+            [
+                (1, "roll", (4, 2), "8/4 6/4", None),
+                (0, "double", None, "", 2),
+                (1, "take", None, "", None),
+                (0, "roll", (5, 2), "", None),
+            ],
+            None,
+        ),
+    ],
+    "reject2-black-complete.gmd": [
+        (
+            [
+                (0, "roll", (2, 4), "8/4 6/4", None),
+                (1, "roll", (3, 1), "8/5 6/5", None),
+                (0, "double", None, "", 2),
+                (1, "take", None, "", None),
+                (0, "roll", (4, 4), "", None),
+            ],
+            None,
+        )
+    ],
     "opening-white-double-complete.gmd": [([(1, "roll", (4, 2), "", None)], None)],
     "initial-with-game.gmd": [([], None)],
     "initial.gmd": [],
@@ -194,21 +269,24 @@ def test_folder_and_conversion(corpus_dir: Path, tmp_path: Path) -> None:
 HEAD = "GMD-2\nLength: 7\nGame:\nRoll:W:: 4 2\n"
 
 
-@pytest.mark.parametrize("text, code, line, column, words", [
-    (HEAD + "Move:W:: 8/4 6/44\n", "syntax", 5, 16, "not between 0 and 25"),
-    (HEAD + "Move:B:: 1/3\n", "syntax", 5, 1, "without a roll of that player"),
-    (HEAD + "Move:W:: 8/4 6/\n", "syntax", 5, 14, "cannot read '6/'"),
-    (HEAD + "Resign:W::\n", "syntax", 5, 11, "ends too early"),
-    (HEAD + "Roll:W:: x y\n", "syntax", 5, 10, "cannot read"),
-    (HEAD + "Take:B:\n", "syntax", 5, 1, "answers no double"),
-    (HEAD + "Accept:B:\n", "syntax", 5, 1, "answers no resignation"),
-    (HEAD + "Bogus:W:: 1\n", "unsupported", 5, 1, "not a Gibbon event"),
-    (HEAD + "Double:-:\n", "syntax", 5, 1, "names no player"),
-    ("Length: 7\nGame:\n", "syntax", 1, 1, "starts with 'GMD-"),
-    ("GMD-2\nLength: 7\nRoll:W:: 4 2\n", "syntax", 3, 1, "before the first 'Game:'"),
-    ("GMD-2\nGame: Points{1 2 3}\n", "syntax", 2, 7, "26"),
-    ("GMD-2\nGame: Points{0 15 15 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0}\n", "syntax", 2, 7, "set-up"),
-])
+@pytest.mark.parametrize(
+    "text, code, line, column, words",
+    [
+        (HEAD + "Move:W:: 8/4 6/44\n", "syntax", 5, 16, "not between 0 and 25"),
+        (HEAD + "Move:B:: 1/3\n", "syntax", 5, 1, "without a roll of that player"),
+        (HEAD + "Move:W:: 8/4 6/\n", "syntax", 5, 14, "cannot read '6/'"),
+        (HEAD + "Resign:W::\n", "syntax", 5, 11, "ends too early"),
+        (HEAD + "Roll:W:: x y\n", "syntax", 5, 10, "cannot read"),
+        (HEAD + "Take:B:\n", "syntax", 5, 1, "answers no double"),
+        (HEAD + "Accept:B:\n", "syntax", 5, 1, "answers no resignation"),
+        (HEAD + "Bogus:W:: 1\n", "unsupported", 5, 1, "not a Gibbon event"),
+        (HEAD + "Double:-:\n", "syntax", 5, 1, "names no player"),
+        ("Length: 7\nGame:\n", "syntax", 1, 1, "starts with 'GMD-"),
+        ("GMD-2\nLength: 7\nRoll:W:: 4 2\n", "syntax", 3, 1, "before the first 'Game:'"),
+        ("GMD-2\nGame: Points{1 2 3}\n", "syntax", 2, 7, "26"),
+        ("GMD-2\nGame: Points{0 15 15 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0}\n", "syntax", 2, 7, "set-up"),
+    ],
+)
 def test_bad_input_is_located(text: str, code: str, line: int, column: int, words: str) -> None:
     match = load_gmd(text, "bad.gmd")
     problems = match.problems + [p for g in match.games for p in g.problems]
@@ -221,7 +299,7 @@ def test_cut_and_garbage_files_never_raise(corpus_dir: Path) -> None:
     for cut in range(0, len(text), 97):
         match = load_gmd(text[:cut])
         assert all(p.line for g in match.games for p in g.problems)
-    match = load_gmd(text[:text.index("Move:B:: 14/18 17/18")] + "Move:B:: 14/1")
+    match = load_gmd(text[: text.index("Move:B:: 14/18 17/18")] + "Move:B:: 14/1")
     assert len(match.games) == 2 and match.games[1].turns[-1].moves == (Move(11, 24),)
     garbage = load_gmd(b"\x00\xff GMD-2\n\x01\x02", "junk.gmd")
     assert garbage.games == [] and garbage.problems and all(p.file == "junk.gmd" for p in garbage.problems)

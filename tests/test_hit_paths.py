@@ -85,10 +85,12 @@ def test_look_ahead_follows_both_readings() -> None:
     """resync.choose plays a later two-way play both ways: the candidate
     board fits all three later rolls whichever way Bob's blot was taken."""
     bob = Position.initial().play([Move(8, 4), Move(6, 4)]).apply([Move(24, 23), Move(24, 22)])
-    turns = [Turn(1, "roll", (2, 1), (Move(24, 23), Move(24, 22))),
-             Turn(0, "roll", (1, 4), (Move(6, 1),)),  # 6/5/1 is walked first
-             Turn(1, "roll", (4, 3), (Move(25, 22), Move(13, 9))),
-             Turn(0, "roll", (6, 3), (Move(13, 7), Move(13, 10)))]
+    turns = [
+        Turn(1, "roll", (2, 1), (Move(24, 23), Move(24, 22))),
+        Turn(0, "roll", (1, 4), (Move(6, 1),)),  # 6/5/1 is walked first
+        Turn(1, "roll", (4, 3), (Move(25, 22), Move(13, 9))),
+        Turn(0, "roll", (6, 3), (Move(13, 7), Move(13, 10))),
+    ]
     choice = choose([Candidate(bob.board, (), "unchanged")], Game(1, turns=turns), 0, 1, BG)
     assert (choice.fits, choice.to_end) == (3, True)
 
@@ -98,9 +100,17 @@ def test_marks_of_an_earlier_game_count() -> None:
     nothing later tells the readings apart), but game 1 of the file marks
     hits: 6/1 is read as hitting nothing, as such a writer means it."""
     first = transcript(("41: 6/2*/1", "43: bar/22 22/18"), ("63: 13/7* 13/10", "65: bar/20 13/7"))
-    second = "\n".join([" Game 2", " Ann : 1                        Bob : 0",
-                        f"  1) {OPENING[0]:<28}{OPENING[1]}", "  2) 41: 6/1                      Doubles => 2",
-                        "  3)  Drops", "                                  Wins 1 point", ""])
+    second = "\n".join(
+        [
+            " Game 2",
+            " Ann : 1                        Bob : 0",
+            f"  1) {OPENING[0]:<28}{OPENING[1]}",
+            "  2) 41: 6/1                      Doubles => 2",
+            "  3)  Drops",
+            "                                  Wins 1 point",
+            "",
+        ]
+    )
     assert problems(first + "\n" + second) == []
     alone = " 5 point match\n\n" + second.replace("Game 2", "Game 1").replace("Ann : 1", "Ann : 0")
     assert problems(alone) == NO_MARKS  # no marks in the file: the first way found, 6/2*/1, an unmarked hit

@@ -41,6 +41,7 @@ def turkish() -> dict[str, str]:
 
 # -- the catalog -----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The message ids of the code as it is now, extracted by Babel."""
@@ -63,7 +64,12 @@ def test_extraction_finds_code_messages_and_cli_help(template: Path) -> None:
     assert all(command.help in ids for command in group.commands.values())
     assert set(CODES.values()) <= ids
     places = {path for m in messages for path, _line in m.locations}
-    assert {"tavlakit/replay.py", "tavlakit/formats/mat.py", "tavlakit/formats/sgf.py", "tavlakit/cli/lang.py"} <= places
+    assert {
+        "tavlakit/replay.py",
+        "tavlakit/formats/mat.py",
+        "tavlakit/formats/sgf.py",
+        "tavlakit/cli/lang.py",
+    } <= places
     assert len(ids) > 150
 
 
@@ -78,11 +84,14 @@ def test_every_catalog_is_complete_and_compiled(template: Path) -> None:
 def test_gaps_are_found(tmp_path: Path) -> None:
     """The completeness check can fail: a catalog with every kind of gap."""
     po = tmp_path / "x.po"
-    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
-                  'msgid "kept"\nmsgstr "tutuldu"\n\n'
-                  'msgid "empty"\nmsgstr ""\n\n'
-                  '#, fuzzy\nmsgid "near"\nmsgstr "yakın"\n\n'
-                  'msgid "point {point}"\nmsgstr "hane {hane}"\n', encoding="utf-8")
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "kept"\nmsgstr "tutuldu"\n\n'
+        'msgid "empty"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "near"\nmsgstr "yakın"\n\n'
+        'msgid "point {point}"\nmsgstr "hane {hane}"\n',
+        encoding="utf-8",
+    )
     pot = tmp_path / "x.pot"
     pot.write_text('msgid ""\nmsgstr ""\n\nmsgid "kept"\nmsgstr ""\n\nmsgid "new one"\nmsgstr ""\n', encoding="utf-8")
     found = i18n_tools.gaps(po, pot)
@@ -102,29 +111,35 @@ def test_no_function_shadows_gettext(tmp_path: Path) -> None:
 
 def test_every_message_can_be_extracted(tmp_path: Path) -> None:
     assert i18n_tools.unextractable() == []
-    (tmp_path / "built.py").write_text("x = 1\nprint(_(f'a {x}'), _('a %d' % x), N_('a' + 'b'), _('fine {x}'), _(x))\n",
-                                       encoding="utf-8")
+    (tmp_path / "built.py").write_text(
+        "x = 1\nprint(_(f'a {x}'), _('a %d' % x), N_('a' + 'b'), _('fine {x}'), _(x))\n", encoding="utf-8"
+    )
     found = [line.split(": ", 1)[1] for line in i18n_tools.unextractable(tmp_path)]
     assert [line.split("()")[0] for line in found] == ["_", "_", "N_"]
     assert all("of a built string" in line for line in found)
     (tmp_path / "built.py").write_text("print(f'<b>{_(\"on roll\")}</b>', _('fine'))\n", encoding="utf-8")
     assert [line.split(": ", 1)[1] for line in i18n_tools.unextractable(tmp_path)] == [
-        "_() inside an f-string; take it out of the braces"]
+        "_() inside an f-string; take it out of the braces"
+    ]
 
 
 # -- choosing the language ----------------------------------------------------------
 
-@pytest.mark.parametrize("environ,expected", [
-    ({}, "en"),
-    ({"LANG": "tr_TR.UTF-8"}, "tr"),
-    ({"LC_MESSAGES": "tr_TR"}, "tr"),
-    ({"LC_ALL": "tr"}, "tr"),
-    ({"LANGUAGE": "tr:en", "LANG": "en_US.UTF-8"}, "tr"),
-    ({"LANGUAGE": "de:tr"}, "tr"),
-    ({"LC_ALL": "C", "LANG": "tr_TR.UTF-8"}, "en"),  # the first one set decides, as for gettext
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-    ({"LANG": "trk"}, "en"),
-])
+
+@pytest.mark.parametrize(
+    "environ,expected",
+    [
+        ({}, "en"),
+        ({"LANG": "tr_TR.UTF-8"}, "tr"),
+        ({"LC_MESSAGES": "tr_TR"}, "tr"),
+        ({"LC_ALL": "tr"}, "tr"),
+        ({"LANGUAGE": "tr:en", "LANG": "en_US.UTF-8"}, "tr"),
+        ({"LANGUAGE": "de:tr"}, "tr"),
+        ({"LC_ALL": "C", "LANG": "tr_TR.UTF-8"}, "en"),  # the first one set decides, as for gettext
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "trk"}, "en"),
+    ],
+)
 def test_language_from_environment(environ: dict[str, str], expected: str) -> None:
     assert i18n.language_from_environment(environ) == expected
 
@@ -135,8 +150,10 @@ def test_set_language_and_unknown_language() -> None:
         i18n.set_language("tr_TR.UTF-8")
         assert i18n.language() == "tr"
         assert i18n._("illegal-play") == "illegal-play"  # codes are not messages
-        assert i18n._("a written play that no legal play matches") == turkish()[
-            "a written play that no legal play matches"]
+        assert (
+            i18n._("a written play that no legal play matches")
+            == turkish()["a written play that no legal play matches"]
+        )
         with pytest.raises(ValueError, match="en, tr"):
             i18n.set_language("xx")
     finally:
@@ -155,6 +172,7 @@ def test_dice_name_error_in_turkish() -> None:
 
 
 # -- Turkish messages, judged against the catalog -----------------------------------------
+
 
 def _pattern(template: str) -> tuple[re.Pattern[str], list[str]]:
     names: list[str] = []
@@ -225,6 +243,7 @@ def test_the_judge_tells_turkish_from_english() -> None:
 
 # -- faults in a transcript ------------------------------------------------------------
 
+
 def _cell(lines: list[str], step, text: str, cut: bool = True) -> str:
     """The transcript with the step's cell replaced by ``text``; with ``cut``
     the game ends there (the other side resigns) and later games are dropped."""
@@ -235,7 +254,7 @@ def _cell(lines: list[str], step, text: str, cut: bool = True) -> str:
         winner = " " * (6 if turn.player == 0 else 34) + "Wins 1 point"
         return "\n".join(lines[: turn.line - 1] + [row[:start] + text, winner]) + "\n"
     end = 33 if turn.player == 0 else len(row)
-    out = lines[: turn.line - 1] + [row[:start] + text.ljust(end - start) + row[end:]] + lines[turn.line:]
+    out = lines[: turn.line - 1] + [row[:start] + text.ljust(end - start) + row[end:]] + lines[turn.line :]
     return "\n".join(out) + "\n"
 
 
@@ -252,8 +271,13 @@ def _faults(folder: Path) -> set[str]:
     text = (GNUBG / "selfplay-5p-2.mat").read_text(encoding="utf-8")
     lines = text.split("\n")
     match = load_mat(text)
-    steps = [s for game in replay(match, BG) for s in game.steps
-             if s.turn.kind == "roll" and s.turn.dice and s.turn.moves and s.index >= 2]
+    steps = [
+        s
+        for game in replay(match, BG)
+        for s in game.steps
+        if s.turn.kind == "roll" and s.turn.dice and s.turn.moves and s.index >= 2
+    ]
+
     def dice(s) -> str:
         return f"{s.turn.dice[0]}{s.turn.dice[1]}: "
 
@@ -263,8 +287,7 @@ def _faults(folder: Path) -> set[str]:
 
     def blocked(s):
         b, a = s.before.board, s.turn.dice[0]
-        return None if b[25] else next((f"{p}/{p - a}" for p in range(24, a, -1) if b[p] > 0 and b[p - a] <= -2),
-                                       None)
+        return None if b[25] else next((f"{p}/{p - a}" for p in range(24, a, -1) if b[p] > 0 and b[p - a] <= -2), None)
 
     def backwards(s):
         b = s.before.board
@@ -291,9 +314,14 @@ def _faults(folder: Path) -> set[str]:
         return None
 
     files: dict[str, tuple[str, str]] = {}
-    for name, predicate, code in [("empty", empty, "illegal-play"), ("blocked", blocked, "illegal-play"),
-                                  ("backwards", backwards, "illegal-play"), ("enter", enter_first, "must-enter-first"),
-                                  ("outside", outside, "bear-off-outside"), ("one-die", one_die, "not-all-dice-used")]:
+    for name, predicate, code in [
+        ("empty", empty, "illegal-play"),
+        ("blocked", blocked, "illegal-play"),
+        ("backwards", backwards, "illegal-play"),
+        ("enter", enter_first, "must-enter-first"),
+        ("outside", outside, "bear-off-outside"),
+        ("one-die", one_die, "not-all-dice-used"),
+    ]:
         step, play = _first(steps, predicate)
         files[name] = (_cell(lines, step, dice(step) + play), code)
     left = [s for s in steps if s.turn.player == 0]
@@ -318,7 +346,7 @@ def _faults(folder: Path) -> set[str]:
     final = list(match.games[-1].score)
     final[match.games[-1].result.winner] += match.games[-1].result.points
     extra = [f" Game {len(match.games) + 1}", f" Alpha : {final[0]:<24}Bravo : {final[1]}"]
-    files["over"] = ("\n".join(lines + [""] + extra + lines[games[0] + 2: games[1]]), "match-over")
+    files["over"] = ("\n".join(lines + [""] + extra + lines[games[0] + 2 : games[1]]), "match-over")
     for name, (body, _code) in files.items():
         (folder / f"{name}.mat").write_text(body, encoding="utf-8")
     (folder / "empty-file.mat").write_text("", encoding="utf-8")
@@ -385,6 +413,7 @@ def test_json_keeps_codes_and_keys_english(faults) -> None:
 
 # -- the real console script ---------------------------------------------------------
 
+
 def _console(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
     script = shutil.which("tavlakit", path=str(Path(sys.executable).parent)) or shutil.which("tavlakit")
     assert script, "the tavlakit console script is not installed"
@@ -434,10 +463,17 @@ def test_console_english_by_default() -> None:
 def test_typer_words_left_alone_in_english_are_typers_own() -> None:
     """In English the CLI does not import Typer's help formatter to set its
     words (a tenth of a second of start-up): they must be English already."""
-    code = ("from typer import rich_utils\nfrom tavlakit.cli.lang import TYPER_TEXT\n"
-            "print([k for k, v in TYPER_TEXT.items() if getattr(rich_utils, k) != v])")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    code = (
+        "from typer import rich_utils\nfrom tavlakit.cli.lang import TYPER_TEXT\n"
+        "print([k for k, v in TYPER_TEXT.items() if getattr(rich_utils, k) != v])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
@@ -487,8 +523,9 @@ def test_turkish_board_numbered_absolutely_with_colours() -> None:
     assert black[-2].split()[0] == "+13-14-15-16-17-18------19-20-21-22-23-24-+"
     assert black[1].rstrip().endswith("X |")  # Black's two checkers on 1, top right
     assert black[-3][2:5] == " O " and black[-3][25:28] == " X "  # White's 5 on 13 (bottom left), Black's 5 on 19
-    assert black[-2].endswith(tr["{side}: {pips} pips, {off} off (to move)"].format(
-        side=f"{tr['Black']} (X)", pips=167, off=0))
+    assert black[-2].endswith(
+        tr["{side}: {pips} pips, {off} off (to move)"].format(side=f"{tr['Black']} (X)", pips=167, off=0)
+    )
     assert black[0].endswith(tr["{side}: {pips} pips, {off} off"].format(side=f"{tr['White']} (O)", pips=167, off=0))
     assert white[0].split()[0] == "+13-14-15-16-17-18------19-20-21-22-23-24-+"
     assert white[-1] == " " + tr["Position ID: {id}"].format(id=start.position_id())
@@ -530,8 +567,11 @@ def test_plot_titles_and_labels_in_turkish() -> None:
     result = analyse(tk.read_match(GNUBG / "selfplay-3p-1.mat"), luck=False)
     try:
         i18n.set_language("tr")
-        charts = [(plots.plot_dice(result.plays), True), (plots.plot_pip_race(result.plays, game=1), False),
-                  (plots.plot_mars_rates(result.games), True)]
+        charts = [
+            (plots.plot_dice(result.plays), True),
+            (plots.plot_pip_race(result.plays, game=1), False),
+            (plots.plot_mars_rates(result.games), True),
+        ]
     finally:
         i18n.set_language("en")
     for ax, legend in charts:
@@ -550,12 +590,24 @@ def test_only_the_program_takes_the_language_early() -> None:
     that merely imports the CLI keeps English under LANG=tr."""
     env = {k: v for k, v in os.environ.items() if k not in i18n.ENVIRONMENT}
     env.update(PYTHONPATH=str(REPO), COLUMNS="250", TERMINAL_WIDTH="250")
-    module = subprocess.run([sys.executable, "-m", "tavlakit", "--lang", "tr", "validate", "--help"],
-                            capture_output=True, text=True, timeout=120, env=env, cwd=REPO, check=False)
+    module = subprocess.run(
+        [sys.executable, "-m", "tavlakit", "--lang", "tr", "validate", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=REPO,
+        check=False,
+    )
     assert turkish()["Default: from the file's tags, else backgammon."] in _plain(module.stdout)
-    importer = subprocess.run([sys.executable, "-c", "import tavlakit.cli, tavlakit.i18n as i; print(i.language())"],
-                              capture_output=True, text=True, timeout=120, env={**env, "LANG": "tr_TR.UTF-8"},
-                              check=False)
+    importer = subprocess.run(
+        [sys.executable, "-c", "import tavlakit.cli, tavlakit.i18n as i; print(i.language())"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "LANG": "tr_TR.UTF-8"},
+        check=False,
+    )
     assert importer.stdout.strip() == "en", importer.stderr
 
 
@@ -587,18 +639,27 @@ def test_typer_errors_in_turkish() -> None:
     tr = turkish()
     run = _console("--lang", "tr", "nosuch")
     assert run.returncode == 2
-    assert run.stderr == tr["error: {message}"].format(message=tr["No such command {name!r}."].format(name="nosuch")) + "\n"
+    assert (
+        run.stderr
+        == tr["error: {message}"].format(message=tr["No such command {name!r}."].format(name="nosuch")) + "\n"
+    )
 
 
 def test_compendium_fills_only_exact_untranslated_or_fuzzy(tmp_path: Path) -> None:
     po = tmp_path / "tavlakit.po"
-    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
-                  'msgid "kept"\nmsgstr "tutuldu"\n\nmsgid "new"\nmsgstr ""\n\n'
-                  '#, fuzzy\nmsgid "near"\nmsgstr "yakın?"\n\nmsgid "other"\nmsgstr ""\n', encoding="utf-8")
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "kept"\nmsgstr "tutuldu"\n\nmsgid "new"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "near"\nmsgstr "yakın?"\n\nmsgid "other"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
     compendium = tmp_path / "compendium.po"
-    compendium.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
-                          'msgid "kept"\nmsgstr "BAŞKA"\n\nmsgid "new"\nmsgstr "yeni"\n\n'
-                          'msgid "near"\nmsgstr "yakın"\n\nmsgid "others"\nmsgstr "diğerleri"\n', encoding="utf-8")
+    compendium.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "kept"\nmsgstr "BAŞKA"\n\nmsgid "new"\nmsgstr "yeni"\n\n'
+        'msgid "near"\nmsgstr "yakın"\n\nmsgid "others"\nmsgstr "diğerleri"\n',
+        encoding="utf-8",
+    )
     assert i18n_tools.fill_from(po, compendium) == 2
     with po.open("rb") as f:
         got = {m.id: (m.string, m.fuzzy) for m in read_po(f) if m.id}

@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from record_strategies import matches
 
 from tavlakit.formats.jsonfmt import match_to_dict, read_json, write_json
@@ -54,9 +53,11 @@ def test_generated_round_trip(match: Match) -> None:
 def test_defaults_are_left_out() -> None:
     match = read_sgf("(;GM[6]MI[length:3][game:0][ws:0][bs:0]PW[A]PB[B];W[31fehe];B[double];W[take])")
     turns = match_to_dict(match)["games"][0]["turns"]
-    assert turns == [{"player": 0, "dice": [3, 1], "moves": ["6/5", "8/5"], "number": 1},
-                     {"player": 1, "kind": "double", "cube": 2, "number": 2},
-                     {"player": 0, "kind": "take", "number": 3}]
+    assert turns == [
+        {"player": 0, "dice": [3, 1], "moves": ["6/5", "8/5"], "number": 1},
+        {"player": 1, "kind": "double", "cube": 2, "number": 2},
+        {"player": 0, "kind": "take", "number": 3},
+    ]
 
 
 def test_bad_json_is_located() -> None:
@@ -69,17 +70,20 @@ def test_bad_json_is_located() -> None:
 GOOD_TURN = {"player": 0, "dice": [3, 1], "moves": ["8/5", "6/5"]}
 
 
-@pytest.mark.parametrize(("turn", "words"), [
-    ({"player": 2, "dice": [3, 1]}, "/games/0/turns/1/player: a player is 0 or 1"),
-    ({"player": 0, "dice": [3, 1, 4]}, "/games/0/turns/1/dice: a roll has two dice, not 3"),
-    ({"player": 0, "dice": [3, "1"]}, "/games/0/turns/1/dice/1: expected a whole number"),
-    ({"player": 0, "dice": [3, 1], "moves": ["13-9"]}, "/games/0/turns/1/moves/0: cannot read move"),
-    ({"player": 0, "dice": [3, 1], "moves": ["13/9/8"]}, "one move 'from/to' per entry"),
-    ({"player": 0, "kind": "resign"}, "/games/0/turns/1/kind: expected one of roll"),
-    ({"player": 0, "dice": [3, 1], "hits": 1}, "unknown field(s) hits"),
-    ({"dice": [3, 1]}, "the field 'player' is missing"),
-    ({"player": True, "dice": [3, 1]}, "expected a whole number"),
-])
+@pytest.mark.parametrize(
+    ("turn", "words"),
+    [
+        ({"player": 2, "dice": [3, 1]}, "/games/0/turns/1/player: a player is 0 or 1"),
+        ({"player": 0, "dice": [3, 1, 4]}, "/games/0/turns/1/dice: a roll has two dice, not 3"),
+        ({"player": 0, "dice": [3, "1"]}, "/games/0/turns/1/dice/1: expected a whole number"),
+        ({"player": 0, "dice": [3, 1], "moves": ["13-9"]}, "/games/0/turns/1/moves/0: cannot read move"),
+        ({"player": 0, "dice": [3, 1], "moves": ["13/9/8"]}, "one move 'from/to' per entry"),
+        ({"player": 0, "kind": "resign"}, "/games/0/turns/1/kind: expected one of roll"),
+        ({"player": 0, "dice": [3, 1], "hits": 1}, "unknown field(s) hits"),
+        ({"dice": [3, 1]}, "the field 'player' is missing"),
+        ({"player": True, "dice": [3, 1]}, "expected a whole number"),
+    ],
+)
 def test_schema_violations_in_turns(turn: dict, words: str) -> None:
     data = {"players": ["A", "B"], "games": [{"number": 1, "turns": [GOOD_TURN, turn]}]}
     match = read_json(json.dumps(data))
@@ -89,14 +93,17 @@ def test_schema_violations_in_turns(turn: dict, words: str) -> None:
     assert problem.code == "syntax" and words in problem.message and problem.game == 1
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    ([], "/: expected a match object"),
-    ({"games": [], "players": ["A"]}, "/players: two players expected"),
-    ({"games": [], "format": "other"}, "/format: expected 'tavlakit-match'"),
-    ({"games": [], "version": 2}, "/version: this tavlakit reads version 1"),
-    ({"games": [], "tags": {"Site": 1}}, "/tags/Site: expected a string"),
-    ({"players": ["A", "B"]}, "the field 'games' is missing"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ([], "/: expected a match object"),
+        ({"games": [], "players": ["A"]}, "/players: two players expected"),
+        ({"games": [], "format": "other"}, "/format: expected 'tavlakit-match'"),
+        ({"games": [], "version": 2}, "/version: this tavlakit reads version 1"),
+        ({"games": [], "tags": {"Site": 1}}, "/tags/Site: expected a string"),
+        ({"players": ["A", "B"]}, "the field 'games' is missing"),
+    ],
+)
 def test_schema_violations_in_the_header(data: object, words: str) -> None:
     match = read_json(json.dumps(data), source="h.json")
     [problem] = match.problems
@@ -104,8 +111,13 @@ def test_schema_violations_in_the_header(data: object, words: str) -> None:
 
 
 def test_bad_game_is_left_out() -> None:
-    data = {"games": [{"number": 1, "turns": []}, {"number": 2, "start": "nonsense", "turns": []},
-                      {"number": 3, "result": {"winner": 1}, "turns": []}]}
+    data = {
+        "games": [
+            {"number": 1, "turns": []},
+            {"number": 2, "start": "nonsense", "turns": []},
+            {"number": 3, "result": {"winner": 1}, "turns": []},
+        ]
+    }
     match = read_json(json.dumps(data))
     assert [g.number for g in match.games] == [1]
     assert [p.game for p in match.problems] == [2, 3]
@@ -123,12 +135,38 @@ def test_streams_bytes_and_paths(tmp_path: Path) -> None:
     assert read_json(path).source == str(path)
 
 
-JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=6),
-                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                               st.sampled_from(["games", "turns", "number", "player", "dice", "moves", "kind",
-                                                "score", "result", "winner", "points", "tags", "players",
-                                                "extra", "start", "cube", "x"]), inner, max_size=5),
-                           max_leaves=30)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "games",
+                    "turns",
+                    "number",
+                    "player",
+                    "dice",
+                    "moves",
+                    "kind",
+                    "score",
+                    "result",
+                    "winner",
+                    "points",
+                    "tags",
+                    "players",
+                    "extra",
+                    "start",
+                    "cube",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=30,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

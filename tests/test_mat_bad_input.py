@@ -49,7 +49,7 @@ def test_binary_junk_with_nul_bytes() -> None:
 
 def test_junk_text_gives_one_located_problem() -> None:
     data = bytes(b if b not in (0, 10, 13) else 65 for b in random.Random(7).randbytes(50_000))
-    data = b"\n".join(data[i:i + 60] for i in range(0, len(data), 60))
+    data = b"\n".join(data[i : i + 60] for i in range(0, len(data), 60))
     start = time.perf_counter()
     match = load_mat(data, source="junk.txt")
     assert time.perf_counter() - start < 5
@@ -87,10 +87,13 @@ def test_bad_cube_cell_is_left_out_and_said() -> None:
 
 def test_truncated_game_has_no_result() -> None:
     """A file that ends inside a game: one error at its last line."""
-    text = " 3 point match\n" + GAME.format(n=1, a=0, b=0) + "\n" + "\n".join(GAME.format(n=2, a=0, b=2).splitlines()[:4])
+    text = (
+        " 3 point match\n" + GAME.format(n=1, a=0, b=0) + "\n" + "\n".join(GAME.format(n=2, a=0, b=2).splitlines()[:4])
+    )
     match = load_mat(text)
     assert [(p.code, p.severity, p.line, p.game, p.message) for p in problems(match)] == [
-        ("truncated", "error", 13, 2, "the file ends inside game 2, after row 2: the game has no result")]
+        ("truncated", "error", 13, 2, "the file ends inside game 2, after row 2: the game has no result")
+    ]
     assert match.games[0].result is not None and match.games[1].result is None
     assert len(match.games[1].turns) == 4  # rows 1 and 2
     cut = load_mat(text.rsplit("\n", 1)[0] + "\n  2) 63: 24/18 1")  # cut mid-move: a syntax error alone
@@ -182,10 +185,12 @@ def test_fifty_megabytes_stream_in_flat_memory(tmp_path: Path) -> None:
 def test_resignation_that_contradicts_the_result() -> None:
     """`Losses` in the left cell says the left player resigned; a `Wins` for
     the left player contradicts it."""
-    text = (" 1 point match\n Game 1\n Ann : 0                        Bob : 0\n"
-            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
-            "  2)  Losses 1 point\n"
-            "      Wins 1 point\n")
+    text = (
+        " 1 point match\n Game 1\n Ann : 0                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+        "  2)  Losses 1 point\n"
+        "      Wins 1 point\n"
+    )
     match = load_mat(text, source="r.mat")
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column) == ("result-mismatch", 5, 7)
@@ -230,8 +235,12 @@ def test_pathological_lines_are_quick() -> None:
 
 
 def test_game_line_with_extra_text_still_starts_a_game() -> None:
-    text = " 3 point match\n" + GAME.format(n=1, a=0, b=0).replace(" Game 1", " Game 1 (Crawford)") \
-        + "\n" + GAME.format(n=2, a=0, b=2)
+    text = (
+        " 3 point match\n"
+        + GAME.format(n=1, a=0, b=0).replace(" Game 1", " Game 1 (Crawford)")
+        + "\n"
+        + GAME.format(n=2, a=0, b=2)
+    )
     match = load_mat(text)
     assert [g.number for g in match.games] == [1, 2]
     [problem] = problems(match)

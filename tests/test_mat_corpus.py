@@ -14,9 +14,9 @@ from tavlakit.formats.mat import load_mat, write_mat
 def corpus_files(corpus: Path) -> dict[str, int | None]:
     """``jf-mat`` files of SOURCES.tsv with their game counts, plus corpus/tavla/*.mat."""
     with open(corpus / "SOURCES.tsv", encoding="utf-8", newline="") as table:
-        files: dict[str, int | None] = {row["file"]: int(row["games"])
-                                        for row in csv.DictReader(table, delimiter="\t")
-                                        if row["format"] == "jf-mat"}
+        files: dict[str, int | None] = {
+            row["file"]: int(row["games"]) for row in csv.DictReader(table, delimiter="\t") if row["format"] == "jf-mat"
+        }
     for path in sorted((corpus / "tavla").glob("*.mat")):
         files.setdefault(str(path.relative_to(corpus)), None)
     return files
@@ -25,8 +25,10 @@ def corpus_files(corpus: Path) -> dict[str, int | None]:
 @pytest.fixture(scope="module")
 def matches(corpus_dir: Path) -> dict[str, tuple]:
     """Every corpus transcript read once: ``{file: (expected games, match)}``."""
-    return {name: (games, load_mat((corpus_dir / name).read_bytes(), source=name))
-            for name, games in corpus_files(corpus_dir).items()}
+    return {
+        name: (games, load_mat((corpus_dir / name).read_bytes(), source=name))
+        for name, games in corpus_files(corpus_dir).items()
+    }
 
 
 def test_corpus_is_there(matches: dict) -> None:
@@ -35,19 +37,30 @@ def test_corpus_is_there(matches: dict) -> None:
 
 
 #: Files that end inside a game (cut short, or goldens of abandoned matches).
-CUT_SHORT = {"bglib/HooShanG-nori-2009Jan291842.txt", "bglib/PghPete-nori-2009Jan242317.txt",
-             "bglib/py199-nori-2009Jan171407.txt", "BgMatchFormat_Lib/abandoned_money.mat",
-             "BgMatchFormat_Lib/abandoned_partial.mat", "BgMatchFormat_Lib/forfeit_partial.mat"}
+CUT_SHORT = {
+    "bglib/HooShanG-nori-2009Jan291842.txt",
+    "bglib/PghPete-nori-2009Jan242317.txt",
+    "bglib/py199-nori-2009Jan171407.txt",
+    "BgMatchFormat_Lib/abandoned_money.mat",
+    "BgMatchFormat_Lib/abandoned_partial.mat",
+    "BgMatchFormat_Lib/forfeit_partial.mat",
+}
 
 
 def test_every_file_reads_without_problems(matches: dict) -> None:
     """No reading problem but one ``truncated`` error for each file that
     ends inside a game, and as many games as SOURCES.tsv counts."""
-    problems = [(name, p.code) for name, (_, m) in matches.items()
-                for p in m.problems + [q for g in m.games for q in g.problems]]
+    problems = [
+        (name, p.code)
+        for name, (_, m) in matches.items()
+        for p in m.problems + [q for g in m.games for q in g.problems]
+    ]
     assert sorted(problems) == sorted((name, "truncated") for name in CUT_SHORT)
-    wrong = {name: (games, len(m.games)) for name, (games, m) in matches.items()
-             if games is not None and games != len(m.games)}
+    wrong = {
+        name: (games, len(m.games))
+        for name, (games, m) in matches.items()
+        if games is not None and games != len(m.games)
+    }
     assert wrong == {}
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 from tavlakit.formats.mat import load_mat
 from tavlakit.play import Move
 from tavlakit.record import Match, Turn
@@ -176,7 +175,9 @@ def test_gnubg_snowie_export_illegal_rows(corpus_dir: Path) -> None:
             on_line.setdefault(turn.line, []).append(turn)
     # line 315 ` 24) 11: Illegal play (25;0;1;...;1;1;) 11: `: left illegal, right rolled 11 and no move
     assert [(t.player, t.dice, t.status, t.moves) for t in on_line[315]] == [
-        (0, (1, 1), "illegal", ()), (1, (1, 1), "play", ())]
+        (0, (1, 1), "illegal", ()),
+        (1, (1, 1), "play", ()),
+    ]
     assert on_line[315][0].extra["illegal"][0].startswith("25;0;1;0;0;Kenji;nori;")
     # line 486 ` 24) 53: 6/1 6/3                 21: Illegal play (...) `
     assert [(t.player, t.dice, t.status) for t in on_line[486]] == [(0, (5, 3), "play"), (1, (2, 1), "illegal")]
@@ -237,8 +238,11 @@ def test_jbs_hand_transcript() -> None:
         (5, 1, "roll", (4, 2), (), "unknown", None),
     ]
     assert (g1.result.winner, g1.result.points, g1.result.resigned) == (1, 2, False)
-    assert [(t.column, t.text) for t in g1.turns[:3]] == [(40, "31: 8/5 6/5"), (6, "64: 24/18* 13/9"),
-                                                          (40, "52: Bar/20 13/11")]
+    assert [(t.column, t.text) for t in g1.turns[:3]] == [
+        (40, "31: 8/5 6/5"),
+        (6, "64: 24/18* 13/9"),
+        (40, "52: Bar/20 13/11"),
+    ]
     g2 = match.games[1]
     assert g2.score == (0, 2) and g2.result is None
     assert g2.turns[0].moves == (M(4, 0), M(3, 0))
@@ -263,10 +267,12 @@ def test_galaxy_row_number_printed_twice() -> None:
     """Galaxy layout (d) of docs/formats.md, Results (bglab match2900236.txt, not in
     the corpus): ` 24) 43: 21/18 18/14              24)  Losses 2 point ...`
     with `Wins 2 point and the match` after it on the same row."""
-    text = ("5 point match\n\n Game 1\n lasse : 3                       foo : 2\n"
-            " 23) 65: 13/7 13/8                 41: 24/23 13/9\n"
-            " 24) 43: 21/18 18/14              24)  Losses 2 point"
-            "                Wins 2 point and the match\n")
+    text = (
+        "5 point match\n\n Game 1\n lasse : 3                       foo : 2\n"
+        " 23) 65: 13/7 13/8                 41: 24/23 13/9\n"
+        " 24) 43: 21/18 18/14              24)  Losses 2 point"
+        "                Wins 2 point and the match\n"
+    )
     match = load_mat(text)
     assert match.games[0].problems == []
     assert only(match, 1, 24, 0).moves == (M(21, 18), M(18, 14))

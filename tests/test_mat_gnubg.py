@@ -97,8 +97,9 @@ def compare(ours: Match, theirs: dict, split: bool = False) -> None:
         expected = gnubg_actions(other)
         got = our_actions(game, expected if split else None)
         # gnubg's unplayed last roll has no board: leave ours out of the comparison there
-        got = [mine[:3] + (None,) + mine[4:] if ref[3] is None else mine for mine, ref in zip(got, expected)] \
-            + got[len(expected):]
+        got = [mine[:3] + (None,) + mine[4:] if ref[3] is None else mine for mine, ref in zip(got, expected)] + got[
+            len(expected) :
+        ]
         assert got == expected, f"game {game.number}"
 
 
@@ -130,6 +131,7 @@ DIALECTS = {
     "fibs": "bglib/BlueNote-nori-2009Jan172304.txt",
     "raccoon": "raccoon/gnubg_eval_20260410_051307.txt",
 }
+
 
 def test_written_mat_imports_into_gnubg(corpus_dir: Path, gnubg_bin: Path, tmp_path: Path) -> None:
     """write_mat output of a match of every dialect, imported by gnubg, is the same match."""

@@ -39,17 +39,21 @@ def test_drop_row_columns_are_gnubgs(corpus_dir: Path) -> None:
 
 
 def small_match() -> Match:
-    game = Game(number=1, score=(0, 0), turns=[
-        Turn(0, dice=(3, 1), moves=(Move(8, 5), Move(6, 5))),
-        Turn(1, dice=(6, 5), moves=(Move(24, 13),)),  # merged: stays one move
-        Turn(0, dice=(5, 5), status="cannot-move"),
-        Turn(1, kind="double", cube=2),
-        Turn(0, kind="beaver", cube=4),
-        Turn(1, dice=(2, 1), status="unknown"),
-    ], result=Result(0, 4, resigned=True))
+    game = Game(
+        number=1,
+        score=(0, 0),
+        turns=[
+            Turn(0, dice=(3, 1), moves=(Move(8, 5), Move(6, 5))),
+            Turn(1, dice=(6, 5), moves=(Move(24, 13),)),  # merged: stays one move
+            Turn(0, dice=(5, 5), status="cannot-move"),
+            Turn(1, kind="double", cube=2),
+            Turn(0, kind="beaver", cube=4),
+            Turn(1, dice=(2, 1), status="unknown"),
+        ],
+        result=Result(0, 4, resigned=True),
+    )
     tags = {"Site": "here", "Player 1": "Ayşe"} | rules_to_tags(Rules.preset("tavla"))
-    return Match(players=("Ayşe Yılmaz", "Bob, Jr."), length=5, games=[game], tags=tags,
-                 comments=["a header note"])
+    return Match(players=("Ayşe Yılmaz", "Bob, Jr."), length=5, games=[game], tags=tags, comments=["a header note"])
 
 
 def test_small_match_text() -> None:
@@ -104,8 +108,14 @@ def test_what_cannot_be_written_is_reported() -> None:
     problems = write_mat(match, out)
     assert {p.code for p in problems} == {"lost-on-write"}
     messages = " | ".join(p.message for p in problems)
-    for what in ("player names", "comments with line breaks", "turn comments (game 1)",
-                 "set-up start positions (game 1)", "Crawford marks (game 1)", "rolls without two one-digit dice"):
+    for what in (
+        "player names",
+        "comments with line breaks",
+        "turn comments (game 1)",
+        "set-up start positions (game 1)",
+        "Crawford marks (game 1)",
+        "rolls without two one-digit dice",
+    ):
         assert what in messages
     text = out.getvalue()
     assert " a;b : 0" in text and "; two\n; lines\n" in text
@@ -118,7 +128,16 @@ def test_what_cannot_be_written_is_reported() -> None:
 
 def test_double_without_cube_value_doubles_the_cube() -> None:
     """Records from formats without cube values (gnubg SGF's ``;W[double]``)."""
-    game = Game(number=1, turns=[Turn(0, kind="double"), Turn(1, kind="take"), Turn(1, kind="double"),
-                                 Turn(0, kind="beaver"), Turn(1, kind="drop")], result=Result(0, 8))
+    game = Game(
+        number=1,
+        turns=[
+            Turn(0, kind="double"),
+            Turn(1, kind="take"),
+            Turn(1, kind="double"),
+            Turn(0, kind="beaver"),
+            Turn(1, kind="drop"),
+        ],
+        result=Result(0, 8),
+    )
     again = load_mat(written(Match(length=0, games=[game])))
     assert [t.cube for t in again.games[0].turns] == [2, None, 4, 8, None]

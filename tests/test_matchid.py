@@ -11,8 +11,15 @@ from pathlib import Path
 import pytest
 from gnubg_ids import ask_gnubg
 
-from tavlakit.matchid import (MatchState, decode_match_id, encode_match_id, format_xgid, gnubg_id,
-                              parse_gnubg_id, parse_xgid)
+from tavlakit.matchid import (
+    MatchState,
+    decode_match_id,
+    encode_match_id,
+    format_xgid,
+    gnubg_id,
+    parse_gnubg_id,
+    parse_xgid,
+)
 from tavlakit.position import Position
 
 IDS = re.compile(r"Position-ID: (\S{14})\s+Match-ID: (\S{12})")
@@ -41,8 +48,10 @@ def test_bgblitz_pairs(corpus_dir: Path) -> None:
         if theirs.dice[0] >= theirs.dice[1]:
             assert encode_match_id(state) == match_id, name
         assert format_xgid(pos, state) == xgid, name
-        assert parse_gnubg_id(gnubg_id(pos, state)) == (pos, state.replace(dice=tuple(sorted(state.dice, reverse=True)),
-                                                                        max_cube=1024))
+        assert parse_gnubg_id(gnubg_id(pos, state)) == (
+            pos,
+            state.replace(dice=tuple(sorted(state.dice, reverse=True)), max_cube=1024),
+        )
 
 
 def test_first_bgblitz_vector_by_hand() -> None:
@@ -58,9 +67,12 @@ def test_bad_ids() -> None:
     for bad in ("", "cAkgAVAAAAA", "cAkgAVAAAA!E", "////////////"):
         with pytest.raises(ValueError):
             decode_match_id(bad)
-    for bad in ("XGID=-B-CB:1", "XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:2:21:3:6:0:7:10",
-                "XGID=-B-CBBB---a---A---ABcbbbd?:1:-1:1:21:3:6:0:7:10",
-                "XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:1:2x:3:6:0:7:10"):
+    for bad in (
+        "XGID=-B-CB:1",
+        "XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:2:21:3:6:0:7:10",
+        "XGID=-B-CBBB---a---A---ABcbbbd?:1:-1:1:21:3:6:0:7:10",
+        "XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:1:2x:3:6:0:7:10",
+    ):
         with pytest.raises(ValueError):
             parse_xgid(bad)
 
@@ -85,13 +97,17 @@ def test_xgid_against_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
         if state.on_roll == 0:
             # gnubg answers yes to "swap players so the player on roll appears on the bottom?"
             swap = {None: None, 0: 1, 1: 0}
-            state = state.replace(on_roll=1, turn=1, cube_owner=swap[state.cube_owner],
-                                  score=state.score[::-1])
+            state = state.replace(on_roll=1, turn=1, cube_owner=swap[state.cube_owner], score=state.score[::-1])
         assert answer["position_id"] == pos.position_id(), xgid
         assert answer["match_id"] == encode_match_id(state), xgid
         cube = answer["cubeinfo"]
-        assert (cube["cube"], cube["move"], tuple(cube["score"]), cube["matchto"], cube["crawford"]) == \
-            (state.cube, state.on_roll, state.score, state.length, int(state.crawford)), xgid
+        assert (cube["cube"], cube["move"], tuple(cube["score"]), cube["matchto"], cube["crawford"]) == (
+            state.cube,
+            state.on_roll,
+            state.score,
+            state.length,
+            int(state.crawford),
+        ), xgid
 
 
 def random_states(seed: int, count: int) -> list[MatchState]:
@@ -105,9 +121,19 @@ def random_states(seed: int, count: int) -> list[MatchState]:
         owner = None if cube == 1 else rng.choice([None, 0, 1])
         on_roll = rng.randrange(2)
         dice = (0, 0) if rng.random() < 0.3 else tuple(sorted((rng.randint(1, 6), rng.randint(1, 6)), reverse=True))
-        states.append(MatchState(cube=cube, cube_owner=owner, on_roll=on_roll, turn=on_roll, crawford=crawford,
-                                 dice=dice, length=length, score=score,  # type: ignore[arg-type]
-                                 jacoby=not length and rng.random() < 0.5))
+        states.append(
+            MatchState(
+                cube=cube,
+                cube_owner=owner,
+                on_roll=on_roll,
+                turn=on_roll,
+                crawford=crawford,
+                dice=dice,
+                length=length,
+                score=score,  # type: ignore[arg-type]
+                jacoby=not length and rng.random() < 0.5,
+            )
+        )
     return states
 
 
@@ -120,12 +146,23 @@ def test_match_id_against_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
         assert decode_match_id(answer["match_id"]) == state
         cube, info = answer["cubeinfo"], answer["posinfo"]
         owner = -1 if state.cube_owner is None else state.cube_owner
-        assert (cube["cube"], cube["cubeowner"], cube["move"], tuple(cube["score"]), cube["matchto"],
-                cube["crawford"], cube["jacoby"]) == \
-            (state.cube, owner, state.on_roll, state.score, state.length, int(state.crawford),
-             int(state.jacoby)), state
-        assert (tuple(info["dice"]), info["turn"], info["doubled"], info["resigned"]) == \
-            (state.dice, state.turn, 0, 0), state
+        assert (
+            cube["cube"],
+            cube["cubeowner"],
+            cube["move"],
+            tuple(cube["score"]),
+            cube["matchto"],
+            cube["crawford"],
+            cube["jacoby"],
+        ) == (state.cube, owner, state.on_roll, state.score, state.length, int(state.crawford), int(state.jacoby)), (
+            state
+        )
+        assert (tuple(info["dice"]), info["turn"], info["doubled"], info["resigned"]) == (
+            state.dice,
+            state.turn,
+            0,
+            0,
+        ), state
 
 
 def test_position_from_xgid_matches_board() -> None:
@@ -133,28 +170,44 @@ def test_position_from_xgid_matches_board() -> None:
     pos, state = parse_xgid("XGID=aA--BBBCC-------b-bbcbab-A:0:0:1:63:0:0:3:0:10")
     assert pos.bar() == (1, 1)
     assert state.jacoby and state.beaver and not state.crawford
-    assert pos == Position.from_points({1: 1, 4: 2, 5: 2, 6: 2, 7: 3, 8: 3, 25: 1},
-                                       {9: 2, 7: 2, 6: 2, 5: 3, 4: 2, 3: 1, 2: 2, 25: 1})
+    assert pos == Position.from_points(
+        {1: 1, 4: 2, 5: 2, 6: 2, 7: 3, 8: 3, 25: 1}, {9: 2, 7: 2, 6: 2, 5: 3, 4: 2, 3: 1, 2: 2, 25: 1}
+    )
 
 
 def test_doubled_and_resigned_states_from_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
     """States only play reaches (a double waiting for an answer, a
     resignation offered): gnubg's IDs decode to what gnubg says the state is."""
-    jobs = [["command", "set player 0 human"], ["command", "set player 1 human"],
-            ["matchid", "cAkgAVAAAAAE"], ["command", "double"],
-            ["matchid", "cAkgAVAAAAAE"], ["command", "roll"], ["command", "resign backgammon"],
-            ["matchid", "UQngADAAMAAE"], ["command", "resign single"]]
+    jobs = [
+        ["command", "set player 0 human"],
+        ["command", "set player 1 human"],
+        ["matchid", "cAkgAVAAAAAE"],
+        ["command", "double"],
+        ["matchid", "cAkgAVAAAAAE"],
+        ["command", "roll"],
+        ["command", "resign backgammon"],
+        ["matchid", "UQngADAAMAAE"],
+        ["command", "resign single"],
+    ]
     answers = ask_gnubg(gnubg_bin, jobs, tmp_path)
     doubled, resigned, resigned_before_roll = answers[3], answers[6], answers[8]
     for answer in answers[2:]:
         state = decode_match_id(answer["match_id"])
         assert encode_match_id(state) == answer["match_id"]
         cube, info = answer["cubeinfo"], answer["posinfo"]
-        assert (state.cube, -1 if state.cube_owner is None else state.cube_owner, state.on_roll, state.score,
-                state.length) == (cube["cube"], cube["cubeowner"], cube["move"], tuple(cube["score"]),
-                                  cube["matchto"])
-        assert (state.turn, int(state.doubled), state.resign, state.dice) == \
-            (info["turn"], info["doubled"], info["resigned"], tuple(sorted(info["dice"], reverse=True)))
+        assert (
+            state.cube,
+            -1 if state.cube_owner is None else state.cube_owner,
+            state.on_roll,
+            state.score,
+            state.length,
+        ) == (cube["cube"], cube["cubeowner"], cube["move"], tuple(cube["score"]), cube["matchto"])
+        assert (state.turn, int(state.doubled), state.resign, state.dice) == (
+            info["turn"],
+            info["doubled"],
+            info["resigned"],
+            tuple(sorted(info["dice"], reverse=True)),
+        )
     assert decode_match_id(doubled["match_id"]).doubled and decode_match_id(doubled["match_id"]).turn == 0
     assert decode_match_id(resigned["match_id"]).resign == 3
     assert decode_match_id(resigned_before_roll["match_id"]).resign == 1

@@ -13,14 +13,22 @@ from tavlakit.analysis.met import MAXSCORE, default_met, load_met
 GNUBG_METS = Path("/usr/share/gnubg/met")
 
 
-def gnubg_tables(gnubg_bin: Path, tmp_path: Path, met: Path | None = None) -> tuple[str, list[list[float]], list[list[float]]]:
+def gnubg_tables(
+    gnubg_bin: Path, tmp_path: Path, met: Path | None = None
+) -> tuple[str, list[list[float]], list[list[float]]]:
     """gnubg's ``show matchequitytable 64``: the table's name, the
     pre-Crawford rows and the two post-Crawford rows (in MWC, not %)."""
     script = tmp_path / "met.py"
     load = f"gnubg.command('set matchequitytable \"{met}\"')\n" if met else ""
     script.write_text(f"import gnubg\n{load}gnubg.command('show matchequitytable {MAXSCORE}')\n")
-    out = subprocess.run([str(gnubg_bin), "-t", "-q", "-p", str(script)], capture_output=True, text=True,
-                         timeout=120, cwd=tmp_path, check=True).stdout
+    out = subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=True,
+    ).stdout
     name = re.search(r"^Match equity table: (.*)$", out, re.M)
     assert name, out[-2000:]
     pre: list[list[float]] = []

@@ -101,7 +101,12 @@ def test_luck_rating_words_are_not_missing_data(fibs: Analysis) -> None:
     assert not ratings.str.lower().isin(["none", "nan", "na", "n/a", ""]).any()
     # gnubg's five words, one for each of ours (gnubg 1.07 analysis.c, aszLuckRating)
     assert [GNUBG_RATINGS[word] for word in RATINGS] == [
-        "Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas"]
+        "Go to bed",
+        "Bad dice, man!",
+        "None",
+        "Good dice, man!",
+        "Go to Las Vegas",
+    ]
     assert GNUBG_RATINGS[luck_rating(0.0)] == "None"
 
 
@@ -125,8 +130,11 @@ def test_stats_by_file_names_the_players() -> None:
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
     assert {(r["match"], r["player"]) for r in rows} == {
-        ("fibs-bluenote-nori.txt", "BlueNote,1660"), ("fibs-bluenote-nori.txt", "nori,1733"),
-        ("tavla-t000.mat", "Ayşe"), ("tavla-t000.mat", "Mehmet Ali")}
+        ("fibs-bluenote-nori.txt", "BlueNote,1660"),
+        ("fibs-bluenote-nori.txt", "nori,1733"),
+        ("tavla-t000.mat", "Ayşe"),
+        ("tavla-t000.mat", "Mehmet Ali"),
+    }
     assert not any(key.startswith("luck0") or key.startswith("luck1") for r in rows for key in r)
     assert {r["games"] for r in rows if r["match"] == "tavla-t000.mat"} == {6}
 
@@ -166,9 +174,11 @@ def _mars_games() -> pd.DataFrame:
     """A hand-made season: Alpha Long-Name wins 4 (2 by mars), Bravo wins 3 and
     none by mars, Charlie never wins."""
     rows = []
-    for winner, loser, kind in [("Alpha Long-Name", "Charlie Longer-Name", "mars")] * 2 + \
-            [("Alpha Long-Name", "Bravo Very-Long-Name", "single")] * 2 + \
-            [("Bravo Very-Long-Name", "Charlie Longer-Name", "single")] * 3:
+    for winner, loser, kind in (
+        [("Alpha Long-Name", "Charlie Longer-Name", "mars")] * 2
+        + [("Alpha Long-Name", "Bravo Very-Long-Name", "single")] * 2
+        + [("Bravo Very-Long-Name", "Charlie Longer-Name", "single")] * 3
+    ):
         rows.append({"player0": winner, "player1": loser, "winner": 0, "result_kind": kind})
     return pd.DataFrame(rows)
 
@@ -190,7 +200,7 @@ def test_mars_chart_shows_zero_skips_no_wins_and_keeps_overall_apart() -> None:
     assert any("0/3" in t for t in texts) and any("2/4" in t for t in texts) and any("2/7" in t for t in texts)
     # Charlie has no wins: said so, and no interval drawn at his row
     assert any(t == "no wins" for t in texts)
-    positions = dict(zip(names, ax.get_yticks()[:len(names)]))
+    positions = dict(zip(names, ax.get_yticks()[: len(names)]))
     ticks = {t.get_text(): y for t, y in zip(ax.get_yticklabels(), ax.get_yticks())}
     charlie = ticks["Charlie Longer-Name"]
     for collection in ax.collections:
@@ -213,9 +223,15 @@ def test_titles_fit_over_their_charts() -> None:
     """In the CLI's 2 x 2 figure the longest titles (many matches, many
     players) stay within their own chart."""
     season = _mars_games()
-    many = pd.concat([season.assign(match=f"m{i}", path=f"/x/m{i}",
-                                    player0=season["player0"] + f" {i}", player1=season["player1"] + f" {i}")
-                      for i in range(12)], ignore_index=True)
+    many = pd.concat(
+        [
+            season.assign(
+                match=f"m{i}", path=f"/x/m{i}", player0=season["player0"] + f" {i}", player1=season["player1"] + f" {i}"
+            )
+            for i in range(12)
+        ],
+        ignore_index=True,
+    )
     plays = analyse(tk.read_matches([FIBS, TAVLA, STUDIO]), luck=False).plays
     fig, axes = matplotlib.pyplot.subplots(2, 2, figsize=(12, 8))
     plots.plot_dice(plays, ax=axes[1, 0])

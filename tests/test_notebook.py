@@ -22,8 +22,9 @@ def test_study_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         (corpus / folder / name).write_bytes((SAMPLES / name).read_bytes())
     monkeypatch.setenv("TAVLAKIT_CORPUS", str(corpus))
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parent)}}
+    ).execute()
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     first = next(cell for cell in nb.cells if cell.cell_type == "code")

@@ -71,8 +71,12 @@ def test_problems_write_blacks_points_as_the_file_does(tmp_path: Path) -> None:
 
 
 def test_the_same_game_written_relative_keeps_gnubgs_numbers(tmp_path: Path) -> None:
-    relative = (ABSOLUTE.replace('; [Numbering "absolute"]\n', "").replace("55: 1/6(2)", "55: 24/19(2)")
-                .replace("12/18 12/17*", "13/7 13/8*").replace(" 31: 8/5 6/5\n", " 31: 17/20 19/20\n"))
+    relative = (
+        ABSOLUTE.replace('; [Numbering "absolute"]\n', "")
+        .replace("55: 1/6(2)", "55: 24/19(2)")
+        .replace("12/18 12/17*", "13/7 13/8*")
+        .replace(" 31: 8/5 6/5\n", " 31: 17/20 19/20\n")
+    )
     blocked, marks, backwards = problems(relative, tmp_path)
     assert blocked.message.startswith("24/19: point 19 is closed") and blocked.expected[0] == "13/8(4)"
     assert marks.message == "hit mark '*' missing on 7 and extra on 8"
@@ -101,8 +105,11 @@ def frames(page: str) -> list[tuple[str, ET.Element]]:
     """Every turn's label and board (rebuilt from the page's lines)."""
     data = viewer.page_data(page)
     lines = data["lines"]
-    return [(frame["t"], ET.fromstring("\n".join(lines[i] for i in frame["s"])))
-            for game in data["games"] for frame in game["frames"]]
+    return [
+        (frame["t"], ET.fromstring("\n".join(lines[i] for i in frame["s"])))
+        for game in data["games"]
+        for frame in game["frames"]
+    ]
 
 
 def label_at(svg: ET.Element, own: int, mover_side: int) -> str:
@@ -111,8 +118,11 @@ def label_at(svg: ET.Element, own: int, mover_side: int) -> str:
     polygon = next(p for p in svg.iter("{http://www.w3.org/2000/svg}polygon") if p.get("data-point") == str(q))
     corners = [tuple(map(float, c.split(","))) for c in polygon.get("points", "").split()]
     x, base = corners[2][0], corners[0][1]
-    labels = [t for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "label"
-              and float(t.get("x", "0")) == x]
+    labels = [
+        t
+        for t in svg.iter("{http://www.w3.org/2000/svg}text")
+        if t.get("class") == "label" and float(t.get("x", "0")) == x
+    ]
     return min(labels, key=lambda t: abs(float(t.get("y", "0")) - base)).text or ""
 
 
@@ -127,8 +137,9 @@ def assert_text_arrows_and_labels_agree(page: str, names: tuple[str, str], absol
         player = 0 if label.startswith(names[0] + " ") else 1
         # after a roll the board is seen by the other player: the mover is side 1
         ends = [(int(a.get("data-from", "")), int(a.get("data-to", ""))) for a in arrows]
-        shown = {(label_at(svg, s, 1) if 0 < s < 25 else None, label_at(svg, d, 1) if 0 < d < 25 else None)
-                 for s, d in ends}
+        shown = {
+            (label_at(svg, s, 1) if 0 < s < 25 else None, label_at(svg, d, 1) if 0 < d < 25 else None) for s, d in ends
+        }
         text = label.split(": ", 1)[1]
         written = set(re.findall(r"\b\d+\b", re.sub(r"\(\d\)", "", text)))
         assert written <= {n for pair in shown for n in pair if n}, (label, shown)
@@ -205,9 +216,11 @@ def test_a_bad_numbering_is_one_error_everywhere(where: str) -> None:
 @pytest.mark.parametrize("command", ["board", "show", "convert"])
 def test_a_bad_numbering_is_one_line_on_the_command_line(tmp_path: Path, command: str) -> None:
     out = tmp_path / ("x.svg" if command == "board" else "x.html" if command == "show" else "x.mat")
-    args = {"board": ["board", "4HPwATDgc/ABMA", "--svg", str(out)],
-            "show": ["show", str(SAMPLE), "-o", str(out)],
-            "convert": ["convert", str(SAMPLE), "-o", str(out)]}[command]
+    args = {
+        "board": ["board", "4HPwATDgc/ABMA", "--svg", str(out)],
+        "show": ["show", str(SAMPLE), "-o", str(out)],
+        "convert": ["convert", str(SAMPLE), "-o", str(out)],
+    }[command]
     result = CliRunner().invoke(app, [*args, "--numbering", "roman"])
     assert result.exit_code == 2
     assert result.output.strip() == f"error: {BAD}"
@@ -220,8 +233,11 @@ def test_every_spelling_names_one_numbering(tmp_path: Path) -> None:
     Before: the writer refused ``gnubg`` and the viewer ``relative``."""
     match = read_match(SAMPLE)
     board = Position.initial().play(match.games[0].turns[0].moves).flip()  # after the opening play: not symmetric
-    for drawn in (lambda n: draw(board, numbering=n, player=1), lambda n: viewer.html(match, numbering=n),
-                  lambda n: render(board, numbering=n, player=1)):
+    for drawn in (
+        lambda n: draw(board, numbering=n, player=1),
+        lambda n: viewer.html(match, numbering=n),
+        lambda n: render(board, numbering=n, player=1),
+    ):
         relative = {drawn(n) for n in ("gnubg", "relative", "Relative", Numbering.RELATIVE)}
         absolute = {drawn(n) for n in ("absolute", " ABSOLUTE ", Numbering.ABSOLUTE)}
         assert len(relative) == len(absolute) == 1 and relative != absolute
@@ -230,19 +246,28 @@ def test_every_spelling_names_one_numbering(tmp_path: Path) -> None:
         write_mat(match, out, numbering=name)  # type: ignore[arg-type]
     assert texts["gnubg"].getvalue() == texts["relative"].getvalue() != texts["absolute"].getvalue()
     for spelling in ("gnubg", "relative"):
-        result = CliRunner().invoke(app, ["convert", str(SAMPLE), "-o", str(tmp_path / f"{spelling}.mat"),
-                                          "--numbering", spelling])
+        result = CliRunner().invoke(
+            app, ["convert", str(SAMPLE), "-o", str(tmp_path / f"{spelling}.mat"), "--numbering", spelling]
+        )
         assert result.exit_code == 0, result.output
         assert (tmp_path / f"{spelling}.mat").read_text(encoding="utf-8") == texts["relative"].getvalue()
-    boards = [CliRunner().invoke(app, ["board", "4HPwATDgc/ABMA:cAkgAVAAAAAE", "--numbering", n]).output
-              for n in ("gnubg", "relative", "absolute")]
+    boards = [
+        CliRunner().invoke(app, ["board", "4HPwATDgc/ABMA:cAkgAVAAAAAE", "--numbering", n]).output
+        for n in ("gnubg", "relative", "absolute")
+    ]
     assert boards[0] == boards[1] != boards[2]
 
 
-@pytest.mark.parametrize(("tag", "numbering"), [
-    ("absolute", Numbering.ABSOLUTE), ("Absolute", Numbering.ABSOLUTE),
-    ("relative", Numbering.RELATIVE), ("gnubg", Numbering.RELATIVE), (None, Numbering.RELATIVE),
-])
+@pytest.mark.parametrize(
+    ("tag", "numbering"),
+    [
+        ("absolute", Numbering.ABSOLUTE),
+        ("Absolute", Numbering.ABSOLUTE),
+        ("relative", Numbering.RELATIVE),
+        ("gnubg", Numbering.RELATIVE),
+        (None, Numbering.RELATIVE),
+    ],
+)
 def test_the_mat_tag_names_the_numbering(tag: str | None, numbering: Numbering) -> None:
     text = ABSOLUTE.replace('"absolute"', f'"{tag}"') if tag else ABSOLUTE.split("\n", 1)[1]
     match = read_match(io.StringIO(text), "mat")

@@ -78,32 +78,52 @@ def test_wheel_carries_grammars_and_samples(tmp_path: Path) -> None:
     their installed distributions (a ``.pth`` line adds a folder without
     running the ``.pth`` files in it, so the editable install of the
     checkout stays out of sight). Works offline, in a fresh venv and in CI."""
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(REPO), "-w", str(tmp_path)],
-                           capture_output=True, text=True, timeout=300)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(REPO), "-w", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert build.returncode == 0, build.stderr
     wheel = next(tmp_path.glob("tavlakit-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"tavlakit/grammars/mat.lark", "tavlakit/grammars/sgf.lark", "tavlakit/samples/tavla-t000.mat",
-            "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo", "tavlakit/met/Kazaross-XG2.xml"} <= names
+    assert {
+        "tavlakit/grammars/mat.lark",
+        "tavlakit/grammars/sgf.lark",
+        "tavlakit/samples/tavla-t000.mat",
+        "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo",
+        "tavlakit/met/Kazaross-XG2.xml",
+    } <= names
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     folders = _dependency_dirs(wheel)
     pip_dir = str(Path(str(metadata.distribution("pip").locate_file(""))).resolve())
     Path(site, "dependencies.pth").write_text("\n".join([*folders, pip_dir]) + "\n")
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-                             capture_output=True, text=True, timeout=300, env=CLEAN_ENV)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=CLEAN_ENV,
+    )
     assert install.returncode == 0, install.stderr
     # every dependency the wheel declares is there, at a version it accepts
-    check = subprocess.run([str(python), "-m", "pip", "check"], capture_output=True, text=True, timeout=300,
-                           env=CLEAN_ENV)
+    check = subprocess.run(
+        [str(python), "-m", "pip", "check"], capture_output=True, text=True, timeout=300, env=CLEAN_ENV
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     # run outside the checkout so nothing can be found there
-    run = subprocess.run([str(python), "-c", CHECK], capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                         env=CLEAN_ENV)
+    run = subprocess.run(
+        [str(python), "-c", CHECK], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=CLEAN_ENV
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("ok")
 
@@ -133,8 +153,14 @@ def test_readme_first_command_in_a_fresh_clone(tmp_path: Path) -> None:
     command = "pip install -e . && tavlakit validate samples/"
     assert command in readme
     start = time.perf_counter()
-    run = subprocess.run(["bash", "-c", f". {tmp_path / 'venv' / 'bin' / 'activate'} && {command}"],
-                         cwd=clone, env=CLEAN_ENV, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        ["bash", "-c", f". {tmp_path / 'venv' / 'bin' / 'activate'} && {command}"],
+        cwd=clone,
+        env=CLEAN_ENV,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     elapsed = time.perf_counter() - start
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     summary = run.stdout.strip().splitlines()[-1]
@@ -145,6 +171,6 @@ def test_readme_first_command_in_a_fresh_clone(tmp_path: Path) -> None:
 def test_readme_names_what_reading_the_store_needs() -> None:
     """The store section's Dask and DuckDB examples say what to install first."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    reading = readme[readme.index("Reading it"):readme.index("### Dask, for more than one machine")]
+    reading = readme[readme.index("Reading it") : readme.index("### Dask, for more than one machine")]
     assert "pip install\n'tavlakit[dask]'" in reading or "pip install 'tavlakit[dask]'" in reading
     assert "pip install duckdb" in reading

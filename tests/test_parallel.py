@@ -99,8 +99,7 @@ def test_validate_strict_stops_at_the_same_file(tmp_path: Path) -> None:
 def test_convert_jobs_same_files_and_messages(tmp_path: Path) -> None:
     """Two processes write byte for byte the files one writes, say the same, and leave no partial file."""
     bad = tmp_path / "bad.mat"
-    bad.write_text((SAMPLES / "tavla-t000.mat").read_text(encoding="utf-8").replace("24/", "25/", 1),
-                   encoding="utf-8")
+    bad.write_text((SAMPLES / "tavla-t000.mat").read_text(encoding="utf-8").replace("24/", "25/", 1), encoding="utf-8")
     inputs = [*FILES[:6], bad]
     outs = []
     for jobs in ("1", "2"):
@@ -137,9 +136,14 @@ def test_ctrl_c_stops_workers_and_exits_130(corpus_dir: Path, delay: float) -> N
     machine's speed, the corpus takes longer than 4 s to analyse here, so
     the later one lands in the pool or after it."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "tavlakit", "stats", "-j", "2", str(corpus_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tavlakit", "stats", "-j", "2", str(corpus_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     time.sleep(delay)
     assert proc.poll() is None, "finished before the interrupt: use a larger collection"
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
@@ -163,19 +167,37 @@ QUICK = {
 #: Not needed to read, check, convert or print a record; each would add to
 #: every start-up (pydantic: typer 0.29's option checks; typer.rich_utils:
 #: rich's Markdown, for help screens; the pictures).
-HEAVY = ("pandas", "matplotlib", "gnubg_nn", "pyarrow", "numpy", "pydantic", "typer.rich_utils", "tavlakit.svg",
-         "tavlakit.viewer", "tavlakit.analysis")
+HEAVY = (
+    "pandas",
+    "matplotlib",
+    "gnubg_nn",
+    "pyarrow",
+    "numpy",
+    "pydantic",
+    "typer.rich_utils",
+    "tavlakit.svg",
+    "tavlakit.viewer",
+    "tavlakit.analysis",
+)
 
 
 @pytest.mark.parametrize("command", [*QUICK, "convert"])
 def test_quick_commands_import_nothing_heavy(command: str, tmp_path: Path) -> None:
     args = QUICK.get(command) or ["convert", str(SAMPLES / "tavla-t000.mat"), "-o", str(tmp_path / "t.sgf")]
-    code = ("import sys\nfrom tavlakit.cli import app\n"
-            f"try:\n    app({args!r})\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
-            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
-            "print('HEAVY', heavy)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    code = (
+        "import sys\nfrom tavlakit.cli import app\n"
+        f"try:\n    app({args!r})\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+        f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "HEAVY []"
 

@@ -35,8 +35,7 @@ def rows(corpus: Path, *formats: str) -> list[str]:
 
 def summary(record: tk.PositionRecord) -> list[tuple[object, ...]]:
     """What must not depend on the interface language (the level is written in it: "4-plis")."""
-    return [(c.equity, c.error, c.action, c.play and str(c.play), c.probabilities, c.mwc)
-            for c in record.candidates]
+    return [(c.equity, c.error, c.action, c.play and str(c.play), c.probabilities, c.mwc) for c in record.candidates]
 
 
 def version(path: Path) -> str:
@@ -86,9 +85,14 @@ def test_languages_give_the_same_numbers(corpus_dir: Path, stem: str) -> None:
         english = records[1]
         for path, record in zip(paths, records):
             assert [(c.action, c.play and str(c.play)) for c in record.candidates] == [
-                (c.action, c.play and str(c.play)) for c in english.candidates]
+                (c.action, c.play and str(c.play)) for c in english.candidates
+            ]
             assert (record.position, record.dice, record.cube, record.score) == (
-                english.position, english.dice, english.cube, english.score)
+                english.position,
+                english.dice,
+                english.cube,
+                english.score,
+            )
             if version(path)[:28] == version(paths[1])[:28]:
                 assert summary(record) == summary(english), path.name
 
@@ -96,8 +100,7 @@ def test_languages_give_the_same_numbers(corpus_dir: Path, stem: str) -> None:
 def test_xg_checker_play_read_by_eye(corpus_dir: Path) -> None:
     record = tk.read_position(corpus_dir / "xgparser" / "01_checkerPosition_EN.txt")
     assert record.position.position_id() == "b9sBCIC5bYDQAA"
-    assert (record.dice, record.cube, record.score, record.length, record.level) == ((2, 1), (2, 1), (3, 6), 7,
-                                                                                     "4-ply")
+    assert (record.dice, record.cube, record.score, record.length, record.level) == ((2, 1), (2, 1), (3, 6), 7, "4-ply")
     assert record.names == ("Player 1", "Player 2")
     first, _, third, fourth, _ = record.candidates
     assert (first.text, first.equity, first.error, first.level) == ("19/18 14/12", -0.491, 0.0, "4-ply")
@@ -109,27 +112,37 @@ def test_xg_checker_play_read_by_eye(corpus_dir: Path) -> None:
 
 def test_xg_cube_decision_read_by_eye(corpus_dir: Path) -> None:
     record = tk.read_position(corpus_dir / "xgparser" / "02_NDT_EN.txt")
-    assert (record.kind, record.dice, record.cube, record.score, record.length) == ("cube", None, (1, None),
-                                                                                    (0, 5), 9)
+    assert (record.kind, record.dice, record.cube, record.score, record.length) == ("cube", None, (1, None), (0, 5), 9)
     assert record.level == "XG Roller++"
     assert [(c.action, c.equity, c.error) for c in record.candidates] == [
-        ("no-double", 0.337, 0.0), ("double-take", 0.215, 0.122), ("double-pass", 1.0, -0.663)]
+        ("no-double", 0.337, 0.0),
+        ("double-take", 0.215, 0.122),
+        ("double-pass", 1.0, -0.663),
+    ]
     assert record.probabilities == pytest.approx((0.544, 0.1822, 0.0053, 0.456, 0.1271, 0.0051))
     redouble = tk.read_position(corpus_dir / "xgparser" / "07_RP_JP.txt")
     assert redouble.cube == (2, 0)  # "Cube: 2, X own cube": the side on roll
     assert [(c.text, c.action, c.equity) for c in redouble.candidates] == [
-        ("ノーリダブル", "no-double", 1.027), ("リダブル/テイク", "double-take", 1.869), ("リダブル/パス", "double-pass", 1.0)]
+        ("ノーリダブル", "no-double", 1.027),
+        ("リダブル/テイク", "double-take", 1.869),
+        ("リダブル/パス", "double-pass", 1.0),
+    ]
 
 
 def test_bgblitz_read_by_eye(corpus_dir: Path) -> None:
     cube = tk.read_position(corpus_dir / "bgfparser" / "03_DT_EN.txt")
     assert cube.names == ("Red", "Green") and cube.level is None  # BGBlitz writes no level
     assert [(c.action, c.mwc, c.equity, c.error) for c in cube.candidates] == [
-        ("double-take", 0.410, 0.625, 0.0), ("no-double", 0.407, 0.585, 0.040), ("double-pass", 0.433, 1.0, -0.375)]
+        ("double-take", 0.410, 0.625, 0.0),
+        ("no-double", 0.407, 0.585, 0.040),
+        ("double-pass", 0.433, 1.0, -0.375),
+    ]
     assert cube.probabilities == pytest.approx((0.610, 0.251, 0.008, 0.390, 0.133, 0.003))
     play = tk.read_position(corpus_dir / "bgfparser" / "01_checkerPosition_FR.txt")
     assert [(str(c.play), c.mwc, c.equity, c.error) for c in play.candidates][:2] == [
-        ("19/18 14/12", 0.124, -0.492, 0.0), ("19/18 3/1", 0.111, -0.545, 0.053)]
+        ("19/18 14/12", 0.124, -0.492, 0.0),
+        ("19/18 3/1", 0.111, -0.545, 0.053),
+    ]
     assert play.candidates[0].probabilities == (0.254, 0.0, 0.0, 0.746, 0.338, 0.004)
     # 05_NRT: BGBlitz draws four checkers and "2" for a stack of six
     assert tk.read_position(corpus_dir / "bgfparser" / "05_NRT_EN.txt").position.points()[1][4] == 6
@@ -160,11 +173,16 @@ def test_gnubg_game_export(corpus_dir: Path) -> None:
     first, cube = read_positions(corpus_dir / files[0])[:2]
     assert (first.dice, first.level, first.names, first.length) == ((5, 1), "Cubeful 0-ply", ("BoardLord", "Llabba"), 7)
     assert [(c.text, c.equity, c.error, c.played) for c in first.candidates][:2] == [
-        ("24/23 13/8", 0.002, 0.0, True), ("24/18", -0.035, 0.037, False)]
+        ("24/23 13/8", 0.002, 0.0, True),
+        ("24/18", -0.035, 0.037, False),
+    ]
     assert first.candidates[0].probabilities == (0.501, 0.136, 0.007, 0.499, 0.138, 0.005)
     assert (cube.kind, cube.level, cube.dice) == ("cube", "0-ply", None)
     assert [(c.action, c.equity, c.error) for c in cube.candidates] == [
-        ("no-double", -0.002, 0.0), ("double-pass", 1.0, -1.002), ("double-take", -0.347, 0.345)]
+        ("no-double", -0.002, 0.0),
+        ("double-pass", 1.0, -1.002),
+        ("double-take", -0.347, 0.345),
+    ]
     assert cube.probabilities == (0.499, 0.138, 0.005, 0.501, 0.136, 0.007)
 
 
@@ -177,7 +195,9 @@ def test_an_export_of_two_positions_one_broken(corpus_dir: Path) -> None:
     record = records[0]
     assert (record.dice, record.names, record.score, record.length) == ((6, 3), ("Player 2", "Player 1"), (3, 4), 5)
     assert [(c.text, c.level, c.equity, c.error) for c in record.candidates][:2] == [
-        ("11/8 11/5", "XG Roller+", 0.589, 0.0), ("9/3* 6/3", "XG Roller+", 0.529, 0.061)]
+        ("11/8 11/5", "XG Roller+", 0.589, 0.0),
+        ("9/3* 6/3", "XG Roller+", 0.529, 0.061),
+    ]
     assert [(p.code, p.line) for p in record.problems] == [("syntax", 46), ("syntax", 50)]
 
 
@@ -192,8 +212,9 @@ def test_every_candidate_play_is_legal(corpus_dir: Path) -> None:
 
 def test_cli_board_draws_the_best_play(corpus_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "board.svg"
-    result = runner.invoke(app, ["board", str(corpus_dir / "xgparser" / "01_checkerPosition_DE.txt"), "--svg",
-                                 str(out)])
+    result = runner.invoke(
+        app, ["board", str(corpus_dir / "xgparser" / "01_checkerPosition_DE.txt"), "--svg", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert "Position ID: b9sBCIC5bYDQAA" in result.output and "1. 19/18 14/12" in result.output
     root = ET.fromstring(out.read_text(encoding="utf-8"))
@@ -201,8 +222,15 @@ def test_cli_board_draws_the_best_play(corpus_dir: Path, tmp_path: Path) -> None
     assert stacks(root) == expected(Position.from_position_id("b9sBCIC5bYDQAA"))
     arrows = sorted((a.attrib["data-from"], a.attrib["data-to"]) for a in root.iterfind(".//s:*[@data-from]", NS))
     assert arrows == [("14", "12"), ("19", "18")]
-    cube = runner.invoke(app, ["board", str(corpus_dir / "bglab" / "BoardLord - Llabba 7pt Backgammon Studio "
-                                            "2023_08_09 18_11_07.txt"), "--decision", "2"])
+    cube = runner.invoke(
+        app,
+        [
+            "board",
+            str(corpus_dir / "bglab" / "BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt"),
+            "--decision",
+            "2",
+        ],
+    )
     assert cube.exit_code == 0 and "Position ID: 4PPgASjgc/ABMA" in cube.output and "cube decision" in cube.output
     wrong = runner.invoke(app, ["board", str(corpus_dir / "xgparser" / "02_NDT_EN.txt"), "--decision", "2"])
     assert wrong.exit_code == 2 and "--decision" in wrong.output
@@ -251,14 +279,16 @@ def test_cut_files_give_located_problems(corpus_dir: Path) -> None:
                 assert exc.problem.line
                 continue
             assert all(p.line for p in record.problems)
-            if "xgparser" in name and "Version" not in text[:cut] or len(record.candidates) < 3:
+            if ("xgparser" in name and "Version" not in text[:cut]) or len(record.candidates) < 3:
                 assert record.problems, (name, cut)  # XG's closing line is missing, or a cube action
 
 
 def test_disagreeing_ids_and_board(corpus_dir: Path) -> None:
     text = (corpus_dir / "xgparser" / "02_NDT_EN.txt").read_text(encoding="utf-8")
     moved = text.replace("XGID=---BBaB-BbA", "XGID=---BBaBB-bA", 1)  # a checker moved on the ID only
-    record = tk.read_position(moved, )
+    record = tk.read_position(
+        moved,
+    )
     assert [(p.code, p.line) for p in record.problems] == [("position-mismatch", 5)]
     blitz = (corpus_dir / "bgfparser" / "02_NDT_EN.txt").read_text(encoding="utf-8")
     other = blitz.replace(":0:0:1:00:0:5:0:9:10", ":0:0:1:00:0:4:0:9:10")  # the XGID's score differs

@@ -88,8 +88,11 @@ def test_whole_file_readers_close_the_files_they_open(tmp_path: Path) -> None:
     tk.write_match(tk.read_match(SAMPLES / "tavla-t000.mat"), json_file)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ResourceWarning)
-        games = [len(load_mat(SAMPLES / "tavla-t000.mat").games), len(read_json(json_file).games),
-                 len(read_sgf(SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.sgf").games)]
+        games = [
+            len(load_mat(SAMPLES / "tavla-t000.mat").games),
+            len(read_json(json_file).games),
+            len(read_sgf(SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.sgf").games),
+        ]
         gc.collect()
     assert games == [6, 6, 4]
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)]

@@ -28,8 +28,11 @@ NOCUBE = Path(__file__).parent / "data" / "sgf" / "gnubg-3p-nocube.sgf"
 def codes(report) -> list[tuple[str, str, int | None]]:
     """The problems but Galaxy's usual ones: the note that it marks no hits,
     and the capped points of the sample's last game (line 60)."""
-    return [(p.severity, p.code, p.line) for p in report.problems
-            if not (p.code == "hit-mark" and p.line is None) and (p.code, p.line) != ("points-capped", 60)]
+    return [
+        (p.severity, p.code, p.line)
+        for p in report.problems
+        if not (p.code == "hit-mark" and p.line is None) and (p.code, p.line) != ("points-capped", 60)
+    ]
 
 
 def galaxy_forfeit(length: int, points: int) -> str:
@@ -71,16 +74,18 @@ def test_transcript_without_a_match_length_line() -> None:
 def test_cant_move_is_a_dance(words: str) -> None:
     """Studio's ``Cannot Move``, and ``Can't Move``: the roll could not be
     played. Bravo dances against Alpha's closed board with a checker on the bar."""
-    text = ("5 point match\n\n Game 1\n Alpha : 0                      Bravo : 0\n"
-            "  1) 31: 8/5 6/5                 66: 24/18 24/18 13/7 13/7\n"
-            "  2) 42: 8/4 6/4                 55: 13/3 13/8\n"
-            "  3) 62: 13/7 13/11              22: 6/4 6/4 8/6 8/6\n"
-            "  4) 51: 11/6 6/5                21: 6/4 4/3\n"
-            "  5) 11: 7/6 7/6 6/5 6/5         13: 7/6 6/3\n"
-            "  6) 41: 13/9 9/8                64: 18/8\n"
-            "  7) 62: 24/18 18/16             21: 18/16 16/15\n"
-            f"  8) 65: 24/18 18/13             55: {words}\n"
-            "      Wins 1 point\n")
+    text = (
+        "5 point match\n\n Game 1\n Alpha : 0                      Bravo : 0\n"
+        "  1) 31: 8/5 6/5                 66: 24/18 24/18 13/7 13/7\n"
+        "  2) 42: 8/4 6/4                 55: 13/3 13/8\n"
+        "  3) 62: 13/7 13/11              22: 6/4 6/4 8/6 8/6\n"
+        "  4) 51: 11/6 6/5                21: 6/4 4/3\n"
+        "  5) 11: 7/6 7/6 6/5 6/5         13: 7/6 6/3\n"
+        "  6) 41: 13/9 9/8                64: 18/8\n"
+        "  7) 62: 24/18 18/16             21: 18/16 16/15\n"
+        f"  8) 65: 24/18 18/13             55: {words}\n"
+        "      Wins 1 point\n"
+    )
     match = load_mat(text)
     dance = match.games[0].turns[-1]
     assert (dance.dice, dance.moves, dance.status) == ((5, 5), (), "cannot-move")
@@ -166,8 +171,11 @@ def program_written(corpus: Path) -> list[str]:
     """The corpus's Jellyfish transcripts written by a program (SOURCES.tsv:
     format jf-mat, not a hand transcription), the generated Tavla ones included."""
     with open(corpus / "SOURCES.tsv", encoding="utf-8", newline="") as table:
-        return [row["file"] for row in csv.DictReader(table, delimiter="\t")
-                if row["format"] == "jf-mat" and "hand transcription" not in row["notes"]]
+        return [
+            row["file"]
+            for row in csv.DictReader(table, delimiter="\t")
+            if row["format"] == "jf-mat" and "hand transcription" not in row["notes"]
+        ]
 
 
 def test_corpus_errors_are_the_listed_ones(corpus_dir: Path) -> None:

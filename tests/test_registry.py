@@ -79,11 +79,22 @@ def test_the_mat_option_is_applied() -> None:
 
 def test_formats_know_extensions_and_content() -> None:
     assert {ext: fmt.name for fmt in REGISTRY.values() for ext in fmt.extensions} == {
-        ".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json", ".gmd": "gmd", ".xg": "xg"}
+        ".mat": "mat",
+        ".txt": "mat",
+        ".sgf": "sgf",
+        ".json": "json",
+        ".gmd": "gmd",
+        ".xg": "xg",
+    }
     assert by_extension("A.SGF") is REGISTRY["sgf"] and by_extension("notes.md") is None
-    for text, name in (("\ufeff  (;GM[6])", "sgf"), ('\n{"games": []}', "json"), (" 5 point match", "mat"), ("", "mat"),
-                       ("GMD-2 # Created by Gibbon", "gmd"), ("XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:1:21:3:6:0:7:10",
-                                                             "xg-position")):
+    for text, name in (
+        ("\ufeff  (;GM[6])", "sgf"),
+        ('\n{"games": []}', "json"),
+        (" 5 point match", "mat"),
+        ("", "mat"),
+        ("GMD-2 # Created by Gibbon", "gmd"),
+        ("XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:1:21:3:6:0:7:10", "xg-position"),
+    ):
         assert by_content(text).name == name
     with pytest.raises(ValueError, match="unknown format 'xgz'; expected one of mat, sgf, json, gmd, xg-position"):
         named("xgz")
@@ -122,11 +133,14 @@ def test_one_decoder_for_every_format(tmp_path: Path, suffix: str) -> None:
     assert problem.line == next(i for i, row in enumerate(text.getvalue().splitlines(), 1) if "Ay" in row)
 
 
-@pytest.mark.parametrize(("fmt", "text", "line"), [
-    ("mat", '; [Rules "bogus"]\n\n 3 point match\n', 1),
-    ("sgf", "(;FF[4]GM[6]\nTK[Rules=bogus]PW[a]PB[b];W[31fehe])", 2),
-    ("json", '{"format": "tavlakit-match", "tags": {"Rules": "bogus"}, "games": []}', None),
-])
+@pytest.mark.parametrize(
+    ("fmt", "text", "line"),
+    [
+        ("mat", '; [Rules "bogus"]\n\n 3 point match\n', 1),
+        ("sgf", "(;FF[4]GM[6]\nTK[Rules=bogus]PW[a]PB[b];W[31fehe])", 2),
+        ("json", '{"format": "tavlakit-match", "tags": {"Rules": "bogus"}, "games": []}', None),
+    ],
+)
 def test_every_reader_resolves_the_rules_once_with_located_bad_tags(fmt: str, text: str, line: int | None) -> None:
     """A tag that cannot be read is a bad-tag problem where the tag is
     written, found when the header is read (not when .rules is first asked)."""

@@ -249,8 +249,12 @@ def test_larger_die_hand_position() -> None:
     # sanity of the construction from the rules themselves
     plays = start.legal_plays((6, 1), BG)
     assert [str(p) for p in plays] == ["8/2"]
-    game = Game(1, start=start.position_id(), turns=[Turn(0, "roll", (6, 1), (Move(8, 7),), number=1)],
-                result=Result(0, 1, resigned=True))
+    game = Game(
+        1,
+        start=start.position_id(),
+        turns=[Turn(0, "roll", (6, 1), (Move(8, 7),), number=1)],
+        result=Result(0, 1, resigned=True),
+    )
     report = validate(Match(("A", "B"), 0, [game]), BG)
     assert [p.code for p in report.errors] == ["larger-die"]
     relaxed = validate(Match(("A", "B"), 0, [game]), BG.replace(larger_die=False))
@@ -277,7 +281,9 @@ def test_result_points_mismatch(matches) -> None:
 def test_result_wrong_winner(matches) -> None:
     _, match = matches["selfplay-7p-5"]
     bad = copy.deepcopy(match)
-    game = next(g for g in bad.games if g.result and not g.result.resigned and not any(t.kind == "drop" for t in g.turns))
+    game = next(
+        g for g in bad.games if g.result and not g.result.resigned and not any(t.kind == "drop" for t in g.turns)
+    )
     game.result.winner = 1 - game.result.winner
     del bad.games[bad.games.index(game) + 1 :]
     report = validate(bad, BG)
@@ -366,8 +372,12 @@ def test_strict_stops_at_first_error(matches) -> None:
 def test_no_legal_move_but_play_written() -> None:
     """A checker on the bar against a closed board: nothing can move."""
     start = Position.from_points({25: 1, 6: 14}, {p: 2 for p in range(1, 7)} | {12: 3})
-    game = Game(1, start=start.position_id(), turns=[Turn(0, "roll", (6, 6), (Move(6, 0),), number=1)],
-                result=Result(1, 1, resigned=True))
+    game = Game(
+        1,
+        start=start.position_id(),
+        turns=[Turn(0, "roll", (6, 6), (Move(6, 0),), number=1)],
+        result=Result(1, 1, resigned=True),
+    )
     report = validate(Match(("A", "B"), 0, [game]), BG)
     assert [p.code for p in report.errors] == ["illegal-play"]
     assert "no move is possible" in report.errors[0].message
@@ -462,8 +472,12 @@ def test_one_move_made_backwards_keeps_the_rest_of_the_game(matches) -> None:
             game = bad.games[gi]
             game.turns[ti] = dataclasses.replace(game.turns[ti], moves=tuple(moves[:-1]) + (back,), number=ti + 1)
             report = validate(bad, BG)
-            assert [(p.code, p.game, p.move) for p in report.errors] == [("illegal-play", gi + 1, ti + 1)], \
-                (name, gi, ti, [str(p) for p in report.errors])
+            assert [(p.code, p.game, p.move) for p in report.errors] == [("illegal-play", gi + 1, ti + 1)], (
+                name,
+                gi,
+                ti,
+                [str(p) for p in report.errors],
+            )
             tried += 1
     assert tried >= 15
 
@@ -472,8 +486,10 @@ def test_turns_after_the_end_are_one_error(matches) -> None:
     bad, index = _board_ended(matches)
     game = bad.games[index]
     last = game.turns[-1]
-    game.turns += [Turn(1 - last.player, "roll", (3, 1), (), number=998), Turn(last.player, "roll", (6, 5), (),
-                                                                               number=999)]
+    game.turns += [
+        Turn(1 - last.player, "roll", (3, 1), (), number=998),
+        Turn(last.player, "roll", (6, 5), (), number=999),
+    ]
     report = validate(bad, BG)
     assert [(p.code, p.move) for p in report.errors] == [("after-end", 998)]
     assert "1 later turn(s)" in report.errors[0].message
@@ -498,13 +514,23 @@ def test_a_turn_left_out_is_one_wrong_player_error(matches) -> None:
     tried = 0
     for name in NAMES:
         match = matches[name][1]
-        rolls = [(gi, ti) for gi, ti, step in _rolls(match) if ti >= 2 and step.turn.moves
-                 and ti + 1 < len(match.games[gi].turns) and match.games[gi].turns[ti + 1].kind == "roll"]
+        rolls = [
+            (gi, ti)
+            for gi, ti, step in _rolls(match)
+            if ti >= 2
+            and step.turn.moves
+            and ti + 1 < len(match.games[gi].turns)
+            and match.games[gi].turns[ti + 1].kind == "roll"
+        ]
         for gi, ti in rng.sample(rolls, 5):
             bad = copy.deepcopy(match)
             del bad.games[gi].turns[ti]
             report = validate(bad, BG)
-            assert [(p.code, p.game) for p in report.errors] == [("wrong-player", gi + 1)], \
-                (name, gi, ti, [str(p) for p in report.errors])
+            assert [(p.code, p.game) for p in report.errors] == [("wrong-player", gi + 1)], (
+                name,
+                gi,
+                ti,
+                [str(p) for p in report.errors],
+            )
             tried += 1
     assert tried == 5 * len(NAMES)

@@ -46,8 +46,10 @@ def test_match_and_game_reprs_against_gnubg(mat: Path) -> None:
     match = tk.read_match(mat)
     text = repr(match)
     assert "\n" not in text and len(text) < 200
-    assert f"<Match {players[0]!r} vs {players[1]!r}, {length}-point match, {len(games)} games, " \
-           f"score {final[0]}-{final[1]}>" == text
+    assert (
+        f"<Match {players[0]!r} vs {players[1]!r}, {length}-point match, {len(games)} games, "
+        f"score {final[0]}-{final[1]}>" == text
+    )
     assert match.final_score() == final
     for game, info in zip(match.games, games):
         face = repr(game)

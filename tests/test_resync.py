@@ -41,8 +41,12 @@ def test_one_fault_one_error(cells, kind: str) -> None:
         mutated = "\n".join(replace_cell(lines, cell, text))
         report = validate(load_mat(mutated, source=cell.name), BG)
         got = [(p.code, p.line, p.column) for p in report.errors]
-        assert got == [(code, cell.line + 1, cell.column)], (cell.name, cell.line + 1, text,
-                                                              [str(p) for p in report.errors])
+        assert got == [(code, cell.line + 1, cell.column)], (
+            cell.name,
+            cell.line + 1,
+            text,
+            [str(p) for p in report.errors],
+        )
         assert {p.code for p in report.warnings} <= {"hit-mark", "unknown-play"}, report.warnings
 
 

@@ -181,9 +181,7 @@ def test_entering_hits_a_blot_in_the_opponents_home() -> None:
 # --- hit and run (000 vur-kaç) -----------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("hit_and_run", "expected"), [(True, {"9/5*/3", "9/3"}), (False, {"9/3"})]
-)
+@pytest.mark.parametrize(("hit_and_run", "expected"), [(True, {"9/5*/3", "9/3"}), (False, {"9/3"})])
 def test_hit_and_run_in_home(hit_and_run: bool, expected: set[str]) -> None:
     pos = board({9: 1, 1: 14}, {5: 1, 24: 2})
     assert notations(pos, (4, 2), TAVLA.replace(hit_and_run=hit_and_run)) == expected
@@ -332,6 +330,7 @@ def test_opening_rolls() -> None:
 
 def test_presets_match_the_table() -> None:
     """docs/rules.md, named rule sets."""
+
     def row(r: Rules) -> tuple[object, ...]:
         return (r.opening, r.larger_die, r.hit_and_run, r.mars, r.backgammon, r.cube)
 

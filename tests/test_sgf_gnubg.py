@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from record_strategies import random_match
 from gnubg_load import gnubg_view, load_in_gnubg, record_view
+from record_strategies import random_match
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
@@ -21,9 +21,12 @@ DATA = Path(__file__).parent / "data"
 #: tests/test_real_files.py reads it for RU[NoCube])
 GNUBG_SGF = sorted(p for p in (DATA / "sgf").glob("gnubg-*.sgf") if p.with_suffix(".json").exists())
 SELFPLAY_MAT = sorted((DATA / "gnubg").glob("selfplay-*.mat"))
-CORPUS_SGF = ["gnubgparser/charlot1-charlot2_7p_2025-11-08-2305.sgf",
-              "gnubgparser/charlot1-charlot2_7p_2025-11-08-2308.sgf",
-              "gnu_gibbon/7point.sgf", "gnu_gibbon/edited.sgf"]
+CORPUS_SGF = [
+    "gnubgparser/charlot1-charlot2_7p_2025-11-08-2305.sgf",
+    "gnubgparser/charlot1-charlot2_7p_2025-11-08-2308.sgf",
+    "gnu_gibbon/7point.sgf",
+    "gnu_gibbon/edited.sgf",
+]
 
 
 def test_gnubg_written_sgf_reads_as_gnubg_recorded() -> None:

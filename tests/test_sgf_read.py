@@ -9,8 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import SgfReader, letter_point, point_letter, read_sgf
@@ -118,9 +117,16 @@ def test_setup_ranges(corpus_dir: Path) -> None:
 def test_root_properties(corpus_dir: Path) -> None:
     match = read_sgf(corpus_dir / "gnu_gibbon" / "game-info-properties.sgf")
     assert match.players == ("Schaeael", "Tuennes")
-    assert match.tags == {"Transcriber": "Karl Dapp der Abwaschbare", "Player 2 Rating": "rookie",
-                          "EventDate": "2010-01-30,31,02-01", "Event": "Walpurgisnacht", "Site": "Venus",
-                          "Round": "finals", "Jacoby": "On", "Player 1 Rating": "World champion"}
+    assert match.tags == {
+        "Transcriber": "Karl Dapp der Abwaschbare",
+        "Player 2 Rating": "rookie",
+        "EventDate": "2010-01-30,31,02-01",
+        "Event": "Walpurgisnacht",
+        "Site": "Venus",
+        "Round": "finals",
+        "Jacoby": "On",
+        "Player 1 Rating": "World champion",
+    }
     assert match.comments == ["This game really shook the world of backgammon!"]
     game = match.games[0]
     assert game.result is not None and (game.result.winner, game.result.points) == (1, 32)
@@ -130,12 +136,17 @@ def test_root_properties(corpus_dir: Path) -> None:
 def test_moves_cube_and_annotations(corpus_dir: Path) -> None:
     game = read_sgf(corpus_dir / "gnu_gibbon" / "move-properties.sgf").games[0]
     assert [(t.player, t.kind, t.cube) for t in game.turns] == [
-        (0, "roll", None), (1, "roll", None), (0, "double", 2), (1, "take", None), (0, "roll", None),
-        (1, "double", 4), (0, "drop", None)]
+        (0, "roll", None),
+        (1, "roll", None),
+        (0, "double", 2),
+        (1, "take", None),
+        (0, "roll", None),
+        (1, "double", 4),
+        (0, "drop", None),
+    ]
     assert game.turns[4].extra == {"sgf:MN": ["123"]} and game.turns[5].extra == {"sgf:KO": [""]}
     game = read_sgf(corpus_dir / "gnu_gibbon" / "move-annotation.sgf").games[0]
-    assert [t.extra for t in game.turns] == [{"sgf:BM": ["1"]}, {"sgf:DO": [""]}, {"sgf:IT": ["1"]},
-                                             {"sgf:TE": ["2"]}]
+    assert [t.extra for t in game.turns] == [{"sgf:BM": ["1"]}, {"sgf:DO": [""]}, {"sgf:IT": ["1"]}, {"sgf:TE": ["2"]}]
 
 
 def test_escapes_and_comments() -> None:
@@ -208,8 +219,10 @@ def test_bytes_streams_and_paths(tmp_path: Path) -> None:
     assert isinstance(read_sgf("(;GM[6])"), Match)
 
 
-MUTABLE = "(;GM[6]MI[length:7][game:0][ws:0][bs:0]RE[W+2Resign]\n;B[42qusu]C[a\\]b]\n;W[32xvmj]\n;B[double]\n" \
-          ";W[take]\n;PL[B]DI[43];B[43aesv]\n;AE[a:g]AB[l][l]PL[W]\n;W[52ywwr])\n(;GM[6];W[34])"
+MUTABLE = (
+    "(;GM[6]MI[length:7][game:0][ws:0][bs:0]RE[W+2Resign]\n;B[42qusu]C[a\\]b]\n;W[32xvmj]\n;B[double]\n"
+    ";W[take]\n;PL[B]DI[43];B[43aesv]\n;AE[a:g]AB[l][l]PL[W]\n;W[52ywwr])\n(;GM[6];W[34])"
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -244,7 +257,12 @@ def test_beaver_and_variations() -> None:
     match = read_sgf("(;GM[6];W[double];B[double];W[take];B[31qtst]C[main](;W[41fbfe])(;W[41fbfa]C[side]))")
     game = match.games[0]
     assert [(t.player, t.kind, t.cube) for t in game.turns] == [
-        (0, "double", 2), (1, "beaver", 4), (0, "take", None), (1, "roll", None), (0, "roll", None)]
+        (0, "double", 2),
+        (1, "beaver", 4),
+        (0, "take", None),
+        (1, "roll", None),
+        (0, "roll", None),
+    ]
     assert game.turns[-1].moves[-1].dst == 5  # the first variation is the main line
     [problem] = game.problems
     assert problem.code == "unsupported" and "side variation" in problem.message and problem.line == 1
@@ -264,8 +282,11 @@ class _Counting(io.StringIO):
 def test_a_large_collection_is_read_one_tree_at_a_time() -> None:
     """The reader does not hold the whole file: the first game comes after
     a small part of it is read; places stay those of the whole file."""
-    one = (Path(__file__).parents[1] / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.sgf").read_text(
-        encoding="utf-8").replace("\r\n", "\n")
+    one = (
+        (Path(__file__).parents[1] / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.sgf")
+        .read_text(encoding="utf-8")
+        .replace("\r\n", "\n")
+    )
     text = one * 5 + "(;GM[6]\n;W[9z])"
     stream = _Counting(text)
     reader = SgfReader(stream, "big.sgf")

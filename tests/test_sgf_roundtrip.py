@@ -37,8 +37,9 @@ def test_corpus_round_trip(corpus_dir: Path) -> None:
         assert again == first, path.name
         assert extras(again) == extras(first), path.name
         assert problems == [], path.name
-        assert [p.code for g in again.games for p in g.problems] == \
-            [p.code for g in first.games for p in g.problems], path.name
+        assert [p.code for g in again.games for p in g.problems] == [p.code for g in first.games for p in g.problems], (
+            path.name
+        )
 
 
 def test_gnubg_files_are_rewritten_byte_for_byte(corpus_dir: Path) -> None:
@@ -52,13 +53,25 @@ def test_gnubg_files_are_rewritten_byte_for_byte(corpus_dir: Path) -> None:
 
 
 def test_lost_on_write() -> None:
-    match = Match(("A", "B"), 5, [Game(1, (0, 0), [Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5)),
-                                                        extra={"mat:row": ["x"]}),
-                                                   Turn(1, "roll", None),
-                                                   Turn(1, "roll", (6, 6), status="unknown"),
-                                                   Turn(0, "roll", (6, 6), status="cannot-move")],
-                                       crawford=False, extra={"sgf:bad key": ["1"]})],
-                  tags={"Variation": "Tavla", "Site": "home", "CubeLimit": "64"})
+    match = Match(
+        ("A", "B"),
+        5,
+        [
+            Game(
+                1,
+                (0, 0),
+                [
+                    Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5)), extra={"mat:row": ["x"]}),
+                    Turn(1, "roll", None),
+                    Turn(1, "roll", (6, 6), status="unknown"),
+                    Turn(0, "roll", (6, 6), status="cannot-move"),
+                ],
+                crawford=False,
+                extra={"sgf:bad key": ["1"]},
+            )
+        ],
+        tags={"Variation": "Tavla", "Site": "home", "CubeLimit": "64"},
+    )
     again, text, problems = rewrite(match)
     messages = [p.message for p in problems]
     assert all(p.code == "lost-on-write" and p.severity == "warning" for p in problems)
@@ -80,8 +93,9 @@ def test_generated_round_trip(match: Match) -> None:
     assert again == match, text
     assert again.problems == [] and all(g.problems == [] for g in again.games)
     # hits were not written, yet the reader finds each one the engine made
-    assert [m.hit for g in again.games for t in g.turns for m in t.moves] == \
-        [m.hit for g in match.games for t in g.turns for m in t.moves]
+    assert [m.hit for g in again.games for t in g.turns for m in t.moves] == [
+        m.hit for g in match.games for t in g.turns for m in t.moves
+    ]
 
 
 def test_unmarked_hits_are_no_loss(corpus_dir: Path) -> None:
@@ -119,9 +133,19 @@ def test_the_writer_judges_plays_under_the_matchs_rules(monkeypatch) -> None:
         return legal_plays(self, dice, rules)
 
     monkeypatch.setattr(Position, "legal_plays", spy)
-    match = Match(("A", "B"), 5, [Game(1, (0, 0), [Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5))),
-                                                   Turn(1, "roll", (6, 4))], Result(0, 1, True))],
-                  tags={"Variation": "Tavla"})
+    match = Match(
+        ("A", "B"),
+        5,
+        [
+            Game(
+                1,
+                (0, 0),
+                [Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5))), Turn(1, "roll", (6, 4))],
+                Result(0, 1, True),
+            )
+        ],
+        tags={"Variation": "Tavla"},
+    )
     again, text, problems = rewrite(match)
     assert "\n;PL[B]DI[64])" in text and problems == []
     assert asked == [Rules.preset("tavla")]

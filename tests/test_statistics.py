@@ -62,8 +62,14 @@ def test_live_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
     import subprocess
 
     env = dict(os.environ, STATS_RECORDS="live-3p:3:4242:0:1 live-money:0:4343:2:1", STATS_OUT=str(tmp_path))
-    subprocess.run([str(gnubg_bin), "-t", "-q", "-p", str(DATA / "make_stats.py")], env=env, cwd=tmp_path,
-                   capture_output=True, timeout=300, check=True)
+    subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", str(DATA / "make_stats.py")],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
     for name in ("live-3p", "live-money"):
         frame = statistics_frame([tk.read_match(tmp_path / f"{name}.mat")], Rules.preset("backgammon"))
         check_against_gnubg(frame, json.loads((tmp_path / f"{name}.json").read_text()))
@@ -80,12 +86,16 @@ def check_against_gnubg(frame: pd.DataFrame, reference: dict) -> None:
         assert (row["total_moves"], row["unforced_moves"]) == (moves["total-moves"], moves["unforced-moves"])
         assert (row["doubles"], row["takes"], row["passes"]) == (cube["n-doubles"], cube["n-takes"], cube["n-drops"])
         # counts within 1
-        for ours, theirs in (("cube_decisions", "total-cube"), ("close_cube_decisions", "close-cube"),
-                             ("missed_doubles_below_cp", "missed-double-below-cp"),
-                             ("missed_doubles_above_cp", "missed-double-above-cp"),
-                             ("wrong_doubles_below_dp", "wrong-double-below-dp"),
-                             ("wrong_doubles_above_tg", "wrong-double-above-tg"),
-                             ("wrong_takes", "wrong-take"), ("wrong_passes", "wrong-drop")):
+        for ours, theirs in (
+            ("cube_decisions", "total-cube"),
+            ("close_cube_decisions", "close-cube"),
+            ("missed_doubles_below_cp", "missed-double-below-cp"),
+            ("missed_doubles_above_cp", "missed-double-above-cp"),
+            ("wrong_doubles_below_dp", "wrong-double-below-dp"),
+            ("wrong_doubles_above_tg", "wrong-double-above-tg"),
+            ("wrong_takes", "wrong-take"),
+            ("wrong_passes", "wrong-drop"),
+        ):
             assert abs(row[ours] - cube[theirs]) <= 1, (ours, row[ours], cube[theirs])
         for mark in ("doubtful", "bad", "very bad"):
             assert abs(row["moves_" + mark.replace(" ", "_")] - moves["marked"][mark]) <= 3, mark
@@ -93,8 +103,12 @@ def check_against_gnubg(frame: pd.DataFrame, reference: dict) -> None:
         cube_emg = sum(v for k, v in cube.items() if k.startswith("err-") and k.endswith("-skill"))
         cube_mwc = sum(v for k, v in cube.items() if k.startswith("err-") and k.endswith("-cost"))
         assert close(row["checker_error_emg"], moves["error-skill"], 0.05, 0.05)
-        assert close(row["checker_error_mwc"], moves["error-cost"], 0.05, 0.05 if not reference["match-info"][
-            "match-length"] else 0.005)
+        assert close(
+            row["checker_error_mwc"],
+            moves["error-cost"],
+            0.05,
+            0.05 if not reference["match-info"]["match-length"] else 0.005,
+        )
         assert close(row["cube_error_emg"], cube_emg, 0.05, 0.05)
         assert close(row["cube_error_mwc"], cube_mwc, 0.05, 0.005)
         assert close(row["luck_emg"], dice["luck"], 0.05, 0.1)
@@ -143,8 +157,11 @@ def test_overall_rows_sum_the_matches(frames: dict) -> None:
     per = both[(both["scope"] == "match") & (both["player"] == "Alpha")]
     assert alpha["unforced_moves"] == per["unforced_moves"].sum()
     assert alpha["checker_error_emg"] == pytest.approx(per["checker_error_emg"].sum())
-    assert alpha["pr"] == pytest.approx(500 * (per["checker_error_emg"].sum() + per["cube_error_emg"].sum())
-                                        / (per["unforced_moves"].sum() + per["close_cube_decisions"].sum()))
+    assert alpha["pr"] == pytest.approx(
+        500
+        * (per["checker_error_emg"].sum() + per["cube_error_emg"].sum())
+        / (per["unforced_moves"].sum() + per["close_cube_decisions"].sum())
+    )
 
 
 def test_cube_decisions_one_by_one() -> None:
@@ -156,11 +173,15 @@ def test_cube_decisions_one_by_one() -> None:
     reference = json.loads((DATA / f"{name}.json").read_text())
     frame = decisions_frame(tk.read_match(DATA / f"{name}.mat"))
     ours = frame[frame["kind"].isin(["no double", "double"])]
-    theirs = [a["analysis"] for game in reference["games"] for a in game["game"]
-              if "nd-cubeful-eq" in (a.get("analysis") or {})]
+    theirs = [
+        a["analysis"]
+        for game in reference["games"]
+        for a in game["game"]
+        if "nd-cubeful-eq" in (a.get("analysis") or {})
+    ]
     assert len(ours) == len(theirs) > 150
-    nd = (ours["no_double_mwc"].to_numpy() - [a["nd-cubeful-eq"] for a in theirs])
-    dt = (ours["double_take_mwc"].to_numpy() - [a["dt-cubeful-eq"] for a in theirs])
+    nd = ours["no_double_mwc"].to_numpy() - [a["nd-cubeful-eq"] for a in theirs]
+    dt = ours["double_take_mwc"].to_numpy() - [a["dt-cubeful-eq"] for a in theirs]
     assert (abs(nd) < 0.01).mean() >= 0.95 and (abs(dt) < 0.01).mean() >= 0.95
     rows = frame[frame["kind"] == "take"]
     assert (rows["right_action"].isin(["take", "pass"])).all() and (rows["cube_error_emg"] >= 0).all()

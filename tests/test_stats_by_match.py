@@ -31,7 +31,7 @@ def words(output: str) -> str:
 
 def line(output: str, label: str) -> list[str]:
     found = next(row for row in output.splitlines() if row.startswith(label + " "))
-    return found[len(label):].split()
+    return found[len(label) :].split()
 
 
 def test_layout_shows_gnubgs_own_counts() -> None:
@@ -51,8 +51,12 @@ def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
     result = run("stats", "--by", "match", "--json", "--csv", out, STATS / "match-3p-31.mat")
     assert result.exit_code == 0, result.output
     rows = [json.loads(row) for row in result.output.splitlines()]
-    assert [(r["scope"], r["player"]) for r in rows] == [("match", "Alpha"), ("match", "Bravo"),
-                                                         ("overall", "Alpha"), ("overall", "Bravo")]
+    assert [(r["scope"], r["player"]) for r in rows] == [
+        ("match", "Alpha"),
+        ("match", "Bravo"),
+        ("overall", "Alpha"),
+        ("overall", "Bravo"),
+    ]
     header = out.read_text().splitlines()[0].split(",")
     assert header[:7] == ["scope", "match", "path", "player", "side", "length", "rules"]
     assert "total_moves" in header and "pr" in header
@@ -97,7 +101,7 @@ def test_cube_actions_against_the_rules_are_listed_not_judged() -> None:
     assert (first["game"], first["kind"], first["reason"]) == (1, "take", "no double to answer")
     # the rest is judged as before: the plays of both players are all counted
     clean = statistics_frame([tk.read_match(STATS / "match-5p-52.mat")])
-    assert (frame["total_moves"].tolist() == clean["total_moves"].tolist())
+    assert frame["total_moves"].tolist() == clean["total_moves"].tolist()
 
 
 def test_a_tavla_match_in_tavla_mwc() -> None:

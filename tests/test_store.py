@@ -58,8 +58,9 @@ def test_open_store_equals_analyse(records: Path, tmp_path: Path) -> None:
     on_disk = pd.read_parquet(tmp_path / "store" / "players")
     per_match = expected.players[expected.players["scope"] == "match"]
     columns = ["path", "player", "side", "games", "wins", "hits", "result"]
-    assert sorted(map(tuple, on_disk[columns].astype(str).values.tolist())) == \
-        sorted(map(tuple, per_match[columns].astype(str).values.tolist()))
+    assert sorted(map(tuple, on_disk[columns].astype(str).values.tolist())) == sorted(
+        map(tuple, per_match[columns].astype(str).values.tolist())
+    )
     # read as a plain Parquet dataset
     assert len(pd.read_parquet(tmp_path / "store" / "plays")) == len(expected.plays)
 
@@ -175,8 +176,9 @@ def test_cli_analyse_reports_and_reruns(records: Path, tmp_path: Path) -> None:
 
 def snapshot(store: Path) -> dict[str, bytes]:
     """Every file of a store and its bytes (the lock file aside)."""
-    return {str(p.relative_to(store)): p.read_bytes() for p in sorted(store.rglob("*"))
-            if p.is_file() and p.name != ".lock"}
+    return {
+        str(p.relative_to(store)): p.read_bytes() for p in sorted(store.rglob("*")) if p.is_file() and p.name != ".lock"
+    }
 
 
 def test_cli_never_drops_files_unless_asked(records: Path, tmp_path: Path) -> None:
@@ -191,8 +193,9 @@ def test_cli_never_drops_files_unless_asked(records: Path, tmp_path: Path) -> No
     # a mistyped path: one line, exit 2, the store untouched
     typo = runner.invoke(app, ["analyse", str(records / "tavla-t00.mat"), "--store", str(store), "--no-luck"])
     assert typo.exit_code == 2
-    assert typo.output.splitlines() == [f"error: {records / 'tavla-t00.mat'}: no such file or folder; nothing was "
-                                        "written to the store"]
+    assert typo.output.splitlines() == [
+        f"error: {records / 'tavla-t00.mat'}: no such file or folder; nothing was written to the store"
+    ]
     assert snapshot(store) == before
     also = runner.invoke(app, ["analyse", str(records), str(tmp_path / "nope"), "--store", str(store), "--no-luck"])
     assert also.exit_code == 2 and snapshot(store) == before
@@ -236,17 +239,27 @@ def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path, corpus_dir
     files = find_records([corpus_dir / "bglab"])[:90]
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-m", "tavlakit", "analyse", *map(str, files), "--store", str(store),
-               "--no-luck", "-j", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "tavlakit",
+        "analyse",
+        *map(str, files),
+        "--store",
+        str(store),
+        "--no-luck",
+        "-j",
+        "2",
+    ]
     full = len(tk.analysis.analyse(tk.read_matches(files), luck=False).games)
     kills = 0
     # kill at start-up, then each time a few more files are whole (on a busy machine time says little)
     for target in (0, 1, 10, 30, 50):
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + 120
-        while (proc.poll() is None and time.monotonic() < deadline
-               and len(list(store.glob("meta/*.json"))) < target):
+        while proc.poll() is None and time.monotonic() < deadline and len(list(store.glob("meta/*.json"))) < target:
             time.sleep(0.02)
         if target == 0:
             time.sleep(0.3)
@@ -270,12 +283,19 @@ def test_kill_9_at_any_moment_leaves_a_readable_store(tmp_path: Path, corpus_dir
 
 def test_a_rerun_with_nothing_to_do_imports_no_pandas(records: Path, tmp_path: Path) -> None:
     update(tmp_path / "store", [records], luck=False, jobs=1)
-    code = ("import sys\nfrom tavlakit.cli import app\n"
-            f"try:\n    app(['analyse', {str(records)!r}, '--store', {str(tmp_path / 'store')!r}, '--no-luck'])\n"
-            "except SystemExit as exc:\n    assert exc.code == 2, exc.code\n"  # binary.mat cannot be read
-            "print('HEAVY', [m for m in ('pandas', 'pyarrow', 'gnubg_nn') if m in sys.modules])\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    code = (
+        "import sys\nfrom tavlakit.cli import app\n"
+        f"try:\n    app(['analyse', {str(records)!r}, '--store', {str(tmp_path / 'store')!r}, '--no-luck'])\n"
+        "except SystemExit as exc:\n    assert exc.code == 2, exc.code\n"  # binary.mat cannot be read
+        "print('HEAVY', [m for m in ('pandas', 'pyarrow', 'gnubg_nn') if m in sys.modules])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "0 analysed, 10 unchanged" in done.stdout
     assert done.stdout.splitlines()[-1] == "HEAVY []"

@@ -102,8 +102,14 @@ def test_generated_bar_bear_off_and_closed_positions() -> None:
     for kind in ("on-bar", "bear-off", "closed", "primed", "crowded", "stragglers"):
         for opponent, mover in engine_tests.boards_of_kind(rng, kind, 60):
             pos = Position.from_points(mover, opponent)
-            check(pos, flipped=rng.random() < 0.5, player=rng.randint(0, 1), numbering="absolute",
-                  dice=(rng.randint(1, 6), rng.randint(1, 6)), cube=(2, rng.choice([0, 1, None])))
+            check(
+                pos,
+                flipped=rng.random() < 0.5,
+                player=rng.randint(0, 1),
+                numbering="absolute",
+                dice=(rng.randint(1, 6), rng.randint(1, 6)),
+                cube=(2, rng.choice([0, 1, None])),
+            )
             count += 1
     assert count == 360
 
@@ -206,7 +212,9 @@ def test_play_before_it_is_made() -> None:
     spots = labels(root)
     drawn = arrows(root)
     assert [(a.attrib["data-from"], a.attrib["data-to"], a.attrib["data-hit"]) for a in drawn] == [
-        ("13", "8", "0"), ("8", "5", "1")]
+        ("13", "8", "0"),
+        ("8", "5", "1"),
+    ]
     assert abs(path_start(drawn[0])[0] - spots["13"][0]) < 20  # within the 13-point (40 wide)
     rings = root.findall(".//s:circle[@class='hit']", NS)
     assert len(rings) == 1 and float(rings[0].attrib["cx"]) == spots["5"][0]
@@ -254,11 +262,20 @@ def test_cube_centred_or_at_the_owner() -> None:
 
 def test_names_score_pips_and_on_roll() -> None:
     pos = Position.from_points({6: 2}, {1: 1})
-    root = parse(svg.board(pos, names=("Ayşe <W>", "Bob & co"), score=(3, 5), length=7, player=1,
-                           caption="Game 2 & more"))
+    root = parse(
+        svg.board(pos, names=("Ayşe <W>", "Bob & co"), score=(3, 5), length=7, player=1, caption="Game 2 & more")
+    )
     text = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
-    for needed in ("Ayşe <W>", "Bob & co", "3 of 7 points", "5 of 7 points", "12 pips", "1 pips",
-                   "on roll", "Game 2 & more"):
+    for needed in (
+        "Ayşe <W>",
+        "Bob & co",
+        "3 of 7 points",
+        "5 of 7 points",
+        "12 pips",
+        "1 pips",
+        "on roll",
+        "Game 2 & more",
+    ):
         assert needed in text
     # side 0 (Black, "Bob & co") is on roll and at the bottom
     info = root.find(".//s:g[@class='info side-0']", NS)
@@ -312,5 +329,5 @@ def test_hits_found_on_the_board_before_the_play() -> None:
     # after the play only the marks can tell: the marked play from the board before
     after = BEFORE.play(HITTING)
     unmarked = Play.parse("13/8 8/5")
-    assert "data-hit=\"1\"" not in svg.board(after, play=unmarked, play_by=1)
-    assert "data-hit=\"1\"" in svg.board(after, play=BEFORE.mark_hits(unmarked), play_by=1)
+    assert 'data-hit="1"' not in svg.board(after, play=unmarked, play_by=1)
+    assert 'data-hit="1"' in svg.board(after, play=BEFORE.mark_hits(unmarked), play_by=1)

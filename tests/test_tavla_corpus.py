@@ -64,8 +64,7 @@ def test_game_values_per_preset(cases, preset: str) -> None:
 def test_outside_home_mars_differs_somewhere(cases) -> None:
     """The two mars definitions really disagree on some of these games."""
     differ = [
-        g for _, truth in cases for g in truth["games"]
-        if g["values"]["tavla"] != g["values"]["tavla-outside-home"]
+        g for _, truth in cases for g in truth["games"] if g["values"]["tavla"] != g["values"]["tavla-outside-home"]
     ]
     assert differ
 

@@ -11,8 +11,11 @@ MACHINE = re.compile("|".join(("/" + "work", "/" + "root", "shared" + "/corpus")
 
 
 def test_no_test_names_a_machine_path() -> None:
-    found = [f"{path.name}:{number}: {line.strip()}"
-             for path in sorted(TESTS.rglob("*.py")) if path.name != "conftest.py"
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if MACHINE.search(line)]
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(TESTS.rglob("*.py"))
+        if path.name != "conftest.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if MACHINE.search(line)
+    ]
     assert found == []

@@ -17,8 +17,12 @@ STRICT = ["tavlakit"]
 
 
 def test_wheel_carries_py_typed(tmp_path: Path) -> None:
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(REPO), "-w", str(tmp_path)],
-                           capture_output=True, text=True, timeout=300)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(REPO), "-w", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert build.returncode == 0, build.stderr
     wheel = next(tmp_path.glob("tavlakit-*.whl"))
     assert "tavlakit/py.typed" in zipfile.ZipFile(wheel).namelist()
@@ -27,6 +31,12 @@ def test_wheel_carries_py_typed(tmp_path: Path) -> None:
 def test_mypy_strict() -> None:
     pytest.importorskip("mypy")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", *STRICT], capture_output=True, text=True,
-                         timeout=600, cwd=REPO, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", *STRICT],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+        env=env,
+    )
     assert run.returncode == 0, run.stdout + run.stderr

@@ -43,8 +43,9 @@ def _session(path: Path, games: int) -> int:
 
 
 def _measure(path: Path) -> tuple[str, int]:
-    proc = subprocess.run([sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True,
-                          timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
     assert proc.returncode == 0, proc.stderr
     summary, peak_kb = proc.stdout.strip().splitlines()[-2:]
     return summary, int(peak_kb)

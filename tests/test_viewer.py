@@ -28,8 +28,9 @@ runner = CliRunner()
 def boards(data: dict) -> list[tuple[str, str]]:
     """Every frame's (shown Position ID, board SVG rebuilt from the page's lines)."""
     lines = data["lines"]
-    return [(frame["id"], "\n".join(lines[i] for i in frame["s"]))
-            for game in data["games"] for frame in game["frames"]]
+    return [
+        (frame["id"], "\n".join(lines[i] for i in frame["s"])) for game in data["games"] for frame in game["frames"]
+    ]
 
 
 @pytest.mark.parametrize("path", SELFPLAY, ids=lambda p: p.stem)
@@ -53,7 +54,8 @@ def test_boards_rebuilt_from_the_page_are_the_positions() -> None:
         for stack in root.iter("{http://www.w3.org/2000/svg}g"):
             if "stack" in (stack.get("class") or "").split():
                 counted[int(stack.get("data-side", ""))][int(stack.get("data-point", ""))] = int(
-                    stack.get("data-count", ""))
+                    stack.get("data-count", "")
+                )
         position = Position.from_position_id(pid)
         assert counted[0][1:25] == list(mine[:24]) and counted[0][25] == mine[24]
         assert counted[1][1:25] == list(theirs[:24]) and counted[1][25] == theirs[24]
@@ -135,7 +137,7 @@ def test_page_is_self_contained() -> None:
     """No URL to fetch anything from: no src/href attributes, no http(s) URL
     outside the SVG namespace, a policy that forbids every request."""
     page = viewer.html(read_match(DATA / "selfplay-3p-1.mat"), analyse=False)
-    assert not re.search(r'\b(src|href)\s*=', page)
+    assert not re.search(r"\b(src|href)\s*=", page)
     assert set(re.findall(r"https?://[^\s\"'<)]+", page)) <= {"http://www.w3.org/2000/svg"}
     assert "default-src 'none'" in page
 
@@ -175,8 +177,7 @@ def run(*args: object):  # type: ignore[no-untyped-def]
 
 def test_show_one_file(tmp_path: Path) -> None:
     out = tmp_path / "m.html"
-    result = run("show", DATA / "selfplay-5p-2.mat", "-o", out, "--game", 2, "--numbering", "absolute",
-                 "--analyse")
+    result = run("show", DATA / "selfplay-5p-2.mat", "-o", out, "--game", 2, "--numbering", "absolute", "--analyse")
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert page.count('<svg class="chart"') == 3
@@ -197,8 +198,9 @@ def test_show_folder_writes_index(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     index = (site / "index.html").read_text(encoding="utf-8")
     links = re.findall(r'<a href="([^"]+)">', index)
-    assert sorted(links) == sorted(["bad.html", f"{SELFPLAY[0].stem}.html", f"{SELFPLAY[1].stem}.html",
-                                    f"sub-{SELFPLAY[0].stem}.html"])
+    assert sorted(links) == sorted(
+        ["bad.html", f"{SELFPLAY[0].stem}.html", f"{SELFPLAY[1].stem}.html", f"sub-{SELFPLAY[0].stem}.html"]
+    )
     for link in links:
         assert (site / link).exists()
     bad_row = next(row for row in index.split("<tr>") if 'href="bad.html"' in row)
@@ -210,11 +212,14 @@ def test_show_folder_writes_index(tmp_path: Path) -> None:
     assert f"{final[0]}\u2013{final[1]}" in bad_row
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--numbering", "roman"], "unknown numbering 'roman'"),
-    (["--rules", "chess"], "unknown rules 'chess'"),
-    (["--game", "7"], "no game 7"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--numbering", "roman"], "unknown numbering 'roman'"),
+        (["--rules", "chess"], "unknown rules 'chess'"),
+        (["--game", "7"], "no game 7"),
+    ],
+)
 def test_show_bad_options_one_line_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     result = run("show", DATA / "selfplay-3p-7.mat", "-o", tmp_path / "x.html", *args)
     assert result.exit_code == 2
@@ -244,8 +249,9 @@ def test_index_errors_red_warnings_amber(tmp_path: Path) -> None:
     records = tmp_path / "records"
     records.mkdir()
     _broken(records)
-    (records / "unmarked.mat").write_text((DATA / "selfplay-3p-7.mat").read_text(encoding="utf-8").replace("*", ""),
-                                          encoding="utf-8")
+    (records / "unmarked.mat").write_text(
+        (DATA / "selfplay-3p-7.mat").read_text(encoding="utf-8").replace("*", ""), encoding="utf-8"
+    )
     (records / "clean.mat").write_bytes((DATA / "selfplay-3p-7.mat").read_bytes())
     result = run("show", records, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
@@ -255,6 +261,8 @@ def test_index_errors_red_warnings_amber(tmp_path: Path) -> None:
     assert '<td class="warning">1 warning</td>' in rows["unmarked.html"]
     assert rows["clean.html"].endswith("<td></td></tr>") or "<td></td></tr>" in rows["clean.html"]
     assert "td.warning{color:#9a6700" in index
+
+
 def test_analysis_shows_each_cube_decision() -> None:
     """With analysis, each double, take or pass and each roll a cube decision
     came before says the right action, the error and the three equities

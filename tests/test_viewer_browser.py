@@ -9,8 +9,9 @@ tests/data/gnubg). No console error and no network request may occur.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from gnubg_records import DATA, gnubg_dump
@@ -20,8 +21,16 @@ from tavlakit import viewer
 from tavlakit.formats import read_match
 
 CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 MATCH = "selfplay-3p-7"  # 2 games, 83 turns, doubles, a take and a drop
 
 
@@ -47,8 +56,12 @@ class Watched:
         self.url = path.resolve().as_uri()
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: None if r.url.split("#")[0] == self.url or r.url.startswith("data:")
-                     else self.requests.append(r.url))
+        self.page.on(
+            "request",
+            lambda r: (
+                None if r.url.split("#")[0] == self.url or r.url.startswith("data:") else self.requests.append(r.url)
+            ),
+        )
         self.page.goto(self.url)
         self.page.wait_for_selector("body[data-ready='1']", timeout=10_000)
 
@@ -59,7 +72,8 @@ class Watched:
         """The Position ID shown, and the one the board's own SVG carries (one round trip)."""
         shown, board = self.page.evaluate(
             """() => [document.querySelector('[data-role="position-id"]').textContent,
-                      document.querySelector('.board svg').getAttribute('data-position-id')]""")
+                      document.querySelector('.board svg').getAttribute('data-position-id')]"""
+        )
         return shown, board
 
     def clean(self) -> None:

@@ -37,7 +37,7 @@ def records(path: Path) -> list[bytes]:
     """The game file's records (through the reader's archive code; the
     fields are read here by their offsets in XG's description)."""
     games = _archive(path.read_bytes()).games
-    return [games[i:i + RECORD_SIZE] for i in range(0, len(games), RECORD_SIZE)]
+    return [games[i : i + RECORD_SIZE] for i in range(0, len(games), RECORD_SIZE)]
 
 
 def footers(path: Path) -> tuple[list[tuple[int, int]], tuple[int, int]]:
@@ -97,13 +97,16 @@ def test_the_boards_the_file_stores_after_every_play(xg_dir: Path, name: str) ->
             assert step.after == stored, (rg.game.number, turn.line)
             played += 1
         assert [p.line for p in rg.problems if p.severity == "error"] == [
-            line for line in invalid if any(t.line == line for t in rg.game.turns)]
+            line for line in invalid if any(t.line == line for t in rg.game.turns)
+        ]
     assert played > 150
 
 
 def turns(match: Match) -> list[list[tuple[object, ...]]]:
-    return [[(t.player, t.kind, t.dice, tuple(sorted((m.src, m.dst) for m in t.moves)), t.cube) for t in g.turns]
-            for g in match.games]
+    return [
+        [(t.player, t.kind, t.dice, tuple(sorted((m.src, m.dst) for m in t.moves)), t.cube) for t in g.turns]
+        for g in match.games
+    ]
 
 
 def test_the_same_match_as_xgs_own_mat_export(xg_dir: Path) -> None:
@@ -117,10 +120,12 @@ def test_the_same_match_as_xgs_own_mat_export(xg_dir: Path) -> None:
     assert [g.score for g in xg.games] == [g.score for g in mat.games]
     assert turns(xg) == turns(mat)
     unknown = [(g.number, i) for g in mat.games for i, t in enumerate(g.turns) if t.status == "unknown"]
-    assert len(unknown) == 3 and unknown == [(g.number, len(g.turns) - 1) for g in xg.games
-                                             if g.result and g.result.resigned and not g.turns[-1].moves]
-    assert [(g.result.winner, g.result.points) for g in xg.games if g.result] == \
-        [(g.result.winner, g.result.points) for g in mat.games if g.result]
+    assert len(unknown) == 3 and unknown == [
+        (g.number, len(g.turns) - 1) for g in xg.games if g.result and g.result.resigned and not g.turns[-1].moves
+    ]
+    assert [(g.result.winner, g.result.points) for g in xg.games if g.result] == [
+        (g.result.winner, g.result.points) for g in mat.games if g.result
+    ]
     for ours, theirs in zip(replay(xg), replay(mat)):
         ids = [s.after.position_id() for s in ours.steps]
         known = [s.after.position_id() for s in theirs.steps]
@@ -132,6 +137,7 @@ def test_the_same_match_as_xgs_own_mat_export(xg_dir: Path) -> None:
 def test_hit_marks_as_xgs_text_export_writes_them(xg_dir: Path) -> None:
     """The .xg holds no hit marks: they come from the boards it stores, and
     are those of test.txt, XG's export that writes them."""
+
     def hits(match: Match) -> list[list[set[int]]]:
         return [[{m.dst for m in t.moves if m.hit} for t in g.turns] for g in match.games]
 
@@ -142,6 +148,7 @@ def test_hit_marks_as_xgs_text_export_writes_them(xg_dir: Path) -> None:
 def test_the_same_match_as_gnubgs_sgf(xg_dir: Path) -> None:
     """gnubg's SGF of the match has the same dice, plays, cube actions and
     results, resignations included (one content fingerprint)."""
+
     def fingerprint(path: Path) -> str:
         match, games = open_games(path)
         prints = Fingerprinter(match)
@@ -158,8 +165,10 @@ def test_the_same_match_as_gnubgs_sgf(xg_dir: Path) -> None:
 def test_comments_tags_and_cube_actions(xg_dir: Path) -> None:
     match = tk.read_match(xg_dir / "match_with_comment.xg")
     said = {(g.number, t.dice, t.comment) for g in match.games for t in g.turns if t.comment}
-    assert said == {(1, (5, 4), "coup assez difficile"),
-                    (1, (6, 6), "les double 66 sont toujpurs difficiles à trouver")}
+    assert said == {
+        (1, (5, 4), "coup assez difficile"),
+        (1, (6, 6), "les double 66 sont toujpurs difficiles à trouver"),
+    }
     assert match.tags["Event"] == "Entrainement live" and match.tags["Site"] == "Café Jussieu, Paris"
     test = tk.read_match(xg_dir / "test.xg")
     assert test.tags["EventDate"] == "2023.11.26" and test.tags["EventTime"] == "09.30"  # as XG's export says
@@ -167,12 +176,22 @@ def test_comments_tags_and_cube_actions(xg_dir: Path) -> None:
     cube = [(g.number, t.player, t.kind, t.cube) for g in test.games for t in g.turns if t.kind != "roll"]
     assert cube[:3] == [(1, 0, "double", 2), (1, 1, "drop", None), (2, 0, "double", 2)]
     assert [(g.result.winner, g.result.points, g.result.resigned) for g in test.games if g.result] == [
-        (0, 1, False), (0, 2, True), (1, 1, False), (1, 1, False), (1, 2, True), (0, 2, False), (0, 2, True)]
+        (0, 1, False),
+        (0, 2, True),
+        (1, 1, False),
+        (1, 1, False),
+        (1, 2, True),
+        (0, 2, False),
+        (0, 2, True),
+    ]
 
 
 def test_rtf_comments_become_plain_text() -> None:
-    rtf = (r"{\rtf1\ansi\ansicpg1252{\fonttbl{\f0\fcharset0 Arial;}}{\colortbl;}{\*\generator Riched20;}"
-           "\x01\x02" r"\pard\fs20 one \b two\b0\par three \{x\}\par}")
+    rtf = (
+        r"{\rtf1\ansi\ansicpg1252{\fonttbl{\f0\fcharset0 Arial;}}{\colortbl;}{\*\generator Riched20;}"
+        "\x01\x02"
+        r"\pard\fs20 one \b two\b0\par three \{x\}\par}"
+    )
     assert rtf_text(rtf.replace("\x01\x02", "\n")) == "one two\nthree {x}"
 
 
@@ -205,7 +224,7 @@ def test_recorded_error_is_zero_exactly_for_xgs_best_play(xg_dir: Path, name: st
             continue
         count = struct.unpack_from("<i", record, 188)[0]
         equity = [struct.unpack_from("<7f", record, 1408 + 28 * k)[6] for k in range(count)]
-        played = next(k for k in range(count) if record[192 + 26 * k:218 + 26 * k] == record[35:61])
+        played = next(k for k in range(count) if record[192 + 26 * k : 218 + 26 * k] == record[35:61])
         lost = equity[0] - equity[played]
         assert (error == 0) == (played == 0 or lost < 1e-4)
         if error:
@@ -229,8 +248,12 @@ def test_recorded_errors_add_up_to_what_the_viewer_and_stats_show(xg_dir: Path) 
     assert list(per_match) == pytest.approx([sums[0], sums[1]])
     data = tk.viewer.page_data(page)
     texts = [f.get("a", "") for g in data["games"] for f in g["frames"]]
-    analysed = [t for g in match.games for t in g.turns
-                if t.analysis and (t.analysis.error, t.analysis.luck, t.analysis.cube_error) != (None, None, None)]
+    analysed = [
+        t
+        for g in match.games
+        for t in g.turns
+        if t.analysis and (t.analysis.error, t.analysis.luck, t.analysis.cube_error) != (None, None, None)
+    ]
     assert sum(t.startswith("XG: ") for t in texts) == len(analysed) > 340  # saying whose figures they are
 
 
@@ -248,7 +271,10 @@ def test_candidates_level_and_cube_analysis(xg_dir: Path) -> None:
         assert 0 <= backgammon <= gammon <= win <= 1 and 0 <= lose_backgammon <= lose_gammon <= 1 - win + 1e-6
     double = next(t for t in match.games[0].turns if t.kind == "double")
     assert double.analysis is not None and [c.action for c in double.analysis.candidates] == [
-        "no double", "double/take", "double/pass"]
+        "no double",
+        "double/take",
+        "double/pass",
+    ]
     assert double.analysis.error == 0.0
 
 
@@ -297,7 +323,7 @@ def pack(header: bytes, games: bytes) -> bytes:
 def parts(path: Path) -> tuple[bytes, bytes]:
     data = path.read_bytes()
     size, thumbnail = struct.unpack_from("<I", data, 8)[0], struct.unpack_from("<I", data, 24)[0]
-    return data[:size + thumbnail], _archive(data).games
+    return data[: size + thumbnail], _archive(data).games
 
 
 def one_problem(data: bytes, tmp_path: Path) -> tuple[Match, tk.Problem]:
@@ -326,16 +352,16 @@ def test_a_record_cut_short_keeps_the_games_before_it(xg_dir: Path, tmp_path: Pa
     header, games = parts(xg_dir / "test.xg")
     whole = tk.read_match(xg_dir / "test.xg")
     cut = 300  # inside game 5 (records 239-480)
-    match, problem = one_problem(pack(header, games[:(cut - 1) * RECORD_SIZE + 1000]), tmp_path)
+    match, problem = one_problem(pack(header, games[: (cut - 1) * RECORD_SIZE + 1000]), tmp_path)
     assert problem.line == cut and f"record {cut}" in problem.message
     assert match.games[:4] == whole.games[:4] and len(match.games) == 5
-    assert match.games[4].result is None and match.games[4].turns == whole.games[4].turns[:len(match.games[4].turns)]
+    assert match.games[4].result is None and match.games[4].turns == whole.games[4].turns[: len(match.games[4].turns)]
 
 
 def test_a_cut_archive_keeps_the_games_before_the_cut(xg_dir: Path, tmp_path: Path) -> None:
     data = (xg_dir / "test.xg").read_bytes()
     whole = tk.read_match(xg_dir / "test.xg")
-    match, problem = one_problem(data[:len(data) // 2], tmp_path)
+    match, problem = one_problem(data[: len(data) // 2], tmp_path)
     assert 1 <= len(match.games) < len(whole.games) and match.games[0] == whole.games[0]
     assert problem.line is not None and problem.line > 1
 
@@ -343,10 +369,14 @@ def test_a_cut_archive_keeps_the_games_before_the_cut(xg_dir: Path, tmp_path: Pa
 @pytest.mark.parametrize("fill", [0, 0xFF])
 def test_a_corrupt_zlib_stream_keeps_the_games_before_it(xg_dir: Path, tmp_path: Path, fill: int) -> None:
     data = bytearray((xg_dir / "test.xg").read_bytes())
-    start = len(data) - 36 - struct.unpack_from("<i", data, len(data) - 20)[0] - struct.unpack_from(
-        "<i", data, len(data) - 24)[0]
+    start = (
+        len(data)
+        - 36
+        - struct.unpack_from("<i", data, len(data) - 20)[0]
+        - struct.unpack_from("<i", data, len(data) - 24)[0]
+    )
     middle = start + 60_000
-    data[middle:middle + 64] = bytes([fill]) * 64
+    data[middle : middle + 64] = bytes([fill]) * 64
     whole = tk.read_match(xg_dir / "test.xg")
     match, problem = one_problem(bytes(data), tmp_path)
     assert match.games[:2] == whole.games[:2] and len(match.games) < len(whole.games)
@@ -380,8 +410,15 @@ def test_mutated_files_never_raise(xg_dir: Path, tmp_path: Path) -> None:
     header, games = parts(xg_dir / "match_with_comment.xg")
     original = (xg_dir / "match_with_comment.xg").read_bytes()
     cases = []
-    fields = [8, *range(9, 110), *range(192, 220), *range(900, 920), *range(2308, 2336), *range(2472, 2476),
-              *range(2524, 2528)]  # the kind, players, moves, dice, boards, candidates, errors, comments
+    fields = [
+        8,
+        *range(9, 110),
+        *range(192, 220),
+        *range(900, 920),
+        *range(2308, 2336),
+        *range(2472, 2476),
+        *range(2524, 2528),
+    ]  # the kind, players, moves, dice, boards, candidates, errors, comments
     for _ in range(40):
         data = bytearray(games)
         for _ in range(rng.randint(1, 40)):
@@ -391,9 +428,9 @@ def test_mutated_files_never_raise(xg_dir: Path, tmp_path: Path) -> None:
     for _ in range(10):
         data = bytearray(original)
         at = rng.randrange(len(data))
-        data[at:at + 8] = bytes(rng.randrange(256) for _ in range(8))
+        data[at : at + 8] = bytes(rng.randrange(256) for _ in range(8))
         cases.append(bytes(data))
-        cases.append(original[:rng.randrange(len(original))])
+        cases.append(original[: rng.randrange(len(original))])
     for i, data in enumerate(cases):
         match = tk.read_match(io.BytesIO(data))
         report = tk.validate(match)
@@ -435,7 +472,7 @@ def test_the_commands_read_xg(xg_dir: Path, tmp_path: Path) -> None:
 def test_the_file_headers_comment_is_a_match_comment(xg_dir: Path, tmp_path: Path) -> None:
     header, games = parts(xg_dir / "test.xg")
     at = 40 + 3 * 2048  # the header's Comments, after the GUID and three 1,024-character texts
-    noted = header[:at] + "Kısa not".encode("utf-16-le") + header[at + 16:]
+    noted = header[:at] + "Kısa not".encode("utf-16-le") + header[at + 16 :]
     path = tmp_path / "noted.xg"
     path.write_bytes(pack(noted, games))
     assert tk.read_match(path).comments == ["Kısa not"]

@@ -28,7 +28,7 @@ def gnubg_ids(dump: dict[str, Any]) -> list[str]:
             if action["action"] != "move":
                 ids.append(double)
                 continue
-            following = next((a["board"] for a in actions[i + 1:i + 2] if "board" in a), None)
+            following = next((a["board"] for a in actions[i + 1 : i + 2] if "board" in a), None)
             if following is None:
                 before = Position.from_position_id(action["board"])
                 following = before.play(Move(a, b) for a, b in action["move"]).position_id()

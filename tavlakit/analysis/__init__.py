@@ -20,10 +20,31 @@ from .pips import pip_race, turn_facts
 from .store import open_store
 
 __all__ = [
-    "Analysis", "Evaluator", "analyse", "chi2_sf", "cumulative_luck", "equity", "face_counts", "fairness",
-    "first_roll_advantage", "games_frame", "luck_mark", "luck_rating", "mars_rates", "opening_luck",
-    "open_store", "pip_race", "play_error", "players_frame", "plays_frame", "rename_players", "roll_counts",
-    "roll_luck", "to_parquet", "turn_facts", "wilson",
+    "Analysis",
+    "Evaluator",
+    "analyse",
+    "chi2_sf",
+    "cumulative_luck",
+    "equity",
+    "face_counts",
+    "fairness",
+    "first_roll_advantage",
+    "games_frame",
+    "luck_mark",
+    "luck_rating",
+    "mars_rates",
+    "opening_luck",
+    "open_store",
+    "pip_race",
+    "play_error",
+    "players_frame",
+    "plays_frame",
+    "rename_players",
+    "roll_counts",
+    "roll_luck",
+    "to_parquet",
+    "turn_facts",
+    "wilson",
 ]
 
 

@@ -13,10 +13,11 @@ equal those of ``analyse(read_matches(paths))`` whatever ran them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 from typing_extensions import TypeIs
@@ -83,8 +84,9 @@ def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> Fi
         prints = Fingerprinter(match)
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
     columns = (column_values(plays, frames.PLAY_COLUMNS), column_values(played, frames.GAME_COLUMNS))
-    return FileAnalysis(source, columns, own, prints.digest(), repr(used), used.name, errors,
-                        sum(p.severity == "warning" for p in own))
+    return FileAnalysis(
+        source, columns, own, prints.digest(), repr(used), used.name, errors, sum(p.severity == "warning" for p in own)
+    )
 
 
 def _walk(match: Match, rules: Rules, luck: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
@@ -115,8 +117,9 @@ def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
     return assemble(plays, games, files, dedupe)
 
 
-def assemble(plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]],
-             dedupe: bool = False) -> Analysis:
+def assemble(
+    plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]], dedupe: bool = False
+) -> Analysis:
     """The :class:`Analysis` of files' rows put end to end: ``files`` holds
     each file's (source, fingerprint, own problems) in order. The short
     ``match`` labels are given over the whole collection. With ``dedupe`` a
@@ -148,8 +151,14 @@ def _relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> 
     return frame
 
 
-def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-            jobs: int | None = 1, statistics: bool = False, met: Any = None) -> Analysis:
+def analyse(
+    matches: Matches | str | Path | Sequence[str | Path],
+    rules: Rules | None = None,
+    luck: bool = True,
+    jobs: int | None = 1,
+    statistics: bool = False,
+    met: Any = None,
+) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
@@ -172,8 +181,14 @@ def analyse(matches: Matches | str | Path | Sequence[str | Path], rules: Rules |
     return result
 
 
-def analyse_paths(paths: str | Path | Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-                  jobs: int | None = 1, progress: Progress | None = None, dedupe: bool = False) -> Analysis:
+def analyse_paths(
+    paths: str | Path | Sequence[str | Path],
+    rules: Rules | None = None,
+    luck: bool = True,
+    jobs: int | None = 1,
+    progress: Progress | None = None,
+    dedupe: bool = False,
+) -> Analysis:
     """:func:`analyse` of files and folders on
     ``jobs`` processes (``None``: every core); ``progress(done, total)`` is
     told as the files are done."""
@@ -200,5 +215,14 @@ def duplicate_note(count: int) -> str:
     return _("{count} match(es) stored twice were counted once").format(count=count)
 
 
-__all__ = ["FileAnalysis", "analyse", "analyse_file", "analyse_paths", "assemble", "combine", "duplicate_note", "is_paths",
-           "rename_players"]
+__all__ = [
+    "FileAnalysis",
+    "analyse",
+    "analyse_file",
+    "analyse_paths",
+    "assemble",
+    "combine",
+    "duplicate_note",
+    "is_paths",
+    "rename_players",
+]

@@ -101,7 +101,6 @@ def _pa() -> Any:
     return pyarrow
 
 
-
 class Labels:
     """Short unique labels for the matches of one run: the file name, with
     parent folders in front while another file already has that label."""

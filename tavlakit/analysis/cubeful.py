@@ -30,9 +30,9 @@ cumulative.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -87,8 +87,11 @@ class CubeState:
         if not self.length:
             return True
         post_crawford = not self.crawford and (self.length - 1) in self.score
-        return (not self.crawford and self.score[self.mover] + self.value < self.length
-                and not (post_crawford and self.score[self.mover] == self.length - 1))
+        return (
+            not self.crawford
+            and self.score[self.mover] + self.value < self.length
+            and not (post_crawford and self.score[self.mover] == self.length - 1)
+        )
 
     # --- the match equity table at this score --------------------------------
 
@@ -159,8 +162,14 @@ def utility(probs: Probabilities, state: CubeState) -> float:
 def _utility(p: Array, state: CubeState) -> Array:
     prices = gammon_prices(state)
     me, you = state.mover, 1 - state.mover
-    return (2.0 * p[:, 0] - 1.0 + p[:, 1] * prices[me] - p[:, 3] * prices[you] + p[:, 2] * prices[2 + me]
-            - p[:, 4] * prices[2 + you])
+    return (
+        2.0 * p[:, 0]
+        - 1.0
+        + p[:, 1] * prices[me]
+        - p[:, 3] * prices[you]
+        + p[:, 2] * prices[2 + me]
+        - p[:, 4] * prices[2 + you]
+    )
 
 
 def efficiency(pos: Position) -> float:
@@ -303,17 +312,24 @@ def _cash_points(p: Array, state: CubeState) -> tuple[Array, Array]:
             go, bo = gammons[1 - k]
             if i < 2 * cube or j < 2 * cube:
                 cp = primes[k]
-                dtl = ((1.0 - go - bo) * results.lose(k, 2 * cp) + go * results.lose(k, 4 * cp)
-                       + bo * results.lose(k, 6 * cp))
+                dtl = (
+                    (1.0 - go - bo) * results.lose(k, 2 * cp)
+                    + go * results.lose(k, 4 * cp)
+                    + bo * results.lose(k, 6 * cp)
+                )
                 dp = results.win(k, cube)
-                dtw = ((1.0 - gk - bk) * results.win(k, 2 * cp) + gk * results.win(k, 4 * cp)
-                       + bk * results.win(k, 6 * cp))
+                dtw = (
+                    (1.0 - gk - bk) * results.win(k, 2 * cp) + gk * results.win(k, 4 * cp) + bk * results.win(k, 6 * cp)
+                )
                 live[(k, n)] = (dtl - dp) / (dtl - dtw)
             else:
                 rdp = results.lose(k, 2 * cube)
                 dp = results.win(k, cube)
-                dtw = ((1.0 - gk - bk) * results.win(k, 2 * cube) + gk * results.win(k, 4 * cube)
-                       + bk * results.win(k, 6 * cube))
+                dtw = (
+                    (1.0 - gk - bk) * results.win(k, 2 * cube)
+                    + gk * results.win(k, 4 * cube)
+                    + bk * results.win(k, 6 * cube)
+                )
                 live[(k, n)] = 1.0 - live[(1 - k, n + 1)] * (dp - dtw) / (rdp - dtw)
         cube //= 2
         n -= 1
@@ -465,8 +481,22 @@ def _best(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> t
 
 
 __all__ = [
-    "BEAROFF_X", "CONTACT_X", "CubeDecision", "CubeState", "cube_decision", "cubeful", "efficiency", "efficiency_of",
+    "BEAROFF_X",
+    "CONTACT_X",
+    "CubeDecision",
+    "CubeState",
+    "cube_decision",
+    "cubeful",
+    "efficiency",
+    "efficiency_of",
     "eq2mwc",
-    "cubeful_many", "efficiency_many", "gammon_prices", "match_cubeful", "money_cubeful", "mwc2eq", "mwc_scale", "on_roll_many",
+    "cubeful_many",
+    "efficiency_many",
+    "gammon_prices",
+    "match_cubeful",
+    "money_cubeful",
+    "mwc2eq",
+    "mwc_scale",
+    "on_roll_many",
     "utility",
 ]

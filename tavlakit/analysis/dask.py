@@ -37,7 +37,7 @@ def _chunks(paths: Sequence[str | Path], size: int) -> tuple[list[list[Path]], d
     files = find_records(paths)
     labels = frames.Labels()
     shown = {str(p): labels(str(p)) for p in files}
-    return [files[i:i + size] for i in range(0, len(files), max(1, size))], shown
+    return [files[i : i + size] for i in range(0, len(files), max(1, size))], shown
 
 
 def _part(chunk: list[Path], table: str, rules: Rules | None, luck: bool, labels: dict[str, str]) -> pd.DataFrame:
@@ -53,19 +53,34 @@ def _frame(table: str, paths: Sequence[str | Path], rules: Rules | None, luck: b
     meta = getattr(frames.analyse_matches([], luck=False), table)
     if not chunks:
         return dd.from_pandas(meta, npartitions=1)  # type: ignore[no-untyped-call]
-    return dd.from_map(_part, chunks, table=table, rules=rules, luck=luck, labels=labels,  # type: ignore[no-untyped-call]
-                       meta=meta, label=f"tavlakit-{table}", enforce_metadata=True)
+    return dd.from_map(
+        _part,
+        chunks,
+        table=table,
+        rules=rules,
+        luck=luck,
+        labels=labels,  # type: ignore[no-untyped-call]
+        meta=meta,
+        label=f"tavlakit-{table}",
+        enforce_metadata=True,
+    )
 
 
-def plays_frame(paths: Sequence[str | Path], *, rules: Rules | None = None, luck: bool = True,
-                files_per_partition: int = FILES_PER_PARTITION) -> Any:
+def plays_frame(
+    paths: Sequence[str | Path],
+    *,
+    rules: Rules | None = None,
+    luck: bool = True,
+    files_per_partition: int = FILES_PER_PARTITION,
+) -> Any:
     """:func:`~tavlakit.analysis.frames.plays_frame` of the files and folders
     in ``paths`` as a ``dask.dataframe.DataFrame``."""
     return _frame("plays", paths, rules, luck, files_per_partition)
 
 
-def games_frame(paths: Sequence[str | Path], *, rules: Rules | None = None,
-                files_per_partition: int = FILES_PER_PARTITION) -> Any:
+def games_frame(
+    paths: Sequence[str | Path], *, rules: Rules | None = None, files_per_partition: int = FILES_PER_PARTITION
+) -> Any:
     """:func:`~tavlakit.analysis.frames.games_frame` of the files and folders
     in ``paths`` as a ``dask.dataframe.DataFrame``."""
     return _frame("games", paths, rules, False, files_per_partition)
@@ -75,6 +90,7 @@ def client_mapper(address: str) -> Mapper:
     """For :func:`tavlakit.analysis.store.update`: analyse the files on the
     Dask cluster whose scheduler is at ``address``; the results come back
     in input order and are written here."""
+
     def run(files: Sequence[Path], rules: Rules | None, luck: bool) -> Iterator[FileAnalysis]:
         from distributed import Client
 

@@ -12,7 +12,7 @@ for whole degrees of freedom (no scipy):
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -95,8 +95,9 @@ def fairness(plays: pd.DataFrame, by: str | None = "name") -> pd.DataFrame:
     code = codes[free]
     die1 = plays["die1"].to_numpy(dtype="float64", na_value=0)[free].astype("int64")
     die2 = plays["die2"].to_numpy(dtype="float64", na_value=0)[free].astype("int64")
-    faces_of = (np.bincount(code * 7 + die1, minlength=7 * len(keys))
-                + np.bincount(code * 7 + die2, minlength=7 * len(keys))).reshape(-1, 7)[:, 1:]
+    faces_of = (
+        np.bincount(code * 7 + die1, minlength=7 * len(keys)) + np.bincount(code * 7 + die2, minlength=7 * len(keys))
+    ).reshape(-1, 7)[:, 1:]
     roll_index = {(a, b): i for i, (a, b) in enumerate(ROLLS)}
     index = np.array([[roll_index.get((max(a, b), min(a, b)), 21) for b in range(7)] for a in range(7)])
     rolls_of = np.bincount(code * 22 + index[die1, die2], minlength=22 * len(keys)).reshape(-1, 22)[:, :21]
@@ -110,8 +111,16 @@ def fairness(plays: pd.DataFrame, by: str | None = "name") -> pd.DataFrame:
             chi_r, _, p_r = chi_square(rolls, [n * WEIGHTS[r] / 36 for r in ROLLS])
             doubles = sum(rolls[i] for i in doubles_at)
             low, high = wilson(doubles, n)
-            row.update(faces_chi2=chi_f, faces_p=p_f, rolls_chi2=chi_r, rolls_p=p_r, doubles=doubles,
-                       doubles_rate=doubles / n, doubles_low=low, doubles_high=high)
+            row.update(
+                faces_chi2=chi_f,
+                faces_p=p_f,
+                rolls_chi2=chi_r,
+                rolls_p=p_r,
+                doubles=doubles,
+                doubles_rate=doubles / n,
+                doubles_low=low,
+                doubles_high=high,
+            )
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -21,8 +21,9 @@ exactly by the rules.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from operator import itemgetter
-from typing import Callable, Generic, Hashable, TypeVar
+from typing import Generic, TypeVar
 
 import gnubg_nn  # type: ignore[import-untyped]
 
@@ -196,9 +197,12 @@ class Evaluator:
     def cache_info(self) -> dict[str, int]:
         """Hits and misses of the two caches (for benchmarks)."""
         return {
-            "positions_hits": self._probs.hits, "positions_misses": self._probs.misses,
-            "rolls_hits": self._rolls.hits, "rolls_misses": self._rolls.misses,
-            "means_hits": self._means.hits, "means_misses": self._means.misses,
+            "positions_hits": self._probs.hits,
+            "positions_misses": self._probs.misses,
+            "rolls_hits": self._rolls.hits,
+            "rolls_misses": self._rolls.misses,
+            "means_hits": self._means.hits,
+            "means_misses": self._means.misses,
         }
 
 

@@ -22,10 +22,11 @@ name apart) and ``path`` the full source, the key the summaries group by.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -136,8 +137,9 @@ class _Walker:
             yield plays, games, match.problems
 
 
-def step_rows(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame,
-              ev: Evaluator | None = None) -> Iterator[dict[str, Any]]:
+def step_rows(
+    match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame, ev: Evaluator | None = None
+) -> Iterator[dict[str, Any]]:
     """The rows of :func:`plays_frame` of one replayed game, one per step:
     the turn, and where the step says the board is known its board facts
     (and with ``ev`` the luck and the play's error). ``mid`` is the match's
@@ -146,9 +148,16 @@ def step_rows(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame
     for step in rg.steps:
         turn = step.turn
         row: dict[str, Any] = {
-            "match": mid[0], "path": mid[1], "game": rg.game.number, "turn": step.index, "number": turn.number,
-            "player": step.player, "name": match.players[step.player], "kind": turn.kind,
-            "cube": step.cube, "legal": step.legal,
+            "match": mid[0],
+            "path": mid[1],
+            "game": rg.game.number,
+            "turn": step.index,
+            "number": turn.number,
+            "player": step.player,
+            "name": match.players[step.player],
+            "kind": turn.kind,
+            "cube": step.cube,
+            "legal": step.legal,
             "cube_action": None if turn.kind == "roll" else turn.kind,
         }
         if step.known:
@@ -161,8 +170,9 @@ def step_rows(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame
         yield row
 
 
-def _add_roll(row: dict[str, Any], rules: Rules, rg: ReplayedGame, step: Step, opening: bool,
-              ev: Evaluator | None) -> None:
+def _add_roll(
+    row: dict[str, Any], rules: Rules, rg: ReplayedGame, step: Step, opening: bool, ev: Evaluator | None
+) -> None:
     """Add a roll's columns to its row: its dice and play, and on a known
     board what the play did, the luck and the error."""
     turn = step.turn
@@ -178,12 +188,28 @@ def _add_roll(row: dict[str, Any], rules: Rules, rg: ReplayedGame, step: Step, o
         if step.played or turn.status == "cannot-move":
             row.update(turn_facts(step.before, step.after))
         if dice is not None:
-            row.update(_roll_values(ev, rules, step.before, step.after, dice, opening_dice and dice[0] != dice[1],
-                                    step.played and step.legal))
+            row.update(
+                _roll_values(
+                    ev,
+                    rules,
+                    step.before,
+                    step.after,
+                    dice,
+                    opening_dice and dice[0] != dice[1],
+                    step.played and step.legal,
+                )
+            )
 
 
-def _roll_values(ev: Evaluator | None, rules: Rules, before: Position, after: Position, dice: tuple[int, int],
-                 opening: bool, judged: bool) -> dict[str, Any]:
+def _roll_values(
+    ev: Evaluator | None,
+    rules: Rules,
+    before: Position,
+    after: Position,
+    dice: tuple[int, int],
+    opening: bool,
+    judged: bool,
+) -> dict[str, Any]:
     """Whether the roll danced and (with ``ev``) its luck, the choices it gave and the play's error."""
     dance = after == before and not any(p.moves for p in before.legal_plays(dice, rules))
     out: dict[str, Any] = {"dance": dance}
@@ -210,28 +236,42 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
     finished = rg.result_kind is not None
     kind: str | None = rg.result_kind
     if kind is None and result is not None and not dropped and rg.cube:
-        kind = {1: "single", 2: "mars", 3: "backgammon"}.get(result.points // rg.cube
-                                                            if result.points % rg.cube == 0 else 0)
+        kind = {1: "single", 2: "mars", 3: "backgammon"}.get(
+            result.points // rg.cube if result.points % rg.cube == 0 else 0
+        )
     if kind is None and dropped:
         kind = "single"
     return {
-        "match": mid[0], "path": mid[1], "game": game.number, "player0": match.players[0], "player1": match.players[1],
-        "rules": rules.name, "length": match.length, "score0": game.score[0], "score1": game.score[1],
-        "crawford": game.crawford, "starter": rg.starter,
+        "match": mid[0],
+        "path": mid[1],
+        "game": game.number,
+        "player0": match.players[0],
+        "player1": match.players[1],
+        "rules": rules.name,
+        "length": match.length,
+        "score0": game.score[0],
+        "score1": game.score[1],
+        "crawford": game.crawford,
+        "starter": rg.starter,
         "opening_roll": f"{first[0]}{first[1]}" if first else None,
         "winner": result.winner if result else None,
         "winner_name": match.players[result.winner] if result and result.winner in (0, 1) else None,
-        "points": result.points if result else None, "resigned": result.resigned if result else None,
-        "dropped": dropped, "cube": rg.cube, "result_kind": kind,
+        "points": result.points if result else None,
+        "resigned": result.resigned if result else None,
+        "dropped": dropped,
+        "cube": rg.cube,
+        "result_kind": kind,
         "kind_none_borne_off": rg.final.result_kind(rules.replace(mars="none-borne-off")) if finished else None,
         "kind_outside_home": rg.final.result_kind(rules.replace(mars="outside-home")) if finished else None,
-        "turns": len(game.turns), "plies": len(rolls),
+        "turns": len(game.turns),
+        "plies": len(rolls),
         "problems": sum(1 for p in [*game.problems, *rg.problems] if p.severity == "error"),
     }
 
 
-def analyse_matches(matches: Matches, rules: Rules | None = None, luck: bool = True, statistics: bool = False,
-                    met: Any = None) -> Analysis:
+def analyse_matches(
+    matches: Matches, rules: Rules | None = None, luck: bool = True, statistics: bool = False, met: Any = None
+) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
@@ -271,8 +311,11 @@ def _watch(matches: Iterator[Match], seen: list[Match]) -> Iterator[Match]:
         yield match
 
 
-def rows(matches: Matches, rules: Rules | None = None, luck: bool = True,
-         ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
+def rows(
+    matches: Matches,
+    rules: Rules | None = None,
+    luck: bool = True,
+) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
     """Per match: its play rows, its game rows (dicts of column name to value)
     and its own problems, the stuff :func:`analyse_matches` builds the frames of."""
     return _Walker(rules, luck).run(matches)
@@ -302,8 +345,9 @@ def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:
     return analyse_matches(matches, rules, luck=False).games
 
 
-def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame | None = None, *,
-                  rules: Rules | None = None) -> pd.DataFrame:
+def players_frame(
+    data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame | None = None, *, rules: Rules | None = None
+) -> pd.DataFrame:
     """Per player per match (``scope="match"``) and per player name over
     everything (``scope="overall"``): games, wins, mars for and against,
     points, rolls, hits, dances, turns ending with a closed board, luck
@@ -327,8 +371,11 @@ def players_frame(data: Analysis | pd.DataFrame | Matches, games: pd.DataFrame |
     per_match = pd.DataFrame(_player_rows(plays, games))
     if per_match.empty:
         return per_match
-    overall = per_match.drop(columns=["match", "path", "side"]).groupby("player", sort=False).sum(
-        numeric_only=True, min_count=1)
+    overall = (
+        per_match.drop(columns=["match", "path", "side"])
+        .groupby("player", sort=False)
+        .sum(numeric_only=True, min_count=1)
+    )
     overall = overall.reset_index().assign(scope="overall", match=None, path=None, side=None)
     out = pd.concat([per_match.assign(scope="match"), overall], ignore_index=True)
     return _rates(out)
@@ -343,11 +390,15 @@ def match_players(plays: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
 
 #: Counted per player and match from the rolls: column -> the rows counted.
 _COUNTS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
-    "rolls": lambda r: r["die1"].notna(), "judged_rolls": lambda r: r["luck"].notna(),
-    "hits": lambda r: r["hits"].fillna(0), "dances": lambda r: r["dance"].fillna(False),
+    "rolls": lambda r: r["die1"].notna(),
+    "judged_rolls": lambda r: r["luck"].notna(),
+    "hits": lambda r: r["hits"].fillna(0),
+    "dances": lambda r: r["dance"].fillna(False),
     "closed_boards": lambda r: r["closed_board"].fillna(False),
-    **{mark.replace(" ", "_"): (lambda m: lambda r: (r["luck_mark"] == m).fillna(False))(mark)
-       for mark in ("very lucky", "lucky", "unlucky", "very unlucky")},
+    **{
+        mark.replace(" ", "_"): (lambda m: lambda r: (r["luck_mark"] == m).fillna(False))(mark)
+        for mark in ("very lucky", "lucky", "unlucky", "very unlucky")
+    },
     "unforced": lambda r: (r["choices"] > 1).fillna(False),
 }
 
@@ -374,9 +425,14 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
     per_side = {}
     for side in (0, 1):
         won, lost = winner == side, winner == 1 - side
-        per_side[side] = {"wins": count(won), "losses": count(lost), "mars_for": count(won & marsy),
-                          "mars_against": count(lost & marsy), "points_for": count(won, points),
-                          "points_against": count(lost, points)}
+        per_side[side] = {
+            "wins": count(won),
+            "losses": count(lost),
+            "mars_for": count(won & marsy),
+            "mars_against": count(lost & marsy),
+            "points_for": count(won, points),
+            "points_against": count(lost, points),
+        }
     roll = (plays["kind"] == "roll").to_numpy(dtype=bool, na_value=False)  # no copy of the plays: masks
 
     def column(values: pd.Series) -> Any:
@@ -386,12 +442,12 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
     player = column(plays["player"])
     keep = (where >= 0) & np.isin(player, (0, 1))
     key = (where * 2 + np.nan_to_num(player).astype("int64"))[keep]
-    counted = {name: np.bincount(key, weights=column(rule(plays))[keep], minlength=2 * n)
-               for name, rule in _COUNTS.items()}
+    counted = {
+        name: np.bincount(key, weights=column(rule(plays))[keep], minlength=2 * n) for name, rule in _COUNTS.items()
+    }
     order = np.argsort(key, kind="stable")
     bounds = np.searchsorted(key[order], np.arange(2 * n + 1))
-    luck, cube, error, recorded = (column(plays[c])[keep][order]
-                                   for c in ("luck", "cube", "error", "recorded_error"))
+    luck, cube, error, recorded = (column(plays[c])[keep][order] for c in ("luck", "cube", "error", "recorded_error"))
     rows = []
     for i in range(n):
         for side in (0, 1):
@@ -402,19 +458,37 @@ def _player_rows(plays: pd.DataFrame, games: pd.DataFrame) -> list[dict[str, Any
             luck_points = _total(luck[mine] * cube[mine])
             opp_luck_points = _total(luck[theirs] * cube[theirs])
             c = {name: int(values[g]) for name, values in counted.items()}
-            rows.append({
-                "match": firsts["match"][i], "path": str(paths[i]), "player": firsts[f"player{side}"][i],
-                "side": side,
-                "games": int(length[i]), "wins": s["wins"], "losses": s["losses"], "mars_for": s["mars_for"],
-                "mars_against": s["mars_against"], "points_for": s["points_for"],
-                "points_against": s["points_against"], "result": result,
-                "rolls": c["rolls"], "judged_rolls": c["judged_rolls"], "hits": c["hits"], "dances": c["dances"],
-                "closed_boards": c["closed_boards"], "luck": _total(luck[mine]), "opp_luck": _total(luck[theirs]),
-                "luck_adjusted": result - float(luck_points - opp_luck_points),
-                "very_lucky": c["very_lucky"], "lucky": c["lucky"], "unlucky": c["unlucky"],
-                "very_unlucky": c["very_unlucky"], "unforced": c["unforced"], "error": _total(error[mine]),
-                "recorded_error": _total(recorded[mine]),
-            })
+            rows.append(
+                {
+                    "match": firsts["match"][i],
+                    "path": str(paths[i]),
+                    "player": firsts[f"player{side}"][i],
+                    "side": side,
+                    "games": int(length[i]),
+                    "wins": s["wins"],
+                    "losses": s["losses"],
+                    "mars_for": s["mars_for"],
+                    "mars_against": s["mars_against"],
+                    "points_for": s["points_for"],
+                    "points_against": s["points_against"],
+                    "result": result,
+                    "rolls": c["rolls"],
+                    "judged_rolls": c["judged_rolls"],
+                    "hits": c["hits"],
+                    "dances": c["dances"],
+                    "closed_boards": c["closed_boards"],
+                    "luck": _total(luck[mine]),
+                    "opp_luck": _total(luck[theirs]),
+                    "luck_adjusted": result - float(luck_points - opp_luck_points),
+                    "very_lucky": c["very_lucky"],
+                    "lucky": c["lucky"],
+                    "unlucky": c["unlucky"],
+                    "very_unlucky": c["very_unlucky"],
+                    "unforced": c["unforced"],
+                    "error": _total(error[mine]),
+                    "recorded_error": _total(recorded[mine]),
+                }
+            )
     return rows
 
 
@@ -434,8 +508,14 @@ def _rates(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[first + [c for c in frame.columns if c not in first]]
 
 
-def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None, luck: bool = True,
-               batch: int = 50, progress: Callable[[int], None] | None = None) -> tuple[Path, Path]:
+def to_parquet(
+    matches: Matches,
+    folder: str | Path,
+    rules: Rules | None = None,
+    luck: bool = True,
+    batch: int = 50,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Path, Path]:
     """Write ``plays.parquet`` and ``games.parquet`` into ``folder``, ``batch``
     matches at a time, so a large streamed collection never sits in memory
     whole. ``progress`` is called with the number of matches done. Returns
@@ -478,6 +558,16 @@ def to_parquet(matches: Matches, folder: str | Path, rules: Rules | None = None,
 
 
 __all__ = [
-    "Analysis", "GAME_COLUMNS", "Labels", "PLAY_COLUMNS", "analyse_matches", "game_row", "games_frame",
-    "players_frame", "plays_frame", "rows", "step_rows", "to_parquet",
+    "Analysis",
+    "GAME_COLUMNS",
+    "Labels",
+    "PLAY_COLUMNS",
+    "analyse_matches",
+    "game_row",
+    "games_frame",
+    "players_frame",
+    "plays_frame",
+    "rows",
+    "step_rows",
+    "to_parquet",
 ]

@@ -134,4 +134,16 @@ def cumulative_luck(plays: pd.DataFrame, match: str | None = None) -> pd.DataFra
     return out
 
 
-__all__ = ["DECIMALS", "GNUBG_RATINGS", "MARK_LEVELS", "RATINGS", "closed_out", "cumulative_luck", "luck_mark", "luck_rating", "opening_luck", "play_error", "roll_luck"]
+__all__ = [
+    "DECIMALS",
+    "GNUBG_RATINGS",
+    "MARK_LEVELS",
+    "RATINGS",
+    "closed_out",
+    "cumulative_luck",
+    "luck_mark",
+    "luck_rating",
+    "opening_luck",
+    "play_error",
+    "roll_luck",
+]

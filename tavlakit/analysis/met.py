@@ -70,8 +70,11 @@ class MatchEquityTable:
         if theirs <= 0:
             return 0.0
         if mine > MAXSCORE or theirs > MAXSCORE:
-            raise ValueError(_("a score {mine}-away against {theirs}-away is beyond the table's {most} points")
-                             .format(mine=mine, theirs=theirs, most=MAXSCORE))
+            raise ValueError(
+                _("a score {mine}-away against {theirs}-away is beyond the table's {most} points").format(
+                    mine=mine, theirs=theirs, most=MAXSCORE
+                )
+            )
         if post_crawford and (mine == 1 or theirs == 1):
             if mine == 1:
                 return 1.0 - self.post[1][theirs - 1]
@@ -116,8 +119,11 @@ def load_met(path: str | Path) -> MatchEquityTable:
     except (OSError, ET.ParseError) as exc:
         raise ValueError(_("{path}: not a match equity table: {error}").format(path=where, error=exc)) from None
     if root.tag != "met":
-        raise ValueError(_("{path}: not a match equity table: the root element is <{tag}>, not <met>")
-                         .format(path=where, tag=root.tag))
+        raise ValueError(
+            _("{path}: not a match equity table: the root element is <{tag}>, not <met>").format(
+                path=where, tag=root.tag
+            )
+        )
     name = (root.findtext("info/name") or Path(where).stem).strip()
     description = (root.findtext("info/description") or "").strip()
     pre_node = root.find("pre-crawford-table")
@@ -126,28 +132,37 @@ def load_met(path: str | Path) -> MatchEquityTable:
     pre = _explicit(pre_node, where)
     size = len(pre)
     if size < 2 or any(len(row) < size for row in pre):
-        raise ValueError(_("{path}: the pre-Crawford table is not square ({rows} rows)")
-                         .format(path=where, rows=size))
+        raise ValueError(_("{path}: the pre-Crawford table is not square ({rows} rows)").format(path=where, rows=size))
     post: list[list[float]] = [[], []]
     for node in root.findall("post-crawford-table"):
         rows = _explicit(node, where)
         if len(rows) != 1:
-            raise ValueError(_("{path}: a post-Crawford table has {rows} rows, not 1").format(path=where, rows=len(rows)))
+            raise ValueError(
+                _("{path}: a post-Crawford table has {rows} rows, not 1").format(path=where, rows=len(rows))
+            )
         player = node.get("player", "both")
-        for p in ((0, 1) if player == "both" else (int(player),) if player in ("0", "1") else ()):
+        for p in (0, 1) if player == "both" else (int(player),) if player in ("0", "1") else ():
             post[p] = rows[0]
     if not post[0] or not post[1]:
         raise ValueError(_("{path}: no post-Crawford table for each player").format(path=where))
-    return MatchEquityTable(name, description, where, size,
-                            _extend_pre([row[:size] for row in pre]),
-                            (_extend_post(post[0], size), _extend_post(post[1], size)))
+    return MatchEquityTable(
+        name,
+        description,
+        where,
+        size,
+        _extend_pre([row[:size] for row in pre]),
+        (_extend_post(post[0], size), _extend_post(post[1], size)),
+    )
 
 
 def _explicit(node: ET.Element, where: str) -> list[list[float]]:
     kind = node.get("type", "explicit")
     if kind != "explicit":
-        raise ValueError(_("{path}: a table of type '{kind}' (computed from parameters) is not supported; "
-                           "only explicit tables are").format(path=where, kind=kind))
+        raise ValueError(
+            _(
+                "{path}: a table of type '{kind}' (computed from parameters) is not supported; only explicit tables are"
+            ).format(path=where, kind=kind)
+        )
     try:
         return [[float(me.text or "") for me in row.findall("me")] for row in node.findall("row")]
     except ValueError:
@@ -191,7 +206,7 @@ def _extend_post(row: list[float], size: int) -> tuple[float, ...]:
     first legal post-Crawford score of a ``size``-point table is
     ``size - 1`` away), then Zadeh's recursion with a trailer's gammon rate
     of 0.25, as gnubg extends it."""
-    out = list(row[:size - 1])
+    out = list(row[: size - 1])
     gammons = 0.25
     for i in range(len(out), MAXSCORE):
         four = out[i - 4] if i >= 4 else 1.0
@@ -207,8 +222,9 @@ def default_met() -> MatchEquityTable:
     """The table Debian's gnubg 1.07 uses by default (:data:`DEFAULT_MET`)."""
     with resources.as_file(resources.files("tavlakit") / "met" / DEFAULT_MET) as path:
         table = load_met(path)
-    return MatchEquityTable(table.name, table.description, f"tavlakit/met/{DEFAULT_MET}", table.length,
-                            table.pre, table.post)
+    return MatchEquityTable(
+        table.name, table.description, f"tavlakit/met/{DEFAULT_MET}", table.length, table.pre, table.post
+    )
 
 
 __all__ = ["DEFAULT_MET", "MAXSCORE", "MatchEquityTable", "default_met", "load_met"]

@@ -51,8 +51,10 @@ def mars_rates(games: pd.DataFrame, kind: str = "result_kind") -> pd.DataFrame:
     first, second = decided["player0"].to_numpy(dtype=object), decided["player1"].to_numpy(dtype=object)
     won_by, lost_by = np.where(winner == 0, first, second), np.where(winner == 0, second, first)
     counts: dict[str, Counter[object]] = {
-        "wins": Counter(won_by), "mars_for": Counter(won_by[marsy.to_numpy(dtype=bool)]),
-        "losses": Counter(lost_by), "mars_against": Counter(lost_by[marsy.to_numpy(dtype=bool)]),
+        "wins": Counter(won_by),
+        "mars_for": Counter(won_by[marsy.to_numpy(dtype=bool)]),
+        "losses": Counter(lost_by),
+        "mars_against": Counter(lost_by[marsy.to_numpy(dtype=bool)]),
     }
     rows = []
     for name in pd.unique(pd.concat([decided["player0"], decided["player1"]])):
@@ -64,8 +66,13 @@ def mars_rates(games: pd.DataFrame, kind: str = "result_kind") -> pd.DataFrame:
 
 
 def _mars_row(player: str, wins: int, mars_for: int, losses: int, mars_against: int) -> dict[str, object]:
-    row: dict[str, object] = {"player": player, "wins": wins, "mars_for": mars_for,
-                              "losses": losses, "mars_against": mars_against}
+    row: dict[str, object] = {
+        "player": player,
+        "wins": wins,
+        "mars_for": mars_for,
+        "losses": losses,
+        "mars_against": mars_against,
+    }
     for prefix, (k, n) in (("for", (mars_for, wins)), ("against", (mars_against, losses))):
         for key, value in _rate(k, n).items():
             row[f"{key}_{prefix}" if key != "rate" else f"mars_rate_{prefix}"] = value

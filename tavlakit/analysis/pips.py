@@ -85,11 +85,13 @@ def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = N
     mine = rows["pips_after"].to_numpy()
     theirs = rows["opp_pips_after"].to_numpy()
     zero = (rows["player"] == 0).to_numpy()
-    race = pd.DataFrame({
-        "ply": range(1, len(rows) + 1),
-        "player0": pd.array([m if z else t for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
-        "player1": pd.array([t if z else m for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
-    })
+    race = pd.DataFrame(
+        {
+            "ply": range(1, len(rows) + 1),
+            "player0": pd.array([m if z else t for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
+            "player1": pd.array([t if z else m for m, t, z in zip(mine, theirs, zero)], dtype="Int64"),
+        }
+    )
     race["lead"] = race["player1"] - race["player0"]
     race.attrs.update(match=label, path=str(rows["path"].iloc[0]), game=game)
     return race

@@ -42,8 +42,9 @@ def _scope(frame: pd.DataFrame) -> str | None:
     return _("{count} matches").format(count=len(matches))
 
 
-def plot_pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = None,
-                  ax: Axes | None = None) -> Axes:
+def plot_pip_race(
+    plays: pd.DataFrame, match: str | None = None, game: int | None = None, ax: Axes | None = None
+) -> Axes:
     """Both players' pip counts after each roll of one game."""
     race = pip_race(plays, match, game)
     ax = _axes(ax)
@@ -71,8 +72,9 @@ def plot_luck(plays: pd.DataFrame, match: str | None = None, ax: Axes | None = N
         ax.axvline(float(roll) - 0.5, color="lightgrey", linestyle=":", linewidth=0.8)
     ax.set_xlabel(_("roll of the match"))
     ax.set_ylabel(_("cumulative luck (equity)"))
-    ax.set_title(_("Luck over the match: {match}, {games} games").format(match=luck.attrs["match"],
-                                                                       games=len(starts) + 1))
+    ax.set_title(
+        _("Luck over the match: {match}, {games} games").format(match=luck.attrs["match"], games=len(starts) + 1)
+    )
     ax.legend()
     return ax
 
@@ -98,8 +100,9 @@ def plot_dice(plays: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | None = 15,
-                    ax: Axes | None = None) -> Axes:
+def plot_mars_rates(
+    games: pd.DataFrame, kind: str = "result_kind", top: int | None = 15, ax: Axes | None = None
+) -> Axes:
     """Share of each player's wins that were mars, with 95% Wilson intervals:
     one row per player (the ``top`` with the most decided games, all when
     ``None``; the busiest on top), each labelled "rate (mars/wins)", and
@@ -108,7 +111,8 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
     rates = mars_rates(games, kind)
     players, overall = rates.iloc[:-1], rates.iloc[-1]
     busiest = players.assign(decided=players["wins"] + players["losses"]).sort_values(
-        ["decided", "player"], ascending=[False, True], kind="stable")
+        ["decided", "player"], ascending=[False, True], kind="stable"
+    )
     if top is not None:
         busiest = busiest.iloc[:top]
     ax = _axes(ax)
@@ -121,14 +125,16 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
         rate = float(row["mars_rate_for"])
         ax.barh(y, rate, height=0.6, color=colour)
         low, high = max(0.0, rate - row["low_for"]), max(0.0, row["high_for"] - rate)
-        ax.errorbar(rate, y, xerr=[[low], [high]], fmt="o", color="black",
-                    markersize=3, capsize=3, linewidth=1)
-        ax.text(float(row["high_for"]) + 0.02, y,
-                _("{rate:.0%} ({mars}/{wins})").format(rate=rate, mars=int(row["mars_for"]), wins=int(row["wins"])),
-                va="center", fontsize=8)
+        ax.errorbar(rate, y, xerr=[[low], [high]], fmt="o", color="black", markersize=3, capsize=3, linewidth=1)
+        ax.text(
+            float(row["high_for"]) + 0.02,
+            y,
+            _("{rate:.0%} ({mars}/{wins})").format(rate=rate, mars=int(row["mars_for"]), wins=int(row["wins"])),
+            va="center",
+            fontsize=8,
+        )
     ax.axhline(1.0, color="lightgrey", linewidth=0.8)
-    ax.set_yticks([y for _, y in rows], [_("overall") if y == 0 else str(row["player"]) for row, y in rows],
-                  fontsize=8)
+    ax.set_yticks([y for _, y in rows], [_("overall") if y == 0 else str(row["player"]) for row, y in rows], fontsize=8)
     ax.get_yticklabels()[0].set_fontweight("bold")  # overall
     ax.set_ylim(-0.7, len(busiest) + 1.7)
     ax.set_xlim(0, 1.3)
@@ -136,11 +142,15 @@ def plot_mars_rates(games: pd.DataFrame, kind: str = "result_kind", top: int | N
     ax.set_xlabel(_("share of wins that were mars (95 percent interval)"))
     decided = int(overall["wins"])
     scope = _scope(games)
-    title = (_("Mars rates: {scope}, {games} decided games").format(scope=scope, games=decided) if scope
-             else _("Mars rates: {games} decided games").format(games=decided))
+    title = (
+        _("Mars rates: {scope}, {games} decided games").format(scope=scope, games=decided)
+        if scope
+        else _("Mars rates: {games} decided games").format(games=decided)
+    )
     if len(busiest) < len(players):
         title = _("{title}\nthe {shown} of {players} players with most games").format(
-            title=title, shown=len(busiest), players=len(players))
+            title=title, shown=len(busiest), players=len(players)
+        )
     ax.set_title(title)
     return ax
 

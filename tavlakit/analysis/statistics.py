@@ -28,10 +28,11 @@ counted). See :func:`statistics_frame` for the columns.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
@@ -44,9 +45,21 @@ from ..position import CHECKERS, Position
 from ..record import Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
-from .cubeful import (Array, CubeDecision, CubeState, _best, cube_decision, cubeful_many, efficiency_many,
-                      efficiency_of, eq2mwc, mwc2eq, mwc_scale, on_roll_many)
 from .columns import Labels
+from .cubeful import (
+    Array,
+    CubeDecision,
+    CubeState,
+    _best,
+    cube_decision,
+    cubeful_many,
+    efficiency_many,
+    efficiency_of,
+    eq2mwc,
+    mwc2eq,
+    mwc_scale,
+    on_roll_many,
+)
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .luck import luck_mark, luck_rating
 from .met import MatchEquityTable, default_met
@@ -55,9 +68,16 @@ from .tavla_met import tavla_met
 #: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
 SKILL_LEVELS = (0.03, 0.06, 0.12)
 #: gnubg's ratings of an error rate in EMG per decision (``arThrsRating``), best first.
-RATINGS = ((N_("Supernatural"), 0.002), (N_("World class"), 0.005), (N_("Expert"), 0.008),
-           (N_("Advanced"), 0.012), (N_("Intermediate"), 0.018), (N_("Casual player"), 0.026),
-           (N_("Beginner"), 0.035), (N_("Awful!"), math.inf))
+RATINGS = (
+    (N_("Supernatural"), 0.002),
+    (N_("World class"), 0.005),
+    (N_("Expert"), 0.008),
+    (N_("Advanced"), 0.012),
+    (N_("Intermediate"), 0.018),
+    (N_("Casual player"), 0.026),
+    (N_("Beginner"), 0.035),
+    (N_("Awful!"), math.inf),
+)
 #: The kinds of judged turns (translated when shown).
 KINDS = (N_("roll"), N_("no double"), N_("double"), N_("take"), N_("pass"))
 
@@ -111,10 +131,17 @@ class Judge:
 
     def state(self, match: Match, rg: ReplayedGame, player: int, value: int, owner: int | None) -> CubeState:
         cube = self.rules.cube
-        return CubeState(value=value if cube else 1, owner=owner if cube else None, mover=player,
-                         length=match.length or 0, score=rg.game.score if match.length else (0, 0),
-                         crawford=rg.crawford or not self.live, jacoby=self.rules.jacoby,
-                         beavers=self.rules.beaver, met=self.met)
+        return CubeState(
+            value=value if cube else 1,
+            owner=owner if cube else None,
+            mover=player,
+            length=match.length or 0,
+            score=rg.game.score if match.length else (0, 0),
+            crawford=rg.crawford or not self.live,
+            jacoby=self.rules.jacoby,
+            beavers=self.rules.beaver,
+            met=self.met,
+        )
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
@@ -288,12 +315,19 @@ class Judge:
                 yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
                 continue
             if not known:
-                yield Judged(number, step.index, step.player, _KINDS[turn.kind], {"unjudged": N_("the board is not known")})
+                yield Judged(
+                    number, step.index, step.player, _KINDS[turn.kind], {"unjudged": N_("the board is not known")}
+                )
                 continue
             if turn.kind == "double":
                 if not step.legal or not self.rules.cube:
-                    yield Judged(number, step.index, step.player, "double",
-                                 {"unjudged": N_("a double the rules or the cube's state do not allow")})
+                    yield Judged(
+                        number,
+                        step.index,
+                        step.player,
+                        "double",
+                        {"unjudged": N_("a double the rules or the cube's state do not allow")},
+                    )
                     pending = None
                     continue
                 decision = self.cube(step.before, state)
@@ -313,8 +347,13 @@ class Judge:
         scale = mwc_scale(state)
         scores = self.scores(step.before, dice, state)
         luck = self.luck(step.before, dice, state, opening)
-        values: dict[str, Any] = {"luck_emg": luck, "luck_mwc": luck * scale, "luck_mark": luck_mark(luck),
-                                  "plays": len(scores), "moved": False}
+        values: dict[str, Any] = {
+            "luck_emg": luck,
+            "luck_mwc": luck * scale,
+            "luck_mark": luck_mark(luck),
+            "plays": len(scores),
+            "moved": False,
+        }
         if step.after != step.before or len(scores) == 1:  # a play, or no play possible (not a roll left unplayed)
             passed = step.after.flip()
             key = passed.position_key()
@@ -339,8 +378,7 @@ class Judge:
         values = {k: self.one_ply_value(k, state) for k in keys}
         return max(values.values()), values[played]
 
-    def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision,
-                  state: CubeState) -> Judged:
+    def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision, state: CubeState) -> Judged:
         right = _right_action(d, kind)
         error, category = 0.0, None
         if kind == "no double":
@@ -359,15 +397,30 @@ class Judge:
             category = "wrong_passes" if error > 0 else None
         error = max(0.0, error)
         close = kind != "no double" or d.close()
+
         def mwc(emg: float) -> float:
             return eq2mwc(emg, state) if state.length else emg * state.value
 
-        return Judged(game, turn, player, kind, {
-            "no_double": d.no_double, "double_take": d.double_take, "double_pass": d.double_pass,
-            "no_double_mwc": mwc(d.no_double), "double_take_mwc": mwc(d.double_take),
-            "double_pass_mwc": mwc(d.double_pass),
-            "right_action": right, "best": d.action, "cube_error_emg": error,
-            "cube_error_mwc": error * mwc_scale(state), "category": category, "close": close})
+        return Judged(
+            game,
+            turn,
+            player,
+            kind,
+            {
+                "no_double": d.no_double,
+                "double_take": d.double_take,
+                "double_pass": d.double_pass,
+                "no_double_mwc": mwc(d.no_double),
+                "double_take_mwc": mwc(d.double_take),
+                "double_pass_mwc": mwc(d.double_pass),
+                "right_action": right,
+                "best": d.action,
+                "cube_error_emg": error,
+                "cube_error_mwc": error * mwc_scale(state),
+                "category": category,
+                "close": close,
+            },
+        )
 
 
 def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
@@ -401,35 +454,86 @@ def _right_action(d: CubeDecision, kind: str) -> str:
 
 #: The columns of :func:`statistics_frame` after the identifying ones.
 STATISTICS_COLUMNS = (
-    "total_moves", "unforced_moves", "moves_doubtful", "moves_bad", "moves_very_bad", "checker_error_emg",
-    "checker_error_mwc", "rolls_very_lucky", "rolls_lucky", "rolls_unlucky", "rolls_very_unlucky", "luck_emg",
-    "luck_mwc", "cube_decisions", "close_cube_decisions", "doubles", "takes", "passes", "missed_doubles_below_cp",
-    "missed_doubles_above_cp", "wrong_doubles_below_dp", "wrong_doubles_above_tg", "wrong_takes", "wrong_passes",
-    "cube_error_emg", "cube_error_mwc", "error_rate_memg", "snowie_error_rate", "pr", "actual_result",
-    "luck_adjusted_result", "checker_rating", "cube_rating", "overall_rating", "luck_rating",
-    "fibs_rating_luck_difference", "fibs_rating_from_errors", "fibs_rating_checker_loss", "fibs_rating_cube_loss",
+    "total_moves",
+    "unforced_moves",
+    "moves_doubtful",
+    "moves_bad",
+    "moves_very_bad",
+    "checker_error_emg",
+    "checker_error_mwc",
+    "rolls_very_lucky",
+    "rolls_lucky",
+    "rolls_unlucky",
+    "rolls_very_unlucky",
+    "luck_emg",
+    "luck_mwc",
+    "cube_decisions",
+    "close_cube_decisions",
+    "doubles",
+    "takes",
+    "passes",
+    "missed_doubles_below_cp",
+    "missed_doubles_above_cp",
+    "wrong_doubles_below_dp",
+    "wrong_doubles_above_tg",
+    "wrong_takes",
+    "wrong_passes",
+    "cube_error_emg",
+    "cube_error_mwc",
+    "error_rate_memg",
+    "snowie_error_rate",
+    "pr",
+    "actual_result",
+    "luck_adjusted_result",
+    "checker_rating",
+    "cube_rating",
+    "overall_rating",
+    "luck_rating",
+    "fibs_rating_luck_difference",
+    "fibs_rating_from_errors",
+    "fibs_rating_checker_loss",
+    "fibs_rating_cube_loss",
     "unjudged",
 )
 
 
 def _blank() -> dict[str, Any]:
     out: dict[str, Any] = {name: 0 for name in STATISTICS_COLUMNS[:26]}
-    out.update(checker_error_emg=0.0, checker_error_mwc=0.0, luck_emg=0.0, luck_mwc=0.0, cube_error_emg=0.0,
-               cube_error_mwc=0.0, actual_result=0.0, luck_adjusted_result=0.0, unjudged=0, opponent_moves=0)
-    for name in ("missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
-                 "wrong_doubles_above_tg", "wrong_takes", "wrong_passes"):
+    out.update(
+        checker_error_emg=0.0,
+        checker_error_mwc=0.0,
+        luck_emg=0.0,
+        luck_mwc=0.0,
+        cube_error_emg=0.0,
+        cube_error_mwc=0.0,
+        actual_result=0.0,
+        luck_adjusted_result=0.0,
+        unjudged=0,
+        opponent_moves=0,
+    )
+    for name in (
+        "missed_doubles_below_cp",
+        "missed_doubles_above_cp",
+        "wrong_doubles_below_dp",
+        "wrong_doubles_above_tg",
+        "wrong_takes",
+        "wrong_passes",
+    ):
         out[name + "_emg"] = 0.0
         out[name + "_mwc"] = 0.0
     return out
 
 
-def _add(rows: dict[int, dict[str, Any]], judged: Judged, unjudged: list[dict[str, Any]], where: dict[str, Any]) -> None:
+def _add(
+    rows: dict[int, dict[str, Any]], judged: Judged, unjudged: list[dict[str, Any]], where: dict[str, Any]
+) -> None:
     mine = rows[judged.player]
     values = judged.values
     if "unjudged" in values:
         mine["unjudged"] += 1
-        unjudged.append({**where, "game": judged.game, "turn": judged.turn, "kind": judged.kind,
-                         "reason": values["unjudged"]})
+        unjudged.append(
+            {**where, "game": judged.game, "turn": judged.turn, "kind": judged.kind, "reason": values["unjudged"]}
+        )
         if judged.kind == "roll":
             mine["total_moves"] += 1
         return
@@ -503,28 +607,55 @@ def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
         # Kees van den Doel's estimates, as gnubg gives them
         chance = 0.5 + row["luck_adjusted_result"]
         if 0.0 < chance < 1.0:
-            row["fibs_rating_luck_difference"] = max(-2100.0, -2000.0 / math.sqrt(length)
-                                                     * math.log10(1.0 / chance - 1.0))
+            row["fibs_rating_luck_difference"] = max(
+                -2100.0, -2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0)
+            )
         checker = row["checker_error_emg"] / unforced if unforced else 0.0
         cube = row["cube_error_emg"] / close if close else 0.0
         row["fibs_rating_checker_loss"] = checker * (8798.0 + 25526.0 / length)
         row["fibs_rating_cube_loss"] = cube * (863.0 - 519.0 / length)
         if decisions:
-            row["fibs_rating_from_errors"] = FIBS_OFFSET - row["fibs_rating_checker_loss"] - row["fibs_rating_cube_loss"]
+            row["fibs_rating_from_errors"] = (
+                FIBS_OFFSET - row["fibs_rating_checker_loss"] - row["fibs_rating_cube_loss"]
+            )
     return row
 
 
 #: The columns of :func:`decisions_frame`.
 DECISION_COLUMNS = (
-    "match", "path", "game", "turn", "player", "name", "kind", "luck_emg", "luck_mwc", "luck_mark", "plays",
-    "error_emg", "error_mwc", "mark", "no_double", "double_take", "double_pass", "no_double_mwc",
-    "double_take_mwc", "double_pass_mwc", "best", "right_action",
-    "cube_error_emg", "cube_error_mwc", "category", "close", "unjudged",
+    "match",
+    "path",
+    "game",
+    "turn",
+    "player",
+    "name",
+    "kind",
+    "luck_emg",
+    "luck_mwc",
+    "luck_mark",
+    "plays",
+    "error_emg",
+    "error_mwc",
+    "mark",
+    "no_double",
+    "double_take",
+    "double_pass",
+    "no_double_mwc",
+    "double_take_mwc",
+    "double_pass_mwc",
+    "best",
+    "right_action",
+    "cube_error_emg",
+    "cube_error_mwc",
+    "category",
+    "close",
+    "unjudged",
 )
 
 
-def _judged(matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | None,
-            ply: int = 0) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
+def _judged(
+    matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | None, ply: int = 0
+) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
     """Each game of each match with its judged turns."""
     judges: dict[Rules, Judge] = {}
     for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
@@ -537,8 +668,9 @@ def _judged(matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEqu
             yield match, path, judge, rg, list(judge._game(match, rg))
 
 
-def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
-                    met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
+def decisions_frame(
+    matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None, ply: int = 0
+) -> pd.DataFrame:
     """Every judged turn: one row per roll (luck, the play's error and mark)
     and per cube decision (``kind``: ``no double`` before a roll, ``double``,
     ``take``, ``pass``) with the three equities (EMG, for the doubler),
@@ -554,8 +686,9 @@ def decisions_frame(matches: Iterable[Match] | Match, rules: Rules | None = None
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
 
 
-def game_decisions(match: Match, games: Iterable[ReplayedGame], rules: Rules,
-                   met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
+def game_decisions(
+    match: Match, games: Iterable[ReplayedGame], rules: Rules, met: MatchEquityTable | None = None, ply: int = 0
+) -> pd.DataFrame:
     """:func:`decisions_frame` of games already replayed (the viewer's
     steps), so that nothing replays the match a second time."""
     judge = Judge(rules, met, ply)
@@ -566,14 +699,35 @@ def game_decisions(match: Match, games: Iterable[ReplayedGame], rules: Rules,
 
 def _decision_rows(match: Match, label: str, path: str, judged: list[Judged]) -> Iterator[dict[str, Any]]:
     for j in judged:
-        yield {"match": label, "path": path, "game": j.game, "turn": j.turn, "player": j.player,
-               "name": match.players[j.player], "kind": j.kind,
-               **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS}}
+        yield {
+            "match": label,
+            "path": path,
+            "game": j.game,
+            "turn": j.turn,
+            "player": j.player,
+            "name": match.players[j.player],
+            "kind": j.kind,
+            **{k: v for k, v in j.values.items() if k in DECISION_COLUMNS},
+        }
 
 
 #: The columns :func:`join_decisions` adds to a plays frame.
-JOINED = ("luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark", "cube_decision", "no_double", "double_take",
-          "double_pass", "best", "right_action", "cube_error_emg", "cube_error_mwc", "category")
+JOINED = (
+    "luck_emg",
+    "luck_mwc",
+    "error_emg",
+    "error_mwc",
+    "mark",
+    "cube_decision",
+    "no_double",
+    "double_take",
+    "double_pass",
+    "best",
+    "right_action",
+    "cube_error_emg",
+    "cube_error_mwc",
+    "category",
+)
 
 
 def join_decisions(plays: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
@@ -586,15 +740,28 @@ def join_decisions(plays: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame
     keys = ["path", "game", "turn"]
     rolls = decisions[decisions["kind"] == "roll"][keys + ["luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark"]]
     cube = decisions[decisions["kind"] != "roll"].rename(columns={"kind": "cube_decision"})
-    cube = cube[keys + ["cube_decision", "no_double", "double_take", "double_pass", "best", "right_action",
-                        "cube_error_emg", "cube_error_mwc", "category"]]
+    cube = cube[
+        keys
+        + [
+            "cube_decision",
+            "no_double",
+            "double_take",
+            "double_pass",
+            "best",
+            "right_action",
+            "cube_error_emg",
+            "cube_error_mwc",
+            "category",
+        ]
+    ]
     out = plays.merge(rolls, on=keys, how="left").merge(cube, on=keys, how="left")
     out.index = plays.index
     return out
 
 
-def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = None,
-                     met: MatchEquityTable | None = None, ply: int = 0) -> pd.DataFrame:
+def statistics_frame(
+    matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None, ply: int = 0
+) -> pd.DataFrame:
     """gnubg's statistics of each player: one row per player per match
     (``scope="match"``) and per player name over every match
     (``scope="overall"``); the columns :data:`STATISTICS_COLUMNS` (errors
@@ -611,8 +778,9 @@ def statistics_frame(matches: Iterable[Match] | Match, rules: Rules | None = Non
     return assemble(*match_statistics(matches, rules, met, ply))
 
 
-def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None,
-                     ply: int = 0) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def match_statistics(
+    matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None, ply: int = 0
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The per-match rows of :func:`statistics_frame` and the turns not judged."""
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
@@ -624,10 +792,19 @@ def match_statistics(matches: Iterable[Match] | Match, rules: Rules | None = Non
             match, path, judge = current
             for side in (0, 1):
                 per[side]["opponent_moves"] = per[1 - side]["total_moves"]
-                rows.append({"scope": "match", "match": path, "path": path, "player": match.players[side],
-                             "side": side, "length": match.length or 0, "rules": judge.rules.name,
-                             # the FIBS estimates are backgammon's (with the cube): none for Tavla
-                             **_finish(per[side], match.length or 0 if judge.rules.backgammon else 0)})
+                rows.append(
+                    {
+                        "scope": "match",
+                        "match": path,
+                        "path": path,
+                        "player": match.players[side],
+                        "side": side,
+                        "length": match.length or 0,
+                        "rules": judge.rules.name,
+                        # the FIBS estimates are backgammon's (with the cube): none for Tavla
+                        **_finish(per[side], match.length or 0 if judge.rules.backgammon else 0),
+                    }
+                )
 
     for match, path, judge, rg, judged in _judged(matches, rules, met, ply):
         if current is None or current[0] is not match:
@@ -650,21 +827,38 @@ def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.D
         return frame
     labels = Labels()
     frame["match"] = [labels(path) for path in frame["path"]]
-    counts = [c for c in frame.columns if c not in ("scope", "match", "path", "player", "side", "length") and
-              frame[c].dtype.kind in "if" and not c.endswith("rate_memg") and c not in ("snowie_error_rate", "pr")
-              and not c.startswith("fibs")]
+    counts = [
+        c
+        for c in frame.columns
+        if c not in ("scope", "match", "path", "player", "side", "length")
+        and frame[c].dtype.kind in "if"
+        and not c.endswith("rate_memg")
+        and c not in ("snowie_error_rate", "pr")
+        and not c.startswith("fibs")
+    ]
     overall = []
     for player, group in frame.groupby("player", sort=False):
         total = {c: group[c].sum() for c in counts}
-        overall.append({"scope": "overall", "match": None, "path": None, "player": player, "side": None,
-                        "length": None, "rules": None, **_finish(total, 0)})
+        overall.append(
+            {
+                "scope": "overall",
+                "match": None,
+                "path": None,
+                "player": player,
+                "side": None,
+                "length": None,
+                "rules": None,
+                **_finish(total, 0),
+            }
+        )
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
     out.attrs["unjudged"] = unjudged
     return out
 
 
-def file_statistics(path: str | Path, rules: Rules | None = None, met: str | Path | None = None,
-                    ply: int = 0) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+def file_statistics(
+    path: str | Path, rules: Rules | None = None, met: str | Path | None = None, ply: int = 0
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
     """:func:`match_statistics` of one record file (for workers: ``met`` is
     a table's path), with the problems of a file nothing could be read from."""
     from ..formats import read_matches
@@ -688,6 +882,21 @@ def _load_met(path: str) -> MatchEquityTable:
     return load_met(path)
 
 
-__all__ = ["DECISION_COLUMNS", "JOINED", "RATINGS", "SKILL_LEVELS", "STATISTICS_COLUMNS", "Judge", "Judged",
-           "assemble", "decisions_frame", "file_statistics", "game_decisions", "join_decisions", "match_statistics", "rating",
-           "skill_mark", "statistics_frame"]
+__all__ = [
+    "DECISION_COLUMNS",
+    "JOINED",
+    "RATINGS",
+    "SKILL_LEVELS",
+    "STATISTICS_COLUMNS",
+    "Judge",
+    "Judged",
+    "assemble",
+    "decisions_frame",
+    "file_statistics",
+    "game_decisions",
+    "join_decisions",
+    "match_statistics",
+    "rating",
+    "skill_mark",
+    "statistics_frame",
+]

@@ -69,9 +69,16 @@ def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
     write_atomic(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp))
 
 
-def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None = None, luck: bool = True,
-           jobs: int | None = None, mapper: Mapper | None = None, progress: Progress | None = None,
-           prune: bool = False) -> Summary:
+def update(
+    folder: str | Path,
+    paths: Sequence[str | Path],
+    rules: Rules | None = None,
+    luck: bool = True,
+    jobs: int | None = None,
+    mapper: Mapper | None = None,
+    progress: Progress | None = None,
+    prune: bool = False,
+) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
     analysed on ``jobs`` processes (``None``: every core), each writing its
@@ -95,8 +102,9 @@ def update(folder: str | Path, paths: Sequence[str | Path], rules: Rules | None 
         for table in (*TABLES, "players", "meta"):
             (store.folder / table).mkdir(exist_ok=True)
         if mapper is None:
-            metas: Iterator[dict[str, Any]] = pmap(_store_file, todo, jobs, progress, folder=store.folder,
-                                                   rules=rules, luck=luck)
+            metas: Iterator[dict[str, Any]] = pmap(
+                _store_file, todo, jobs, progress, folder=store.folder, rules=rules, luck=luck
+            )
         else:
             results = mapper([t.path for t in todo], rules, luck)
             metas = (_write_part(store.folder, r, t, rules, luck) for t, r in zip(todo, results))
@@ -133,11 +141,21 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
     if not players.empty:
         _write_parquet(folder / "players" / f"{key}.parquet", _typed(players))
     meta = {
-        "key": key, "path": result.source, "sha256": task.sha256, "size": task.size, "tavlakit": __version__,
+        "key": key,
+        "path": result.source,
+        "sha256": task.sha256,
+        "size": task.size,
+        "tavlakit": __version__,
         "schema": schema_version(),
-        "rules": result.rules, "rules_name": result.rules_name, "rules_option": repr(rules) if rules else None,
-        "luck": luck, "games": len(result.games), "plays": len(result.plays), "errors": result.errors,
-        "warnings": result.warnings, "fingerprint": result.fingerprint,
+        "rules": result.rules,
+        "rules_name": result.rules_name,
+        "rules_option": repr(rules) if rules else None,
+        "luck": luck,
+        "games": len(result.games),
+        "plays": len(result.plays),
+        "errors": result.errors,
+        "warnings": result.warnings,
+        "fingerprint": result.fingerprint,
         "problems": [p.to_dict() for p in result.problems],
     }
     write_json(folder / "meta" / f"{key}.json", meta)
@@ -167,18 +185,45 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per record file: what was analysed, how, and what was wrong
     (``problem``: the first error of the file itself, located)."""
     twins = duplicates((e["path"], e["fingerprint"]) for e in entries)
-    rows = [{
-        "path": e["path"], "sha256": e["sha256"], "size": e["size"], "tavlakit": e["tavlakit"],
-        "rules": e["rules_name"], "luck": e["luck"], "games": e["games"], "plays": e["plays"],
-        "errors": e["errors"], "warnings": e["warnings"],
-        "problem": next((str(problem(p)) for p in e["problems"] if p["severity"] == "error"), None),
-        "fingerprint": e["fingerprint"], "duplicate_of": twins.get(e["path"]),
-    } for e in entries]
-    columns = {"path": "string", "sha256": "string", "size": "Int64", "tavlakit": "string", "rules": "string",
-               "luck": "boolean", "games": "Int64", "plays": "Int64", "errors": "Int64", "warnings": "Int64",
-               "problem": "string", "fingerprint": "string", "duplicate_of": "string"}
-    return pd.DataFrame({c: pd.array([r[c] for r in rows], dtype=t)  # type: ignore[call-overload]
-                         for c, t in columns.items()})
+    rows = [
+        {
+            "path": e["path"],
+            "sha256": e["sha256"],
+            "size": e["size"],
+            "tavlakit": e["tavlakit"],
+            "rules": e["rules_name"],
+            "luck": e["luck"],
+            "games": e["games"],
+            "plays": e["plays"],
+            "errors": e["errors"],
+            "warnings": e["warnings"],
+            "problem": next((str(problem(p)) for p in e["problems"] if p["severity"] == "error"), None),
+            "fingerprint": e["fingerprint"],
+            "duplicate_of": twins.get(e["path"]),
+        }
+        for e in entries
+    ]
+    columns = {
+        "path": "string",
+        "sha256": "string",
+        "size": "Int64",
+        "tavlakit": "string",
+        "rules": "string",
+        "luck": "boolean",
+        "games": "Int64",
+        "plays": "Int64",
+        "errors": "Int64",
+        "warnings": "Int64",
+        "problem": "string",
+        "fingerprint": "string",
+        "duplicate_of": "string",
+    }
+    return pd.DataFrame(
+        {
+            c: pd.array([r[c] for r in rows], dtype=t)  # type: ignore[call-overload]
+            for c, t in columns.items()
+        }
+    )
 
 
 def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
@@ -194,15 +239,14 @@ def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     return assemble(plays, games, files, dedupe)
 
 
-
-
 def open_store(folder: str | Path, dedupe: bool = False) -> Analysis:
     """The :class:`~tavlakit.analysis.frames.Analysis` of a store: the same
     frames as ``analyse`` of its files (``dedupe``: matches stored twice
     once)."""
     if not (Path(folder) / MANIFEST).is_file():
-        raise StoreError(_("{folder} is not a tavlakit store (it has no {manifest})").format(
-            folder=folder, manifest=MANIFEST))
+        raise StoreError(
+            _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
+        )
     return store_analysis(Store(folder), dedupe)
 
 
@@ -211,5 +255,16 @@ def files_frame(folder: str | Path) -> pd.DataFrame:
     return files_table(Store(folder).entries())
 
 
-__all__ = ["FORMAT", "MANIFEST", "Mapper", "Store", "StoreError", "Summary", "files_frame", "files_table",
-           "open_store", "store_analysis", "update"]
+__all__ = [
+    "FORMAT",
+    "MANIFEST",
+    "Mapper",
+    "Store",
+    "StoreError",
+    "Summary",
+    "files_frame",
+    "files_table",
+    "open_store",
+    "store_analysis",
+    "update",
+]

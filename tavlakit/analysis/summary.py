@@ -8,16 +8,70 @@ from .dice import fairness
 from .frames import Analysis
 from .outcomes import mars_rates
 
-PLAYER_COLUMNS = ["player", "games", "wins", "mars_for", "mars_against", "mars_rate_for", "low_for", "high_for",
-                  "rolls", "luck", "luck_per_roll", "luck_rating", "net_luck", "luck_adjusted", "error",
-                  "error_rate", "recorded_error", "faces_p", "rolls_p", "doubles_rate"]
+PLAYER_COLUMNS = [
+    "player",
+    "games",
+    "wins",
+    "mars_for",
+    "mars_against",
+    "mars_rate_for",
+    "low_for",
+    "high_for",
+    "rolls",
+    "luck",
+    "luck_per_roll",
+    "luck_rating",
+    "net_luck",
+    "luck_adjusted",
+    "error",
+    "error_rate",
+    "recorded_error",
+    "faces_p",
+    "rolls_p",
+    "doubles_rate",
+]
 #: The columns printed as a table (CSV and JSON carry them all; ``recorded_error``
 #: only when a record holds its own analysis).
-SHOWN = ["match", "player", "games", "wins", "mars_for", "mars_against", "luck_per_roll", "luck_rating",
-         "net_luck", "error_rate", "recorded_error", "faces_p", "doubles_rate", "plies", "problems"]
-FILE_COLUMNS = ["match", "player", "games", "wins", "mars_for", "mars_against", "rolls", "luck", "luck_per_roll",
-                "luck_rating", "net_luck", "luck_adjusted", "error", "error_rate", "recorded_error", "plies",
-                "problems", "faces_p", "rolls_p", "doubles_rate", "path"]
+SHOWN = [
+    "match",
+    "player",
+    "games",
+    "wins",
+    "mars_for",
+    "mars_against",
+    "luck_per_roll",
+    "luck_rating",
+    "net_luck",
+    "error_rate",
+    "recorded_error",
+    "faces_p",
+    "doubles_rate",
+    "plies",
+    "problems",
+]
+FILE_COLUMNS = [
+    "match",
+    "player",
+    "games",
+    "wins",
+    "mars_for",
+    "mars_against",
+    "rolls",
+    "luck",
+    "luck_per_roll",
+    "luck_rating",
+    "net_luck",
+    "luck_adjusted",
+    "error",
+    "error_rate",
+    "recorded_error",
+    "plies",
+    "problems",
+    "faces_p",
+    "rolls_p",
+    "doubles_rate",
+    "path",
+]
 
 
 def by_player(result: Analysis) -> pd.DataFrame:

@@ -94,9 +94,14 @@ def tavla_met(rules: Rules, probabilities: Probabilities | None = None) -> Match
     stand_in = " (the net's gammon chances standing in for mars chances)" if rules.mars == "outside-home" else ""
     return MatchEquityTable(
         name=f"Tavla MET ({rules.name}, mars {mars + backgammon:.4f} per player per game)",
-        description=("computed by tavlakit from the chances at the start of a game: no cube, a mars counts 2"
-                     + stand_in),
-        source="tavlakit.analysis.tavla_met", length=MAXSCORE, pre=pre, post=(column, column))
+        description=(
+            "computed by tavlakit from the chances at the start of a game: no cube, a mars counts 2" + stand_in
+        ),
+        source="tavlakit.analysis.tavla_met",
+        length=MAXSCORE,
+        pre=pre,
+        post=(column, column),
+    )
 
 
 __all__ = ["game_chances", "start_probabilities", "tavla_met"]

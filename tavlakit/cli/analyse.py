@@ -6,7 +6,6 @@ Only new or changed files are analysed again; see :mod:`tavlakit.analysis.store`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -19,15 +18,17 @@ from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
 
 def analyse(
-    paths: List[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
+    paths: list[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
     store: Path = typer.Option(..., "--store", help=_("The store folder (created when missing).")),
-    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     luck: bool = typer.Option(True, help=_("Compute dice luck and errors with the neural net (slower).")),
-    jobs: Optional[int] = jobs_option(),
-    scheduler: Optional[str] = typer.Option(None, help=_("Run on this Dask scheduler (host:port) instead of "
-                                                       "this machine's cores; needs tavlakit[dask].")),
-    prune: bool = typer.Option(False, "--prune", help=_("Drop from the store the files not among PATHS "
-                                                        "(without it they keep their rows).")),
+    jobs: int | None = jobs_option(),
+    scheduler: str | None = typer.Option(
+        None, help=_("Run on this Dask scheduler (host:port) instead of this machine's cores; needs tavlakit[dask].")
+    ),
+    prune: bool = typer.Option(
+        False, "--prune", help=_("Drop from the store the files not among PATHS (without it they keep their rows).")
+    ),
 ) -> None:
     """Analyse a collection into an incremental Parquet store.
 
@@ -55,8 +56,12 @@ def analyse(
             _say(planned, store)
             raise typer.Exit(2 if planned.unread else 0)
         if planned.dropped:
-            typer.echo(_("--prune: dropping the {count} file(s) of the store not among the paths given").format(
-                count=planned.dropped), err=True)
+            typer.echo(
+                _("--prune: dropping the {count} file(s) of the store not among the paths given").format(
+                    count=planned.dropped
+                ),
+                err=True,
+            )
     from ..analysis.store import update
 
     mapper = None
@@ -75,8 +80,10 @@ def analyse(
     except OSError as exc:
         if scheduler is None:
             raise
-        typer.echo(_("error: cannot reach the Dask scheduler at {address}: {message}").format(
-            address=scheduler, message=exc), err=True)
+        typer.echo(
+            _("error: cannot reach the Dask scheduler at {address}: {message}").format(address=scheduler, message=exc),
+            err=True,
+        )
         raise typer.Exit(2) from None
     _say(summary, store)
     raise typer.Exit(2 if summary.unread else 0)
@@ -87,12 +94,27 @@ def _say(summary: Summary, store: Path) -> None:
     for problem in summary.problems:
         typer.echo(str(problem), err=True)
     for path, count in summary.game_errors.items():
-        typer.echo(_("{path}: {count} error(s) in its games (see 'tavlakit validate')").format(path=path, count=count),
-                   err=True)
+        typer.echo(
+            _("{path}: {count} error(s) in its games (see 'tavlakit validate')").format(path=path, count=count),
+            err=True,
+        )
     if summary.unread:
-        typer.echo(_("{count} file(s) nothing could be read from (each one's problem is in the files table)").format(
-            count=len(summary.unread)), err=True)
-    typer.echo(_("{files} file(s): {analysed} analysed, {reused} unchanged, {dropped} dropped; store {store}: "
-                 "{total} file(s)").format(files=summary.files, analysed=len(summary.analysed),
-                                          reused=summary.reused, dropped=summary.dropped, store=store,
-                                          total=summary.total))
+        typer.echo(
+            _("{count} file(s) nothing could be read from (each one's problem is in the files table)").format(
+                count=len(summary.unread)
+            ),
+            err=True,
+        )
+    typer.echo(
+        _(
+            "{files} file(s): {analysed} analysed, {reused} unchanged, {dropped} dropped; store {store}: "
+            "{total} file(s)"
+        ).format(
+            files=summary.files,
+            analysed=len(summary.analysed),
+            reused=summary.reused,
+            dropped=summary.dropped,
+            store=store,
+            total=summary.total,
+        )
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -18,8 +17,10 @@ from ..problem import ProblemError
 from ..rules import Rules
 from .common import RULES_HELP, default_numbering, fail, parse_numbering, parse_position, parse_rules
 
-ID_HELP = _("A GNU Backgammon Position ID, gnubg's PositionID:MatchID, an XGID, or a position text file "
-            "(XG, BGBlitz, gnubg's analysed game export).")
+ID_HELP = _(
+    "A GNU Backgammon Position ID, gnubg's PositionID:MatchID, an XGID, or a position text file "
+    "(XG, BGBlitz, gnubg's analysed game export)."
+)
 DECISION_HELP = _("Which analysed decision of a position text (1 = the first; gnubg's exports hold many).")
 
 
@@ -68,22 +69,29 @@ def pick(records: list[PositionRecord], decision: int) -> PositionRecord:
 
 def describe(record: PositionRecord) -> list[str]:
     """The decision and its candidates, one line each, as the file gives them."""
-    what = (_("to play {a}{b}").format(a=record.dice[0], b=record.dice[1])
-            if record.dice else _("cube decision"))
+    what = _("to play {a}{b}").format(a=record.dice[0], b=record.dice[1]) if record.dice else _("cube decision")
     lines = [_("{what}; analysed at {level}").format(what=what, level=record.level or _("an unnamed level"))]
     for number, candidate in enumerate(record.candidates, 1):
-        lines.append(_("{number}. {text}  equity {equity:+.3f}  error {error:.3f}").format(
-            number=number, text=candidate.text, equity=candidate.equity, error=candidate.error))
+        lines.append(
+            _("{number}. {text}  equity {equity:+.3f}  error {error:.3f}").format(
+                number=number, text=candidate.text, equity=candidate.equity, error=candidate.error
+            )
+        )
     return lines
 
 
 def board(
     position_id: str = typer.Argument(..., help=ID_HELP),
     decision: int = typer.Option(1, "--decision", help=DECISION_HELP),
-    svg_out: Optional[Path] = typer.Option(None, "--svg", help=_("Also write the board as an SVG picture here.")),
-    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg or relative (from the player on "
-                                            "roll) or absolute (White 24->1, Black 1->24). Default: absolute "
-                                            "in Turkish (--lang tr), else gnubg.")),
+    svg_out: Path | None = typer.Option(None, "--svg", help=_("Also write the board as an SVG picture here.")),
+    numbering: str | None = typer.Option(
+        None,
+        help=_(
+            "Point numbers: gnubg or relative (from the player on "
+            "roll) or absolute (White 24->1, Black 1->24). Default: absolute "
+            "in Turkish (--lang tr), else gnubg."
+        ),
+    ),
     size: int = typer.Option(400, help=_("Width of the picture in pixels (50-10000).")),
     flipped: bool = typer.Option(False, "--flipped", help=_("Draw the player on roll at the top.")),
 ) -> None:
@@ -110,8 +118,12 @@ def board(
     if record and record.names:
         names = record.names if player == 0 else (record.names[1], record.names[0])
     picture = svg.board(
-        position, size=size, flipped=flipped, numbering=style,
-        play=best.play if best else None, names=names,
+        position,
+        size=size,
+        flipped=flipped,
+        numbering=style,
+        play=best.play if best else None,
+        names=names,
         dice=state.dice if state and all(state.dice) else None,
         cube=(state.cube, state.cube_owner) if state and not state.crawford else None,
         score=state.score if state else None,
@@ -126,10 +138,17 @@ def board(
 
 
 def moves(
-    position_id: str = typer.Argument(..., help=_("GNU Backgammon Position ID (player on roll moves), or a "
-                                                  "position text file: its candidate plays are checked.")),
-    roll: Optional[List[str]] = typer.Argument(None, help=_("The roll: two dice (6 5, 65 or 6-5) or its Tavla "
-                                                            "name (\"şeş beş\"); a position text gives its own.")),
+    position_id: str = typer.Argument(
+        ...,
+        help=_(
+            "GNU Backgammon Position ID (player on roll moves), or a "
+            "position text file: its candidate plays are checked."
+        ),
+    ),
+    roll: list[str] | None = typer.Argument(
+        None,
+        help=_('The roll: two dice (6 5, 65 or 6-5) or its Tavla name ("şeş beş"); a position text gives its own.'),
+    ),
     rules: str = typer.Option("backgammon", help=RULES_HELP),
 ) -> None:
     """List every legal play for a roll, one per resulting position; for a
@@ -151,7 +170,8 @@ def check_candidates(records: list[PositionRecord], rules: Rules) -> int:
         if record.dice is None:
             continue
         header = _("decision {number}: {position} to play {a}{b}").format(
-            number=number, position=record.position.position_id(), a=record.dice[0], b=record.dice[1])
+            number=number, position=record.position.position_id(), a=record.dice[0], b=record.dice[1]
+        )
         typer.echo(header)
         for rank, candidate in enumerate(record.candidates, 1):
             written = candidate.play.moves if candidate.play is not None else None
@@ -163,15 +183,18 @@ def check_candidates(records: list[PositionRecord], rules: Rules) -> int:
             if verdict.after is not None:
                 typer.echo(_("  {rank}. {text}: legal").format(rank=rank, text=candidate.text))
             else:
-                typer.echo(_("  {rank}. {text}: not legal: {why}").format(rank=rank, text=candidate.text,
-                                                                          why=explain(verdict, written).message))
+                typer.echo(
+                    _("  {rank}. {text}: not legal: {why}").format(
+                        rank=rank, text=candidate.text, why=explain(verdict, written).message
+                    )
+                )
                 status = 1
     if not any(record.dice for record in records):
         typer.echo(_("a cube decision: no plays to check"))
     return status
 
 
-def parse_roll(words: List[str]) -> tuple[int, int]:
+def parse_roll(words: list[str]) -> tuple[int, int]:
     """Two dice (``6 5``, ``65``, ``6-5``) or a Tavla dice name ("şeş beş",
     also as two words), or a clear command-line error.
 

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 def jobs_option() -> Any:
     """The ``--jobs/-j N`` option: processes to use (default every core)."""
-    return typer.Option(None, "--jobs", "-j", min=1,
-                        help=_("Processes to use (default: every core; 1: in this process)."))
+    return typer.Option(
+        None, "--jobs", "-j", min=1, help=_("Processes to use (default: every core; 1: in this process).")
+    )
 
 
 NAMES_HELP = N_("A file of 'alias = name' lines joining player names that are one person (implies --merge-names).")

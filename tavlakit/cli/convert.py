@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -18,14 +17,13 @@ from ..formats import (
     read_match,
     write_match,
 )
-from ..i18n import _
 from ..formats.text import source_name
+from ..i18n import _
 from ..manifest import write_atomic
 from ..parallel import pmap
 from ..problem import Problem, internal_problem
 from ..record import rules_to_tags
-from ..replay import default_rules
-from ..replay import validate as validate_match
+from ..replay import default_rules, validate as validate_match
 from ..rules import Rules
 from .collection import jobs_option
 from .common import (
@@ -43,16 +41,24 @@ from .common import (
 
 
 def convert(
-    inputs: List[Path] = typer.Argument(..., help=_("Records to convert (files or folders).")),
+    inputs: list[Path] = typer.Argument(..., help=_("Records to convert (files or folders).")),
     output: Path = typer.Option(..., "--output", "-o", help=_("Output file, or a folder for many inputs.")),
-    to: Optional[str] = typer.Option(None, "--to", help=_("Output format: {formats} (default: from -o's extension).").format(
-        formats=", ".join(WRITABLE))),
-    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    to: str | None = typer.Option(
+        None,
+        "--to",
+        help=_("Output format: {formats} (default: from -o's extension).").format(formats=", ".join(WRITABLE)),
+    ),
+    rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     force: bool = typer.Option(False, "--force", help=_("Convert even when the transcript has errors.")),
-    numbering: Optional[str] = typer.Option(None, help=_("For .mat output: 'relative' or 'gnubg' (each side its "
-                                                        "own 24..1, the default) or 'absolute' (Turkish: White "
-                                                        "24->1, Black 1->24).")),
-    jobs: Optional[int] = jobs_option(),
+    numbering: str | None = typer.Option(
+        None,
+        help=_(
+            "For .mat output: 'relative' or 'gnubg' (each side its "
+            "own 24..1, the default) or 'absolute' (Turkish: White "
+            "24->1, Black 1->24)."
+        ),
+    ),
+    jobs: int | None = jobs_option(),
 ) -> None:
     """Convert records between .mat, SGF and JSON through the one record model.
 
@@ -83,16 +89,28 @@ def convert(
     targets = [_target(output, output_stem(path), fmt, used) if many else output for path in files]
     status = 0
     written = 0
-    for done in progress(pmap(convert_one, list(zip(files, targets)), stream_jobs(files, jobs), fmt=fmt,
-                              rules=chosen, force=force, options=options), _("converting"), len(files)):
+    for done in progress(
+        pmap(
+            convert_one,
+            list(zip(files, targets)),
+            stream_jobs(files, jobs),
+            fmt=fmt,
+            rules=chosen,
+            force=force,
+            options=options,
+        ),
+        _("converting"),
+        len(files),
+    ):
         for message in done.messages:
             typer.echo(message, err=True)
         if done.status == UNWRITABLE:
             raise typer.Exit(2)
         status = max(status, done.status)
         written += done.written
-    typer.echo(_("{written} of {count} file(s) converted to {format}").format(written=written, count=len(files),
-                                                                          format=fmt))
+    typer.echo(
+        _("{written} of {count} file(s) converted to {format}").format(written=written, count=len(files), format=fmt)
+    )
     raise typer.Exit(status)
 
 
@@ -111,8 +129,7 @@ class Converted:
     written: bool = False
 
 
-def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bool,
-                options: WriteOptions) -> Converted:
+def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bool, options: WriteOptions) -> Converted:
     """Read, validate and write one record. The output is written under a
     temporary name and renamed, so an interrupted run leaves no half file."""
     path, target = job
@@ -139,8 +156,11 @@ def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bo
         done.status = 2
         return done
     if report.errors and not force:
-        done.messages.append(_("{path}: not converted ({count} error(s); --force converts anyway)")
-                             .format(path=name, count=len(report.errors)))
+        done.messages.append(
+            _("{path}: not converted ({count} error(s); --force converts anyway)").format(
+                path=name, count=len(report.errors)
+            )
+        )
         done.status = 1
         return done
     if rules is not None:
@@ -149,8 +169,7 @@ def convert_one(job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bo
     try:
         write_atomic(target, lambda tmp: lost.extend(write_match(match, tmp, fmt, **options)))
     except OSError as exc:
-        done.messages.append(_("{path}: error unwritable: {reason}").format(path=target,
-                                                                           reason=exc.strerror or exc))
+        done.messages.append(_("{path}: error unwritable: {reason}").format(path=target, reason=exc.strerror or exc))
         done.status = UNWRITABLE
         return done
     done.messages.extend(str(problem.replace(file=str(target))) for problem in lost)

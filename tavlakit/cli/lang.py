@@ -44,13 +44,21 @@ TYPER_TEXT = {
 }
 #: Typer's messages that go through gettext (Typer's ``core._``), and the help
 #: of the ``--help`` option Click adds to every command: the catalog has them.
-TYPER_MESSAGES = (N_("Missing command."), N_("No such command {name!r}."), N_("Aborted!"), N_("default: {default}"),
-                  N_("required"), N_("Show this message and exit."))
+TYPER_MESSAGES = (
+    N_("Missing command."),
+    N_("No such command {name!r}."),
+    N_("Aborted!"),
+    N_("default: {default}"),
+    N_("required"),
+    N_("Show this message and exit."),
+)
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
 INTERRUPTED = 130
 
-LANG_HELP = N_("Language of messages and help (before or after the command). Default: from LANGUAGE, LC_ALL, "
-               "LC_MESSAGES or LANG, else en.")
+LANG_HELP = N_(
+    "Language of messages and help (before or after the command). Default: from LANGUAGE, LC_ALL, "
+    "LC_MESSAGES or LANG, else en."
+)
 #: Exit status of a usage error (an unknown option, a missing argument, a bad value).
 USAGE = 2
 
@@ -66,8 +74,13 @@ def early_language(argv: Sequence[str], environ: Mapping[str, str]) -> None:
     chosen = language_from_environment(environ)
     argv = argv[1:]
     for i, arg in enumerate(argv):
-        value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[i + 1] if arg == "--lang" and \
-            i + 1 < len(argv) else None
+        value = (
+            arg.partition("=")[2]
+            if arg.startswith("--lang=")
+            else argv[i + 1]
+            if arg == "--lang" and i + 1 < len(argv)
+            else None
+        )
         if value is not None:
             chosen = match_language(value) or chosen
     set_language(chosen)
@@ -94,10 +107,12 @@ def show_version(value: bool) -> None:
 
 
 def options(
-    lang: str | None = typer.Option(None, "--lang", metavar="|".join(available_languages()), help=LANG_HELP,
-                                    is_eager=True, callback=choose_language),
-    version: bool = typer.Option(False, "--version", help=N_("Print the version and exit."), is_eager=True,
-                                 callback=show_version),
+    lang: str | None = typer.Option(
+        None, "--lang", metavar="|".join(available_languages()), help=LANG_HELP, is_eager=True, callback=choose_language
+    ),
+    version: bool = typer.Option(
+        False, "--version", help=N_("Print the version and exit."), is_eager=True, callback=show_version
+    ),
 ) -> None:
     """The options of every command (registered as the app's callback)."""
 
@@ -123,7 +138,7 @@ def lang_first(args: Sequence[str]) -> list[str]:
         if arg.startswith("--lang="):
             moved.append(arg)
         elif arg == "--lang":
-            moved.extend(items[i:i + 2])
+            moved.extend(items[i : i + 2])
             i += 1
         else:
             rest.append(arg)
@@ -167,8 +182,15 @@ class LocalisedGroup(core.TyperGroup):
     """The app's command group: language from the environment, then
     ``--lang``; the help of each command translated when it is shown."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, windows_expand_args: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **kwargs: Any,
+    ) -> Any:
         """Run the command line; a usage error (Click's or a command's
         ``BadParameter``) is one line ``error: ...`` on stderr and exit
         status 2, however Typer would have drawn it."""
@@ -181,8 +203,14 @@ class LocalisedGroup(core.TyperGroup):
         try:
             arguments = lang_first(sys.argv[1:] if args is None else args)
             try:
-                status = super().main(arguments, prog_name, complete_var, standalone_mode=False,
-                                      windows_expand_args=windows_expand_args, **kwargs)
+                status = super().main(
+                    arguments,
+                    prog_name,
+                    complete_var,
+                    standalone_mode=False,
+                    windows_expand_args=windows_expand_args,
+                    **kwargs,
+                )
             except click.ClickException as exc:
                 if not standalone_mode:
                     raise

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 from collections import Counter
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -55,29 +54,38 @@ def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
 def _index(rows: list[tuple[str, Match, list[Problem], str]]) -> str:
     """The page listing every match written: players, length, final score,
     problems (errors in red, warnings in amber)."""
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in (
-        _("match"), _("players"), _("length"), _("games"), _("final score"), _("problems")))
+    head = "".join(
+        f"<th>{html.escape(t)}</th>"
+        for t in (_("match"), _("players"), _("length"), _("games"), _("final score"), _("problems"))
+    )
     body = []
     for name, match, problems, score in rows:
         length = str(match.length) if match.length else _("money")
         players = " \u2013 ".join(match.players)
         severity = worst(problems)
         shown = f' class="{severity}"' if severity else ""
-        body.append(f'<tr><td><a href="{html.escape(name)}">{html.escape(Path(match.source or name).name)}</a></td>'
-                    f"<td>{html.escape(players)}</td><td>{length}</td><td>{len(match.games)}</td>"
-                    f"<td>{html.escape(score)}</td><td{shown}>{html.escape(counts_text(problems))}</td></tr>")
+        body.append(
+            f'<tr><td><a href="{html.escape(name)}">{html.escape(Path(match.source or name).name)}</a></td>'
+            f"<td>{html.escape(players)}</td><td>{length}</td><td>{len(match.games)}</td>"
+            f"<td>{html.escape(score)}</td><td{shown}>{html.escape(counts_text(problems))}</td></tr>"
+        )
     title = html.escape(_("Matches"))
-    style = ("body{font:14px/1.4 system-ui,sans-serif;margin:16px;background:#faf7f0;color:#222}"
-             "table{border-collapse:collapse;background:#fff}th,td{padding:4px 10px;border:1px solid #ddd;"
-             "text-align:left}th{background:#f0ebe0}td.error{color:#b3261e;font-weight:600}"
-             "td.warning{color:#9a6700;font-weight:600}td.info{color:#666}")
-    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style>'
-            f"</head><body><h1>{title}</h1><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
-            "</tbody></table></body></html>\n")
+    style = (
+        "body{font:14px/1.4 system-ui,sans-serif;margin:16px;background:#faf7f0;color:#222}"
+        "table{border-collapse:collapse;background:#fff}th,td{padding:4px 10px;border:1px solid #ddd;"
+        "text-align:left}th{background:#f0ebe0}td.error{color:#b3261e;font-weight:600}"
+        "td.warning{color:#9a6700;font-weight:600}td.info{color:#666}"
+    )
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style>'
+        f"</head><body><h1>{title}</h1><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
+        "</tbody></table></body></html>\n"
+    )
 
 
-def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering | None,
-         game: int | None) -> tuple[str, tuple[str, Match, list[Problem], str] | None]:
+def draw(
+    job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering | None, game: int | None
+) -> tuple[str, tuple[str, Match, list[Problem], str] | None]:
     """Write the viewer of one record file (``job``: the file and its page),
     in whatever process runs it. Returns the line to say
     on stderr when it could not (and no index row), else the index row."""
@@ -87,7 +95,9 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
     match = next(read_matches([path]))
     if nothing_read(match.problems, len(match.games)):  # as convert: no page, no index row
         first = next(p for p in match.problems if p.severity == "error")
-        return "\n".join((str(first), _("{path}: not shown (nothing could be read from it)").format(path=match.source))), None
+        return "\n".join(
+            (str(first), _("{path}: not shown (nothing could be read from it)").format(path=match.source))
+        ), None
     try:
         frames = build(match, rules=rules, analyse=analyse, numbering=numbering)
         page = viewer_page(frames, game=game)
@@ -100,17 +110,23 @@ def draw(job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: 
 
 
 def show(
-    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json .xg).")),
-    out: Optional[Path] = typer.Option(None, "-o", "--out", help=_("Output .html file (one match) or folder.")),
-    game: Optional[int] = typer.Option(None, "--game", help=_("Open the viewer at this game number.")),
-    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
-    analyse: bool = typer.Option(False, "--analyse/--no-analyse",
-                                 help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")),
-    numbering: Optional[str] = typer.Option(None, help=_("Point numbers: gnubg or relative (those of the player "
-                                            "whose play is shown) or absolute (White 24->1, Black 1->24). "
-                                            "Default: absolute in Turkish (--lang tr) and for a file "
-                                            "numbered so, else gnubg.")),
-    jobs: Optional[int] = jobs_option(),
+    paths: list[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json .xg).")),
+    out: Path | None = typer.Option(None, "-o", "--out", help=_("Output .html file (one match) or folder.")),
+    game: int | None = typer.Option(None, "--game", help=_("Open the viewer at this game number.")),
+    rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    analyse: bool = typer.Option(
+        False, "--analyse/--no-analyse", help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")
+    ),
+    numbering: str | None = typer.Option(
+        None,
+        help=_(
+            "Point numbers: gnubg or relative (those of the player "
+            "whose play is shown) or absolute (White 24->1, Black 1->24). "
+            "Default: absolute in Turkish (--lang tr) and for a file "
+            "numbered so, else gnubg."
+        ),
+    ),
+    jobs: int | None = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
 
@@ -119,8 +135,11 @@ def show(
     (binary, empty, not a record) gets no page; the exit status is then 2.
     """
     # None: each file's own numbering
-    kind = parse_numbering(numbering) if numbering is not None else (
-        Numbering.ABSOLUTE if default_numbering() is Numbering.ABSOLUTE else None)
+    kind = (
+        parse_numbering(numbering)
+        if numbering is not None
+        else (Numbering.ABSOLUTE if default_numbering() is Numbering.ABSOLUTE else None)
+    )
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
@@ -133,16 +152,32 @@ def show(
         if folder.exists() and not folder.is_dir():
             raise fail(_("{path} is not a folder (several matches are written)").format(path=folder))
         folder.mkdir(parents=True, exist_ok=True)
-        targets = [folder / name for name in _page_names([output_stem(f) for f in files],
-                                                         [p.resolve() for p in paths if p.is_dir()])]
+        targets = [
+            folder / name
+            for name in _page_names([output_stem(f) for f in files], [p.resolve() for p in paths if p.is_dir()])
+        ]
     else:
-        targets = [out if out and out.suffix.lower() in (".html", ".htm")
-                   else (out or Path(".")) / f"{output_stem(files[0]).stem}.html"]
+        targets = [
+            out
+            if out and out.suffix.lower() in (".html", ".htm")
+            else (out or Path(".")) / f"{output_stem(files[0]).stem}.html"
+        ]
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     rows: list[tuple[str, Match, list[Problem], str]] = []
     failed = 0
-    drawn = progress(pmap(draw, list(zip(files, targets)), stream_jobs(files, jobs), rules=chosen, analyse=analyse,
-                          numbering=kind, game=game), _("drawing"), len(files))
+    drawn = progress(
+        pmap(
+            draw,
+            list(zip(files, targets)),
+            stream_jobs(files, jobs),
+            rules=chosen,
+            analyse=analyse,
+            numbering=kind,
+            game=game,
+        ),
+        _("drawing"),
+        len(files),
+    )
     for (path, target), (trouble, row) in zip(zip(files, targets), drawn):
         if row is None:
             typer.echo(trouble, err=True)

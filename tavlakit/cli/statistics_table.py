@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -30,26 +31,31 @@ def _count(name: str) -> Cell:
 
 def _equity(name: str) -> Cell:
     """EMG with MWC (or, for money, points) in brackets."""
+
     def cell(row: Any, money: bool) -> str:
         emg, mwc = row[name + "_emg"], row[name + "_mwc"]
         return f"{emg:.3f} ({mwc:.3f})" if money else f"{emg:.3f} ({100 * mwc:.2f}%)"
+
     return cell
 
 
 def _category(name: str) -> Cell:
     def cell(row: Any, money: bool) -> str:
         return f"{int(row[name])} ({_equity(name)(row, money)})"
+
     return cell
 
 
 def _rate(total: str, per: str) -> Cell:
     """mEMG per decision, MWC per decision in brackets."""
+
     def cell(row: Any, money: bool) -> str:
         n = row[per]
         if not n:
             return ""
         emg, mwc = 1000 * row[total + "_emg"] / n, row[total + "_mwc"] / n
         return f"{emg:.1f} ({mwc:.3f})" if money else f"{emg:.1f} ({100 * mwc:.3f}%)"
+
     return cell
 
 
@@ -71,43 +77,66 @@ def _missing(value: Any) -> bool:
 
 #: The sections and lines of gnubg's layout: (label, how the cell is made).
 LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
-    (N_("Checker play"), (
-        (N_("Total moves"), _count("total_moves")), (N_("Unforced moves"), _count("unforced_moves")),
-        (N_("Moves marked doubtful"), _count("moves_doubtful")), (N_("Moves marked bad"), _count("moves_bad")),
-        (N_("Moves marked very bad"), _count("moves_very_bad")),
-        (N_("Error total EMG (MWC)"), _equity("checker_error")),
-        (N_("Error rate mEMG (MWC)"), _rate("checker_error", "unforced_moves")),
-        (N_("Checker play rating"), _words("checker_rating")))),
-    (N_("Luck"), (
-        (N_("Rolls marked very lucky"), _count("rolls_very_lucky")), (N_("Rolls marked lucky"), _count("rolls_lucky")),
-        (N_("Rolls marked unlucky"), _count("rolls_unlucky")),
-        (N_("Rolls marked very unlucky"), _count("rolls_very_unlucky")),
-        (N_("Luck total EMG (MWC)"), _equity("luck")), (N_("Luck rate mEMG (MWC)"), _rate("luck", "total_moves")),
-        (N_("Luck rating"), _words("luck_rating")))),
-    (N_("Cube"), (
-        (N_("Total cube decisions"), _count("cube_decisions")),
-        (N_("Close or actual cube decisions"), _count("close_cube_decisions")),
-        (N_("Doubles offered"), _count("doubles")), (N_("Doubles taken"), _count("takes")),
-        (N_("Doubles passed"), _count("passes")),
-        (N_("Missed doubles below CP (EMG (MWC))"), _category("missed_doubles_below_cp")),
-        (N_("Missed doubles above CP (EMG (MWC))"), _category("missed_doubles_above_cp")),
-        (N_("Wrong doubles below DP (EMG (MWC))"), _category("wrong_doubles_below_dp")),
-        (N_("Wrong doubles above TG (EMG (MWC))"), _category("wrong_doubles_above_tg")),
-        (N_("Wrong takes (EMG (MWC))"), _category("wrong_takes")),
-        (N_("Wrong passes (EMG (MWC))"), _category("wrong_passes")),
-        (N_("Error total EMG (MWC)"), _equity("cube_error")),
-        (N_("Error rate mEMG (MWC)"), _rate("cube_error", "close_cube_decisions")),
-        (N_("Cube decision rating"), _words("cube_rating")))),
-    (N_("Overall"), (
-        (N_("Error rate mEMG"), _number("error_rate_memg")), (N_("Snowie error rate"), _number("snowie_error_rate")),
-        (N_("PR (XG's Performance Rating)"), _number("pr", 2)), (N_("Overall rating"), _words("overall_rating")),
-        (N_("Actual result"), _result("actual_result")),
-        (N_("Luck adjusted result"), _result("luck_adjusted_result")),
-        (N_("Luck based FIBS rating diff."), _number("fibs_rating_luck_difference", 2)),
-        (N_("Error based abs. FIBS rating"), _number("fibs_rating_from_errors", 1)),
-        (N_("Checker play errors rating loss"), _number("fibs_rating_checker_loss", 1)),
-        (N_("Cube errors rating loss"), _number("fibs_rating_cube_loss", 1)),
-        (N_("Turns not judged"), _count("unjudged")))),
+    (
+        N_("Checker play"),
+        (
+            (N_("Total moves"), _count("total_moves")),
+            (N_("Unforced moves"), _count("unforced_moves")),
+            (N_("Moves marked doubtful"), _count("moves_doubtful")),
+            (N_("Moves marked bad"), _count("moves_bad")),
+            (N_("Moves marked very bad"), _count("moves_very_bad")),
+            (N_("Error total EMG (MWC)"), _equity("checker_error")),
+            (N_("Error rate mEMG (MWC)"), _rate("checker_error", "unforced_moves")),
+            (N_("Checker play rating"), _words("checker_rating")),
+        ),
+    ),
+    (
+        N_("Luck"),
+        (
+            (N_("Rolls marked very lucky"), _count("rolls_very_lucky")),
+            (N_("Rolls marked lucky"), _count("rolls_lucky")),
+            (N_("Rolls marked unlucky"), _count("rolls_unlucky")),
+            (N_("Rolls marked very unlucky"), _count("rolls_very_unlucky")),
+            (N_("Luck total EMG (MWC)"), _equity("luck")),
+            (N_("Luck rate mEMG (MWC)"), _rate("luck", "total_moves")),
+            (N_("Luck rating"), _words("luck_rating")),
+        ),
+    ),
+    (
+        N_("Cube"),
+        (
+            (N_("Total cube decisions"), _count("cube_decisions")),
+            (N_("Close or actual cube decisions"), _count("close_cube_decisions")),
+            (N_("Doubles offered"), _count("doubles")),
+            (N_("Doubles taken"), _count("takes")),
+            (N_("Doubles passed"), _count("passes")),
+            (N_("Missed doubles below CP (EMG (MWC))"), _category("missed_doubles_below_cp")),
+            (N_("Missed doubles above CP (EMG (MWC))"), _category("missed_doubles_above_cp")),
+            (N_("Wrong doubles below DP (EMG (MWC))"), _category("wrong_doubles_below_dp")),
+            (N_("Wrong doubles above TG (EMG (MWC))"), _category("wrong_doubles_above_tg")),
+            (N_("Wrong takes (EMG (MWC))"), _category("wrong_takes")),
+            (N_("Wrong passes (EMG (MWC))"), _category("wrong_passes")),
+            (N_("Error total EMG (MWC)"), _equity("cube_error")),
+            (N_("Error rate mEMG (MWC)"), _rate("cube_error", "close_cube_decisions")),
+            (N_("Cube decision rating"), _words("cube_rating")),
+        ),
+    ),
+    (
+        N_("Overall"),
+        (
+            (N_("Error rate mEMG"), _number("error_rate_memg")),
+            (N_("Snowie error rate"), _number("snowie_error_rate")),
+            (N_("PR (XG's Performance Rating)"), _number("pr", 2)),
+            (N_("Overall rating"), _words("overall_rating")),
+            (N_("Actual result"), _result("actual_result")),
+            (N_("Luck adjusted result"), _result("luck_adjusted_result")),
+            (N_("Luck based FIBS rating diff."), _number("fibs_rating_luck_difference", 2)),
+            (N_("Error based abs. FIBS rating"), _number("fibs_rating_from_errors", 1)),
+            (N_("Checker play errors rating loss"), _number("fibs_rating_checker_loss", 1)),
+            (N_("Cube errors rating loss"), _number("fibs_rating_cube_loss", 1)),
+            (N_("Turns not judged"), _count("unjudged")),
+        ),
+    ),
 )
 
 
@@ -136,8 +165,15 @@ def layout(frame: pd.DataFrame) -> list[str]:
     return out
 
 
-def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int, json_output: bool,
-        csv: Path | None, jobs: int | None = 1) -> None:
+def run(
+    files: list[Path],
+    rules: Rules | None,
+    met_path: Path | None,
+    ply: int,
+    json_output: bool,
+    csv: Path | None,
+    jobs: int | None = 1,
+) -> None:
     """Work out and print (or write) the statistics of ``files``, one file
     per process on ``jobs`` processes."""
     from ..analysis.met import load_met
@@ -153,8 +189,9 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
             raise typer.BadParameter(str(exc)) from None
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
-    judged = pmap(file_statistics, files, jobs, rules=rules, met=str(met_path) if met_path is not None else None,
-                  ply=ply)
+    judged = pmap(
+        file_statistics, files, jobs, rules=rules, met=str(met_path) if met_path is not None else None, ply=ply
+    )
     for found, missed, problems in progress(judged, _("analysing"), len(files)):
         rows += found
         unjudged += missed
@@ -165,9 +202,17 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
         raise typer.Exit(1)
     frame = assemble(rows, unjudged)
     for turn in unjudged:
-        typer.echo(_("{path}: game {game}, turn {turn}: {player}'s {kind} not judged: {reason}").format(
-            path=turn["path"], game=turn["game"], turn=turn["turn"] + 1, player=turn["player"],
-            kind=_(turn["kind"]), reason=_(turn["reason"])), err=True)
+        typer.echo(
+            _("{path}: game {game}, turn {turn}: {player}'s {kind} not judged: {reason}").format(
+                path=turn["path"],
+                game=turn["game"],
+                turn=turn["turn"] + 1,
+                player=turn["player"],
+                kind=_(turn["kind"]),
+                reason=_(turn["reason"]),
+            ),
+            err=True,
+        )
     if csv is not None:
         frame.to_csv(csv, index=False)
     if json_output:
@@ -177,6 +222,6 @@ def run(files: list[Path], rules: Rules | None, met_path: Path | None, ply: int,
     for line in layout(frame):
         typer.echo(line)
     if any(Rules.preset(row["rules"]).mars == "outside-home" for row in rows if row["rules"] != "custom") or (
-            rules is not None and rules.mars == "outside-home"):
-        typer.echo(_("mars = outside home: the net's gammon chances stand in for mars chances "
-                     "(see docs/tavla-met.md)"))
+        rules is not None and rules.mars == "outside-home"
+    ):
+        typer.echo(_("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -17,8 +17,8 @@ from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
-from .common import stream_jobs
 from .collection import MERGE_HELP, NAMES_HELP, jobs_option, rename, say_duplicates
+from .common import stream_jobs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,20 +61,28 @@ def _plot(result: Analysis, out: Path) -> None:
 
 
 def stats(
-    paths: List[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
-    rules: Optional[str] = typer.Option(None, help=_("Rule set ({presets}); default: each file's tags, "
-                                                     "else backgammon.").format(presets=", ".join(PRESETS))),
-    by: str = typer.Option("player", help=_("Summarise by 'player' or by 'file'; 'match': gnubg's statistics "
-                                             "of each match (cube decisions, luck and errors at the score).")),
-    csv: Optional[Path] = typer.Option(None, help=_("Also write the summary as CSV to this file.")),
+    paths: list[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
+    rules: str | None = typer.Option(
+        None,
+        help=_("Rule set ({presets}); default: each file's tags, else backgammon.").format(presets=", ".join(PRESETS)),
+    ),
+    by: str = typer.Option(
+        "player",
+        help=_(
+            "Summarise by 'player' or by 'file'; 'match': gnubg's statistics "
+            "of each match (cube decisions, luck and errors at the score)."
+        ),
+    ),
+    csv: Path | None = typer.Option(None, help=_("Also write the summary as CSV to this file.")),
     json_output: bool = typer.Option(False, "--json", help=_("Print one JSON object per row.")),
-    plot: Optional[Path] = typer.Option(None, help=_("Write a PNG: pip race, luck, dice faces, mars rates.")),
+    plot: Path | None = typer.Option(None, help=_("Write a PNG: pip race, luck, dice faces, mars rates.")),
     luck: bool = typer.Option(True, help=_("Compute dice luck and errors with the neural net (slower).")),
-    jobs: Optional[int] = jobs_option(),
-    names: Optional[Path] = typer.Option(None, help=_(NAMES_HELP)),
+    jobs: int | None = jobs_option(),
+    names: Path | None = typer.Option(None, help=_(NAMES_HELP)),
     merge_names: bool = typer.Option(False, "--merge-names", help=_(MERGE_HELP)),
-    met: Optional[Path] = typer.Option(None, help=_("Match equity table (gnubg's XML format) for --by match; "
-                                                    "default: gnubg's, Kazaross XG2.")),
+    met: Path | None = typer.Option(
+        None, help=_("Match equity table (gnubg's XML format) for --by match; default: gnubg's, Kazaross XG2.")
+    ),
     ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0 or 1 (slower).")),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records.
@@ -141,10 +149,19 @@ def stats(
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
     else:
-        shown = [c for c in SHOWN if c in table.columns and (luck or c not in LUCK_COLUMNS)
-                 and (c != "recorded_error" or table[c].notna().any())]
-        _print(table[shown], _("{files} file(s), {games} game(s), {rolls} roll(s)").format(
-            files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())))
+        shown = [
+            c
+            for c in SHOWN
+            if c in table.columns
+            and (luck or c not in LUCK_COLUMNS)
+            and (c != "recorded_error" or table[c].notna().any())
+        ]
+        _print(
+            table[shown],
+            _("{files} file(s), {games} game(s), {rolls} roll(s)").format(
+                files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())
+            ),
+        )
     read = set(result.games["path"])
     if any(p.severity == "error" and p.file not in read for p in result.problems):
         raise typer.Exit(2)  # an input nothing could be read from, said on stderr above
@@ -162,24 +179,56 @@ def _warn(result: Analysis) -> None:
         typer.echo(_("... and {count} more file(s) with errors").format(count=len(first) - 10), err=True)
     bad_games = int((result.games["problems"] > 0).sum()) if not result.games.empty else 0
     if bad_games:
-        typer.echo(_("{count} game(s) have errors; their rows after an unknown play carry no board "
-                     "(see 'tavlakit validate')").format(count=bad_games), err=True)
+        typer.echo(
+            _(
+                "{count} game(s) have errors; their rows after an unknown play carry no board (see 'tavlakit validate')"
+            ).format(count=bad_games),
+            err=True,
+        )
 
 
 #: The summary's column headers where they are printed plainly (a pipe, a
 #: file); the columns keep their names in CSV and JSON.
-HEADERS = frozenset((
-    N_("player"), N_("match"), N_("games"), N_("wins"), N_("mars_for"), N_("mars_against"), N_("mars"),
-    N_("luck_per_roll"), N_("luck_rating"), N_("net_luck"), N_("luck0"), N_("luck1"), N_("error_rate"),
-    N_("recorded_error"), N_("faces_p"), N_("doubles_rate"), N_("plies"), N_("problems")))
+HEADERS = frozenset(
+    (
+        N_("player"),
+        N_("match"),
+        N_("games"),
+        N_("wins"),
+        N_("mars_for"),
+        N_("mars_against"),
+        N_("mars"),
+        N_("luck_per_roll"),
+        N_("luck_rating"),
+        N_("net_luck"),
+        N_("luck0"),
+        N_("luck1"),
+        N_("error_rate"),
+        N_("recorded_error"),
+        N_("faces_p"),
+        N_("doubles_rate"),
+        N_("plies"),
+        N_("problems"),
+    )
+)
 #: The short headers of the table on a terminal, in at most two lines, so
 #: that it fits 80 columns; ``tavlakit stats --help`` explains each.
 SHORT = {
-    "match": N_("match"), "player": N_("player"), "games": N_("games"), "wins": N_("wins"),
-    "mars_for": N_("mars\nwon"), "mars_against": N_("mars\nlost"), "luck_per_roll": N_("luck/\nroll"),
-    "luck_rating": N_("luck\nrating"), "net_luck": N_("net\nluck"), "error_rate": N_("error/\nplay"),
+    "match": N_("match"),
+    "player": N_("player"),
+    "games": N_("games"),
+    "wins": N_("wins"),
+    "mars_for": N_("mars\nwon"),
+    "mars_against": N_("mars\nlost"),
+    "luck_per_roll": N_("luck/\nroll"),
+    "luck_rating": N_("luck\nrating"),
+    "net_luck": N_("net\nluck"),
+    "error_rate": N_("error/\nplay"),
     "recorded_error": N_("XG\nerror"),
-    "faces_p": N_("faces\np"), "doubles_rate": N_("doubles"), "plies": N_("rolls"), "problems": N_("errors"),
+    "faces_p": N_("faces\np"),
+    "doubles_rate": N_("doubles"),
+    "plies": N_("rolls"),
+    "problems": N_("errors"),
 }
 #: The columns that need luck (left out with --no-luck).
 LUCK_COLUMNS = ("luck_per_roll", "luck_rating", "net_luck", "error_rate")
@@ -207,8 +256,9 @@ def _print(table: pd.DataFrame, caption: str) -> None:
     widths = [max([len(_header(c)), *(len(r[i]) for r in rows)]) for i, c in enumerate(table.columns)]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if flush_left else c.rjust(w)
-                         for c, w, flush_left in zip(cells, widths, left)).rstrip()
+        return "  ".join(
+            c.ljust(w) if flush_left else c.rjust(w) for c, w, flush_left in zip(cells, widths, left)
+        ).rstrip()
 
     typer.echo(line([_header(c) for c in table.columns]))
     for cells in rows:
@@ -248,13 +298,21 @@ def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: 
         groups[-1].append(i)
         used += widths[i] + 1
     for n, group in enumerate(groups):
-        out = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False,  # one space between columns
-                    caption=caption if n == len(groups) - 1 else None)
+        out = Table(
+            box=box.SIMPLE_HEAD,
+            padding=0,
+            show_edge=False,  # one space between columns
+            caption=caption if n == len(groups) - 1 else None,
+        )
         for i in keys + group:
             words = columns[i] in WORDS
-            out.add_column(headers[i], width=widths[i], justify="left" if words else "right",
-                           no_wrap=columns[i] in ("player",) or not words,
-                           overflow="fold" if words else "ellipsis")
+            out.add_column(
+                headers[i],
+                width=widths[i],
+                justify="left" if words else "right",
+                no_wrap=columns[i] in ("player",) or not words,
+                overflow="fold" if words else "ellipsis",
+            )
         for cells in rows:
             out.add_row(*(cells[i] for i in keys + group))
         console.print(out)
@@ -266,4 +324,3 @@ def _cell(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
-

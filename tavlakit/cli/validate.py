@@ -10,7 +10,6 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -20,8 +19,7 @@ from ..formats import find_records, open_games
 from ..i18n import _
 from ..parallel import pmap
 from ..problem import Problem, ProblemError, internal_problem
-from ..replay import default_rules
-from ..replay import validate as validate_match
+from ..replay import default_rules, validate as validate_match
 from ..rules import Rules
 from .collection import jobs_option
 from .common import (
@@ -61,18 +59,23 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
         return Checked([exc.problem], complete=False, unreadable=nothing_read(match.problems, 0))
     except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
         return Checked([internal_problem(path, exc)], complete=False, unreadable=True)
-    return Checked(report.problems, report.games, report.plays, fingerprint=prints.digest(),
-                   unreadable=nothing_read(match.problems, report.games))
+    return Checked(
+        report.problems,
+        report.games,
+        report.plays,
+        fingerprint=prints.digest(),
+        unreadable=nothing_read(match.problems, report.games),
+    )
 
 
 def validate(
-    paths: List[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json .xg).")),
-    rules: Optional[str] = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    paths: list[Path] = typer.Argument(..., help=_("Transcript files or folders (.mat .txt .sgf .json .xg).")),
+    rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     strict: bool = typer.Option(False, "--strict", help=_("Stop at the first error.")),
     as_json: bool = typer.Option(False, "--json", help=_("One JSON object per problem per line, then a summary.")),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print only the summary.")),
     show_board: bool = typer.Option(False, "--show-board", help=_("Show the position at each problem.")),
-    jobs: Optional[int] = jobs_option(),
+    jobs: int | None = jobs_option(),
 ) -> None:
     """Replay every move of the transcripts and report what is wrong, and where.
 
@@ -107,8 +110,9 @@ def validate(
             codes[problem.code] += 1
             totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
             if as_json:
-                typer.echo(json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"},
-                                      ensure_ascii=False))
+                typer.echo(
+                    json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"}, ensure_ascii=False)
+                )
             elif not quiet:
                 typer.echo(show_problem(problem, lines, show_board))
         if not checked.complete and strict:
@@ -119,9 +123,14 @@ def validate(
         typer.echo(json.dumps({"summary": summary}, ensure_ascii=False))
     else:
         by_code = ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
-        line = (_("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s), "
-                  "{infos} note(s)") if totals["infos"] else
-                _("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s)"))
+        line = (
+            _(
+                "{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s), "
+                "{infos} note(s)"
+            )
+            if totals["infos"]
+            else _("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s)")
+        )
         typer.echo(line.format(**totals) + (f" [{by_code}]" if by_code else ""))
     if totals["unreadable"]:
         raise typer.Exit(2)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import glob
 import io
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, cast
+from typing import IO, Any, cast
 
 from typing_extensions import Unpack
 
@@ -22,12 +23,34 @@ from ..i18n import _
 from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
 from .position_text import FORMAT_NAMES, position_kind
-from .registry import (EXTENSIONS as _BY_EXTENSION, REGISTRY, Format, Reader, WriteOptions, by_content, by_extension,
-                       by_magic, named)
+from .registry import (
+    EXTENSIONS as _BY_EXTENSION,
+    REGISTRY,
+    Format,
+    Reader,
+    WriteOptions,
+    by_content,
+    by_extension,
+    by_magic,
+    named,
+)
 from .text import open_input, put_first, read_stream, source_name
 
-__all__ = ["EXTENSIONS", "FORMATS", "REGISTRY", "WRITABLE", "Format", "Matches", "RecordFiles", "WriteOptions",
-           "find_records", "open_games", "read_match", "read_matches", "write_match"]
+__all__ = [
+    "EXTENSIONS",
+    "FORMATS",
+    "REGISTRY",
+    "WRITABLE",
+    "Format",
+    "Matches",
+    "RecordFiles",
+    "WriteOptions",
+    "find_records",
+    "open_games",
+    "read_match",
+    "read_matches",
+    "write_match",
+]
 
 #: Format names.
 FORMATS: tuple[str, ...] = tuple(REGISTRY)
@@ -77,8 +100,12 @@ def _add(path: Path, found: RecordFiles) -> None:
         kind = position_kind(file) if fmt is not None and fmt.name == "mat" else None
         if kind is not None:
             Reporter(found.problems, file=str(file)).info(
-                "position", _("{format}: an analysed position, not a match; not read as a record (tavlakit board "
-                              "and moves read it)").format(format=FORMAT_NAMES[kind]))
+                "position",
+                _(
+                    "{format}: an analysed position, not a match; not read as a record (tavlakit board "
+                    "and moves read it)"
+                ).format(format=FORMAT_NAMES[kind]),
+            )
         elif fmt:
             found.append(file)
         else:
@@ -86,9 +113,11 @@ def _add(path: Path, found: RecordFiles) -> None:
     if others:
         kinds = ", ".join(f"{n} {ext}" for ext, n in sorted(others.items(), key=lambda kind: (-kind[1], kind[0])))
         Reporter(found.problems, file=str(path)).info(
-            "not-a-record", _("{count} file(s) not read, of kinds tavlakit does not read: {kinds} "
-                              "(it reads {extensions})").format(count=sum(others.values()), kinds=kinds,
-                                                                extensions=" ".join(EXTENSIONS)))
+            "not-a-record",
+            _("{count} file(s) not read, of kinds tavlakit does not read: {kinds} (it reads {extensions})").format(
+                count=sum(others.values()), kinds=kinds, extensions=" ".join(EXTENSIONS)
+            ),
+        )
 
 
 #: How many bytes tell a binary format by its magic.
@@ -107,9 +136,15 @@ def _open(given: str | Path | IO[str] | IO[bytes], fmt: str | None) -> tuple[Rea
     if isinstance(given, (str, Path)):
         path = Path(given)
         if path.is_dir():
-            raise ProblemError(Reporter(file=str(path)).report(
-                "unreadable", "error", _("{path} is a folder, not a record; read_matches() reads the records in "
-                                         "a folder").format(path=path)))
+            raise ProblemError(
+                Reporter(file=str(path)).report(
+                    "unreadable",
+                    "error",
+                    _("{path} is a folder, not a record; read_matches() reads the records in a folder").format(
+                        path=path
+                    ),
+                )
+            )
         streamed = read_stream(path)  # standard input, a pipe: read once, into memory
         if streamed is not None:
             data, name = streamed
@@ -141,9 +176,13 @@ def _open(given: str | Path | IO[str] | IO[bytes], fmt: str | None) -> tuple[Rea
     if chosen is None:
         chosen = by_extension(opened.source)
     if chosen is not None and chosen.binary:
-        raise ProblemError(Reporter(file=opened.source).report(
-            "unreadable", "error", _("the {format} format is binary: give a path or a binary stream, not text")
-            .format(format=chosen.name)))
+        raise ProblemError(
+            Reporter(file=opened.source).report(
+                "unreadable",
+                "error",
+                _("the {format} format is binary: give a path or a binary stream, not text").format(format=chosen.name),
+            )
+        )
     if chosen is None:
         if not stream.seekable():
             stream = io.StringIO(stream.read())
@@ -167,7 +206,8 @@ def open_games(path: str | Path | IO[str] | IO[bytes], fmt: str | None = None) -
     except OSError as exc:
         match = Match(source=source)
         Reporter(match.problems, file=source).error(
-            "unreadable", _("cannot read the file: {reason}").format(reason=exc.strerror or exc))
+            "unreadable", _("cannot read the file: {reason}").format(reason=exc.strerror or exc)
+        )
         return match, iter(())
     except ProblemError as exc:
         return Match(source=source, problems=[exc.problem]), iter(())
@@ -231,8 +271,9 @@ def read_matches(paths: Paths, fmt: str | None = None) -> Matches:
     return Matches(find_records(paths), fmt)
 
 
-def write_match(match: Match, path: str | Path | IO[str], fmt: str | None = None,
-                **options: Unpack[WriteOptions]) -> list[Problem]:
+def write_match(
+    match: Match, path: str | Path | IO[str], fmt: str | None = None, **options: Unpack[WriteOptions]
+) -> list[Problem]:
     """Write ``match`` to a path or text stream; returns what could not be
     written (``lost-on-write`` problems), never dropping it silently.
 

@@ -36,8 +36,9 @@ Result(winner=1, points=1, resigned=False, line=11, column=1)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Callable, Iterator, NamedTuple
+from typing import IO, NamedTuple
 
 from lark import Lark, Token, Transformer, UnexpectedInput, UnexpectedToken
 
@@ -162,19 +163,32 @@ class _Game:
             try:
                 values = [int(v) for v in found[2].split()]
             except ValueError:
-                self.report.error("syntax", _("{name} holds {text!r}, not whole numbers").format(
-                    name=name, text=found[2]), line=line, column=column)
+                self.report.error(
+                    "syntax",
+                    _("{name} holds {text!r}, not whole numbers").format(name=name, text=found[2]),
+                    line=line,
+                    column=column,
+                )
                 continue
             key = name.lower()
             if key not in _FIELDS:
-                self.report.warning("unsupported", _("the set-up field {name} is not read (kept raw)")
-                                    .format(name=name), line=line, column=column)
+                self.report.warning(
+                    "unsupported",
+                    _("the set-up field {name} is not read (kept raw)").format(name=name),
+                    line=line,
+                    column=column,
+                )
                 game.extra.setdefault(f"gmd:{name}", []).append(" ".join(map(str, values)))
                 continue
             if len(values) != _FIELDS[key]:
-                self.report.error("syntax", _("{name} holds {count} number(s), not {expected}")
-                                  .format(name=name, count=len(values), expected=_FIELDS[key]), line=line,
-                                  column=column)
+                self.report.error(
+                    "syntax",
+                    _("{name} holds {count} number(s), not {expected}").format(
+                        name=name, count=len(values), expected=_FIELDS[key]
+                    ),
+                    line=line,
+                    column=column,
+                )
                 continue
             if key == "points":
                 self.place(values, line, column)
@@ -237,8 +251,12 @@ class _Game:
         player = _player(color)
         column = items[0].column or 1
         if player is None and entry.kind != "roll":
-            self.report.error("syntax", _("{text!r} names no player ('-' is only for an opening roll)")
-                              .format(text=text), line=line, column=column)
+            self.report.error(
+                "syntax",
+                _("{text!r} names no player ('-' is only for an opening roll)").format(text=text),
+                line=line,
+                column=column,
+            )
             return
         if entry.kind == "roll":
             self.roll(player, items, line, column, text, stamp)
@@ -267,17 +285,26 @@ class _Game:
         if self.game.result is None:
             self.game.result = result
         else:
-            self.report.error("syntax", _("{text!r} ends a game that was already over").format(text=text),
-                              line=line, column=result.column)
+            self.report.error(
+                "syntax",
+                _("{text!r} ends a game that was already over").format(text=text),
+                line=line,
+                column=result.column,
+            )
 
-    def roll(self, player: int | None, items: list[Token], line: int, column: int, text: str,
-             stamp: str | None) -> None:
+    def roll(
+        self, player: int | None, items: list[Token], line: int, column: int, text: str, stamp: str | None
+    ) -> None:
         first, second = items[1].split()
         dice = (int(first), int(second))
         if player is None:  # the opening roll: White's die, then Black's; a tie is thrown again
             if any(t.kind == "roll" for t in self.game.turns):
-                self.report.error("syntax", _("{text!r}: an opening roll after the game began").format(text=text),
-                                  line=line, column=column)
+                self.report.error(
+                    "syntax",
+                    _("{text!r}: an opening roll after the game began").format(text=text),
+                    line=line,
+                    column=column,
+                )
                 return
             if dice[0] == dice[1]:
                 self.game.extra.setdefault("gmd:opening-ties", []).append(f"{dice[0]}{dice[1]}")
@@ -290,8 +317,12 @@ class _Game:
     def move(self, player: int, token: Token, line: int, column: int, text: str) -> None:
         rolled = self.rolled
         if rolled is None or rolled.player != player:
-            self.report.error("syntax", _("{text!r}: a move without a roll of that player before it")
-                              .format(text=text), line=line, column=column)
+            self.report.error(
+                "syntax",
+                _("{text!r}: a move without a roll of that player before it").format(text=text),
+                line=line,
+                column=column,
+            )
             return
         moves: list[Move] = []
         where = column
@@ -302,9 +333,12 @@ class _Game:
                 where = column + found.start(2)
                 moves.append(Move(src, _point(found[2], player)))
         except ValueError as exc:
-            self.report.error("syntax", _("cannot read the move in {text!r}: {reason}").format(text=text.strip(),
-                                                                                            reason=exc),
-                              line=line, column=where)
+            self.report.error(
+                "syntax",
+                _("cannot read the move in {text!r}: {reason}").format(text=text.strip(), reason=exc),
+                line=line,
+                column=where,
+            )
             rolled.status = "unknown"
             self.board = None
             self.rolled = None
@@ -327,8 +361,9 @@ class _Game:
         kind = after.result_kind(self.reader.match.rules)
         if kind is not None and self.game.result is None:
             rules = self.reader.match.rules or DEFAULT_RULES
-            self.game.result = Result(player, rules.points(kind, self.value, money=not self.reader.match.length),
-                                      line=line, column=column)
+            self.game.result = Result(
+                player, rules.points(kind, self.value, money=not self.reader.match.length), line=line, column=column
+            )
         return tuple(marked)
 
     def resignation(self, kind: str, player: int, items: list[Token], line: int, column: int, text: str) -> None:
@@ -336,8 +371,9 @@ class _Game:
             self.resign = (player, int(items[-1]), text, line, column)
             return
         if self.resign is None or self.resign[0] == player:
-            self.report.error("syntax", _("{text!r} answers no resignation").format(text=text), line=line,
-                              column=column)
+            self.report.error(
+                "syntax", _("{text!r} answers no resignation").format(text=text), line=line, column=column
+            )
             return
         offered, points, said, _line, _column = self.resign
         self.resign = None
@@ -345,19 +381,29 @@ class _Game:
             self.end(Result(player, points, resigned=True, line=line, column=column), line, text)
             return
         self.game.extra.setdefault("gmd:refused-resignations", []).append(f"{said} / {text}")
-        self.report.warning("unsupported", _("a refused resignation ({said}) is not part of the record (kept raw)")
-                            .format(said=said), line=line, column=column)
+        self.report.warning(
+            "unsupported",
+            _("a refused resignation ({said}) is not part of the record (kept raw)").format(said=said),
+            line=line,
+            column=column,
+        )
 
     def finish(self) -> Game:
         game = self.game
         if self.resign is not None:
             game.extra.setdefault("gmd:open-resignation", []).append(self.resign[2])
-            self.report.warning("unsupported", _("a resignation no one answered ({said}) is not part of the record "
-                                                 "(kept raw)").format(said=self.resign[2]), line=self.resign[3],
-                               column=self.resign[4])
+            self.report.warning(
+                "unsupported",
+                _("a resignation no one answered ({said}) is not part of the record (kept raw)").format(
+                    said=self.resign[2]
+                ),
+                line=self.resign[3],
+                column=self.resign[4],
+            )
         if self.set_up:
-            first = next((t.player for t in game.turns if t.kind == "roll"),
-                         self.on_roll if self.on_roll is not None else 0)
+            first = next(
+                (t.player for t in game.turns if t.kind == "roll"), self.on_roll if self.on_roll is not None else 0
+            )
             game.start = (self.start if first == 0 else self.start.flip()).position_id()
         return game
 
@@ -395,16 +441,22 @@ class GmdReader:
                     chunk, first = [], number
                 chunk.append(text)
         except UnicodeDecodeError as exc:
-            self.report.error("encoding", _("the text cannot be decoded ({encoding}: {reason})")
-                              .format(encoding=exc.encoding, reason=exc.reason))
+            self.report.error(
+                "encoding",
+                _("the text cannot be decoded ({encoding}: {reason})").format(encoding=exc.encoding, reason=exc.reason),
+            )
         yield from self._chunk(first, chunk)
 
     def _chunk(self, first: int, lines: list[str]) -> Iterator[tuple[int, str, Entry]]:
         """The entries of the lines numbered from ``first``: parsed at once, else line by line."""
         for i, text in enumerate(lines):
             if len(text) > MAX_LINE:
-                self.report.error("syntax", _("line is {length} characters long; not read").format(length=len(text)),
-                                  line=first + i, column=1)
+                self.report.error(
+                    "syntax",
+                    _("line is {length} characters long; not read").format(length=len(text)),
+                    line=first + i,
+                    column=1,
+                )
             if len(text) > MAX_LINE or text.lstrip().startswith("#"):
                 lines[i] = ""
         try:
@@ -428,13 +480,17 @@ class GmdReader:
         column = len(text) + 1 if ended or not (isinstance(exc.column, int) and exc.column > 0) else exc.column
         word = text.strip().partition(":")[0]
         if column == len(text) - len(text.lstrip()) + 1 and word.replace("-", "").replace("_", "").isalnum():
-            self.report.warning("unsupported", _("the line {text!r} is not a Gibbon event tavlakit knows (not read)")
-                                .format(text=text.strip()[:60]), line=line, column=column)
+            self.report.warning(
+                "unsupported",
+                _("the line {text!r} is not a Gibbon event tavlakit knows (not read)").format(text=text.strip()[:60]),
+                line=line,
+                column=column,
+            )
             return
         if ended:
             message = _("the line ends too early: {text!r}").format(text=text.strip()[:60])
         else:
-            message = _("cannot read {text!r}").format(text=text[column - 1:column + 19].rstrip())
+            message = _("cannot read {text!r}").format(text=text[column - 1 : column + 19].rstrip())
         self.report.error("syntax", message, line=line, column=column)
 
     def _header(self, line: int, text: str, entry: Entry) -> None:
@@ -442,8 +498,14 @@ class GmdReader:
         if entry.kind == "magic":
             self._magic = True
             if items[0] not in ("GMD-1", "GMD-2"):
-                self.report.warning("unsupported", _("{magic} is a version of the format tavlakit has not seen "
-                                                     "(read as GMD-2)").format(magic=items[0]), line=line, column=1)
+                self.report.warning(
+                    "unsupported",
+                    _("{magic} is a version of the format tavlakit has not seen (read as GMD-2)").format(
+                        magic=items[0]
+                    ),
+                    line=line,
+                    column=1,
+                )
             if len(items) > 1:
                 match.comments.append(items[1][1:].strip())
         elif entry.kind == "length":
@@ -452,8 +514,7 @@ class GmdReader:
             player = _player(_head(items[0])[1])
             value = str(items[1]).strip() if len(items) > 1 else ""
             if player is None:
-                self.report.error("syntax", _("{text!r} names no player").format(text=text), line=line,
-                                  column=1)
+                self.report.error("syntax", _("{text!r} names no player").format(text=text), line=line, column=1)
             elif entry.kind == "player":
                 names = list(match.players)
                 names[player] = value
@@ -470,11 +531,16 @@ class GmdReader:
                 match.tags["Crawford"] = "On"
             else:
                 match.tags["Rule"] = rule
-                self.report.warning("unsupported", _("the rule {rule!r} is not one tavlakit knows (kept as a tag)")
-                                    .format(rule=rule), line=line, column=1)
+                self.report.warning(
+                    "unsupported",
+                    _("the rule {rule!r} is not one tavlakit knows (kept as a tag)").format(rule=rule),
+                    line=line,
+                    column=1,
+                )
         else:
-            self.report.error("syntax", _("{text!r} before the first 'Game:' line").format(text=text), line=line,
-                              column=1)
+            self.report.error(
+                "syntax", _("{text!r} before the first 'Game:' line").format(text=text), line=line, column=1
+            )
 
     def games(self) -> Iterator[Game]:
         """The games, read one at a time."""
@@ -492,8 +558,7 @@ class GmdReader:
                     self._pending = (line, text, entry)
                     break
                 if entry.kind in ("magic", "length", "player", "rank", "location", "rule"):
-                    current.report.error("syntax", _("{text!r} inside a game").format(text=text), line=line,
-                                         column=1)
+                    current.report.error("syntax", _("{text!r} inside a game").format(text=text), line=line, column=1)
                     continue
                 current.event(entry, line, text)
             game = current.finish()

@@ -20,11 +20,12 @@ from (line, column, raw text, source file) and the reading problems.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Iterator, get_args
+from typing import IO, Any, get_args
 
-from ..play import Move, parse_part
 from ..i18n import _
+from ..play import Move, parse_part
 from ..problem import Problem, Reporter
 from ..record import Analysis, Candidate, CubeOption, Game, Match, Result, RollStatus, Turn, TurnKind
 from .text import open_input, owned, put_first
@@ -111,8 +112,13 @@ def _game_to_dict(game: Game) -> dict[str, Any]:
 
 def match_to_dict(match: Match) -> dict[str, Any]:
     """The JSON object of ``match`` (plain dicts and lists)."""
-    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "players": list(match.players),
-                           "length": match.length, "tags": dict(match.tags)}
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": list(match.players),
+        "length": match.length,
+        "tags": dict(match.tags),
+    }
     if match.comments:
         out["comments"] = list(match.comments)
     out["games"] = [_game_to_dict(g) for g in match.games]
@@ -131,8 +137,13 @@ def write_json(match: Match, stream: IO[str]) -> list[Problem]:
         for turn in game.turns:
             for move in turn.moves:
                 if not 0 <= move.dst < move.src <= 25:
-                    report.warning("lost-on-write", _("move {move} does not go forward; it will not read back")
-                                   .format(move=move), line=turn.line, game=game.number, move=turn.number)
+                    report.warning(
+                        "lost-on-write",
+                        _("move {move} does not go forward; it will not read back").format(move=move),
+                        line=turn.line,
+                        game=game.number,
+                        move=turn.number,
+                    )
     data = match_to_dict(match)
     games = data.pop("games")
     lines = ["{"]
@@ -252,8 +263,13 @@ def _candidate(obj: Any, path: str) -> Candidate:
             raise _Invalid(f"{path}/probabilities", f"five probabilities, not {len(raw)}")
         values = [_number(v, f"{path}/probabilities/{i}") for i, v in enumerate(raw)]
         chances = (values[0], values[1], values[2], values[3], values[4])
-    return Candidate(_number(obj["equity"], f"{path}/equity"), _moves(obj.get("moves", []), f"{path}/moves"),
-                     action, chances, _level(obj, path))
+    return Candidate(
+        _number(obj["equity"], f"{path}/equity"),
+        _moves(obj.get("moves", []), f"{path}/moves"),
+        action,
+        chances,
+        _level(obj, path),
+    )
 
 
 def _analysis(obj: Any, path: str) -> Analysis:
@@ -261,10 +277,15 @@ def _analysis(obj: Any, path: str) -> Analysis:
     _keys(obj, _ANALYSIS_KEYS, path, ("program",))
     candidates = _expect(obj.get("candidates", []), list, f"{path}/candidates", "a list of candidates")
     played = obj.get("played")
-    return Analysis(_expect(obj["program"], str, f"{path}/program", "a string"), _optional(obj, "error", path),
-                    _optional(obj, "luck", path), _optional(obj, "cube_error", path), _level(obj, path),
-                    tuple(_candidate(c, f"{path}/candidates/{i}") for i, c in enumerate(candidates)),
-                    None if played is None else _int(played, f"{path}/played"))
+    return Analysis(
+        _expect(obj["program"], str, f"{path}/program", "a string"),
+        _optional(obj, "error", path),
+        _optional(obj, "luck", path),
+        _optional(obj, "cube_error", path),
+        _level(obj, path),
+        tuple(_candidate(c, f"{path}/candidates/{i}") for i, c in enumerate(candidates)),
+        None if played is None else _int(played, f"{path}/played"),
+    )
 
 
 def _turn(obj: Any, path: str) -> Turn:
@@ -325,14 +346,22 @@ def _game(obj: Any, path: str, source: str | None) -> Game:
     if obj.get("result") is not None:
         r = _expect(obj["result"], dict, f"{path}/result", "a result object")
         _keys(r, {"winner", "points", "resigned"}, f"{path}/result", ("winner", "points"))
-        result = Result(_player(r["winner"], f"{path}/result/winner"), _int(r["points"], f"{path}/result/points"),
-                        _expect(r.get("resigned", False), bool, f"{path}/result/resigned", "true or false"))
-    game = Game(number=_int(obj["number"], f"{path}/number"),
-                score=(_int(score[0], f"{path}/score/0"), _int(score[1], f"{path}/score/1")),
-                result=result, crawford=crawford, start=start, cube=_int(obj.get("cube", 1), f"{path}/cube"),
-                cube_owner=None if obj.get("cube_owner") is None else _player(obj["cube_owner"], f"{path}/cube_owner"),
-                comments=_strings(obj.get("comments", []), f"{path}/comments"),
-                extra=_extra(obj.get("extra", {}), f"{path}/extra"))
+        result = Result(
+            _player(r["winner"], f"{path}/result/winner"),
+            _int(r["points"], f"{path}/result/points"),
+            _expect(r.get("resigned", False), bool, f"{path}/result/resigned", "true or false"),
+        )
+    game = Game(
+        number=_int(obj["number"], f"{path}/number"),
+        score=(_int(score[0], f"{path}/score/0"), _int(score[1], f"{path}/score/1")),
+        result=result,
+        crawford=crawford,
+        start=start,
+        cube=_int(obj.get("cube", 1), f"{path}/cube"),
+        cube_owner=None if obj.get("cube_owner") is None else _player(obj["cube_owner"], f"{path}/cube_owner"),
+        comments=_strings(obj.get("comments", []), f"{path}/comments"),
+        extra=_extra(obj.get("extra", {}), f"{path}/extra"),
+    )
     turns = _expect(obj["turns"], list, f"{path}/turns", "a list of turns")
     report = Reporter(game.problems, file=source, game=game.number)
     for i, turn in enumerate(turns):
@@ -362,8 +391,13 @@ def _header(data: Any, source: str | None) -> tuple[Match, list[Any]]:
     tags = _expect(data.get("tags", {}), dict, "/tags", "an object of strings")
     for key, value in tags.items():
         _expect(value, str, f"/tags/{key}", "a string")
-    match = Match(players=(players[0], players[1]), length=_int(data.get("length", 0), "/length"),
-                  tags=dict(tags), comments=_strings(data.get("comments", []), "/comments"), source=source)
+    match = Match(
+        players=(players[0], players[1]),
+        length=_int(data.get("length", 0), "/length"),
+        tags=dict(tags),
+        comments=_strings(data.get("comments", []), "/comments"),
+        source=source,
+    )
     games = _expect(data["games"], list, "/games", "a list of games")
     match.resolve_rules()  # a tag that cannot be read: a bad-tag problem naming it
     return match, games
@@ -390,8 +424,9 @@ class JsonReader:
             with owned(given, stream):
                 data = json.loads(stream.read())
         except json.JSONDecodeError as exc:
-            report.error("syntax", _("not valid JSON: {reason}").format(reason=exc.msg), line=exc.lineno,
-                         column=exc.colno)
+            report.error(
+                "syntax", _("not valid JSON: {reason}").format(reason=exc.msg), line=exc.lineno, column=exc.colno
+            )
             return
         try:
             self.match, self._games = _header(data, source)

@@ -32,20 +32,21 @@ column. Columns in turns, results and problems are 1-based.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
-from ..play import BAR, OFF, Move
 from ..i18n import _, language, ngettext
+from ..matchscore import ScoreKeeper
 from ..numbering import Numbering, NumberingLike
+from ..play import BAR, OFF, Move
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
 from ..rules import DEFAULT_RULES
-from ..matchscore import ScoreKeeper
 from .text import open_input, owned, put_first
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
@@ -65,13 +66,21 @@ _CELL_START = re.compile(r"(?<!\S)(?:\d\d:|Doubles|Beavers|Takes|Drops|Passes|Wi
 _RIGHT_OFFSET = 12
 #: Cell kinds by the first two letters of a cell token; a cell starting with
 #: a digit is a roll (``63:``) or a repeated row number (``24)``).
-_CELL_KINDS = {"Do": "double", "Be": "beaver", "Ta": "take", "Dr": "drop", "Pa": "drop",
-               "Wi": "wins", "Lo": "losses"}
+_CELL_KINDS = {"Do": "double", "Be": "beaver", "Ta": "take", "Dr": "drop", "Pa": "drop", "Wi": "wins", "Lo": "losses"}
 _MOVE_START = frozenset("0123456789bB")
-_TURN_KINDS: dict[str, TurnKind] = {"roll": "roll", "double": "double", "beaver": "beaver", "take": "take",
-                                    "drop": "drop"}
-_STATUSES: dict[str, RollStatus] = {"play": "play", "cannot-move": "cannot-move", "unknown": "unknown",
-                                    "illegal": "illegal"}
+_TURN_KINDS: dict[str, TurnKind] = {
+    "roll": "roll",
+    "double": "double",
+    "beaver": "beaver",
+    "take": "take",
+    "drop": "drop",
+}
+_STATUSES: dict[str, RollStatus] = {
+    "play": "play",
+    "cannot-move": "cannot-move",
+    "unknown": "unknown",
+    "illegal": "illegal",
+}
 #: On an unnumbered result line, a token from this column (1-based) on is the right player's.
 _RIGHT_COLUMN = 20
 
@@ -183,7 +192,7 @@ def _roll_moves(text: str, absolute: bool, lang: str) -> tuple[tuple[Move, ...],
         if tail.startswith("?"):
             status = "unknown"
         elif tail.startswith("Illegal"):
-            status, detail = "illegal", tail[tail.index("(") + 1:-1]
+            status, detail = "illegal", tail[tail.index("(") + 1 : -1]
         else:
             status = "cannot-move"
     moves: list[Move] = []
@@ -271,14 +280,16 @@ class _GameBuilder:
             if kind == "wins":
                 winner = 1 - lost if lost is not None else side
                 if winner > 1:
-                    self.problem(_("a result after both cells of row {number}").format(number=number), line, column,
-                                 number)
+                    self.problem(
+                        _("a result after both cells of row {number}").format(number=number), line, column, number
+                    )
                 else:
                     self.wins.append((winner, text, line, column))
                 continue
             if side > 1:
-                self.problem(_("a third cell in row {number}: {text!r}").format(number=number, text=text), line,
-                             column, number)
+                self.problem(
+                    _("a third cell in row {number}: {text!r}").format(number=number, text=text), line, column, number
+                )
                 continue
             if kind == "losses":
                 lost = side
@@ -338,15 +349,20 @@ class _GameBuilder:
             points = _number(text)
             if game.result is None:
                 if loser is None:
-                    self.problem(_("{text!r} without a 'Wins' line: cannot tell who resigned").format(text=text),
-                                 line, column)
+                    self.problem(
+                        _("{text!r} without a 'Wins' line: cannot tell who resigned").format(text=text), line, column
+                    )
                     return game
                 game.result = Result(1 - loser, points, line=line, column=column)
             elif loser == game.result.winner or points != game.result.points:
-                self.report.error("result-mismatch", _("{text!r} does not agree with 'Wins {points}' for player "
-                                                       "{winner}").format(text=text, points=game.result.points,
-                                                                          winner=game.result.winner),
-                                  line=line, column=column)
+                self.report.error(
+                    "result-mismatch",
+                    _("{text!r} does not agree with 'Wins {points}' for player {winner}").format(
+                        text=text, points=game.result.points, winner=game.result.winner
+                    ),
+                    line=line,
+                    column=column,
+                )
             game.result.resigned = True
         return game
 
@@ -373,9 +389,15 @@ class MatReader:
         self._header(header, first)
         if self._next_game and not self._length_seen:
             line, text = self._next_game
-            self.report.error("missing-length", _("no 'N point match' line before {game!r}: the games are read as "
-                                                  "a money session (gnubg does not read such a file)")
-                              .format(game=text.strip()), line=line, column=len(text) - len(text.lstrip()) + 1)
+            self.report.error(
+                "missing-length",
+                _(
+                    "no 'N point match' line before {game!r}: the games are read as "
+                    "a money session (gnubg does not read such a file)"
+                ).format(game=text.strip()),
+                line=line,
+                column=len(text) - len(text.lstrip()) + 1,
+            )
         self._first = self._read_game() if self._next_game else None
         if self._empty and not self.match.problems:
             self.report.error("empty", _("the file holds no match"))
@@ -405,9 +427,13 @@ class MatReader:
         except UnicodeDecodeError as exc:
             self._lines = iter(())
             self._decoded = False
-            self.report.error("encoding", _("the text cannot be decoded after line {line} ({encoding}: {reason}); "
-                                            "open the file in binary and use decode()")
-                              .format(line=(first or 1) + len(lines) - 1, encoding=exc.encoding, reason=exc.reason))
+            self.report.error(
+                "encoding",
+                _(
+                    "the text cannot be decoded after line {line} ({encoding}: {reason}); "
+                    "open the file in binary and use decode()"
+                ).format(line=(first or 1) + len(lines) - 1, encoding=exc.encoding, reason=exc.reason),
+            )
         return lines, first or 1
 
     def _parse(self, lines: list[str], first: int, report: Reporter) -> Iterator[tuple[int, list[Line]]]:
@@ -418,8 +444,12 @@ class MatReader:
         """
         for i, line in enumerate(lines):
             if len(line) > MAX_LINE:
-                report.error("syntax", _("line is {length} characters long; not read").format(length=len(line)),
-                             line=first + i, column=1)
+                report.error(
+                    "syntax",
+                    _("line is {length} characters long; not read").format(length=len(line)),
+                    line=first + i,
+                    column=1,
+                )
                 lines[i] = ""
         try:
             yield first - 2, _parse_lines(("\n" + "\n".join(lines)).rstrip("\n"))
@@ -486,13 +516,15 @@ class MatReader:
                     match.comments.append(text[1:].strip())
                 elif kind == "length":
                     if self._length_seen:
-                        self.report.error("syntax", _("a second match length {text!r}").format(text=text),
-                                          line=line, column=column)
+                        self.report.error(
+                            "syntax", _("a second match length {text!r}").format(text=text), line=line, column=column
+                        )
                     match.length = _number(text)
                     self._length_seen = True
                 else:
-                    self.report.error("syntax", _("{text!r} outside any game").format(text=text), line=line,
-                                      column=column)
+                    self.report.error(
+                        "syntax", _("{text!r} outside any game").format(text=text), line=line, column=column
+                    )
         self._numbering = match.numbering = self._read_numbering()
         match.resolve_rules()
 
@@ -504,8 +536,12 @@ class MatReader:
             return Numbering.RELATIVE if text is None else Numbering.parse(text)
         except ValueError as exc:
             line, column = self.match.tag_lines.get("Numbering", (None, None))
-            self.report.warning("bad-tag", _("tag Numbering: {error}; the points are read as relative")
-                                .format(error=exc), line=line, column=column)
+            self.report.warning(
+                "bad-tag",
+                _("tag Numbering: {error}; the points are read as relative").format(error=exc),
+                line=line,
+                column=column,
+            )
             return Numbering.RELATIVE
 
     def _not_a_transcript(self) -> None:
@@ -518,10 +554,16 @@ class MatReader:
             return
         first = unread[0]
         problems[:] = [p for p in problems if p.code != "syntax"]
-        self.report.error("empty", _("no match here: no 'N point match' line and no 'Game N' line; {count} line(s) "
-                                     "not understood, the first: {first}").format(count=len(unread),
-                                                                                  first=first.message),
-                          line=first.line, column=first.column, move=first.move)
+        self.report.error(
+            "empty",
+            _(
+                "no match here: no 'N point match' line and no 'Game N' line; {count} line(s) "
+                "not understood, the first: {first}"
+            ).format(count=len(unread), first=first.message),
+            line=first.line,
+            column=first.column,
+            move=first.move,
+        )
 
     def _see_players(self, names: tuple[str, str]) -> None:
         if not self._players_seen:
@@ -549,8 +591,9 @@ class MatReader:
                     if kind == "comment" or kind == "tag":
                         builder.game.comments.append(text[1:].strip())
                     else:
-                        builder.problem(_("{text!r} inside a game").format(text=text), (tokens[0].end_line or 0) + base,
-                                        column)
+                        builder.problem(
+                            _("{text!r} inside a game").format(text=text), (tokens[0].end_line or 0) + base, column
+                        )
         game = builder.finish()
         if self._next_game is None and game.result is None and self._decoded:
             self._cut_short(builder, lines, line)
@@ -568,17 +611,20 @@ class MatReader:
             game.score = self._after
         last = max(i for i, text in enumerate(lines) if text.strip())
         at = first + last
-        cut = [p for p in game.problems if p.code == "syntax" and p.line == at
-               or not game.turns and p.line == game.line]  # a cut score line leaves the game without one
+        cut = [
+            p for p in game.problems if (p.code == "syntax" and p.line == at) or (not game.turns and p.line == game.line)
+        ]  # a cut score line leaves the game without one
         game.problems[:] = [p for p in game.problems if not any(p is q for q in cut)]
         if game.turns:
             message = _("the file ends inside game {game}, after row {row}: the game has no result").format(
-                game=game.number, row=game.turns[-1].number)
+                game=game.number, row=game.turns[-1].number
+            )
         else:
             message = _("the file ends inside game {game}, before its first row").format(game=game.number)
         if cut and last:
-            message = _("{problem}; the last line {text!r} is cut short").format(problem=message,
-                                                                                text=lines[last].strip()[:40])
+            message = _("{problem}; the last line {text!r} is cut short").format(
+                problem=message, text=lines[last].strip()[:40]
+            )
         Reporter(game.problems, file=self.source, game=game.number).error("truncated", message, line=at)
 
     def games(self) -> Iterator[Game]:
@@ -610,6 +656,7 @@ def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> 
 
 
 # -- writing ---------------------------------------------------------------------
+
 
 def _points(points: int) -> str:
     return f"{points} point" if points == 1 else f"{points} points"
@@ -663,8 +710,11 @@ class _Writer:
     def players(self) -> tuple[str, str]:
         names = tuple(_one_line(name).replace(":", ";").strip() for name in self.match.players)
         if names != self.match.players:
-            self.lose(_("player names {names!r}").format(names=self.match.players),
-                      _("written as {names!r}").format(names=names), 0)
+            self.lose(
+                _("player names {names!r}").format(names=self.match.players),
+                _("written as {names!r}").format(names=names),
+                0,
+            )
         return names  # type: ignore[return-value]
 
     def cell(self, turn: Turn, game: int, cube: int) -> str:
@@ -691,8 +741,9 @@ class _Writer:
         return " ".join(parts)
 
     def game(self, game: Game, players: tuple[str, str]) -> list[str]:
-        rows = _Rows([f" Game {game.number}",
-                      f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"])
+        rows = _Rows(
+            [f" Game {game.number}", f" {f'{players[0]} : {game.score[0]}':<31}{players[1]} : {game.score[1]}"]
+        )
         self.setup_lost(game)
         cube = 1
         cells = rows.cells
@@ -743,13 +794,18 @@ class _Writer:
             where = [g for g in dict.fromkeys(games) if g]
             numbers = ", ".join(map(str, where[:10])) + (" ..." if len(where) > 10 else "")
             if where:
-                message = ngettext("{what} (game {games}) cannot be written in a .mat transcript; {instead}",
-                                   "{what} (games {games}) cannot be written in a .mat transcript; {instead}",
-                                   len(where))
+                message = ngettext(
+                    "{what} (game {games}) cannot be written in a .mat transcript; {instead}",
+                    "{what} (games {games}) cannot be written in a .mat transcript; {instead}",
+                    len(where),
+                )
             else:
                 message = _("{what} cannot be written in a .mat transcript; {instead}")
-            report.warning("lost-on-write", message.format(what=what, games=numbers, instead=instead),
-                           game=where[0] if where else None)
+            report.warning(
+                "lost-on-write",
+                message.format(what=what, games=numbers, instead=instead),
+                game=where[0] if where else None,
+            )
         return report.problems
 
 

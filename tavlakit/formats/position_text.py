@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Iterator, Literal
+from typing import IO, Literal
 
 from ..i18n import _
 from ..matchid import MatchState, decode_match_id, parse_xgid
@@ -52,8 +53,16 @@ from ..problem import Problem, ProblemError, Reporter
 from ..record import Game, Match
 from .text import open_input, owned
 
-__all__ = ["Candidate", "PositionRecord", "PositionReader", "FORMAT_NAMES", "position_kind", "read_position",
-           "read_positions", "sniff"]
+__all__ = [
+    "Candidate",
+    "PositionRecord",
+    "PositionReader",
+    "FORMAT_NAMES",
+    "position_kind",
+    "read_position",
+    "read_positions",
+    "sniff",
+]
 
 CubeAction = Literal["no-double", "double-take", "double-pass"]
 Kind = Literal["checker", "cube"]
@@ -180,8 +189,7 @@ class PositionRecord:
 
     def __repr__(self) -> str:
         what = f"{self.dice[0]}{self.dice[1]}" if self.dice else "cube"
-        return (f"<PositionRecord {self.format} {self.position.position_id()} {what}, "
-                f"{len(self.candidates)} candidates>")
+        return f"<PositionRecord {self.format} {self.position.position_id()} {what}, {len(self.candidates)} candidates>"
 
 
 def _float(text: str) -> float:
@@ -238,7 +246,7 @@ class _Drawing:
                 if char in self.points:
                     self.points[char][label] = self.points[char].get(label, 0) + 1
                 elif char.isdigit():
-                    numbers[label] = int(text[col - 1:col + 1].strip())
+                    numbers[label] = int(text[col - 1 : col + 1].strip())
             mark = text[bar_col] if bar_col < len(text) else " "
             if mark in self.bar:
                 self.bar[mark] += 1
@@ -273,7 +281,9 @@ class _Parser:
         self.format = fmt
         self.report = Reporter(file=source)
 
-    def find(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None) -> tuple[int, re.Match[str]] | None:
+    def find(
+        self, pattern: re.Pattern[str], start: int = 0, end: int | None = None
+    ) -> tuple[int, re.Match[str]] | None:
         for i in range(start, len(self.lines) if end is None else end):
             found = pattern.search(self.lines[i])
             if found:
@@ -304,18 +314,28 @@ class _Parser:
             return None
         position, state, name, _line = read[0]
         for other, other_state, other_name, line in read[1:]:
-            same = (other == position and other_state.on_roll == state.on_roll
-                    and sorted(other_state.dice) == sorted(state.dice)
-                    and other_state.cube == state.cube and other_state.cube_owner == state.cube_owner
-                    and other_state.score == state.score and other_state.length == state.length)
+            same = (
+                other == position
+                and other_state.on_roll == state.on_roll
+                and sorted(other_state.dice) == sorted(state.dice)
+                and other_state.cube == state.cube
+                and other_state.cube_owner == state.cube_owner
+                and other_state.score == state.score
+                and other_state.length == state.length
+            )
             if not same:
-                self.report.error("position-mismatch", _("the {other} does not describe the position and match "
-                                                         "state of the {first}").format(other=other_name, first=name),
-                                  line=line + 1)
+                self.report.error(
+                    "position-mismatch",
+                    _("the {other} does not describe the position and match state of the {first}").format(
+                        other=other_name, first=name
+                    ),
+                    line=line + 1,
+                )
         return position, state
 
-    def check_board(self, position: Position | None, on_roll: str, numbering: str, start: int,
-                    end: int) -> Position | None:
+    def check_board(
+        self, position: Position | None, on_roll: str, numbering: str, start: int, end: int
+    ) -> Position | None:
         """Compare the drawn board (the first in lines ``start..end``) with
         ``position``; with no ID, the drawing is the position."""
         top = self.find(_LABELS, start, end)
@@ -333,29 +353,61 @@ class _Parser:
             except ValueError as exc:
                 self.report.error("syntax", _("the board drawing: {reason}").format(reason=exc), line=drawing.line)
                 return None
-            self.report.warning("syntax", _("no ID: the position is read from the board drawing alone"),
-                                line=drawing.line)
+            self.report.warning(
+                "syntax", _("no ID: the position is read from the board drawing alone"), line=drawing.line
+            )
             return position
         if drawn != _sides(position):
             mover, opponent = _sides(position)
-            differ = sorted({p for p in (*mover, *drawn[0]) if mover.get(p) != drawn[0].get(p)}
-                            | {25 - p for p in (*opponent, *drawn[1]) if opponent.get(p) != drawn[1].get(p)})
-            self.report.error("position-mismatch", _("the board drawn does not agree with the ID: points {points} "
-                                                     "(the side on roll's numbering) differ")
-                              .format(points=", ".join(map(str, differ))), line=drawing.line)
+            differ = sorted(
+                {p for p in (*mover, *drawn[0]) if mover.get(p) != drawn[0].get(p)}
+                | {25 - p for p in (*opponent, *drawn[1]) if opponent.get(p) != drawn[1].get(p)}
+            )
+            self.report.error(
+                "position-mismatch",
+                _(
+                    "the board drawn does not agree with the ID: points {points} (the side on roll's numbering) differ"
+                ).format(points=", ".join(map(str, differ))),
+                line=drawing.line,
+            )
         return position
 
-    def record(self, position: Position, state: MatchState, kind: Kind, candidates: list[Candidate], line: int, *,
-               level: str | None = None, names: tuple[str, str] | None = None,
-               probabilities: Probabilities | None = None, played: str | None = None) -> PositionRecord:
+    def record(
+        self,
+        position: Position,
+        state: MatchState,
+        kind: Kind,
+        candidates: list[Candidate],
+        line: int,
+        *,
+        level: str | None = None,
+        names: tuple[str, str] | None = None,
+        probabilities: Probabilities | None = None,
+        played: str | None = None,
+    ) -> PositionRecord:
         """The decision, with the state turned to the side on roll's view."""
         me = state.on_roll
         owner = None if state.cube_owner is None else (0 if state.cube_owner == me else 1)
         dice = state.dice if kind == "checker" and all(state.dice) else None
         level = level or next((c.level for c in candidates if c.level), None)
-        return PositionRecord(position, dice, (state.cube, owner), (state.score[me], state.score[1 - me]),
-                              state.length, level, candidates, kind, self.format, state, names, probabilities,
-                              played, self.source, line, self.report.problems)
+        return PositionRecord(
+            position,
+            dice,
+            (state.cube, owner),
+            (state.score[me], state.score[1 - me]),
+            state.length,
+            level,
+            candidates,
+            kind,
+            self.format,
+            state,
+            names,
+            probabilities,
+            played,
+            self.source,
+            line,
+            self.report.problems,
+        )
 
     def six(self, index: int) -> Probabilities | None:
         found = _SIX.match(self.lines[index]) if index < len(self.lines) else None
@@ -367,8 +419,11 @@ class _Parser:
     def cut(self, actions: list[Candidate]) -> None:
         """A cube analysis lists three actions; fewer means the text was cut."""
         if actions and len(actions) < 3:
-            self.report.error("syntax", _("{count} of the 3 cube actions: the text is cut short")
-                              .format(count=len(actions)), line=actions[-1].line)
+            self.report.error(
+                "syntax",
+                _("{count} of the 3 cube actions: the text is cut short").format(count=len(actions)),
+                line=actions[-1].line,
+            )
 
     def read(self) -> Iterator[PositionRecord]:
         """Every analysed decision, in the file's order."""
@@ -376,8 +431,13 @@ class _Parser:
 
     def need(self, found: object, what: str, line: int) -> None:
         if not found:
-            self.report.error("syntax", _("no {what} found: the file is cut short or not a {format}")
-                              .format(what=what, format=FORMAT_NAMES[self.format]), line=line)
+            self.report.error(
+                "syntax",
+                _("no {what} found: the file is cut short or not a {format}").format(
+                    what=what, format=FORMAT_NAMES[self.format]
+                ),
+                line=line,
+            )
 
 
 class _XG(_Parser):
@@ -415,10 +475,12 @@ class _XG(_Parser):
             candidates, chances, level = self.cube(start, end)
         self.need(candidates, _("analysed plays or cube actions"), end)
         if candidates and not self.find(re.compile(r"^eXtreme Gammon Version"), start, end):
-            self.report.warning("syntax", _("no closing 'eXtreme Gammon Version' line: the text may be cut short"),
-                                line=end)
-        return self.record(position, state, kind, candidates, start + 1, level=level, probabilities=chances,
-                           names=names)
+            self.report.warning(
+                "syntax", _("no closing 'eXtreme Gammon Version' line: the text may be cut short"), line=end
+            )
+        return self.record(
+            position, state, kind, candidates, start + 1, level=level, probabilities=chances, names=names
+        )
 
     def plays(self, start: int, end: int) -> list[Candidate]:
         out = []
@@ -434,14 +496,25 @@ class _XG(_Parser):
                 d, e, f = (_float(v) / 100 for v in theirs.groups())
                 chances = (a, b, c, d, e, f)
             else:
-                self.report.error("syntax", _("the chances of play {rank} are missing").format(rank=found[1]),
-                                  line=i + 2)
+                self.report.error(
+                    "syntax", _("the chances of play {rank} are missing").format(rank=found[1]), line=i + 2
+                )
             play = _play(found[3])
             if play is None:
-                self.report.error("syntax", _("cannot read the play {text!r}").format(text=found[3].strip()),
-                                  line=i + 1)
-            out.append(Candidate(found[3].strip(), _float(found[4]), 0.0 - _float(found[5]) if found[5] else 0.0,
-                                 chances, found[2].strip(), play=play, line=i + 1))
+                self.report.error(
+                    "syntax", _("cannot read the play {text!r}").format(text=found[3].strip()), line=i + 1
+                )
+            out.append(
+                Candidate(
+                    found[3].strip(),
+                    _float(found[4]),
+                    0.0 - _float(found[5]) if found[5] else 0.0,
+                    chances,
+                    found[2].strip(),
+                    play=play,
+                    line=i + 1,
+                )
+            )
         return out
 
     def cube(self, start: int, end: int) -> tuple[list[Candidate], Probabilities | None, str | None]:
@@ -459,8 +532,16 @@ class _XG(_Parser):
                 level = lv[0]
             cube = _XG_CUBE.match(text) if chances else None
             if cube and len(out) < 3:
-                out.append(Candidate(cube[1].strip(), _float(cube[2]), 0.0 - _float(cube[3]) if cube[3] else 0.0,
-                                     action=_cube_action(cube[1], len(out)), line=i + 1, level=level))
+                out.append(
+                    Candidate(
+                        cube[1].strip(),
+                        _float(cube[2]),
+                        0.0 - _float(cube[3]) if cube[3] else 0.0,
+                        action=_cube_action(cube[1], len(out)),
+                        line=i + 1,
+                        level=level,
+                    )
+                )
         probabilities: Probabilities | None = None
         if len(chances) == 2:
             (a, b, c), (d, e, f) = chances
@@ -503,13 +584,23 @@ class _BGBlitz(_Parser):
                 continue
             chances = self.six(i + 1)
             if chances is None:
-                self.report.error("syntax", _("the chances of play {rank} are missing").format(rank=found[1]),
-                                  line=i + 2)
+                self.report.error(
+                    "syntax", _("the chances of play {rank} are missing").format(rank=found[1]), line=i + 2
+                )
             play = _play(found[5])
             if play is None:
                 self.report.error("syntax", _("cannot read the play {text!r}").format(text=found[5]), line=i + 1)
-            out.append(Candidate(found[5], _float(found[3]), 0.0 - _float(found[4]) if found[4] else 0.0, chances,
-                                 play=play, mwc=_float(found[2]) if found[2] else None, line=i + 1))
+            out.append(
+                Candidate(
+                    found[5],
+                    _float(found[3]),
+                    0.0 - _float(found[4]) if found[4] else 0.0,
+                    chances,
+                    play=play,
+                    mwc=_float(found[2]) if found[2] else None,
+                    line=i + 1,
+                )
+            )
         return out
 
     def cube(self) -> list[Candidate]:
@@ -517,14 +608,25 @@ class _BGBlitz(_Parser):
         for i, text in enumerate(self.lines):
             found = _BGB_CUBE.match(text)
             if found:
-                out.append(Candidate(found[1], _float(found[4]), 0.0 - _float(found[5]), mwc=_float(found[2]),
-                                     action=_cube_action(found[1], len(out)), line=i + 1))
+                out.append(
+                    Candidate(
+                        found[1],
+                        _float(found[4]),
+                        0.0 - _float(found[5]),
+                        mwc=_float(found[2]),
+                        action=_cube_action(found[1], len(out)),
+                        line=i + 1,
+                    )
+                )
         self.cut(out)
         return out
 
     def chances(self, mover: str | None) -> Probabilities | None:
-        rows = {m[1]: (_float(m[2]) / 100, _float(m[3]) / 100, _float(m[4]) / 100)
-                for m in (_BGB_CHANCES.match(t) for t in self.lines) if m and ":" not in m[1]}
+        rows = {
+            m[1]: (_float(m[2]) / 100, _float(m[3]) / 100, _float(m[4]) / 100)
+            for m in (_BGB_CHANCES.match(t) for t in self.lines)
+            if m and ":" not in m[1]
+        }
         if mover is None or mover not in rows or len(rows) != 2:
             return None
         (a, b, c), (d, e, f) = rows[mover], next(v for k, v in rows.items() if k != mover)
@@ -547,7 +649,7 @@ class _Gnubg(_Parser):
         position, state = found
         mark = "X" if state.on_roll == 1 else "O"
         self.check_board(position, mark, mark, start, end)
-        marks = {m[1]: m[2] for m in (_MARK_NAME.search(t) for t in self.lines[start:start + 20]) if m}
+        marks = {m[1]: m[2] for m in (_MARK_NAME.search(t) for t in self.lines[start : start + 20]) if m}
         names = (marks[mark], marks["O" if mark == "X" else "X"]) if len(marks) == 2 else None
         played = next((t[2:].strip() for t in self.lines[start:end] if t.startswith("* ")), None)
         acted = played if played and not re.search(r"\bmoves\b|cannot move", played) else None
@@ -562,28 +664,53 @@ class _Gnubg(_Parser):
                     break
                 got = _GNUBG_CUBE.match(line)
                 if got:
-                    candidates.append(Candidate(got[2].strip(), _float(got[3]), 0.0 - _float(got[4]) if got[4] else 0.0,
-                                                chances, level[1][1] if level else None,
-                                                action=_cube_action(got[2], int(got[1]) - 1), line=i + 1))
+                    candidates.append(
+                        Candidate(
+                            got[2].strip(),
+                            _float(got[3]),
+                            0.0 - _float(got[4]) if got[4] else 0.0,
+                            chances,
+                            level[1][1] if level else None,
+                            action=_cube_action(got[2], int(got[1]) - 1),
+                            line=i + 1,
+                        )
+                    )
             self.need(candidates, _("cube actions"), cube[0] + 1)
-            yield self.record(position, state.replace(dice=(0, 0)), "cube", candidates, start + 1,
-                              names=names, probabilities=chances, played=acted)
+            yield self.record(
+                position,
+                state.replace(dice=(0, 0)),
+                "cube",
+                candidates,
+                start + 1,
+                names=names,
+                probabilities=chances,
+                played=acted,
+            )
         rolled = self.find(re.compile(r"^Rolled \d\d:"), start, end)
         if rolled:
             candidates = []
             for i in range(rolled[0] + 1, end):
                 got = _GNUBG_PLAY.match(self.lines[i])
                 if _GNUBG_NONE.match(self.lines[i]):  # a forced dance: nothing to weigh
-                    candidates.append(Candidate(self.lines[i].strip(" *"), math.nan, 0.0, play=Play(),
-                                                played=True, line=i + 1))
+                    candidates.append(
+                        Candidate(self.lines[i].strip(" *"), math.nan, 0.0, play=Play(), played=True, line=i + 1)
+                    )
                 if got:
                     play = _play(got[4])
                     if play is None and "cannot" not in got[4].lower():
-                        self.report.error("syntax", _("cannot read the play {text!r}").format(text=got[4]),
-                                          line=i + 1)
-                    candidates.append(Candidate(got[4].strip(), _float(got[5]), 0.0 - _float(got[6]) if got[6] else 0.0,
-                                                self.six(i + 1), got[3].strip(), play=play or Play(),
-                                                played=bool(got[1]), line=i + 1))
+                        self.report.error("syntax", _("cannot read the play {text!r}").format(text=got[4]), line=i + 1)
+                    candidates.append(
+                        Candidate(
+                            got[4].strip(),
+                            _float(got[5]),
+                            0.0 - _float(got[6]) if got[6] else 0.0,
+                            self.six(i + 1),
+                            got[3].strip(),
+                            play=play or Play(),
+                            played=bool(got[1]),
+                            line=i + 1,
+                        )
+                    )
             self.need(candidates, _("analysed plays"), rolled[0] + 1)
             yield self.record(position, state, "checker", candidates, start + 1, names=names, played=played)
 
@@ -595,9 +722,14 @@ def _parse(text: str, source: str | None, problems: list[Problem]) -> _Parser:
     head = text.lstrip("\ufeff \t\r\n")
     fmt = sniff(head[:4096])
     if fmt is None:
-        raise ProblemError(Reporter(file=source).report(
-            "syntax", "error", _("not a position text tavlakit reads (an XG or BGBlitz position, or gnubg's "
-                                 "exported game text)"), line=1))
+        raise ProblemError(
+            Reporter(file=source).report(
+                "syntax",
+                "error",
+                _("not a position text tavlakit reads (an XG or BGBlitz position, or gnubg's exported game text)"),
+                line=1,
+            )
+        )
     lines = text.lstrip("\ufeff").splitlines()
     parser = _PARSERS[fmt](lines, source, fmt)
     parser.report.problems[:0] = problems
@@ -605,8 +737,12 @@ def _parse(text: str, source: str | None, problems: list[Problem]) -> _Parser:
 
 
 def _text(given: str | Path | IO[str]) -> tuple[str, str | None, list[Problem]]:
-    if isinstance(given, str) and "\n" not in given and len(given) < 4096 and (
-            Path(given).is_file() or given.lower().endswith(".txt")):
+    if (
+        isinstance(given, str)
+        and "\n" not in given
+        and len(given) < 4096
+        and (Path(given).is_file() or given.lower().endswith(".txt"))
+    ):
         given = Path(given)  # a path (a missing one raises OSError, as read_match does)
     stream, source, problems = open_input(given)
     with owned(given, stream):
@@ -623,8 +759,11 @@ def read_positions(given: str | Path | IO[str]) -> list[PositionRecord]:
     found = list(parser.read())
     if not found:
         errors = [p for p in parser.report.problems if p.severity == "error"]
-        raise ProblemError(errors[0] if errors else Reporter(file=source).report(
-            "empty", "error", _("the file holds no analysed position"), line=1))
+        raise ProblemError(
+            errors[0]
+            if errors
+            else Reporter(file=source).report("empty", "error", _("the file holds no analysed position"), line=1)
+        )
     return found
 
 
@@ -636,8 +775,11 @@ def read_position(given: str | Path | IO[str]) -> PositionRecord:
     found = next(parser.read(), None)
     if found is None:
         errors = [p for p in parser.report.problems if p.severity == "error"]
-        raise ProblemError(errors[0] if errors else Reporter(file=source).report(
-            "empty", "error", _("the file holds no analysed position"), line=1))
+        raise ProblemError(
+            errors[0]
+            if errors
+            else Reporter(file=source).report("empty", "error", _("the file holds no analysed position"), line=1)
+        )
     return found
 
 
@@ -657,9 +799,13 @@ class PositionReader:
         except ProblemError as exc:
             found = [exc.problem]
         kinds = sorted({_("a checker play") if r.kind == "checker" else _("a cube decision") for r in records})
-        report.info("position", _("{format}: {count} analysed decision(s) ({kinds}), not a match; tavlakit board "
-                                  "and moves read it").format(format=FORMAT_NAMES[fmt], count=len(records),
-                                                              kinds=", ".join(kinds) or _("none readable")), line=1)
+        report.info(
+            "position",
+            _("{format}: {count} analysed decision(s) ({kinds}), not a match; tavlakit board and moves read it").format(
+                format=FORMAT_NAMES[fmt], count=len(records), kinds=", ".join(kinds) or _("none readable")
+            ),
+            line=1,
+        )
         self.match.problems.extend(found)
 
     def games(self) -> Iterator[Game]:

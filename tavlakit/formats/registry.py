@@ -23,9 +23,10 @@ ValueError: the sgf format takes no option 'numbering' (it takes none)
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Mapping, Protocol, TypedDict
+from typing import IO, Any, Protocol, TypedDict
 
 from ..i18n import _
 from ..numbering import Numbering, NumberingLike
@@ -112,8 +113,11 @@ class Format:
         takes = self.options
         for key in options:
             if key not in takes:
-                raise ValueError(_("the {format} format takes no option {option!r} (it takes {options})")
-                                 .format(format=self.name, option=key, options=", ".join(takes) or _("none")))
+                raise ValueError(
+                    _("the {format} format takes no option {option!r} (it takes {options})").format(
+                        format=self.name, option=key, options=", ".join(takes) or _("none")
+                    )
+                )
         return {key: _OPTION_VALUES[key](value) for key, value in options.items()}
 
 
@@ -205,15 +209,18 @@ def _open_xg(stream: IO[bytes], source: str | None) -> Reader:
 
 #: Every format by name.
 REGISTRY: dict[str, Format] = {
-    fmt.name: fmt for fmt in (
+    fmt.name: fmt
+    for fmt in (
         Format("mat", (".mat", ".txt"), _sniff_mat, _open_mat, _mat_writer),
         Format("sgf", (".sgf",), lambda head: head.startswith("("), _open_sgf, _sgf_writer),
         Format("json", (".json",), lambda head: head.startswith(("{", "[")), _open_json, _json_writer),
         Format("gmd", (".gmd",), lambda head: head.startswith("GMD-"), _open_gmd, None),
         # Analysed positions, not matches: read by position_text.read_position; as a
         # record they hold no game and one `position` note. Their files are .txt (mat's).
-        *(Format(kind, (), _sniff_position(kind), _open_position(kind), None)
-          for kind in ("xg-position", "bgblitz-position", "gnubg-text")),
+        *(
+            Format(kind, (), _sniff_position(kind), _open_position(kind), None)
+            for kind in ("xg-position", "bgblitz-position", "gnubg-text")
+        ),
         Format("xg", (".xg",), lambda head: False, _open_xg, None, magic=b"RGMH"),
     )
 }
@@ -226,8 +233,9 @@ def named(name: str) -> Format:
     try:
         return REGISTRY[name]
     except KeyError:
-        raise ValueError(_("unknown format {name!r}; expected one of {names}")
-                         .format(name=name, names=", ".join(REGISTRY))) from None
+        raise ValueError(
+            _("unknown format {name!r}; expected one of {names}").format(name=name, names=", ".join(REGISTRY))
+        ) from None
 
 
 def by_extension(path: str | Path | None) -> Format | None:

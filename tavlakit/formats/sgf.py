@@ -48,8 +48,9 @@ ignores.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO
 
 from ..dicenames import as_roll
 from ..i18n import _
@@ -84,7 +85,9 @@ _TAG_PROPS = {tag: prop for prop, tag in ROOT_TAGS.items()}
 TAGS_PROP = "TK"
 #: ``RU`` words and the tag each sets (``CrawfordGame`` is the game's own).
 _RULE_WORDS: dict[str, tuple[str, str]] = {
-    "Crawford": ("Crawford", "On"), "Jacoby": ("Jacoby", "On"), "NoCube": ("Cube", "Off"),
+    "Crawford": ("Crawford", "On"),
+    "Jacoby": ("Jacoby", "On"),
+    "NoCube": ("Cube", "Off"),
     **{name: ("Variation", name) for name in ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")},
 }
 #: Root properties that only describe the file; the writer writes its own.
@@ -219,8 +222,12 @@ class SgfReader:
                     yield tree
                 else:
                     what = _("GM[{gm}] is not backgammon").format(gm=gm) if gm else _("no GM[6]")
-                    self._report.warning("unsupported", _("game tree skipped: {what}").format(what=what),
-                                         line=tree.line, column=tree.column)
+                    self._report.warning(
+                        "unsupported",
+                        _("game tree skipped: {what}").format(what=what),
+                        line=tree.line,
+                        column=tree.column,
+                    )
 
     def games(self) -> Iterator[Game]:
         """The games, read and converted one by one."""
@@ -287,8 +294,14 @@ class _Context:
             return kind.read(prop.values)
         except ValueError as exc:
             severity: Severity = "warning" if prop.ident == "RE" else "error"
-            self.report.report("syntax", severity, _("{prop}: {why}").format(prop=prop.text[:40], why=exc),
-                               line=prop.line, column=prop.column, move=move)
+            self.report.report(
+                "syntax",
+                severity,
+                _("{prop}: {why}").format(prop=prop.text[:40], why=exc),
+                line=prop.line,
+                column=prop.column,
+                move=move,
+            )
             return None
 
 
@@ -323,8 +336,13 @@ class _Root:
             if key == "length":
                 if value != self.match.length:
                     self.context.report.warning(
-                        "syntax", _("MI length {length} differs from the first game's {first}")
-                        .format(length=value, first=self.match.length), line=prop.line, column=prop.column)
+                        "syntax",
+                        _("MI length {length} differs from the first game's {first}").format(
+                            length=value, first=self.match.length
+                        ),
+                        line=prop.line,
+                        column=prop.column,
+                    )
             elif key == "game" and isinstance(value, int):
                 self.game.number = value + 1
             elif key in ("ws", "bs") and isinstance(value, int):
@@ -337,9 +355,13 @@ class _Root:
         who = prop.ident == "PB"
         if prop.values[0] != self.match.players[who]:
             self.context.report.warning(
-                "syntax", _("{ident}[{name}] differs from the first game's {first!r}; the first name is kept")
-                .format(ident=prop.ident, name=prop.values[0], first=self.match.players[who]),
-                line=prop.line, column=prop.column)
+                "syntax",
+                _("{ident}[{name}] differs from the first game's {first!r}; the first name is kept").format(
+                    ident=prop.ident, name=prop.values[0], first=self.match.players[who]
+                ),
+                line=prop.line,
+                column=prop.column,
+            )
 
     def tag(self, prop: Property) -> None:
         tag, text = ROOT_TAGS[prop.ident], _date_from_sgf(prop.values[0])
@@ -360,8 +382,12 @@ class _Root:
         unknown = [word for word in words if word not in _RULE_WORDS and word != "CrawfordGame"]
         if unknown:
             self.game.extra["sgf:RU"] = [":".join(unknown)]
-            self.context.report.warning("unsupported", _("unknown rule words {words} kept raw")
-                                        .format(words=":".join(unknown)), line=prop.line, column=prop.column)
+            self.context.report.warning(
+                "unsupported",
+                _("unknown rule words {words} kept raw").format(words=":".join(unknown)),
+                line=prop.line,
+                column=prop.column,
+            )
         if "CrawfordGame" in words:
             self.game.crawford = True
         elif self.match.tags.get("Crawford") == "On":
@@ -373,18 +399,26 @@ class _Root:
             self.game.extra["sgf:RE"] = [prop.values[0].strip()]
             return
         if not outcome.said:
-            self.context.report.warning("syntax", _("RE[{value}] gives no points; read as 1 like gnubg")
-                                        .format(value=prop.values[0].strip()), line=prop.line, column=prop.column)
-        self.game.result = Result(outcome.winner, outcome.points, outcome.resigned, line=prop.line,
-                                  column=prop.column)
+            self.context.report.warning(
+                "syntax",
+                _("RE[{value}] gives no points; read as 1 like gnubg").format(value=prop.values[0].strip()),
+                line=prop.line,
+                column=prop.column,
+            )
+        self.game.result = Result(outcome.winner, outcome.points, outcome.resigned, line=prop.line, column=prop.column)
 
     def comments(self, prop: Property) -> None:
         self.game.comments.extend(prop.values)
 
 
 _ROOT_READERS: dict[str, Callable[[_Root, Property], None]] = {
-    "MI": _Root.match_info, "PW": _Root.player, "PB": _Root.player, "GC": _Root.match_comment,
-    "RU": _Root.rules, "RE": _Root.result, "C": _Root.comments,
+    "MI": _Root.match_info,
+    "PW": _Root.player,
+    "PB": _Root.player,
+    "GC": _Root.match_comment,
+    "RU": _Root.rules,
+    "RE": _Root.result,
+    "C": _Root.comments,
 }
 
 _START = {point: n for point, n in enumerate(Position.initial().points()[0], start=1) if n}
@@ -481,8 +515,9 @@ class _Turns:
             self.resignation(player, action, prop, number)
             return None
         kind, cube = self.cube_action(player, action)
-        return self.add(Turn(player, kind, cube=cube, number=number, line=prop.line, column=prop.column,
-                             text=prop.text))
+        return self.add(
+            Turn(player, kind, cube=cube, number=number, line=prop.line, column=prop.column, text=prop.text)
+        )
 
     def cube_action(self, player: int, action: str) -> tuple[TurnKind, int | None]:
         """The turn kind and offered cube value of ``double``, ``beaver``, ``take``, ``drop``."""
@@ -503,11 +538,16 @@ class _Turns:
         if self.board is None:
             self.board = _Board(self.setup.position(0, self.line) or Position.initial())
         marked = self.board.play(player, roll.moves)
-        turn = Turn(player, "roll", roll.dice, marked, number=number, line=prop.line, column=prop.column,
-                    text=prop.text)
+        turn = Turn(
+            player, "roll", roll.dice, marked, number=number, line=prop.line, column=prop.column, text=prop.text
+        )
         pending = self.dice_only
-        if pending is not None and pending is self.turns[-1] and pending.player == player \
-                and sorted(pending.dice or ()) == sorted(roll.dice):
+        if (
+            pending is not None
+            and pending is self.turns[-1]
+            and pending.player == player
+            and sorted(pending.dice or ()) == sorted(roll.dice)
+        ):
             self.turns.pop()  # gnubg's DI set the dice this move was made with
             turn.comment, turn.extra = pending.comment, pending.extra
         return self.add(turn)
@@ -544,11 +584,21 @@ class _Turns:
         if value == "accept" and self.resign and self.resign[0] != player:
             result = self.context.game.result
             if result is None or result.winner != player or not result.resigned:
-                report.warning("syntax", _("the accepted resignation does not match RE[...]"),
-                               line=prop.line, column=prop.column, move=number)
+                report.warning(
+                    "syntax",
+                    _("the accepted resignation does not match RE[...]"),
+                    line=prop.line,
+                    column=prop.column,
+                    move=number,
+                )
             return
-        report.warning("unsupported", _("{prop}: a refused or unmatched resignation is not kept")
-                       .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
+        report.warning(
+            "unsupported",
+            _("{prop}: a refused or unmatched resignation is not kept").format(prop=prop.text),
+            line=prop.line,
+            column=prop.column,
+            move=number,
+        )
 
 
 class _GameReader:
@@ -575,8 +625,12 @@ class _GameReader:
         nodes = list(tree.nodes)
         while tree.variations:
             for side in tree.variations[1:]:
-                self.context.report.warning("unsupported", _("a side variation is not read (only the main line)"),
-                                            line=side.line, column=side.column)
+                self.context.report.warning(
+                    "unsupported",
+                    _("a side variation is not read (only the main line)"),
+                    line=side.line,
+                    column=side.column,
+                )
             tree = tree.variations[0]
             nodes.extend(tree.nodes)
         return nodes
@@ -584,8 +638,13 @@ class _GameReader:
     def node(self, node: Node, number: int) -> None:
         moves = [p for p in node.props if p.ident in ("W", "B")]
         for extra in moves[1:]:
-            self.context.report.warning("syntax", _("a second move {move} in one node is ignored (as gnubg does)")
-                                        .format(move=extra.text), line=extra.line, column=extra.column, move=number)
+            self.context.report.warning(
+                "syntax",
+                _("a second move {move} in one node is ignored (as gnubg does)").format(move=extra.text),
+                line=extra.line,
+                column=extra.column,
+                move=number,
+            )
         if not moves:
             self.loose(node.props, number)
             return
@@ -619,12 +678,23 @@ class _GameReader:
                 dice_turn = self.turns.dice(prop, node, number)
                 continue
             if prop.ident in ("CV", "CP", "CO"):
-                report.warning("unsupported", _("cube set-up {prop} is kept raw; the record's replay does not use it")
-                               .format(prop=prop.text), line=prop.line, column=prop.column, move=number)
+                report.warning(
+                    "unsupported",
+                    _("cube set-up {prop} is kept raw; the record's replay does not use it").format(prop=prop.text),
+                    line=prop.line,
+                    column=prop.column,
+                    move=number,
+                )
             elif prop.ident in _SETUP:
-                report.warning("unsupported", _("a set-up {prop} in the middle of a game is kept raw; the record's "
-                                                "replay ignores it").format(prop=prop.text[:30]),
-                               line=prop.line, column=prop.column, move=number)
+                report.warning(
+                    "unsupported",
+                    _("a set-up {prop} in the middle of a game is kept raw; the record's replay ignores it").format(
+                        prop=prop.text[:30]
+                    ),
+                    line=prop.line,
+                    column=prop.column,
+                    move=number,
+                )
             rest.append(prop)
         if dice_turn is not None:
             self.keep(dice_turn, rest, "sgf")
@@ -659,8 +729,9 @@ def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
     for index, game in enumerate(match.games):
         stream.write(serialise(writer.game(game, index)))
     if writer.cannot_move:
-        writer.lost(_("{count} roll(s) marked 'Cannot Move' are written as plain dances")
-                    .format(count=writer.cannot_move))
+        writer.lost(
+            _("{count} roll(s) marked 'Cannot Move' are written as plain dances").format(count=writer.cannot_move)
+        )
     if writer.analysed:
         writer.lost(_("the analysis the record holds of {count} turn(s) is left out").format(count=writer.analysed))
     return writer.report.problems
@@ -678,17 +749,32 @@ class _Writer:
         self.analysed = 0
 
     def lost(self, message: str, game: Game | None = None, turn: Turn | None = None) -> None:
-        self.report.warning("lost-on-write", message, line=turn.line if turn else game.line if game else None,
-                            game=game.number if game else None, move=turn.number if turn else None)
+        self.report.warning(
+            "lost-on-write",
+            message,
+            line=turn.line if turn else game.line if game else None,
+            game=game.number if game else None,
+            move=turn.number if turn else None,
+        )
 
     def game(self, game: Game, index: int) -> list[NodeOut]:
         match = self.match
         number = game.number - 1 if game.number is not None else index
-        info: list[tuple[str, int | str]] = [("length", match.length), ("game", number), ("ws", game.score[0]), ("bs", game.score[1])]
+        info: list[tuple[str, int | str]] = [
+            ("length", match.length),
+            ("game", number),
+            ("ws", game.score[0]),
+            ("bs", game.score[1]),
+        ]
         root: list[tuple[str, Sequence[str]]] = [
-            ("FF", ["4"]), ("GM", ["6"]), ("CA", ["UTF-8"]), ("AP", [_APP]),
+            ("FF", ["4"]),
+            ("GM", ["6"]),
+            ("CA", ["UTF-8"]),
+            ("AP", [_APP]),
             ("MI", props.INFO.write(info) + game.extra.get("sgf:MI", [])),
-            ("PW", [match.players[0]]), ("PB", [match.players[1]])]
+            ("PW", [match.players[0]]),
+            ("PB", [match.players[1]]),
+        ]
         if index == 0:
             root.extend(_match_root(match, self.lost))
         root.append(("RU", props.RULES.write(_rule_words(match, game, lambda text: self.lost(text, game)))))
@@ -709,12 +795,14 @@ class _Writer:
             return []
         if result.winner in (0, 1) and result.points >= 1:
             return props.RESULT.write(Outcome(result.winner, result.points, result.resigned))
-        self.lost(_("result {winner}+{points} cannot be written").format(winner=result.winner, points=result.points),
-                  game)
+        self.lost(
+            _("result {winner}+{points} cannot be written").format(winner=result.winner, points=result.points), game
+        )
         return []
 
-    def extras(self, extra: dict[str, list[str]], prefix: str, game: Game,
-               skip: tuple[str, ...] = ()) -> list[tuple[str, Sequence[str]]]:
+    def extras(
+        self, extra: dict[str, list[str]], prefix: str, game: Game, skip: tuple[str, ...] = ()
+    ) -> list[tuple[str, Sequence[str]]]:
         out: list[tuple[str, Sequence[str]]] = []
         for key, values in extra.items():
             kind, _sep, ident = key.partition(":")
@@ -745,9 +833,13 @@ class _Writer:
                 mover, opponent = start.points()
                 boards = (mover, opponent) if first == 0 else (opponent, mover)
                 skip = ("PL",)
-                nodes.append([("PL", props.COLOR.write(first)), ("AE", ["a:y"])] + [
-                    (ident, [point_letter(i + 1, player) for i, n in enumerate(boards[player]) for _n in range(n)])
-                    for player, ident in ((0, "AW"), (1, "AB"))])
+                nodes.append(
+                    [("PL", props.COLOR.write(first)), ("AE", ["a:y"])]
+                    + [
+                        (ident, [point_letter(i + 1, player) for i, n in enumerate(boards[player]) for _n in range(n)])
+                        for player, ident in ((0, "AW"), (1, "AB"))
+                    ]
+                )
         if game.cube != 1:
             nodes.append([("CV", props.NUMBER.write(game.cube))])
         if game.cube_owner is not None:
@@ -790,8 +882,11 @@ class _Writer:
             return None
         ident = "WB"[turn.player]
         if turn.status in ("unknown", "illegal"):
-            self.lost(_("the play status {status!r} is not kept (written as the roll alone)")
-                      .format(status=turn.status), game, turn)
+            self.lost(
+                _("the play status {status!r} is not kept (written as the roll alone)").format(status=turn.status),
+                game,
+                turn,
+            )
         elif turn.status == "cannot-move":
             self.cannot_move += 1
         if turn.moves:
@@ -804,8 +899,11 @@ class _Writer:
                 return None
             board.play(turn.player, turn.moves)  # SGF has no hit marks: a reader finds the board's hits
             return [(ident, value)]
-        if turn is game.turns[-1] and board.ok \
-                and any(p.moves for p in board.view(turn.player).legal_plays(dice, self.rules)):
+        if (
+            turn is game.turns[-1]
+            and board.ok
+            and any(p.moves for p in board.view(turn.player).legal_plays(dice, self.rules))
+        ):
             return [("PL", props.COLOR.write(turn.player)), ("DI", props.DICE.write(dice))]  # rolled, then resigned
         return [(ident, props.MOVES[turn.player].write(Roll(dice, ())))]
 

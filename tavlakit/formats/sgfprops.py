@@ -18,8 +18,9 @@ Roll(dice=(3, 1), moves=(Move(src=6, dst=5, hit=False), Move(src=8, dst=5, hit=F
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, NamedTuple, TypeVar, Union
+from typing import Any, Generic, NamedTuple, TypeVar, Union
 
 from ..i18n import _
 from ..play import BAR, OFF, Move
@@ -87,7 +88,7 @@ def _move_value(player: int) -> Value[Action]:
         for i in range(0, len(letters), 2):
             src, dst = letter_point(letters[i], player), letter_point(letters[i + 1], player)
             if not 0 <= dst < src <= 25 or src == OFF or dst == BAR:
-                raise ValueError(_("{pair} is not a move from a point to a lower one").format(pair=letters[i:i + 2]))
+                raise ValueError(_("{pair} is not a move from a point to a lower one").format(pair=letters[i : i + 2]))
             moves.append(Move(src, dst))
         return Roll((int(found[1]), int(found[2])), tuple(moves))
 
@@ -173,8 +174,7 @@ def _read_info(values: list[str]) -> list[tuple[str, int | str]]:
             try:
                 out.append((key, int(text)))
             except ValueError:
-                raise ValueError(_("{number!r} is not a number").format(number=text)) \
-                    from None
+                raise ValueError(_("{number!r} is not a number").format(number=text)) from None
         else:
             out.append((key, text))
     return out
@@ -200,13 +200,25 @@ RESULT: Value[Outcome] = Value(_read_result, _write_result)
 #: ``MI``: match information.
 INFO: Value[list[tuple[str, int | str]]] = Value(_read_info, lambda pairs: [f"{k}:{v}" for k, v in pairs])
 #: ``RU``: rule words.
-RULES: Value[list[str]] = Value(lambda values: [w for w in values[0].split(":") if w],
-                                lambda words: [":".join(words)] if words else [])
+RULES: Value[list[str]] = Value(
+    lambda values: [w for w in values[0].split(":") if w], lambda words: [":".join(words)] if words else []
+)
 #: ``TK``: tavlakit's own ``Key=Value`` tags.
 PAIRS: Value[list[tuple[str, str]]] = Value(_read_pairs, lambda pairs: [f"{k}={v}" for k, v in pairs])
 
 #: The properties whose values tavlakit reads; any other is kept as raw text.
 PROPERTIES: dict[str, Value[Any]] = {
-    "W": MOVES[0], "B": MOVES[1], "DI": DICE, "AE": POINTS, "AW": POINTS, "AB": POINTS, "PL": COLOR,
-    "CV": NUMBER, "CP": OWNER, "RE": RESULT, "MI": INFO, "RU": RULES, "TK": PAIRS,
+    "W": MOVES[0],
+    "B": MOVES[1],
+    "DI": DICE,
+    "AE": POINTS,
+    "AW": POINTS,
+    "AB": POINTS,
+    "PL": COLOR,
+    "CV": NUMBER,
+    "CP": OWNER,
+    "RE": RESULT,
+    "MI": INFO,
+    "RU": RULES,
+    "TK": PAIRS,
 }

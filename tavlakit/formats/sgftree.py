@@ -17,8 +17,9 @@ once, with the :class:`_Trees` transformer, so no parse tree is kept.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Iterable, Iterator, Sequence, Union
+from typing import IO, Union
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -109,8 +110,14 @@ class _Trees(Transformer[Token, list[GameTree]]):
 
 _PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", transformer=_Trees(), cache=True)
 
-_NAMES = {"LPAR": "'('", "RPAR": "')'", "SEMI": "';'", "IDENT": "a property name", "VALUE": "a [value]",
-          "$END": "the end of the file"}
+_NAMES = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "SEMI": "';'",
+    "IDENT": "a property name",
+    "VALUE": "a [value]",
+    "$END": "the end of the file",
+}
 
 
 def parse(text: str, report: Reporter, line: int = 1, column: int = 1) -> list[GameTree]:

@@ -14,9 +14,10 @@ import io
 import os
 import stat
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import IO, Callable, Iterator, NamedTuple
+from typing import IO, NamedTuple
 
 from ..i18n import _
 from ..problem import Problem, Reporter
@@ -83,8 +84,13 @@ def choose_encoding(chunks: Chunks) -> tuple[str | None, list[Problem]]:
     offset, byte = bad
     for encoding in LEGACY:
         if _first_error(chunks, encoding) is None:
-            report.warning("encoding", _("not UTF-8 (byte 0x{byte:02x} at offset {offset}); read as {encoding}")
-                           .format(byte=byte, offset=offset, encoding=encoding), line=_line_at(chunks, offset))
+            report.warning(
+                "encoding",
+                _("not UTF-8 (byte 0x{byte:02x} at offset {offset}); read as {encoding}").format(
+                    byte=byte, offset=offset, encoding=encoding
+                ),
+                line=_line_at(chunks, offset),
+            )
             return encoding, report.problems
     raise AssertionError("iso-8859-9 decodes every byte")  # pragma: no cover
 

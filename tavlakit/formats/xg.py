@@ -34,11 +34,11 @@ import codecs
 import re
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Iterator, NamedTuple, overload
+from typing import IO, NamedTuple, overload
 
 try:  # libdeflate: inflates 4x and checksums 15x as fast as zlib, with the same results
     from deflate import DeflateError as _FastError, crc32 as _crc32, zlib_decompress as _fast_inflate
@@ -47,6 +47,7 @@ except ImportError:  # pragma: no cover - deflate is a dependency; zlib does the
 
     def _fast_inflate(data: memoryview, size: int) -> bytes:  # type: ignore[misc]
         return zlib.decompress(data)
+
 
 from ..i18n import N_, _
 from ..movegen import flipped
@@ -93,8 +94,20 @@ _FOOTER = struct.Struct("<iiB3xiii")  # from 12: scores, crawford next, winner, 
 _BOARD = struct.Struct("<26b")
 
 #: XG's analysis levels (its PLAYERLEVEL table); XG's 1-ply is gnubg's 0-ply.
-LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 12: "3-ply red", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply",
-          100: "rollout", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
+LEVELS = {
+    0: "1-ply",
+    1: "2-ply",
+    2: "3-ply",
+    12: "3-ply red",
+    3: "4-ply",
+    4: "5-ply",
+    5: "6-ply",
+    6: "7-ply",
+    100: "rollout",
+    1000: "XG Roller",
+    1001: "XG Roller+",
+    1002: "XG Roller++",
+}
 _VARIATIONS = {0: "Backgammon", 1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
 _KINDS = (N_("match header"), N_("game header"), N_("cube"), N_("move"), N_("game footer"), N_("match footer"))
 _DELPHI_EPOCH = datetime(1899, 12, 30)
@@ -125,7 +138,7 @@ def _inflate(blob: bytes | memoryview) -> tuple[bytes, str | None]:
         pieces = []
         for start in range(0, len(blob), 1024):
             try:
-                pieces.append(inflater.decompress(blob[start:start + 1024]))
+                pieces.append(inflater.decompress(blob[start : start + 1024]))
             except zlib.error as exc:
                 return b"".join(pieces), _("the compressed data is corrupt ({reason})").format(reason=exc)
         out = b"".join(pieces)
@@ -150,12 +163,12 @@ def _archive(data: bytes) -> _Files:
     if len(data) < _HEADER.size or data[:4] != MAGIC:
         raise Damaged(_("not an eXtreme Gammon file: it starts with {head!r}, not RGMH").format(head=data[:4]))
     _magic, _version, header_size, _offset, thumbnail = _HEADER.unpack_from(data)
-    note = _wide(data[_HEADER_COMMENT:_HEADER_COMMENT + 2048]).strip()  # the other three say what the match does
+    note = _wide(data[_HEADER_COMMENT : _HEADER_COMMENT + 2048]).strip()  # the other three say what the match does
     view = memoryview(data)
     try:
         entries, start, damage = _index(data)
     except Damaged as exc:  # no index: the game file is the archive's first stream
-        games, _fault = _inflate(view[header_size + thumbnail:])
+        games, _fault = _inflate(view[header_size + thumbnail :])
         return _Files(games, b"", str(exc), note)
     out: dict[str, bytes | bytearray] = {}
     for name, (size, packed, at, crc, stored) in entries.items():
@@ -163,9 +176,9 @@ def _archive(data: bytes) -> _Files:
             continue
         content: bytes | bytearray
         if stored:
-            content, fault = bytes(view[start + at:start + at + packed]), None
+            content, fault = bytes(view[start + at : start + at + packed]), None
         else:
-            content, fault = _unpacked(view[start + at:], packed, size)
+            content, fault = _unpacked(view[start + at :], packed, size)
         if fault is None and (len(content) != size or _crc32(content) != crc):
             fault = _("{name} does not match its checksum").format(name=name)
         damage = damage or (fault and _("{name}: {fault}").format(name=name, fault=fault))
@@ -183,12 +196,14 @@ def _index(data: bytes) -> tuple[dict[str, tuple[int, int, int, int, bool]], int
         raise Damaged(_("the file is cut short: no archive after the header"))
     crc, count, _version, index_size, data_size, packed = _ARCHIVE.unpack_from(data, end)
     start = end - index_size - data_size
-    if not (0 < count <= 64 and 0 < index_size and 0 < data_size and _HEADER.size <= start):
-        raise Damaged(_("the archive's index at the end of the file is missing or damaged (is the file cut "
-                        "short?)"))
-    damage = None if _crc32(memoryview(data)[start:end]) == crc else \
-        _("the archive does not match its checksum: the file is damaged")
-    raw = memoryview(data)[end - index_size:end]
+    if not (0 < count <= 64 and index_size > 0 and data_size > 0 and _HEADER.size <= start):
+        raise Damaged(_("the archive's index at the end of the file is missing or damaged (is the file cut short?)"))
+    damage = (
+        None
+        if _crc32(memoryview(data)[start:end]) == crc
+        else _("the archive does not match its checksum: the file is damaged")
+    )
+    raw = memoryview(data)[end - index_size : end]
     index, fault = _inflate(raw) if packed else (bytes(raw), None)
     if fault is not None or len(index) < count * _ENTRY.size:
         raise Damaged(_("the archive's index cannot be read"))
@@ -201,7 +216,7 @@ def _index(data: bytes) -> tuple[dict[str, tuple[int, int, int, int, bool]], int
 
 def _short(raw: bytes) -> str:
     """A Delphi short string (length byte, then Windows-1252 text)."""
-    return raw[1:1 + raw[0]].decode("cp1252", "replace")
+    return raw[1 : 1 + raw[0]].decode("cp1252", "replace")
 
 
 def _wide(raw: bytes) -> str:
@@ -350,9 +365,14 @@ class Candidates(Sequence[Candidate]):
             levels = _CANDIDATE_LEVELS.unpack_from(raw, 1156)
             evals = _CANDIDATE_EVALS.unpack_from(raw, 1284)
             self._decoded = tuple(
-                Candidate(evals[7 * k + 6], _moves(moves[8 * k:8 * k + 8]) or (),
-                          probabilities=_probabilities(evals[7 * k:7 * k + 6]), level=LEVELS.get(levels[k]))
-                for k in range(count))
+                Candidate(
+                    evals[7 * k + 6],
+                    _moves(moves[8 * k : 8 * k + 8]) or (),
+                    probabilities=_probabilities(evals[7 * k : 7 * k + 6]),
+                    level=LEVELS.get(levels[k]),
+                )
+                for k in range(count)
+            )
         return self._decoded
 
     @overload
@@ -379,10 +399,10 @@ class Candidates(Sequence[Candidate]):
 
 def _played(raw: bytes, board: bytes) -> int | None:
     """Which of XG's candidates (DataMoves bytes ``raw``) ends on ``board``."""
-    if raw[_CANDIDATE_BOARDS:_CANDIDATE_BOARDS + 26] == board:
+    if raw[_CANDIDATE_BOARDS : _CANDIDATE_BOARDS + 26] == board:
         return 0  # most plays are XG's first choice
     count = min(max(_CANDIDATES.unpack_from(raw, 64)[0], 0), 32)
-    boards = raw[_CANDIDATE_BOARDS:_CANDIDATE_BOARDS + 26 * count]
+    boards = raw[_CANDIDATE_BOARDS : _CANDIDATE_BOARDS + 26 * count]
     at = boards.find(board)
     while at > 0 and at % 26:
         at = boards.find(board, at + 1)
@@ -452,7 +472,8 @@ class XgReader:
         damage = files.damage
         if damage is None and len(files.games) % RECORD_SIZE:
             damage = _("the game file stops inside record {number} ({size} of {full} bytes)").format(
-                number=self._count + 1, size=len(files.games) % RECORD_SIZE, full=RECORD_SIZE)
+                number=self._count + 1, size=len(files.games) % RECORD_SIZE, full=RECORD_SIZE
+            )
         stop = self._scan(damage is not None) if self._header() else None
         if damage is not None:
             self._fail(stop or self._count + 1, _("{damage}; the records before it are read").format(damage=damage))
@@ -462,7 +483,7 @@ class XgReader:
 
     def _record(self, number: int) -> memoryview:
         """Record ``number`` (1-based)."""
-        return self._records[(number - 1) * RECORD_SIZE:number * RECORD_SIZE]
+        return self._records[(number - 1) * RECORD_SIZE : number * RECORD_SIZE]
 
     def _note(self, index: int) -> str | None:
         """Comment ``index`` of the comments file (``None``: -1 or none there)."""
@@ -476,9 +497,35 @@ class XgReader:
             self._count = 0
             return False
         record = self._record(1)
-        (name1, name2, length, variation, crawford, jacoby, beaver, auto, elo1, elo2, exp1, exp2, date, event,
-         game_id, _level1, _level2, _elo, _add1, _add2, location, _mode, _imported, round_, _invert, version,
-         magic) = _MATCH.unpack_from(record, 9)
+        (
+            name1,
+            name2,
+            length,
+            variation,
+            crawford,
+            jacoby,
+            beaver,
+            auto,
+            elo1,
+            elo2,
+            exp1,
+            exp2,
+            date,
+            event,
+            game_id,
+            _level1,
+            _level2,
+            _elo,
+            _add1,
+            _add2,
+            location,
+            _mode,
+            _imported,
+            round_,
+            _invert,
+            version,
+            magic,
+        ) = _MATCH.unpack_from(record, 9)
         match = self.match
         names = [_short(name1), _short(name2)]
         texts = {"Event": _short(event), "Site": _short(location), "Round": _short(round_)}
@@ -487,7 +534,7 @@ class XgReader:
         tags = match.tags
         limit = _MATCH_V8.unpack_from(record, 612)[0] if version >= 8 else 0
         if version >= 24:
-            wide = [_wide(bytes(record[622 + 258 * i:880 + 258 * i])) for i in range(5)]
+            wide = [_wide(bytes(record[622 + 258 * i : 880 + 258 * i])) for i in range(5)]
             texts = {"Event": wide[0], "Site": wide[3], "Round": wide[4]}
             names = [wide[1] or names[0], wide[2] or names[1]]
         match.players = (names[0] or "Player 1", names[1] or "Player 2")
@@ -514,9 +561,15 @@ class XgReader:
             if auto:
                 tags["Rules"] = "backgammon automatic-doubles=on"
         else:
-            self.report.warning("unsupported", _("record 1: XG's variation {name} is not a game tavlakit plays; "
-                                                 "its games are replayed under backgammon rules from their "
-                                                 "starting positions").format(name=name), line=1)
+            self.report.warning(
+                "unsupported",
+                _(
+                    "record 1: XG's variation {name} is not a game tavlakit plays; "
+                    "its games are replayed under backgammon rules from their "
+                    "starting positions"
+                ).format(name=name),
+                line=1,
+            )
         if limit > 0:
             tags["CubeLimit"] = str(2 ** min(limit, 30))
         header, footer = _COMMENTS_MATCH.unpack_from(record, 576)
@@ -525,8 +578,9 @@ class XgReader:
 
     def _fail(self, number: int, message: str) -> None:
         """The one problem of a damaged file: where reading stopped."""
-        self.report.error("unreadable", _("record {number}: {problem}").format(number=number, problem=message),
-                          line=number)
+        self.report.error(
+            "unreadable", _("record {number}: {problem}").format(number=number, problem=message), line=number
+        )
 
     def _scan(self, damaged: bool) -> int | None:
         """Check the order and kinds of the records (once, before the games
@@ -545,21 +599,33 @@ class XgReader:
                 inside = True
             elif kind == 5:
                 if number < self._count:
-                    self.report.warning("syntax", _("record {number}: {count} record(s) after the match footer "
-                                                    "are not read").format(number=number + 1,
-                                                                           count=self._count - number),
-                                        line=number + 1)
+                    self.report.warning(
+                        "syntax",
+                        _("record {number}: {count} record(s) after the match footer are not read").format(
+                            number=number + 1, count=self._count - number
+                        ),
+                        line=number + 1,
+                    )
                 self._count = number
                 return None
             elif inside and kind in (2, 3, 4):
                 inside = kind != 4
             elif kind < len(_KINDS):
-                self.report.warning("syntax", _("record {number}: a {what} record outside a game is not read")
-                                    .format(number=number, what=_(_KINDS[kind])), line=number)
+                self.report.warning(
+                    "syntax",
+                    _("record {number}: a {what} record outside a game is not read").format(
+                        number=number, what=_(_KINDS[kind])
+                    ),
+                    line=number,
+                )
             else:
-                self.report.warning("unsupported", _("record {number}: a record of a kind tavlakit does not know "
-                                                     "({kind}) is not read").format(number=number, kind=kind),
-                                    line=number)
+                self.report.warning(
+                    "unsupported",
+                    _("record {number}: a record of a kind tavlakit does not know ({kind}) is not read").format(
+                        number=number, kind=kind
+                    ),
+                    line=number,
+                )
         return None
 
     # -- the games --------------------------------------------------------------------
@@ -569,7 +635,7 @@ class XgReader:
         builder: _GameBuilder | None = None
         records = self._records
         for number in range(2, self._count + 1):
-            record = records[(number - 1) * RECORD_SIZE:number * RECORD_SIZE]
+            record = records[(number - 1) * RECORD_SIZE : number * RECORD_SIZE]
             kind = record[8]
             if kind == 3 and builder is not None and not builder.done:
                 builder.move(record, number)
@@ -596,8 +662,12 @@ class _GameBuilder:
         board = fields[3:29]
         game_number, _progress, header, footer, autos = fields[29:34]
         match = reader.match
-        self.game = Game(number=game_number, score=(score1, score2), line=number,
-                         crawford=bool(crawford) if match.length and match.tags.get("Crawford") == "On" else None)
+        self.game = Game(
+            number=game_number,
+            score=(score1, score2),
+            line=number,
+            crawford=bool(crawford) if match.length and match.tags.get("Crawford") == "On" else None,
+        )
         self.report = Reporter(self.game.problems, file=match.source, game=game_number)
         self.footer_note = reader._note(footer)
         note = reader._note(header)
@@ -610,8 +680,13 @@ class _GameBuilder:
             try:
                 start = Position(board)
             except ValueError as exc:
-                self.report.error("syntax", _("record {number}: the starting position cannot be read ({reason})")
-                                  .format(number=number, reason=exc), line=number)
+                self.report.error(
+                    "syntax",
+                    _("record {number}: the starting position cannot be read ({reason})").format(
+                        number=number, reason=exc
+                    ),
+                    line=number,
+                )
             else:
                 if start.board != _INITIAL:
                     self.setup = start
@@ -638,24 +713,49 @@ class _GameBuilder:
         options: tuple[Candidate, ...] = ()
         if level is not None:
             no_double, equities, take_eval = values[:7], values[7:10], values[10:17]
-            options = (Candidate(equities[0], action="no double", probabilities=_probabilities(no_double),
-                                 level=level),
-                       Candidate(equities[1], action="double/take", probabilities=_probabilities(take_eval),
-                                 level=level),
-                       Candidate(equities[2], action="double/pass", level=level))
+            options = (
+                Candidate(equities[0], action="no double", probabilities=_probabilities(no_double), level=level),
+                Candidate(equities[1], action="double/take", probabilities=_probabilities(take_eval), level=level),
+                Candidate(equities[2], action="double/pass", level=level),
+            )
         turns = self.game.turns
-        turns.append(Turn(player, "double", cube=2 * value, comment=comment, line=number,
-                          analysis=Analysis(PROGRAM, _error(errors[0]), level=level, candidates=options)))
+        turns.append(
+            Turn(
+                player,
+                "double",
+                cube=2 * value,
+                comment=comment,
+                line=number,
+                analysis=Analysis(PROGRAM, _error(errors[0]), level=level, candidates=options),
+            )
+        )
         if take == 2:
-            turns.append(Turn(1 - player, "beaver", cube=4 * value, line=number,
-                              analysis=Analysis(PROGRAM, _error(errors[2] if errors[2] > NOT_ANALYSED
-                                                                else errors[1]), level=level)))
+            turns.append(
+                Turn(
+                    1 - player,
+                    "beaver",
+                    cube=4 * value,
+                    line=number,
+                    analysis=Analysis(
+                        PROGRAM, _error(errors[2] if errors[2] > NOT_ANALYSED else errors[1]), level=level
+                    ),
+                )
+            )
             if beaver != 1 or raccoon > 0:
-                self.report.warning("unsupported", _("record {number}: a refused beaver or a raccoon is not "
-                                                     "kept").format(number=number), line=number)
+                self.report.warning(
+                    "unsupported",
+                    _("record {number}: a refused beaver or a raccoon is not kept").format(number=number),
+                    line=number,
+                )
         elif take in (0, 1):
-            turns.append(Turn(1 - player, "take" if take else "drop", line=number,
-                              analysis=Analysis(PROGRAM, _error(errors[1]), level=level)))
+            turns.append(
+                Turn(
+                    1 - player,
+                    "take" if take else "drop",
+                    line=number,
+                    analysis=Analysis(PROGRAM, _error(errors[1]), level=level),
+                )
+            )
 
     def move(self, record: memoryview, number: int) -> None:
         """A move record: the roll, the play and XG's analysis of both."""
@@ -664,13 +764,17 @@ class _GameBuilder:
         played, error, luck, _choice, level_code, note = _MOVE_TAIL.unpack_from(record, 2308)
         moves = _moves(fields[2:10]) if played else ()
         if moves is None:
-            self.report.error("syntax", _("record {number}: the moves {moves} cannot be read").format(
-                number=number, moves=list(fields[2:10])), line=number)
+            self.report.error(
+                "syntax",
+                _("record {number}: the moves {moves} cannot be read").format(number=number, moves=list(fields[2:10])),
+                line=number,
+            )
             moves = ()
         if moves:
             moves = self.marked(player, moves, end)
-        turn = Turn(player, "roll", fields[10:12], moves, line=number,
-                    comment=self.reader._note(note) if note >= 0 else None)
+        turn = Turn(
+            player, "roll", fields[10:12], moves, line=number, comment=self.reader._note(note) if note >= 0 else None
+        )
         if played:
             self.board, self.mover = end, player
         level = LEVELS.get(level_code)
@@ -679,9 +783,15 @@ class _GameBuilder:
         if played and level is not None:
             raw = bytes(record[_DATA_MOVES])
             candidates, chosen = Candidates(raw), _played(raw, end)
-        turn.analysis = Analysis(PROGRAM, -error + 0.0 if played and error > NOT_ANALYSED else None,
-                                 None if luck <= NOT_ANALYSED else luck + 0.0, self.cube_error, level,
-                                 candidates, chosen)
+        turn.analysis = Analysis(
+            PROGRAM,
+            -error + 0.0 if played and error > NOT_ANALYSED else None,
+            None if luck <= NOT_ANALYSED else luck + 0.0,
+            self.cube_error,
+            level,
+            candidates,
+            chosen,
+        )
         self.cube_error = None
         self.game.turns.append(turn)
 
@@ -701,11 +811,17 @@ class _GameBuilder:
         if winner in (1, -1):
             self.game.result = Result(0 if winner == 1 else 1, points, resigned=termination >= 100, line=number)
         else:
-            self.report.warning("syntax", _("record {number}: the game footer names no winner ({winner})")
-                                .format(number=number, winner=winner), line=number)
+            self.report.warning(
+                "syntax",
+                _("record {number}: the game footer names no winner ({winner})").format(number=number, winner=winner),
+                line=number,
+            )
         if termination >= 1000:
-            self.report.warning("unsupported", _("record {number}: a settled game is kept as a resignation")
-                                .format(number=number), line=number)
+            self.report.warning(
+                "unsupported",
+                _("record {number}: a settled game is kept as a resignation").format(number=number),
+                line=number,
+            )
         if self.footer_note:
             self.game.comments.append(self.footer_note)
         self.done = True

@@ -29,11 +29,7 @@ SEED = 2026
 
 def main() -> None:
     rng = random.Random(SEED)
-    boards = (
-        played_boards(rng, 700, greedy=True)
-        + played_boards(rng, 700, greedy=False)
-        + random_boards(rng, 1400)
-    )
+    boards = played_boards(rng, 700, greedy=True) + played_boards(rng, 700, greedy=False) + random_boards(rng, 1400)
     seen: set[str] = set()
     print(f"# legal-play counts by gnubg-nn {version('gnubg-nn')} (moves), backgammon rules")
     print(f"# made by tests/data/make_perft.py (seed {SEED}); one row per position,")

@@ -14,7 +14,6 @@ sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg h
 
 from gnubg_load import dump_match, play_itself
 
-
 gnubg.command("set defaultnames Alpha Bravo")
 play_itself(gnubg)
 

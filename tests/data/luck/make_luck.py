@@ -28,7 +28,10 @@ import gnubg
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 SESSIONS = [tuple(int(n) for n in item.split(":")) for item in os.environ.get("LUCK_SESSIONS", "").split()] or [
-    (101, 12), (202, 12), (303, 12)]
+    (101, 12),
+    (202, 12),
+    (303, 12),
+]
 """(seed, games) per session; the environment's ``LUCK_SESSIONS="7:1"`` overrides."""
 OUT = os.environ.get("LUCK_OUT", HERE)
 MAX_ROLLS = int(os.environ.get("LUCK_MAX_ROLLS", "0")) or None
@@ -89,10 +92,15 @@ for player in (0, 1):
     gnubg.command(f"set player {player} gnubg")
     gnubg.command(f"set player {player} chequerplay evaluation plies 0")
     gnubg.command(f"set player {player} cubedecision evaluation plies 0")
-for command in ("set cube use off", "set jacoby off", "set automatic roll on",
-                "set automatic game off", "set display off",
-                "set analysis chequerplay evaluation plies 0",
-                "set analysis cubedecision evaluation plies 0"):
+for command in (
+    "set cube use off",
+    "set jacoby off",
+    "set automatic roll on",
+    "set automatic game off",
+    "set display off",
+    "set analysis chequerplay evaluation plies 0",
+    "set analysis cubedecision evaluation plies 0",
+):
     gnubg.command(command)
 
 for seed, games in SESSIONS:
@@ -113,14 +121,16 @@ for seed, games in SESSIONS:
             dice = tuple(record["dice"])
             if MAX_ROLLS is not None and len(rolls) >= MAX_ROLLS:
                 break
-            rolls.append({
-                "player": 0 if record["player"] == "X" else 1,
-                "position_id": record["board"],
-                "dice": list(dice),
-                "luck": round(luck(board, dice, first), 6),
-                "analysis_luck": round(record["analysis"]["luck-value"], 6),
-                "pips": pips(board),
-            })
+            rolls.append(
+                {
+                    "player": 0 if record["player"] == "X" else 1,
+                    "position_id": record["board"],
+                    "dice": list(dice),
+                    "luck": round(luck(board, dice, first), 6),
+                    "analysis_luck": round(record["analysis"]["luck-value"], 6),
+                    "pips": pips(board),
+                }
+            )
             first = False
         out.append(rolls)
     with open(os.path.join(OUT, f"session-{seed}.json"), "w", encoding="utf-8") as f:

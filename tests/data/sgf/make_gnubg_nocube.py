@@ -13,7 +13,7 @@ import gnubg
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg helpers
 
-from gnubg_load import play_itself  # noqa: E402
+from gnubg_load import play_itself
 
 play_itself(gnubg)
 gnubg.command("set cube use off")

@@ -16,7 +16,6 @@ sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/: the shared gnubg h
 
 from gnubg_load import dump_match, play_itself
 
-
 play_itself(gnubg)
 
 for length, seed in ((5, 3), (7, 13)):

@@ -21,15 +21,22 @@ import gnubg
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 NOISE = 0.06
 #: (name, match length (0: money), seed, games of a money session, cube on)
-RECORDS = [("match-3p-31", 3, 31, 0, True), ("match-5p-52", 5, 52, 0, True), ("match-7p-73", 7, 73, 0, True),
-           ("match-9p-94", 9, 94, 0, True), ("money-cube-15", 0, 15, 6, True), ("money-nocube-16", 0, 16, 6, False)]
+RECORDS = [
+    ("match-3p-31", 3, 31, 0, True),
+    ("match-5p-52", 5, 52, 0, True),
+    ("match-7p-73", 7, 73, 0, True),
+    ("match-9p-94", 9, 94, 0, True),
+    ("money-cube-15", 0, 15, 6, True),
+    ("money-nocube-16", 0, 16, 6, False),
+]
 if os.environ.get("STATS_RECORDS"):  # "name:length:seed:games:cube ..." (a live test makes its own)
-    RECORDS = [(name, int(length), int(seed), int(games), cube == "1") for name, length, seed, games, cube in
-               (item.split(":") for item in os.environ["STATS_RECORDS"].split())]
+    RECORDS = [
+        (name, int(length), int(seed), int(games), cube == "1")
+        for name, length, seed, games, cube in (item.split(":") for item in os.environ["STATS_RECORDS"].split())
+    ]
 HERE = os.environ.get("STATS_OUT", HERE)
 PLIES = os.environ.get("STATS_PLIES", "0")
 """The plies of the analysis (the players still play at 0 ply)."""
-
 
 
 def compact(action):
@@ -37,8 +44,9 @@ def compact(action):
     analysis = action.pop("analysis", None)
     if analysis:
         moves = analysis.get("moves") or []
-        short = {k: analysis[k] for k in ("probs", "nd-cubeful-eq", "dt-cubeful-eq", "luck-value", "imove")
-                 if k in analysis}
+        short = {
+            k: analysis[k] for k in ("probs", "nd-cubeful-eq", "dt-cubeful-eq", "luck-value", "imove") if k in analysis
+        }
         if moves:
             short.update(n=len(moves), best=moves[0]["score"], played=moves[analysis.get("imove", 0)]["score"])
         action["analysis"] = short
@@ -51,11 +59,18 @@ for player in (0, 1):
     gnubg.command(f"set player {player} chequerplay evaluation noise {NOISE}")
     gnubg.command(f"set player {player} cubedecision evaluation plies 0")
     gnubg.command(f"set player {player} cubedecision evaluation noise {NOISE}")
-for command in ("set jacoby off", "set beavers 0", "set automatic roll on", "set display off",
-                "set confirm new off", "set defaultnames Alpha Bravo",
-                f"set analysis chequerplay evaluation plies {PLIES}", "set analysis chequerplay evaluation cubeful on",
-                f"set analysis cubedecision evaluation plies {PLIES}",
-                "set analysis cubedecision evaluation cubeful on"):
+for command in (
+    "set jacoby off",
+    "set beavers 0",
+    "set automatic roll on",
+    "set display off",
+    "set confirm new off",
+    "set defaultnames Alpha Bravo",
+    f"set analysis chequerplay evaluation plies {PLIES}",
+    "set analysis chequerplay evaluation cubeful on",
+    f"set analysis cubedecision evaluation plies {PLIES}",
+    "set analysis cubedecision evaluation cubeful on",
+):
     gnubg.command(command)
 
 for name, length, seed, games, cube in RECORDS:
