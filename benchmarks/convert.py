@@ -64,8 +64,8 @@ def main() -> None:
         same_games = sum(1 for a, b in zip(matches, back) if _plain(a.games) == _plain(b.games))
         print(
             f"{fmt:>4}: {equal}/{len(matches)} read back equal, {same_games}/{len(matches)} with the same plays, "
-            f"cube actions and results; write {len(matches) / wrote:,.0f} matches/s, read back {len(matches) / read:,.0f} "
-            "matches/s" + (f"; reported lost: {dict(lost)}" if lost else "")
+            f"cube actions and results; write {len(matches) / wrote:,.0f} matches/s, "
+            f"read back {len(matches) / read:,.0f} matches/s" + (f"; reported lost: {dict(lost)}" if lost else "")
         )
 
 

@@ -63,7 +63,7 @@ def main(games: int) -> None:
     print(f"{games} games per position, gnubg-nn 0-ply play")
     print(f"{'position id':16} {'net mars':>9} {'none-borne-off':>24} {'outside-home':>24}")
     for start in starts(rng, 4):
-        w, wg, wbg, lg, lbg = gnubg_nn.probabilities(net_board(start), 0)
+        _w, wg, _wbg, lg, _lbg = gnubg_nn.probabilities(net_board(start), 0)
         counts = {name: 0 for name in RULES}
         for _ in range(games):
             end = play_out(start, rng)

@@ -88,7 +88,7 @@ def fold(text: str) -> str:
 def _forms() -> dict[str, tuple[int, int]]:
     """Every name :func:`dice_name` can say, with its variants, folded -> roll."""
     forms: dict[str, tuple[int, int]] = {}
-    for high, low in ((h, l) for h in range(1, 7) for l in range(1, h + 1)):
+    for high, low in ((h, lo) for h in range(1, 7) for lo in range(1, h + 1)):
         for five, joiner in product(FIVES, JOINERS):
             forms[fold(dice_name((high, low), five=five, joiner=joiner))] = (high, low)
     for name, die in DOUBLE_VARIANTS.items():
@@ -103,9 +103,9 @@ def accepted_names() -> list[str]:
     """The names :func:`parse_dice` reads (each also without Turkish letters,
     in any case, with hyphens or without spaces), one per roll and variant."""
     names = {
-        dice_name((h, l), five=f, joiner=j)
+        dice_name((h, lo), five=f, joiner=j)
         for h in range(1, 7)
-        for l in range(1, h + 1)
+        for lo in range(1, h + 1)
         for f, j in product(FIVES, JOINERS)
     }
     return sorted(names | set(DOUBLE_VARIANTS))
@@ -115,7 +115,7 @@ def parse_dice(name: str) -> tuple[int, int]:
     """The roll a Tavla dice name says, larger die first: "düşeş" -> (6, 6)."""
     roll = _FORMS.get(fold(name))
     if roll is None:
-        rolls = ", ".join(f"{dice_name((h, l))} {h}-{l}" for h in range(6, 0, -1) for l in range(h, 0, -1))
+        rolls = ", ".join(f"{dice_name((h, lo))} {h}-{lo}" for h in range(6, 0, -1) for lo in range(h, 0, -1))
         raise ValueError(
             _(
                 "unknown dice name {name!r}; the names are {rolls} (5 also as penç or beş, "

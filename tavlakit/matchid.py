@@ -293,10 +293,7 @@ def format_xgid(position: Position, state: MatchState) -> str:
     side = {_BOTTOM: "1", _TOP: "-1"}
     owner = "0" if state.cube_owner is None else side[state.cube_owner]
     dice = "D" if state.doubled else f"{state.dice[0]}{state.dice[1]}"
-    if state.length:
-        flags = int(state.crawford)
-    else:
-        flags = int(state.jacoby) + 2 * int(state.beaver)
+    flags = int(state.crawford) if state.length else int(state.jacoby) + 2 * int(state.beaver)
     fields = [
         "".join(chars),
         str(_log2(state.cube)),

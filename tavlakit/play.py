@@ -13,6 +13,7 @@ Play('24/18 13/11*')
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -89,7 +90,7 @@ def parse_part(text: str) -> list[Move]:
     if stops[0][1]:
         raise ValueError(_("a hit mark belongs after a destination point in {text!r}").format(text=text))
     moves = []
-    for (src, _hit), (dst, hit) in zip(stops, stops[1:]):
+    for (src, _hit), (dst, hit) in itertools.pairwise(stops):
         if dst >= src:
             raise ValueError(
                 _("move {text!r} does not go forward ({src} to {dst})").format(text=text, src=src, dst=dst)

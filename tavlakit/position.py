@@ -231,10 +231,7 @@ class Position:
             return None
         loser_view = self.flip() if who == 0 else self
         loser, _ = loser_view.points()
-        if rules.mars == "none-borne-off":
-            mars = sum(loser) == CHECKERS
-        else:
-            mars = any(loser[6:])
+        mars = sum(loser) == CHECKERS if rules.mars == "none-borne-off" else any(loser[6:])
         if not mars:
             return "single"
         if rules.backgammon and any(loser[18:]):

@@ -82,10 +82,7 @@ def layout(name: str) -> tuple[list[str], list[Cell]]:
 def replace_cell(lines: list[str], cell: Cell, text: str) -> list[str]:
     """The lines with ``text`` written in the cell, the rest of the row kept."""
     row = lines[cell.line]
-    if cell.side:
-        new = row[:RIGHT] + text
-    else:
-        new = (row[:LEFT] + text.ljust(RIGHT - LEFT) + row[RIGHT:]).rstrip()
+    new = row[:RIGHT] + text if cell.side else (row[:LEFT] + text.ljust(RIGHT - LEFT) + row[RIGHT:]).rstrip()
     return lines[: cell.line] + [new] + lines[cell.line + 1 :]
 
 

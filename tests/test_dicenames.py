@@ -9,7 +9,7 @@ import pytest
 import tavlakit as tk
 from tavlakit.dicenames import FIVES, JOINERS
 
-ROLLS = [(h, l) for h in range(1, 7) for l in range(1, h + 1)]
+ROLLS = [(h, lo) for h in range(1, 7) for lo in range(1, h + 1)]
 
 # copied by hand from the seed's text
 SEED_DOUBLES = {1: "hep yek", 2: "dubara", 3: "dü se", 4: "dört cihar", 5: "dü beş", 6: "düşeş"}

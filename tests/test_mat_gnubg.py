@@ -68,9 +68,14 @@ def our_actions(game: Game, moves_from: list[tuple] | None = None) -> list[tuple
         after = mine.apply(turn.moves)
         moves = tuple((m.src, m.dst) for m in turn.moves)
         other = next(theirs, None)
-        if moves_from is not None and other is not None and other[0] == "roll":
-            if other[4] and mine.apply(Move(*m) for m in other[4]) == after:
-                moves = other[4]
+        if (
+            moves_from is not None
+            and other is not None
+            and other[0] == "roll"
+            and other[4]
+            and mine.apply(Move(*m) for m in other[4]) == after
+        ):
+            moves = other[4]
         out.append(("roll", turn.player, turn.dice, mine.position_id(), moves))
         board0 = after if turn.player == 0 else after.flip()
     return out

@@ -86,12 +86,12 @@ def test_lookups_at_a_score() -> None:
 def test_bad_tables_are_one_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.xml"
     bad.write_text("<met><info><name>x</name></info><pre-crawford-table><row><me>0.5</me>")
-    with pytest.raises(ValueError, match="bad.xml: not a match equity table"):
+    with pytest.raises(ValueError, match=r"bad\.xml: not a match equity table"):
         load_met(bad)
     bad.write_text("<met><pre-crawford-table type='zadeh'><parameters/></pre-crawford-table></met>")
     with pytest.raises(ValueError, match="only explicit tables"):
         load_met(bad)
-    with pytest.raises(ValueError, match="missing.xml"):
+    with pytest.raises(ValueError, match=r"missing\.xml"):
         load_met(tmp_path / "missing.xml")
 
 

@@ -5,6 +5,7 @@ files, the files' own IDs, the CLI's board and moves, and bad input."""
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -163,7 +164,7 @@ def test_gnubg_game_export(corpus_dir: Path) -> None:
         assert sum(r.kind == "checker" for r in records) == text.count("\nRolled ")
         assert sum(r.kind == "cube" for r in records) == text.count("\nCube analysis")
         plays += sum(r.kind == "checker" for r in records) - 1  # the file's last play has no block after it
-        for record, after in zip(records, records[1:]):
+        for record, after in itertools.pairwise(records):
             if record.kind == "checker":
                 played = [c for c in record.candidates if c.played]
                 assert len(played) == 1 and played[0].play is not None

@@ -88,7 +88,7 @@ def test_gnubg_agrees_with_its_own_selfplay_records(loaded: dict[str, tuple]) ->
 
 def test_gnubg_sets_up_the_edited_position(loaded: dict[str, tuple]) -> None:
     match, dump = loaded["gnu_gibbon/edited.sgf"]
-    position_id, match_id = dump["ids"]
+    position_id, _match_id = dump["ids"]
     assert position_id == match.games[0].start == "4HPiAWAzTvABMA"
 
 

@@ -113,7 +113,7 @@ def test_tavla_rules_survive_sgf(corpus_dir) -> None:
     """A Tavla match written as SGF reads back under the same rules."""
     for name in ("t000.mat", "t002.mat"):
         match = load_mat((corpus_dir / "tavla" / name).read_bytes())
-        again, text, problems = rewrite(match)
+        again, _text, _problems = rewrite(match)
         assert again.rules == match.rules == Rules.preset("tavla")
         assert again.tags == match.tags
 

@@ -145,7 +145,7 @@ def test_analysis_statistics_and_decisions() -> None:
     streamed = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False, statistics=True)
     assert streamed.statistics["pr"].tolist() == direct["pr"].tolist()
     with pytest.raises(ValueError, match="stream"):
-        tk.analysis.analyse(iter([tk.read_match(path)]), luck=False).statistics
+        _ = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False).statistics
 
 
 def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:

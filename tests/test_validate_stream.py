@@ -26,7 +26,7 @@ def _session(path: Path, games: int) -> int:
     text = GAME_SOURCE.read_text(encoding="utf-8")
     body = text[text.index(" Game 1") :]
     first = body[: body.index(" Game 2")] if " Game 2" in body else body
-    head, rows = first.split("\n", 1)
+    _head, rows = first.split("\n", 1)
     score_line, rows = rows.split("\n", 1)
     winner = 1 if re.search(r"\n {20,}Wins", rows) else 0
     points = int(re.search(r"Wins (\d+)", rows).group(1))

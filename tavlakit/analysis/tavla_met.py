@@ -63,7 +63,7 @@ def game_chances(rules: Rules, probabilities: Probabilities | None = None) -> tu
     """The chance that one given player wins a game single, with a mars,
     with a backgammon (0 unless the rules have backgammons), the starter
     drawn at random. The three sum to one half."""
-    w, wg, wbg, lg, lbg = probabilities or start_probabilities(rules)
+    _w, wg, wbg, lg, lbg = probabilities or start_probabilities(rules)
     mars_and_more = (wg + lg) / 2.0
     backgammon = (wbg + lbg) / 2.0 if rules.backgammon else 0.0
     return 0.5 - mars_and_more, mars_and_more - backgammon, backgammon

@@ -158,7 +158,7 @@ def _open(given: str | Path | IO[str] | IO[bytes], fmt: str | None) -> tuple[Rea
                 with open(path, "rb") as handle:
                     chosen = by_magic(handle.read(_MAGIC_BYTES)) or by_extension(path)
             if chosen is not None and chosen.binary:
-                binary = open(path, "rb")
+                binary = open(path, "rb")  # noqa: SIM115 (returned: the caller closes it)
                 return chosen.open(binary, str(path)), binary
             opened = open_input(path)
     elif isinstance(given.read(0), bytes):  # a binary stream

@@ -375,7 +375,7 @@ class _Game:
                 "syntax", _("{text!r} answers no resignation").format(text=text), line=line, column=column
             )
             return
-        offered, points, said, _line, _column = self.resign
+        _offered, points, said, _line, _column = self.resign
         self.resign = None
         if kind == "accept":
             self.end(Result(player, points, resigned=True, line=line, column=column), line, text)

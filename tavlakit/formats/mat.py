@@ -31,6 +31,7 @@ column. Columns in turns, results and problems are 1-based.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -163,7 +164,7 @@ def _part_moves(text: str, absolute: bool) -> tuple[Move, ...]:
             if absolute:
                 point = 25 - point
         stops.append((point, hit))
-    moves = tuple(Move(src, dst, hit) for (src, _hit), (dst, hit) in zip(stops, stops[1:]))
+    moves = tuple(Move(src, dst, hit) for (src, _hit), (dst, hit) in itertools.pairwise(stops))
     return moves * count
 
 
@@ -611,9 +612,12 @@ class MatReader:
             game.score = self._after
         last = max(i for i, text in enumerate(lines) if text.strip())
         at = first + last
+        # a cut score line leaves the game without one
         cut = [
-            p for p in game.problems if (p.code == "syntax" and p.line == at) or (not game.turns and p.line == game.line)
-        ]  # a cut score line leaves the game without one
+            p
+            for p in game.problems
+            if (p.code == "syntax" and p.line == at) or (not game.turns and p.line == game.line)
+        ]
         game.problems[:] = [p for p in game.problems if not any(p is q for q in cut)]
         if game.turns:
             message = _("the file ends inside game {game}, after row {row}: the game has no result").format(

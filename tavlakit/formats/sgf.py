@@ -47,6 +47,7 @@ ignores.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -565,10 +566,8 @@ class _Turns:
         player = self.on_roll()
         for other in node:
             if other.ident == "PL":
-                try:
+                with contextlib.suppress(ValueError):
                     player = props.COLOR.read(other.values)
-                except ValueError:
-                    pass
         turn = Turn(player, "roll", dice, number=number, line=prop.line, column=prop.column, text=prop.text)
         self.turns.append(turn)
         self.dice_only = turn

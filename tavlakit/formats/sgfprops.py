@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar, Union
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..i18n import _
 from ..play import BAR, OFF, Move
@@ -69,7 +69,7 @@ class Roll(NamedTuple):
 
 #: A move property: a :class:`Roll`, or a word: ``double``, ``take``,
 #: ``drop``, ``beaver``, ``resign:N``, ``accept``, ``reject``.
-Action = Union[Roll, str]
+Action = Roll | str
 
 _ROLL = re.compile(r"([1-6])([1-6])((?:[a-z][a-z])*)")
 _WORDS = ("double", "take", "drop", "beaver", "accept", "reject")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Union
+from typing import IO
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -78,7 +78,7 @@ def escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-_Child = Union[Token, Node, GameTree, Property]
+_Child = Token | Node | GameTree | Property
 
 
 class _Trees(Transformer[Token, list[GameTree]]):
