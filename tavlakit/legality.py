@@ -243,7 +243,10 @@ def realise(
             return boards, Finding(
                 "illegal-play", "error", _("{move} does not move forward").format(move=move.text(flip))
             )
-    search(pool)
+    try:
+        search(pool)
+    finally:
+        del search  # a recursive closure is a reference cycle: broken here, the garbage collector has less to do
     return boards, deepest[0][1] if deepest else None
 
 
