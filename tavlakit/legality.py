@@ -246,7 +246,9 @@ def realise(
     try:
         search(pool)
     finally:
-        del search  # a recursive closure is a reference cycle: broken here, the garbage collector has less to do
+        # a recursive closure is a reference cycle (the function holds the cell
+        # that holds it): emptied here, the garbage collector has less to do
+        search = None  # type: ignore[assignment]
     return boards, deepest[0][1] if deepest else None
 
 
