@@ -152,11 +152,11 @@ def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
     junk = tmp_path / "junk.mat"
     junk.write_bytes(b"not a record\x00\x01")
     result = run("stats", "--by", "match", junk, STATS / "match-3p-31.mat")
-    assert result.exit_code == 0
+    assert result.exit_code == 2  # an input nothing could be read from, as with --by player
     assert "junk.mat" in result.output and "encoding" in result.output
     assert "match-3p-31.mat: 3-point match" in result.output
     result = run("stats", "--by", "match", junk)
-    assert result.exit_code == 1 and "no game could be read" in result.output
+    assert result.exit_code == 2 and "no game could be read" in result.output
 
 
 def test_tavla_scores_a_backgammon_as_a_mars() -> None:

@@ -153,12 +153,6 @@ def gammon_prices(state: CubeState) -> tuple[float, float, float, float]:
     return max(g0, 0.0), max(g1, 0.0), max(b0, 0.0), max(b1, 0.0)
 
 
-def utility(probs: Probabilities, state: CubeState) -> float:
-    """The cubeless equity of the side on roll (EMG in match play), with the
-    score's gammon prices (gnubg's Utility)."""
-    return float(_utility(np.asarray([probs], dtype=float), state)[0])
-
-
 def _utility(p: Array, state: CubeState) -> Array:
     prices = gammon_prices(state)
     me, you = state.mover, 1 - state.mover
@@ -498,5 +492,4 @@ __all__ = [
     "mwc2eq",
     "mwc_scale",
     "on_roll_many",
-    "utility",
 ]

@@ -65,21 +65,7 @@ class MatchEquityTable:
         Crawford game (one of them 1-away); the trailer is taken as player 0
         of the post-Crawford tables, which gnubg's tables give the same for
         both players."""
-        if mine <= 0:
-            return 1.0
-        if theirs <= 0:
-            return 0.0
-        if mine > MAXSCORE or theirs > MAXSCORE:
-            raise ValueError(
-                _("a score {mine}-away against {theirs}-away is beyond the table's {most} points").format(
-                    mine=mine, theirs=theirs, most=MAXSCORE
-                )
-            )
-        if post_crawford and (mine == 1 or theirs == 1):
-            if mine == 1:
-                return 1.0 - self.post[1][theirs - 1]
-            return self.post[0][mine - 1]
-        return self.pre[mine - 1][theirs - 1]
+        return self._lookup(mine, theirs, post_crawford and (mine == 1 or theirs == 1))
 
     def at_score(self, score: tuple[int, int], length: int, crawford: bool) -> float:
         """Player 0's MWC at the start of a game at ``score`` of a
@@ -105,6 +91,12 @@ class MatchEquityTable:
             return 1.0
         if a1 <= 0:
             return 0.0
+        if a0 > MAXSCORE or a1 > MAXSCORE:
+            raise ValueError(
+                _("a score {mine}-away against {theirs}-away is beyond the table's {most} points").format(
+                    mine=a0, theirs=a1, most=MAXSCORE
+                )
+            )
         if post:
             return 1.0 - self.post[1][a1 - 1] if a0 == 1 else self.post[0][a0 - 1]
         return self.pre[a0 - 1][a1 - 1]

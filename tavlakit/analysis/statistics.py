@@ -62,7 +62,7 @@ from .cubeful import (
 )
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .luck import luck_mark, luck_rating
-from .met import MatchEquityTable, default_met
+from .met import MAXSCORE, MatchEquityTable, default_met
 from .tavla_met import tavla_met
 
 #: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
@@ -288,20 +288,23 @@ class Judge:
             yield from self._game(match, rg)
 
     def _game(self, match: Match, rg: ReplayedGame) -> Iterator[Judged]:
-        known = True
         first = True
         pending: tuple[CubeDecision, CubeState] | None = None
         number = rg.game.number
+        if match.length > MAXSCORE:  # beyond every match equity table
+            for step in rg.steps:
+                kind = "roll" if step.turn.kind == "roll" else _KINDS[step.turn.kind]
+                reason = N_("a match longer than the match equity table's 64 points")
+                yield Judged(number, step.index, step.player, kind, {"unjudged": reason})
+            return
         for step in rg.steps:
             turn = step.turn
+            known = step.known  # the replayer's word: the board before this turn is known
             state = self.state(match, rg, step.player, step.cube, step.owner)
             if turn.kind == "roll":
-                valid = step.dice is not None  # the replayer's one test of the dice (dicenames.as_roll)
-                if not known or not valid or not step.legal:
+                if not known or step.dice is None or not step.legal:
                     reason = N_("the board is not known") if not known else N_("a play or dice that are not legal")
                     yield Judged(number, step.index, step.player, "roll", {"unjudged": reason})
-                    if turn.status in ("unknown", "illegal") or not valid:
-                        known = False
                     continue
                 dice = step.dice
                 assert dice is not None
@@ -571,6 +574,8 @@ def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met
     result = rg.game.result
     if result is None or result.winner not in (0, 1):
         return
+    if match.length > MAXSCORE:
+        return  # beyond the table: the game's turns are listed as not judged
     if match.length:
         before = met.at_score(rg.game.score, match.length, rg.crawford)
         after = met.after(rg.game.score, match.length, rg.crawford, result.winner, result.points)

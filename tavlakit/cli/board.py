@@ -15,7 +15,7 @@ from ..matchid import MatchState, parse_gnubg_id, parse_xgid
 from ..position import Position, render
 from ..problem import ProblemError
 from ..rules import Rules
-from .common import RULES_HELP, default_numbering, fail, parse_numbering, parse_position, parse_rules
+from .common import RULES_HELP, default_numbering, fail, parse_numbering, parse_rules
 
 ID_HELP = _(
     "A GNU Backgammon Position ID, gnubg's PositionID:MatchID, an XGID, or a position text file "
@@ -158,7 +158,10 @@ def moves(
         raise typer.Exit(check_candidates(records, parse_rules(rules)))
     if not roll:
         raise typer.BadParameter(_("give the roll: two dice (6 5) or a Tavla name"))
-    pos = parse_position(position_id)
+    try:
+        pos = parse_board_id(position_id)[0]  # the IDs board takes: Position ID, PosID:MatchID, XGID
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     for play in pos.legal_plays(parse_roll(roll), parse_rules(rules)):
         typer.echo(str(play) or _("(no move)"))
 

@@ -40,14 +40,6 @@ def default_numbering() -> Numbering:
     return Numbering.ABSOLUTE if language() == "tr" else Numbering.RELATIVE
 
 
-def parse_position(position_id: str) -> Position:
-    """A Position from a gnubg Position ID, or a clear command-line error."""
-    try:
-        return Position.from_position_id(position_id)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
-
-
 class SourceLines:
     """The source lines of files, read only when a problem needs showing."""
 

@@ -189,17 +189,19 @@ def run(
             raise typer.BadParameter(str(exc)) from None
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
+    unread = 0
     judged = pmap(
         file_statistics, files, jobs, rules=rules, met=str(met_path) if met_path is not None else None, ply=ply
     )
     for found, missed, problems in progress(judged, _("analysing"), len(files)):
         rows += found
         unjudged += missed
+        unread += bool(problems)
         for problem in problems:
             typer.echo(problem, err=True)
     if not rows:
         typer.echo(_("no game could be read from the files given"), err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(2)
     frame = assemble(rows, unjudged)
     for turn in unjudged:
         typer.echo(
@@ -218,10 +220,14 @@ def run(
     if json_output:
         for record in json.loads(frame.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
-        return
-    for line in layout(frame):
-        typer.echo(line)
-    if any(Rules.preset(row["rules"]).mars == "outside-home" for row in rows if row["rules"] != "custom") or (
-        rules is not None and rules.mars == "outside-home"
-    ):
-        typer.echo(_("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)"))
+    else:
+        for line in layout(frame):
+            typer.echo(line)
+        if any(Rules.preset(row["rules"]).mars == "outside-home" for row in rows if row["rules"] != "custom") or (
+            rules is not None and rules.mars == "outside-home"
+        ):
+            typer.echo(
+                _("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)")
+            )
+    if unread:
+        raise typer.Exit(2)  # an input nothing could be read from, said on stderr above (as --by player)

@@ -117,6 +117,22 @@ def stats(
     """
     if by not in ("player", "file", "match"):
         raise typer.BadParameter(_("--by must be 'player', 'file' or 'match', not {name!r}").format(name=by))
+    unused = (
+        [
+            name
+            for name, given in (
+                ("--plot", plot),
+                ("--names", names),
+                ("--merge-names", merge_names or None),
+                ("--no-luck", None if luck else True),
+            )
+            if given is not None
+        ]
+        if by == "match"
+        else [name for name, given in (("--met", met), ("--ply", ply or None)) if given is not None]
+    )
+    if unused:
+        raise typer.BadParameter(_("{options} do(es) not go with --by {by}").format(options=", ".join(unused), by=by))
     try:
         chosen = Rules.preset(rules) if rules else None
     except ValueError as exc:

@@ -49,7 +49,7 @@ from ..position import Position
 from ..problem import Reporter
 from ..record import Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
-from .text import open_input, owned
+from .text import open_input, owned, put_first
 
 __all__ = ["GmdReader", "load_gmd", "read_gmd"]
 
@@ -580,6 +580,6 @@ def load_gmd(given: str | bytes | Path | IO[str], source: str | None = None) -> 
     with owned(given, stream):
         reader = read_gmd(stream, source)
         match = reader.match
-        match.problems[:0] = problems
+        put_first(problems, match.problems)
         match.games = list(reader.games())
     return match
