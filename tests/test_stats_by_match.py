@@ -188,3 +188,27 @@ def test_plays_frame_with_the_judged_cube() -> None:
         mine = joined[(joined["player"] == side) & joined["category"].notna()]
         row = stats[(stats["scope"] == "match") & (stats["side"] == side)].iloc[0]
         assert mine["cube_error_emg"].sum() == pytest.approx(row["cube_error_emg"])
+
+
+def test_a_match_beyond_the_tables_is_said_not_judged(tmp_path: Path) -> None:
+    """Before: a 99-point match ended stats --by match in an IndexError."""
+    long = tmp_path / "long.mat"
+    long.write_text(
+        " 99 point match\n\n Game 1\n A : 0                 B : 0\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n      Wins 1 point\n",
+        encoding="utf-8",
+    )
+    result = run("stats", "--by", "match", long)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert result.output.count("not judged: a match longer than the match equity table's 64 points") == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--by", "match", "--no-luck"), ("--by", "match", "--plot", "x.png"), ("--met", "x.xml"), ("--ply", "1")],
+)
+def test_options_that_do_not_go_with_by_are_usage_errors(args: tuple[str, ...]) -> None:
+    result = run("stats", *args, STATS / "match-3p-31.mat")
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and "do(es) not go with --by" in result.output
