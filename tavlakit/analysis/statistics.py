@@ -287,7 +287,9 @@ class Judge:
         for rg in replay(match, self.rules):
             yield from self._game(match, rg)
 
-    def _game(self, match: Match, rg: ReplayedGame) -> Iterator[Judged]:
+    def _game(self, match: Match, rg: ReplayedGame, rolls: bool = True) -> Iterator[Judged]:
+        """The judged turns of one replayed game; ``rolls=False`` judges the
+        cube decisions only (the luck and play of each roll are left out)."""
         first = True
         pending: tuple[CubeDecision, CubeState] | None = None
         number = rg.game.number
@@ -315,7 +317,8 @@ class Judge:
                     yield self._decision(number, step.index, step.player, "no double", decision, state)
                 pending = None
                 first = False
-                yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
+                if rolls:
+                    yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
                 continue
             if not known:
                 yield Judged(
@@ -691,14 +694,16 @@ def decisions_frame(
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
 
 
-def game_decisions(
+def cube_decisions(
     match: Match, games: Iterable[ReplayedGame], rules: Rules, met: MatchEquityTable | None = None, ply: int = 0
 ) -> pd.DataFrame:
-    """:func:`decisions_frame` of games already replayed (the viewer's
-    steps), so that nothing replays the match a second time."""
+    """The cube decisions of :func:`decisions_frame` for games already
+    replayed (the viewer's steps): nothing replays the match a second time,
+    and the rolls, whose luck and play the viewer has judged, are not judged
+    again."""
     judge = Judge(rules, met, ply)
     path = match.source or "match-1"
-    rows = [row for rg in games for row in _decision_rows(match, path, path, list(judge._game(match, rg)))]
+    rows = [row for rg in games for row in _decision_rows(match, path, path, list(judge._game(match, rg, rolls=False)))]
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
 
 
@@ -896,9 +901,9 @@ __all__ = [
     "Judge",
     "Judged",
     "assemble",
+    "cube_decisions",
     "decisions_frame",
     "file_statistics",
-    "game_decisions",
     "join_decisions",
     "match_statistics",
     "rating",
