@@ -27,14 +27,13 @@ from .registry import (
     EXTENSIONS as _BY_EXTENSION,
     REGISTRY,
     Format,
-    Reader,
     WriteOptions,
     by_content,
     by_extension,
     by_magic,
     named,
 )
-from .text import open_input, put_first, read_stream, source_name
+from .text import Reader, open_input, put_first, read_stream, source_name
 
 __all__ = [
     "EXTENSIONS",

@@ -49,7 +49,7 @@ from ..position import Position
 from ..problem import Reporter
 from ..record import Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
-from .text import open_input, owned, put_first
+from .text import load_whole, stream_source
 
 __all__ = ["GmdReader", "load_gmd", "read_gmd"]
 
@@ -568,18 +568,9 @@ class GmdReader:
 
 def read_gmd(stream: IO[str], source: str | None = None) -> GmdReader:
     """Open a Gibbon Match Dump for reading game by game."""
-    if source is None:
-        name = getattr(stream, "name", None)
-        source = name if isinstance(name, str) else None
-    return GmdReader(stream, source)
+    return GmdReader(stream, stream_source(stream, source))
 
 
 def load_gmd(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole Gibbon Match Dump (text, bytes, a :class:`~pathlib.Path` or a stream)."""
-    stream, source, problems = open_input(given, source)
-    with owned(given, stream):
-        reader = read_gmd(stream, source)
-        match = reader.match
-        put_first(problems, match.problems)
-        match.games = list(reader.games())
-    return match
+    return load_whole(read_gmd, given, source)

@@ -48,7 +48,7 @@ from ..play import BAR, OFF, Move
 from ..problem import Problem, Reporter
 from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
 from ..rules import DEFAULT_RULES
-from .text import open_input, owned, put_first
+from .text import load_whole, stream_source
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
 
@@ -642,21 +642,12 @@ class MatReader:
 
 def read_mat(stream: IO[str] | Iterable[str], source: str | None = None) -> MatReader:
     """Open a transcript for streaming; reads the header and the first game now."""
-    if source is None:
-        source = getattr(stream, "name", None)
-        source = source if isinstance(source, str) else None
-    return MatReader(stream, source)
+    return MatReader(stream, stream_source(stream, source))
 
 
 def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole transcript (text, bytes, a :class:`~pathlib.Path` or a stream) into a :class:`Match`."""
-    stream, source, problems = open_input(given, source)
-    with owned(given, stream):
-        reader = read_mat(stream, source)
-        match = reader.match
-        put_first(problems, match.problems)
-        match.games = list(reader.games())
-    return match
+    return load_whole(read_mat, given, source)
 
 
 # -- writing ---------------------------------------------------------------------

@@ -23,27 +23,16 @@ ValueError: the sgf format takes no option 'numbering' (it takes none)
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol, TypedDict
+from typing import IO, Any, TypedDict
 
 from ..i18n import _
 from ..numbering import Numbering, NumberingLike
 from ..problem import Problem
-from ..record import Game, Match
-
-
-class Reader(Protocol):
-    """A record opened for reading: the header now, the games one at a time."""
-
-    @property
-    def match(self) -> Match:
-        """Players, length, tags and the problems found outside any game (no games)."""
-
-    def games(self) -> Iterator[Game]:
-        """The games, read one at a time."""
-
+from ..record import Match
+from .text import Reader
 
 Opener = Callable[[IO[Any], "str | None"], Reader]
 """Opens a text stream (a binary stream for a binary format) for reading."""

@@ -17,10 +17,11 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, NamedTuple, Protocol
 
 from ..i18n import _
 from ..problem import Problem, Reporter
+from ..record import Game, Match
 
 #: Legacy encodings tried in order when the bytes are not UTF-8. cp1254
 #: (Windows Turkish) leaves a few bytes undefined; ISO-8859-9 maps every byte.
@@ -142,6 +143,40 @@ class Input(NamedTuple):
     stream: IO[str]
     source: str | None
     problems: list[Problem]
+
+
+class Reader(Protocol):
+    """A record opened for reading: the header now, the games one at a time."""
+
+    @property
+    def match(self) -> Match:
+        """Players, length, tags and the problems found outside any game (no games)."""
+
+    def games(self) -> Iterator[Game]:
+        """The games, read one at a time."""
+
+
+def stream_source(stream: object, source: str | None) -> str | None:
+    """``source``, else the name of ``stream`` when it has one (an open file)."""
+    if source is None:
+        name = getattr(stream, "name", None)
+        source = name if isinstance(name, str) else None
+    return source
+
+
+def load_whole(
+    open_reader: Callable[[IO[str], str | None], Reader], given: str | bytes | Path | IO[str], source: str | None
+) -> Match:
+    """A whole record read by ``open_reader`` (a format's ``read_*``) from
+    text, bytes, a :class:`~pathlib.Path` or a stream: the decoder's
+    problems first, the file closed when it was opened here."""
+    stream, source, problems = open_input(given, source)
+    with owned(given, stream):
+        reader = open_reader(stream, source)
+        match = reader.match
+        put_first(problems, match.problems)
+        match.games = list(reader.games())
+    return match
 
 
 def owned(given: object, stream: IO[str]) -> AbstractContextManager[object]:
