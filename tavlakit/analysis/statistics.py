@@ -721,13 +721,9 @@ def _decision_rows(match: Match, label: str, path: str, judged: list[Judged]) ->
         }
 
 
-#: The columns :func:`join_decisions` adds to a plays frame.
-JOINED = (
-    "luck_emg",
-    "luck_mwc",
-    "error_emg",
-    "error_mwc",
-    "mark",
+#: The columns :func:`join_decisions` adds to a plays frame: a roll's, then a cube decision's.
+JOINED_ROLL = ("luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark")
+JOINED_CUBE = (
     "cube_decision",
     "no_double",
     "double_take",
@@ -738,6 +734,7 @@ JOINED = (
     "cube_error_mwc",
     "category",
 )
+JOINED = JOINED_ROLL + JOINED_CUBE
 
 
 def join_decisions(plays: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
@@ -748,22 +745,8 @@ def join_decisions(plays: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame
     before (``cube_decision`` = ``no double``) the three equities, gnubg's best
     action, the right action, the cube error and its category."""
     keys = ["path", "game", "turn"]
-    rolls = decisions[decisions["kind"] == "roll"][keys + ["luck_emg", "luck_mwc", "error_emg", "error_mwc", "mark"]]
-    cube = decisions[decisions["kind"] != "roll"].rename(columns={"kind": "cube_decision"})
-    cube = cube[
-        keys
-        + [
-            "cube_decision",
-            "no_double",
-            "double_take",
-            "double_pass",
-            "best",
-            "right_action",
-            "cube_error_emg",
-            "cube_error_mwc",
-            "category",
-        ]
-    ]
+    rolls = decisions[decisions["kind"] == "roll"][keys + list(JOINED_ROLL)]
+    cube = decisions[decisions["kind"] != "roll"].rename(columns={"kind": "cube_decision"})[keys + list(JOINED_CUBE)]
     out = plays.merge(rolls, on=keys, how="left").merge(cube, on=keys, how="left")
     out.index = plays.index
     return out

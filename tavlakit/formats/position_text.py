@@ -758,12 +758,7 @@ def read_positions(given: str | Path | IO[str]) -> list[PositionRecord]:
     parser = _parse(text, source, problems)
     found = list(parser.read())
     if not found:
-        errors = [p for p in parser.report.problems if p.severity == "error"]
-        raise ProblemError(
-            errors[0]
-            if errors
-            else Reporter(file=source).report("empty", "error", _("the file holds no analysed position"), line=1)
-        )
+        raise _none_found(parser, source)
     return found
 
 
@@ -774,13 +769,17 @@ def read_position(given: str | Path | IO[str]) -> PositionRecord:
     parser = _parse(text, source, problems)
     found = next(parser.read(), None)
     if found is None:
-        errors = [p for p in parser.report.problems if p.severity == "error"]
-        raise ProblemError(
-            errors[0]
-            if errors
-            else Reporter(file=source).report("empty", "error", _("the file holds no analysed position"), line=1)
-        )
+        raise _none_found(parser, source)
     return found
+
+
+def _none_found(parser: _Parser, source: str | None) -> ProblemError:
+    """The error of a text in which no position was found: the parser's first, else ``empty``."""
+    errors = [p for p in parser.report.problems if p.severity == "error"]
+    first = errors[0] if errors else None
+    return ProblemError(
+        first or Reporter(file=source).report("empty", "error", _("the file holds no analysed position"), line=1)
+    )
 
 
 class PositionReader:
