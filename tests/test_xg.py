@@ -490,3 +490,22 @@ def test_a_record_of_an_unknown_kind_is_said_and_left_out(xg_dir: Path, tmp_path
     [problem] = match.problems
     assert (problem.code, problem.severity, problem.line) == ("unsupported", "warning", 3)
     assert match.games == tk.read_match(xg_dir / "test.xg").games
+
+
+def test_statistics_show_xgs_totals_beside_ours(corpus_dir: Path) -> None:
+    """The statistics frame carries the record's own analysis beside ours:
+    XG's checker error of each player is the sum of the plays frame's
+    recorded_error, and a record without analysis has NaN there."""
+    from tavlakit.analysis.statistics import statistics_frame
+
+    match = tk.read_match(corpus_dir / "xg" / "match_with_comment.xg")
+    stats = statistics_frame(match)
+    plays = tk.analysis.analyse(match, luck=False).plays
+    rolls = plays[plays["kind"] == "roll"]
+    for row in stats[stats["scope"] == "match"].itertuples():
+        assert row.recorded_by == "XG"
+        mine = rolls[rolls["name"] == row.player]
+        assert row.recorded_checker_error == pytest.approx(mine["recorded_error"].sum())
+        assert row.recorded_luck == pytest.approx(mine["recorded_luck"].sum())
+    plain = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.mat"))
+    assert plain["recorded_checker_error"].isna().all() and plain["recorded_by"].isna().all()

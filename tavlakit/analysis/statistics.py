@@ -500,7 +500,13 @@ STATISTICS_COLUMNS = (
     "fibs_rating_checker_loss",
     "fibs_rating_cube_loss",
     "unjudged",
+    "recorded_by",
+    "recorded_checker_error",
+    "recorded_luck",
 )
+#: The record's own analyser's totals (XG's), beside ours: NaN where the record holds none. (XG's
+#: cube errors are kept on the turns but not added up here: their sign in the files is not settled.)
+RECORDED = ("recorded_checker_error", "recorded_luck")
 
 
 def _blank() -> dict[str, Any]:
@@ -516,6 +522,8 @@ def _blank() -> dict[str, Any]:
         luck_adjusted_result=0.0,
         unjudged=0,
         opponent_moves=0,
+        recorded_by=None,
+        **dict.fromkeys(RECORDED, math.nan),
     )
     for name in (
         "missed_doubles_below_cp",
@@ -588,6 +596,22 @@ def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met
     for side, sign in ((0, 1.0), (1, -1.0)):
         rows[side]["actual_result"] += sign * change
         rows[side]["luck_adjusted_result"] += sign * change
+
+
+def _recorded(rows: dict[int, dict[str, Any]], rg: ReplayedGame) -> None:
+    """Add up the analysis the record holds (XG's, as written): the equity
+    each player's plays lost, and the luck of their rolls."""
+    for step in rg.steps:
+        analysis = step.turn.analysis
+        if analysis is None:
+            continue
+        mine = rows[step.player]
+        mine["recorded_by"] = analysis.program
+        if step.turn.kind != "roll":
+            continue
+        for column, value in (("recorded_checker_error", analysis.error), ("recorded_luck", analysis.luck)):
+            if value is not None:
+                mine[column] = value if math.isnan(mine[column]) else mine[column] + value
 
 
 #: gnubg's rating offset of the error-based FIBS rating (a player without errors).
@@ -765,7 +789,10 @@ def statistics_frame(
     difference the luck-adjusted result implies, the absolute rating from the
     error rates and what checker and cube errors cost; NaN for money play,
     for Tavla and in the overall rows); ``unjudged``: how many turns could not be judged,
-    listed with the reason in ``frame.attrs["unjudged"]``). ``ply=1``: plays
+    listed with the reason in ``frame.attrs["unjudged"]``); ``recorded_*``:
+    the record's own analyser's totals beside ours (``recorded_by``: whose,
+    e.g. XG; the checker error as equity lost, the luck for the roller; NaN
+    where the record holds no analysis). ``ply=1``: plays
     (those gnubg's move filter keeps) and cube decisions at 1 ply, luck at 0
     ply as gnubg always judges it."""
     return assemble(*match_statistics(matches, rules, met, ply))
@@ -807,6 +834,7 @@ def match_statistics(
         for j in judged:
             _add(per, j, unjudged, {"path": path, "player": match.players[j.player]})
         _result(match, rg, per, judge.met)
+        _recorded(per, rg)
     flush()
     return rows, unjudged
 
@@ -831,7 +859,8 @@ def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.D
     ]
     overall = []
     for player, group in frame.groupby("player", sort=False):
-        total = {c: group[c].sum() for c in counts}
+        total: dict[str, Any] = {c: group[c].sum(min_count=1 if c in RECORDED else 0) for c in counts}
+        total["recorded_by"] = next((by for by in group["recorded_by"] if isinstance(by, str)), None)
         overall.append(
             {
                 "scope": "overall",
