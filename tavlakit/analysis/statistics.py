@@ -459,6 +459,15 @@ def _right_action(d: CubeDecision, kind: str) -> str:
 # --- the statistics frame ------------------------------------------------------
 
 #: The columns of :func:`statistics_frame` after the identifying ones.
+#: gnubg's categories of cube errors (counted, and each also as ``*_emg``/``*_mwc``).
+CUBE_CATEGORIES = (
+    "missed_doubles_below_cp",
+    "missed_doubles_above_cp",
+    "wrong_doubles_below_dp",
+    "wrong_doubles_above_tg",
+    "wrong_takes",
+    "wrong_passes",
+)
 STATISTICS_COLUMNS = (
     "total_moves",
     "unforced_moves",
@@ -478,12 +487,7 @@ STATISTICS_COLUMNS = (
     "doubles",
     "takes",
     "passes",
-    "missed_doubles_below_cp",
-    "missed_doubles_above_cp",
-    "wrong_doubles_below_dp",
-    "wrong_doubles_above_tg",
-    "wrong_takes",
-    "wrong_passes",
+    *CUBE_CATEGORIES,
     "cube_error_emg",
     "cube_error_mwc",
     "error_rate_memg",
@@ -525,14 +529,7 @@ def _blank() -> dict[str, Any]:
         recorded_by=None,
         **dict.fromkeys(RECORDED, math.nan),
     )
-    for name in (
-        "missed_doubles_below_cp",
-        "missed_doubles_above_cp",
-        "wrong_doubles_below_dp",
-        "wrong_doubles_above_tg",
-        "wrong_takes",
-        "wrong_passes",
-    ):
+    for name in CUBE_CATEGORIES:
         out[name + "_emg"] = 0.0
         out[name + "_mwc"] = 0.0
     return out
