@@ -117,20 +117,17 @@ def stats(
     """
     if by not in ("player", "file", "match"):
         raise typer.BadParameter(_("--by must be 'player', 'file' or 'match', not {name!r}").format(name=by))
-    unused = (
-        [
-            name
-            for name, given in (
-                ("--plot", plot),
-                ("--names", names),
-                ("--merge-names", merge_names or None),
-                ("--no-luck", None if luck else True),
-            )
-            if given is not None
-        ]
-        if by == "match"
-        else [name for name, given in (("--met", met), ("--ply", ply or None)) if given is not None]
-    )
+    # the options of the --by chosen only: --met and --ply judge the cube (--by match); the others the tables
+    given = {
+        "--plot": plot is not None,
+        "--names": names is not None,
+        "--merge-names": merge_names,
+        "--no-luck": not luck,
+        "--met": met is not None,
+        "--ply": ply != 0,
+    }
+    others = ("--met", "--ply") if by != "match" else ("--plot", "--names", "--merge-names", "--no-luck")
+    unused = [name for name in others if given[name]]
     if unused:
         raise typer.BadParameter(_("{options} do(es) not go with --by {by}").format(options=", ".join(unused), by=by))
     try:
