@@ -202,8 +202,37 @@ def test_keys_decoded_in_bulk_as_one_by_one() -> None:
 
 
 def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
-    judge = Judge(Rules.preset("backgammon"))
+    judge, fresh = Judge(Rules.preset("backgammon")), Judge(Rules.preset("backgammon"))
     match = tk.read_match(DATA / "match-3p-31.mat")
-    judge._scores.update({(i, i, i): [] for i in range(10_001)})  # type: ignore[misc]
+    judge._scores.update({(i, i, i): None for i in range(50_001)})  # type: ignore[misc]
     rolls = [j for rg in replay(match, judge.rules) for j in judge._game(match, rg) if j.kind == "roll"]
-    assert len(rolls) > 100 and len(judge._scores) <= 10_001 + 21 * len(rolls)
+    again = [j for rg in replay(match, fresh.rules) for j in fresh._game(match, rg) if j.kind == "roll"]
+    assert len(rolls) > 100 and len(judge._scores) < 50_000  # emptied, then filled with this match's rolls
+    assert [j.values for j in rolls] == [j.values for j in again]
+
+
+def test_a_rolls_settled_efficiency_is_that_of_each_of_its_plays() -> None:
+    """The shortcut that skips decoding the plays of a roll (their cube
+    efficiency cannot differ) against decoding every play."""
+    from tavlakit.analysis.cubeful import efficiency, settled_efficiency
+
+    rules = Rules.preset("backgammon")
+    settled = open_ = 0
+    for name in ("match-9p-94", "money-nocube-16"):
+        match = tk.read_match(DATA / f"{name}.mat")
+        for rg in replay(match, rules):
+            for step in rg.steps[::3]:
+                if step.turn.kind != "roll" or not step.known or 15 - step.before.off()[0] <= 4:
+                    continue
+                mover, opponent = step.before.points()
+                for roll in ((6, 6), (6, 5), (3, 1), (2, 2), (1, 1)):
+                    pips = (roll[0] + roll[1]) * (1 + (roll[0] == roll[1]))
+                    value = settled_efficiency(mover, opponent, pips)
+                    plays = step.before.legal_positions(roll, rules) or [step.before.flip()]
+                    found = {round(efficiency(after), 9) for after in plays}
+                    if value is None:
+                        open_ += 1
+                    else:
+                        settled += 1
+                        assert found == {round(value, 9)}, (step.before.position_id(), roll)
+    assert settled > 300 and open_ > 5

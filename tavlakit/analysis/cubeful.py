@@ -194,6 +194,30 @@ def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
     return np.where(over, 0.0, np.where(contact, CONTACT_X, np.where(bearoff, BEAROFF_X, race)))
 
 
+def settled_efficiency(mover: Sequence[int], opponent: Sequence[int], pips: int) -> float | None:
+    """The cube efficiency of every position a play of ``pips`` pips leads
+    to from a position (boards as :func:`efficiency_of`'s; the opponent then
+    on roll, with more than four of the mover's checkers left) when no such
+    play can change it; None when it depends on the play.
+
+    >>> from tavlakit import Position
+    >>> mover, opponent = Position.initial().points()
+    >>> settled_efficiency(mover, opponent, 11) == CONTACT_X
+    True
+    """
+    mine = max(i for i, count in enumerate(mover) if count)  # each side's rearmost checker
+    theirs = max(i for i, count in enumerate(opponent) if count)
+    if mine - pips + theirs >= 23:  # still in contact however the rearmost checker moves
+        return CONTACT_X
+    if mine + theirs >= 23:
+        return None
+    if any(opponent[6:]):  # a race: the opponent on roll is not yet home
+        return float(
+            np.clip(sum(i * c for i, c in enumerate(opponent, 1)) * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN, RACE_MAX)
+        )
+    return BEAROFF_X if not any(mover[6:]) else None
+
+
 # --- cubeful 0-ply: money ------------------------------------------------------
 #
 # Every function below takes many positions at once: ``p`` is an (n, 5)
@@ -492,4 +516,5 @@ __all__ = [
     "mwc2eq",
     "mwc_scale",
     "on_roll_many",
+    "settled_efficiency",
 ]

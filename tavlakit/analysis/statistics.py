@@ -31,6 +31,7 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ from .cubeful import (
     mwc2eq,
     mwc_scale,
     on_roll_many,
+    settled_efficiency,
 )
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
 from .luck import luck_mark, luck_rating
@@ -111,6 +113,28 @@ class Judged:
     values: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class RollScores:
+    """The mover's cubeful equity (EMG) after each legal play of one roll,
+    with the key of the position each leads to (the opponent on roll); one
+    entry, the position as it is, when no play is possible."""
+
+    values: npt.NDArray[np.float64]
+    keys: list[str]
+    best: float
+
+    def value_of(self, key: str) -> float | None:
+        """The equity after the play leading to ``key``; None if no legal play does."""
+        try:
+            return float(self.values[self.keys.index(key)])
+        except ValueError:
+            return None
+
+    def ranked(self) -> list[tuple[float, str]]:
+        """(equity, key) of every play, best first."""
+        return sorted(zip(self.values.tolist(), self.keys), reverse=True)
+
+
 class Judge:
     """Judges the turns of matches played under one set of rules."""
 
@@ -125,7 +149,7 @@ class Judge:
         # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
         # only leaves out the cube decisions); Tavla has no cube at all: cubeless
         self.live = rules.cube or rules.backgammon
-        self._scores: dict[tuple[Position, Roll, CubeState], list[tuple[float, str]]] = {}
+        self._scores: dict[tuple[Position, Roll, CubeState], RollScores] = {}
 
     # --- values -------------------------------------------------------------
 
@@ -160,38 +184,78 @@ class Judge:
         out[:, 2] = out[:, 4] = 0.0
         return out
 
-    def scores(self, pos: Position, dice: Roll, state: CubeState) -> list[tuple[float, str]]:
-        """The mover's cubeful equity after each legal play of ``dice`` with
-        the key of the position it leads to (the opponent on roll), best
-        first; one entry, the position as it is, when no play is possible.
-        The 21 rolls of a position are scored together (one batch)."""
+    def scores(self, pos: Position, dice: Roll, state: CubeState) -> RollScores:
+        """The mover's cubeful equity after each legal play of ``dice``
+        (:class:`RollScores`); the 21 rolls of a position are scored
+        together, and :meth:`prepare` scores many positions in one batch."""
         found = self._scores.get((pos, dice, state))
         if found is None:
-            self._score_rolls(pos, state)
+            self.prepare([(pos, state)])
             found = self._scores[(pos, dice, state)]
         return found
 
-    def _score_rolls(self, pos: Position, state: CubeState) -> None:
-        if len(self._scores) > 10_000:  # a few megabytes; positions seldom come back after the turn
+    def prepare(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
+        """Score the 21 rolls of each (position, cube state) at once: the
+        net's candidates one position after another, then the boards,
+        cube efficiencies and cubeful values of them all in one go per cube
+        state (numpy's cost is per call, not per row)."""
+        todo = [item for item in dict.fromkeys(wanted) if (item[0], ROLLS[0], item[1]) not in self._scores]
+        if not todo:
+            return
+        if len(self._scores) > 50_000:  # some megabytes; positions seldom come back after their game
             self._scores.clear()
         keys: list[str] = []
         probs: list[Probabilities] = []
-        ends = []
-        for roll in ROLLS:
-            self._candidates(pos, roll, keys, probs)
-            ends.append(len(keys))
-        boards = boards_from_keys(keys)
-        values = (-self.on_roll(np.asarray(probs, dtype=float), state.flipped(), efficiency_many(boards))).tolist()
-        start = 0
-        for roll, end in zip(ROLLS, ends):
-            self._scores[(pos, roll, state)] = sorted(zip(values[start:end], keys[start:end]), reverse=True)
-            start = end
+        ends: list[int] = []
+        settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
+        for pos, _state in todo:
+            board = self.net_view(pos)
+            mover, opponent = pos.points()
+            for roll in ROLLS:
+                self._candidates(pos, roll, keys, probs, board)
+                ends.append(len(keys))
+                pips = (roll[0] + roll[1]) * (1 + (roll[0] == roll[1]))
+                settled.append(None if board is None else settled_efficiency(mover, opponent, pips))
+        starts = [0, *ends[:-1]]
+        p = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
+        x = np.empty(len(keys))
+        open_rows = []
+        for start, end, value in zip(starts, ends, settled):
+            if value is None:
+                open_rows.append(np.arange(start, end))
+            else:
+                x[start:end] = value
+        if open_rows:  # the rest: decode where each play leads
+            rows = np.concatenate(open_rows)
+            x[rows] = efficiency_many(boards_from_keys([keys[i] for i in rows.tolist()]))
+        values = np.empty(len(keys))
+        groups: dict[CubeState, list[int]] = {}
+        for index, (_pos, state) in enumerate(todo):
+            groups.setdefault(state, []).append(index)
+        for state, items in groups.items():
+            rows = np.concatenate([np.arange(starts[21 * i], ends[21 * i + 20]) for i in items])
+            values[rows] = -self.on_roll(p[rows], state.flipped(), x[rows])
+        best = np.maximum.reduceat(values, starts).tolist()  # (every roll has at least one entry)
+        for index, (pos, state) in enumerate(todo):
+            for r, roll in enumerate(ROLLS):
+                k = 21 * index + r
+                self._scores[(pos, roll, state)] = RollScores(
+                    values[starts[k] : ends[k]], keys[starts[k] : ends[k]], best[k]
+                )
 
-    def _candidates(self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities]) -> None:
+    def net_view(self, pos: Position) -> list[list[int]] | None:
+        """``pos`` as the net sees it when the net finds the plays (gnubg's
+        move rules, not the last four checkers: a finishing play needs the
+        rules' exact score); None when the engine finds them."""
+        return net_board(pos) if self.net_moves and CHECKERS - pos.off()[0] > 4 else None
+
+    def _candidates(
+        self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities], board: list[list[int]] | None
+    ) -> None:
         """Append each legal play's resulting key and probabilities (the
-        opponent on roll)."""
-        if self.net_moves and CHECKERS - pos.off()[0] > 4:
-            found = gnubg_nn.best_move(net_board(pos), dice[0], dice[1], list=1)
+        opponent on roll); ``board``: :meth:`net_view` of ``pos``."""
+        if board is not None:
+            found = gnubg_nn.best_move(board, dice[0], dice[1], list=1)
             candidates = found[1] if found else ()
             if len(candidates) >= 2:  # gnubg-nn scores no forced play
                 keys.extend([c[0] for c in candidates])
@@ -209,15 +273,15 @@ class Judge:
 
     def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
         """gnubg's luck of throwing ``dice`` (EMG)."""
-        mine = self.scores(pos, dice, state)[0][0]
+        mine = self.scores(pos, dice, state).best
         if first and dice[0] != dice[1]:
             total = 0.0
             for roll in ROLLS:
                 if roll[0] != roll[1]:
-                    total += self.scores(pos, roll, state)[0][0]
-                    total -= self.scores(pos.flip(), roll, state.flipped())[0][0]
+                    total += self.scores(pos, roll, state).best
+                    total -= self.scores(pos.flip(), roll, state.flipped()).best
             return mine - total / 30.0
-        mean = sum(WEIGHTS[roll] * self.scores(pos, roll, state)[0][0] for roll in ROLLS) / 36.0
+        mean = sum(WEIGHTS[roll] * self.scores(pos, roll, state).best for roll in ROLLS) / 36.0
         return mine - mean
 
     def cube(self, pos: Position, state: CubeState) -> CubeDecision:
@@ -242,10 +306,11 @@ class Judge:
         cubeful value, free to double, averaged."""
         probs, boards = [], []
         opp = state.flipped()
+        board = self.net_view(pos)
         for roll in ROLLS:
             keys: list[str] = []
             chances: list[Probabilities] = []
-            self._candidates(pos, roll, keys, chances)
+            self._candidates(pos, roll, keys, chances, board)
             p = self._scored(np.asarray(chances, dtype=float))
             best = int(np.argmin(cubeful_many(p, opp, np.zeros(len(p)))))  # the opponent's worst: ours best
             probs.append(p[best])
@@ -299,6 +364,8 @@ class Judge:
                 reason = N_("a match longer than the match equity table's 64 points")
                 yield Judged(number, step.index, step.player, kind, {"unjudged": reason})
             return
+        if rolls:
+            self._prepare_game(match, rg)
         for step in rg.steps:
             turn = step.turn
             known = step.known  # the replayer's word: the board before this turn is known
@@ -349,6 +416,18 @@ class Judge:
                     pending = None
                 yield self._decision(number, step.index, step.player, kind, decision, doubler_state)
 
+    def _prepare_game(self, match: Match, rg: ReplayedGame) -> None:
+        """Score the rolls of every judgeable roll of a game in one batch (:meth:`prepare`)."""
+        opening = self.rules.opening == "use-opening-dice"
+        wanted = []
+        for step in rg.steps:
+            if step.turn.kind == "roll" and step.known and step.dice is not None and step.legal:
+                state = self.state(match, rg, step.player, step.cube, step.owner)
+                wanted.append((step.before, state))
+                if opening and step.before == Position.initial():  # the opening's luck: both sides' rolls
+                    wanted.append((step.before.flip(), state.flipped()))
+        self.prepare(wanted)
+
     def _roll(self, game: int, step: Any, dice: Roll, state: CubeState, opening: bool) -> Judged:
         scale = mwc_scale(state)
         scores = self.scores(step.before, dice, state)
@@ -357,19 +436,19 @@ class Judge:
             "luck_emg": luck,
             "luck_mwc": luck * scale,
             "luck_mark": luck_mark(luck),
-            "plays": len(scores),
+            "plays": len(scores.keys),
             "moved": False,
         }
-        if step.after != step.before or len(scores) == 1:  # a play, or no play possible (not a roll left unplayed)
+        if step.after != step.before or len(scores.keys) == 1:  # a play, or no play possible (not a roll left unplayed)
             passed = step.after.flip()
             key = passed.position_key()
-            played = next((score for score, k in scores if k == key), None)
+            played = scores.value_of(key)
             if played is None:
                 played = self.played(passed, state)
-            if self.ply == 1 and len(scores) > 1:
-                best, played = self._one_ply_play(scores, key, state)
+            if self.ply == 1 and len(scores.keys) > 1:
+                best, played = self._one_ply_play(scores.ranked(), key, state)
             else:
-                best = scores[0][0]
+                best = scores.best
             error = max(0.0, best - played)
             values.update(error_emg=error, error_mwc=error * scale, mark=skill_mark(error), moved=True)
         return Judged(game, step.index, step.player, "roll", values)
@@ -433,16 +512,16 @@ def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
     """gnubg boards ``[side not on roll, side on roll]`` (n, 2, 25) of many
     20-letter position keys at once (:func:`tavlakit.ids.decode_position_key`
     one by one): each side's 25 counts are runs of ones ended by a zero, the
-    lowest bit first."""
-    if not keys:
+    lowest bit first, so a count is the gap between two of the first 50 zeros."""
+    n = len(keys)
+    if not n:
         return np.zeros((0, 2, 25), dtype=np.int64)
-    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(len(keys), 10, 2) - 65
-    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
-    bits = np.unpackbits(data, axis=1, bitorder="little").astype(np.int64)
-    zeros = bits == 0
-    ends = zeros & (np.cumsum(zeros, axis=1) <= 50)  # the 50 zeros that end the 50 counts
-    ones = np.cumsum(bits, axis=1)[ends].reshape(len(keys), 50)
-    counts: npt.NDArray[np.int64] = np.diff(ones, axis=1, prepend=0).reshape(len(keys), 2, 25)
+    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(n, 10, 2) - 65
+    bits = np.unpackbits(letters[:, :, 0] << 4 | letters[:, :, 1], axis=1, bitorder="little")
+    _rows, zeros = np.nonzero(bits == 0)  # row by row, in order
+    first = np.cumsum(80 - bits.sum(axis=1, dtype=np.int64)) - (80 - bits.sum(axis=1, dtype=np.int64))
+    ends = zeros[first[:, None] + np.arange(50)]
+    counts: npt.NDArray[np.int64] = (np.diff(ends, axis=1, prepend=-1) - 1).reshape(n, 2, 25)
     return counts
 
 
