@@ -225,9 +225,8 @@ def test_a_rolls_settled_efficiency_is_that_of_each_of_its_plays() -> None:
                 if step.turn.kind != "roll" or not step.known or 15 - step.before.off()[0] <= 4:
                     continue
                 mover, opponent = step.before.points()
-                for roll in ((6, 6), (6, 5), (3, 1), (2, 2), (1, 1)):
-                    pips = (roll[0] + roll[1]) * (1 + (roll[0] == roll[1]))
-                    value = settled_efficiency(mover, opponent, pips)
+                rolls = ((6, 6), (6, 5), (3, 1), (2, 2), (1, 1))
+                for roll, value in zip(rolls, settled_efficiency(mover, opponent, [24, 11, 4, 8, 4])):
                     plays = step.before.legal_positions(roll, rules) or [step.before.flip()]
                     found = {round(efficiency(after), 9) for after in plays}
                     if value is None:

@@ -194,28 +194,26 @@ def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
     return np.where(over, 0.0, np.where(contact, CONTACT_X, np.where(bearoff, BEAROFF_X, race)))
 
 
-def settled_efficiency(mover: Sequence[int], opponent: Sequence[int], pips: int) -> float | None:
-    """The cube efficiency of every position a play of ``pips`` pips leads
-    to from a position (boards as :func:`efficiency_of`'s; the opponent then
-    on roll, with more than four of the mover's checkers left) when no such
-    play can change it; None when it depends on the play.
+def settled_efficiency(mover: Sequence[int], opponent: Sequence[int], pips: Sequence[int]) -> list[float | None]:
+    """For each number of pips in ``pips``: the cube efficiency of every
+    position a play of that many pips leads to from a position (boards as
+    :func:`efficiency_of`'s; the opponent then on roll, with more than four
+    of the mover's checkers left) when no such play can change it; None
+    when it depends on the play.
 
     >>> from tavlakit import Position
     >>> mover, opponent = Position.initial().points()
-    >>> settled_efficiency(mover, opponent, 11) == CONTACT_X
+    >>> settled_efficiency(mover, opponent, [3, 24]) == [CONTACT_X, None]
     True
     """
     mine = max(i for i, count in enumerate(mover) if count)  # each side's rearmost checker
     theirs = max(i for i, count in enumerate(opponent) if count)
-    if mine - pips + theirs >= 23:  # still in contact however the rearmost checker moves
-        return CONTACT_X
-    if mine + theirs >= 23:
-        return None
+    if mine + theirs >= 23:  # contact now: kept if the rearmost checker cannot get past
+        return [CONTACT_X if mine - n + theirs >= 23 else None for n in pips]
     if any(opponent[6:]):  # a race: the opponent on roll is not yet home
-        return float(
-            np.clip(sum(i * c for i, c in enumerate(opponent, 1)) * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN, RACE_MAX)
-        )
-    return BEAROFF_X if not any(mover[6:]) else None
+        race = sum(i * c for i, c in enumerate(opponent, 1)) * RACE_FACTOR + RACE_COEFFICIENT
+        return [float(np.clip(race, RACE_MIN, RACE_MAX))] * len(pips)
+    return [BEAROFF_X if not any(mover[6:]) else None] * len(pips)
 
 
 # --- cubeful 0-ply: money ------------------------------------------------------
@@ -470,15 +468,21 @@ class CubeDecision:
 
 def cube_decision(probs: Probabilities, state: CubeState, efficiency: float) -> CubeDecision:
     """The mover's cube decision before rolling (gnubg's FindCubeDecision at 0 ply)."""
-    p, x = np.asarray([probs], dtype=float), np.asarray([efficiency])
-    nd_array = cubeful_many(p, state, x)
-    nd = float(nd_array[0])
+    return cube_decision_many(np.asarray([probs], dtype=float), state, np.asarray([efficiency]))[0]
+
+
+def cube_decision_many(p: Array, state: CubeState, x: Array) -> list[CubeDecision]:
+    """:func:`cube_decision` of many positions at one cube state: ``p`` an
+    (n, 5) array, ``x`` their efficiencies."""
+    nd = cubeful_many(p, state, x)
     if not state.available():
-        return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
-    dt_array, dp = _double_values(p, state, x, nd_array)
-    dt = float(dt_array[0])
-    optimal, action = _best(nd, dt, dp, probs[1] > 0.0, state)
-    return CubeDecision(nd, dt, dp, optimal, action, True)
+        return [CubeDecision(v, v, v, v, "no double (cube not available)", False) for v in nd.tolist()]
+    dt, dp = _double_values(p, state, x, nd)
+    out = []
+    for no_double, take, gammons in zip(nd.tolist(), dt.tolist(), (p[:, 1] > 0.0).tolist()):
+        optimal, action = _best(no_double, take, dp, gammons, state)
+        out.append(CubeDecision(no_double, take, dp, optimal, action, True))
+    return out
 
 
 def _best(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> tuple[float, str]:
@@ -504,6 +508,7 @@ __all__ = [
     "CubeDecision",
     "CubeState",
     "cube_decision",
+    "cube_decision_many",
     "cubeful",
     "efficiency",
     "efficiency_of",

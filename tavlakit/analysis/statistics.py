@@ -52,7 +52,7 @@ from .cubeful import (
     CubeDecision,
     CubeState,
     _best,
-    cube_decision,
+    cube_decision_many,
     cubeful_many,
     efficiency_many,
     efficiency_of,
@@ -80,6 +80,8 @@ RATINGS = (
     (N_("Beginner"), 0.035),
     (N_("Awful!"), math.inf),
 )
+#: The most pips a play of each of :data:`ROLLS` moves.
+PIPS = tuple((a + b) * (1 + (a == b)) for a, b in ROLLS)
 #: The kinds of judged turns (translated when shown).
 KINDS = (N_("roll"), N_("no double"), N_("double"), N_("take"), N_("pass"))
 
@@ -150,6 +152,7 @@ class Judge:
         # only leaves out the cube decisions); Tavla has no cube at all: cubeless
         self.live = rules.cube or rules.backgammon
         self._scores: dict[tuple[Position, Roll, CubeState], RollScores] = {}
+        self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
 
     # --- values -------------------------------------------------------------
 
@@ -210,12 +213,10 @@ class Judge:
         settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
         for pos, _state in todo:
             board = self.net_view(pos)
-            mover, opponent = pos.points()
             for roll in ROLLS:
                 self._candidates(pos, roll, keys, probs, board)
                 ends.append(len(keys))
-                pips = (roll[0] + roll[1]) * (1 + (roll[0] == roll[1]))
-                settled.append(None if board is None else settled_efficiency(mover, opponent, pips))
+            settled.extend([None] * 21 if board is None else settled_efficiency(board[1], board[0], PIPS))
         starts = [0, *ends[:-1]]
         p = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
         x = np.empty(len(keys))
@@ -285,16 +286,35 @@ class Judge:
         return mine - mean
 
     def cube(self, pos: Position, state: CubeState) -> CubeDecision:
-        """The cube decision of the side on roll in ``pos`` before rolling."""
-        probs = self._scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
-        mover, other = pos.points()
+        """The cube decision of the side on roll in ``pos`` before rolling
+        (at 0 ply, :meth:`prepare_cubes` decides many at once)."""
         if self.ply == 0:
-            return cube_decision(tuple(probs.tolist()), state, efficiency_of(mover, other))
+            found = self._cubes.get((pos, state))
+            if found is None:
+                self.prepare_cubes([(pos, state)])
+                found = self._cubes[(pos, state)]
+            return found
+        probs = self._scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
         nd, dt, dp = self.one_ply(pos, state)
         if dt is None:
             return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
         optimal, action = _best(nd, dt, dp, bool(probs[1] > 0.0), state)
         return CubeDecision(nd, dt, dp, optimal, action, True)
+
+    def prepare_cubes(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
+        """The 0-ply cube decisions of many (position, cube state), one
+        batch per state."""
+        if len(self._cubes) > 50_000:
+            self._cubes.clear()
+        groups: dict[CubeState, list[Position]] = {}
+        for pos, state in dict.fromkeys(wanted):
+            if (pos, state) not in self._cubes:
+                groups.setdefault(state, []).append(pos)
+        for state, positions in groups.items():
+            p = self._scored(np.asarray([self.ev.probabilities(pos) for pos in positions], dtype=float))
+            x = efficiency_many(np.asarray([pos.points()[::-1] for pos in positions]))
+            for pos, decision in zip(positions, cube_decision_many(p, state, x)):
+                self._cubes[(pos, state)] = decision
 
     # --- 1 ply ---------------------------------------------------------------
 
@@ -364,8 +384,7 @@ class Judge:
                 reason = N_("a match longer than the match equity table's 64 points")
                 yield Judged(number, step.index, step.player, kind, {"unjudged": reason})
             return
-        if rolls:
-            self._prepare_game(match, rg)
+        self._prepare_game(match, rg, rolls)
         for step in rg.steps:
             turn = step.turn
             known = step.known  # the replayer's word: the board before this turn is known
@@ -416,17 +435,24 @@ class Judge:
                     pending = None
                 yield self._decision(number, step.index, step.player, kind, decision, doubler_state)
 
-    def _prepare_game(self, match: Match, rg: ReplayedGame) -> None:
-        """Score the rolls of every judgeable roll of a game in one batch (:meth:`prepare`)."""
+    def _prepare_game(self, match: Match, rg: ReplayedGame, rolls: bool) -> None:
+        """Score every judgeable roll of a game in one batch (:meth:`prepare`;
+        ``rolls=False``: none) and decide its cube decisions in another
+        (:meth:`prepare_cubes`; a few more than are asked for)."""
         opening = self.rules.opening == "use-opening-dice"
-        wanted = []
+        wanted, cubes = [], []
         for step in rg.steps:
-            if step.turn.kind == "roll" and step.known and step.dice is not None and step.legal:
-                state = self.state(match, rg, step.player, step.cube, step.owner)
+            if not step.known or (step.turn.kind == "roll" and (step.dice is None or not step.legal)):
+                continue
+            state = self.state(match, rg, step.player, step.cube, step.owner)
+            if self.rules.cube and self.ply == 0 and step.turn.kind in ("roll", "double"):
+                cubes.append((step.before, state))
+            if rolls and step.turn.kind == "roll":
                 wanted.append((step.before, state))
                 if opening and step.before == Position.initial():  # the opening's luck: both sides' rolls
                     wanted.append((step.before.flip(), state.flipped()))
         self.prepare(wanted)
+        self.prepare_cubes(cubes)
 
     def _roll(self, game: int, step: Any, dice: Roll, state: CubeState, opening: bool) -> Judged:
         scale = mwc_scale(state)
@@ -517,7 +543,8 @@ def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
     if not n:
         return np.zeros((0, 2, 25), dtype=np.int64)
     letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(n, 10, 2) - 65
-    bits = np.unpackbits(letters[:, :, 0] << 4 | letters[:, :, 1], axis=1, bitorder="little")
+    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
+    bits = np.unpackbits(data, axis=1, bitorder="little")
     _rows, zeros = np.nonzero(bits == 0)  # row by row, in order
     first = np.cumsum(80 - bits.sum(axis=1, dtype=np.int64)) - (80 - bits.sum(axis=1, dtype=np.int64))
     ends = zeros[first[:, None] + np.arange(50)]
