@@ -607,6 +607,7 @@ def _recorded(rows: dict[int, dict[str, Any]], rg: ReplayedGame) -> None:
             continue
         mine = rows[step.player]
         mine["recorded_by"] = analysis.program
+        values: tuple[tuple[str, float | None], ...]
         if step.turn.kind == "roll":
             values = (
                 ("recorded_checker_error", analysis.error),

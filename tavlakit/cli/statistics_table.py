@@ -167,9 +167,9 @@ def layout(frame: pd.DataFrame) -> list[str]:
         for section, lines in LAYOUT:
             shown = []
             for label, cell in lines:
-                cells = [cell(row, money) for row in first]
-                if any(c is not None for c in cells):
-                    shown.append((_(label).format(program=program), [c or "" for c in cells]))
+                found = [cell(row, money) for row in first]
+                if any(c is not None for c in found):
+                    shown.append((_(label).format(program=program), [c or "" for c in found]))
             sections.append((_(section), shown))
         label_width = max(len(label) for _section, shown in sections for label, _cells in shown) + 2
         texts = [str(r["player"]) for r in first] + [c for _s, shown in sections for _l, cells in shown for c in cells]
