@@ -27,7 +27,9 @@ double/pass is +1 at any cube and score; XG's -1000, not analysed, is
 analysed decision of the corpus against the equities the same record
 holds): a play's error is the played candidate's equity less the best's
 (<= 0), the doubler's (``ErrCube``, doubling or not) is the best option's
-equity less the one taken (>= 0), the taker's (``ErrTake``) its negative.
+equity less the one taken (>= 0), the taker's (``ErrTake``) the negative
+of what the answer lost (<= 0; the corpus has no beaver to show
+``ErrBeaver``'s sign). The reader keeps the size of each.
 
 A damaged file (not ``RGMH``, a cut or corrupt archive, a record cut short)
 is one ``unreadable`` problem located at the record reached (in place of a
