@@ -64,10 +64,12 @@ class Candidate(NamedTuple):
 
 class Analysis(NamedTuple):
     """The analysis a record holds for a turn, by the program that wrote it
-    (kept as written, not recomputed). Errors are the equity lost (>= 0);
-    ``None`` where the file holds no analysis. Immutable (a named tuple: a
-    reader makes one for every turn, and a frozen dataclass takes four times
-    as long to make)."""
+    (kept as written, not recomputed). Errors are the equity lost (>= 0),
+    luck the equity a roll gained its roller, in the program's unit: XG's
+    is EMG (equity normalised to the cube, a double/pass being +1 at any
+    cube). ``None`` where the file holds no analysis. Immutable (a named
+    tuple: a reader makes one for every turn, and a frozen dataclass takes
+    four times as long to make)."""
 
     program: str
     """Whose analysis (``"XG"``: eXtreme Gammon)."""
@@ -77,7 +79,9 @@ class Analysis(NamedTuple):
     luck: float | None = None
     """A roll's luck for the roller."""
     cube_error: float | None = None
-    """For a roll: the equity lost by not doubling before it."""
+    """For a roll: the equity lost by not doubling before it (the roller's
+    cube error; the doubler's and taker's errors of a double are the
+    :attr:`error` of its cube turns)."""
     level: str | None = None
     candidates: Sequence[Candidate] = ()
     """The options weighed, best first: the plays of a roll, the cube options

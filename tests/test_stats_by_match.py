@@ -212,3 +212,44 @@ def test_options_that_do_not_go_with_by_are_usage_errors(args: tuple[str, ...]) 
     result = run("stats", *args, STATS / "match-3p-31.mat")
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and "do(es) not go with --by" in result.output
+
+
+def test_the_records_own_analysis_beside_ours(corpus_dir: Path) -> None:
+    """An .xg file's own analysis (XG's totals) is printed beside ours: a
+    line after our checker and cube error totals and after our luck total,
+    named after XG, in English and Turkish, within 80 columns. The cube line
+    is what XG's own equities give by hand (see test_xg.py: 0.3767 and
+    0.2842). XG's .mat export of the same match has no such lines."""
+    from tavlakit.i18n import set_language
+
+    path = corpus_dir / "xg" / "test.xg"
+    frame = statistics_frame(tk.read_match(path))
+    rows = frame[frame["scope"] == "match"].sort_values("side")
+    labels = {
+        "en": ("XG's error total EMG", "Error total EMG (MWC)", "XG's luck total EMG", "Luck total EMG (MWC)"),
+        "tr": (
+            "XG analizinde toplam hata EMG",
+            "Toplam hata EMG (MKŞ)",
+            "XG analizinde toplam şans EMG",
+            "Toplam şans EMG (MKŞ)",
+        ),
+    }
+    for lang, (error, our_error, luck, our_luck) in labels.items():
+        try:
+            result = run("--lang", lang, "stats", "--by", "match", path)
+        finally:
+            set_language("en")
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        errors = [k for k, row in enumerate(lines) if row.startswith(error + " ")]
+        [lucks] = [k for k, row in enumerate(lines) if row.startswith(luck + " ")]
+        assert len(errors) == 2 and all(lines[k - 1].startswith(our_error + " ") for k in errors)
+        assert lines[lucks - 1].startswith(our_luck + " ")
+        checker, cube = (lines[k][len(error) :].split() for k in errors)
+        assert checker == [f"{v:.3f}" for v in rows["recorded_checker_error"]]
+        assert cube == ["0.377", "0.284"]
+        assert lines[lucks][len(luck) :].split() == [f"{v:.3f}" for v in rows["recorded_luck"]]
+        assert max(len(row) for row in lines) <= 80
+    plain = run("stats", "--by", "match", corpus_dir / "xg" / "test.mat")
+    assert plain.exit_code == 0, plain.output
+    assert "XG's error" not in plain.output and "XG's luck" not in plain.output

@@ -257,6 +257,76 @@ def test_recorded_errors_add_up_to_what_the_viewer_and_stats_show(xg_dir: Path) 
     assert sum(t.startswith("XG: ") for t in texts) == len(analysed) > 340  # saying whose figures they are
 
 
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_recorded_cube_errors_are_the_equity_lost_by_xgs_own_cube_equities(xg_dir: Path, name: str) -> None:
+    """Every analysed cube decision's recorded error is the equity the
+    action lost against XG's own three equities in the same record (read
+    here by their offsets in XG's description: no double, double/take,
+    double/pass at 152, 156, 160, the doubler's view, a pass = +1): the
+    doubler's (a double, or not doubling: kept on the roll after it) and
+    the taker's (take or drop), >= 0 whatever sign XG stores them with."""
+    path = xg_dir / name
+    match = tk.read_match(path)
+    turns = {(t.line, t.kind): t for g in match.games for t in g.turns}
+    checked = wrong = 0
+    for number, record in enumerate(records(path), 1):
+        if record[8] != 2 or struct.unpack_from("<d", record, 200)[0] == -1000:
+            continue
+        doubled, take = struct.unpack_from("<ii", record, 16)
+        no_double, double_take, double_pass = struct.unpack_from("<3f", record, 152)
+        doubling = min(double_take, double_pass)  # the taker answers for the doubler's worst
+        best = max(no_double, doubling)
+        if doubled == 1:
+            answer = turns[number, "take" if take == 1 else "drop"]
+            pairs = [
+                (turns[number, "double"].analysis, best - doubling),
+                (answer.analysis, (double_take if take == 1 else double_pass) - doubling),
+            ]
+        else:
+            pairs = [(turns[number + 1, "roll"].analysis, best - no_double)]
+        for analysis, lost in pairs:
+            assert analysis is not None
+            recorded = analysis.cube_error if doubled != 1 else analysis.error
+            assert recorded is not None and recorded >= 0
+            assert recorded == pytest.approx(lost, abs=1e-4)
+            checked += 1
+            wrong += recorded > 0.001
+    assert checked > 5 and wrong >= 3
+
+
+def test_recorded_errors_are_in_emg_as_gnubgs(xg_dir: Path) -> None:
+    """XG's errors are in EMG (normalised to the cube), the unit of gnubg's
+    own analysis of the same match (xg/test.sgf, gnubg's writer): XG's
+    checker errors add up to gnubg's within 10%, at cube 1 and at cube 2
+    alike (points would double them at cube 2, MWC shrink them), and the
+    doubles XG calls wrong by more than 0.1 gnubg finds wrong too (its
+    cubeful MWC of no double above double/take, from its DA property)."""
+    xg = tk.read_match(xg_dir / "test.xg")
+    sgf = tk.read_match(xg_dir / "test.sgf")
+    totals = {1: [0.0, 0.0], 2: [0.0, 0.0]}
+    doubles = 0
+    for ours, gnubg in zip(xg.games, sgf.games):
+        assert [t.kind for t in ours.turns] == [t.kind for t in gnubg.turns]
+        cube = 1
+        for mine, theirs in zip(ours.turns, gnubg.turns):
+            analysis = mine.analysis
+            if mine.kind == "take":
+                cube *= 2
+            elif mine.kind == "double" and analysis is not None and (analysis.error or 0) > 0.1:
+                fields = theirs.extra["sgf:DA"][0].split()
+                assert float(fields[13]) > float(fields[20])  # gnubg: no double better than double/take
+                doubles += 1
+            elif mine.kind == "roll" and "sgf:A" in theirs.extra and analysis and analysis.error is not None:
+                played, *options = theirs.extra["sgf:A"]
+                equities = [float(option.split()[9]) for option in options]
+                if int(played) < len(equities):
+                    totals[cube][0] += analysis.error
+                    totals[cube][1] += equities[0] - equities[int(played)]
+    assert doubles == 2
+    for xg_total, gnubg_total in totals.values():
+        assert gnubg_total > 2 and xg_total == pytest.approx(gnubg_total, rel=0.1)
+
+
 def test_candidates_level_and_cube_analysis(xg_dir: Path) -> None:
     match = tk.read_match(xg_dir / "test.xg")
     first = match.games[0].turns[0]
@@ -507,5 +577,30 @@ def test_statistics_show_xgs_totals_beside_ours(corpus_dir: Path) -> None:
         mine = rolls[rolls["name"] == row.player]
         assert row.recorded_checker_error == pytest.approx(mine["recorded_error"].sum())
         assert row.recorded_luck == pytest.approx(mine["recorded_luck"].sum())
+        cube = [
+            (t.analysis.cube_error if t.kind == "roll" else t.analysis.error) or 0.0
+            for g in match.games
+            for t in g.turns
+            if t.player == row.side and t.analysis is not None
+        ]
+        assert row.recorded_cube_error == pytest.approx(sum(cube)) and sum(cube) > 0.1
     plain = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.mat"))
     assert plain["recorded_checker_error"].isna().all() and plain["recorded_by"].isna().all()
+    assert plain["recorded_cube_error"].isna().all()
+
+
+def test_statistics_recorded_cube_error_of_test_xg(corpus_dir: Path) -> None:
+    """XG's cube errors in test.xg, worked out by hand from the three
+    equities XG stores with each decision (no double, double/take,
+    double/pass): Kévin Unger did not double game 1 at 0.9783 against
+    double/pass 1.0 (0.0217), passed game 4's double at 0.9939 against a
+    pass of 1.0 (0.0061), did not double game 5 at 0.6198 against
+    double/take 0.8179 (0.1981), doubled game 6 at double/take 0.3135
+    against no double 0.4643 (0.1508); Maxence Job doubled game 5 at
+    double/take -0.1710 against no double 0.1132 (0.2842)."""
+    from tavlakit.analysis.statistics import statistics_frame
+
+    stats = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.xg"))
+    rows = stats[stats["scope"] == "match"].set_index("side")
+    expected = [0.0217 + 0.0061 + 0.1981 + 0.1508, 0.2842]
+    assert rows["recorded_cube_error"].tolist() == pytest.approx(expected, abs=3e-4)

@@ -612,11 +612,12 @@ STATISTICS_COLUMNS = (
     "unjudged",
     "recorded_by",
     "recorded_checker_error",
+    "recorded_cube_error",
     "recorded_luck",
 )
-#: The record's own analyser's totals (XG's), beside ours: NaN where the record holds none. (XG's
-#: cube errors are kept on the turns but not added up here: their sign in the files is not settled.)
-RECORDED = ("recorded_checker_error", "recorded_luck")
+#: The record's own analyser's totals (XG's, in its unit: EMG), beside ours: NaN where the record
+#: holds none.
+RECORDED = ("recorded_checker_error", "recorded_cube_error", "recorded_luck")
 
 
 def _blank() -> dict[str, Any]:
@@ -703,16 +704,25 @@ def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met
 
 def _recorded(rows: dict[int, dict[str, Any]], rg: ReplayedGame) -> None:
     """Add up the analysis the record holds (XG's, as written): the equity
-    each player's plays lost, and the luck of their rolls."""
+    each player's plays lost, the equity their cube actions lost (not
+    doubling before a roll; a double, take, drop or beaver), and the luck
+    of their rolls."""
     for step in rg.steps:
         analysis = step.turn.analysis
         if analysis is None:
             continue
         mine = rows[step.player]
         mine["recorded_by"] = analysis.program
-        if step.turn.kind != "roll":
-            continue
-        for column, value in (("recorded_checker_error", analysis.error), ("recorded_luck", analysis.luck)):
+        values: tuple[tuple[str, float | None], ...]
+        if step.turn.kind == "roll":
+            values = (
+                ("recorded_checker_error", analysis.error),
+                ("recorded_cube_error", analysis.cube_error),
+                ("recorded_luck", analysis.luck),
+            )
+        else:
+            values = (("recorded_cube_error", analysis.error),)
+        for column, value in values:
             if value is not None:
                 mine[column] = value if math.isnan(mine[column]) else mine[column] + value
 

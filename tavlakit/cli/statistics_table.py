@@ -1,7 +1,9 @@
 """``tavlakit stats --by match``: gnubg's statistics of each match, in gnubg's layout.
 
 Four sections as gnubg's ``show statistics match``: checker play, luck,
-cube, overall; one column per player. ``--json`` and ``--csv`` give the
+cube, overall; one column per player. Where the record holds its own
+analyser's figures (an ``.xg`` file: XG's), its error and luck totals are
+lines beside ours, named after it. ``--json`` and ``--csv`` give the
 frame (:func:`tavlakit.analysis.statistics.statistics_frame`).
 """
 
@@ -22,7 +24,9 @@ from ..rules import Rules
 if TYPE_CHECKING:
     import pandas as pd
 
-Cell = Callable[[Any, bool], str]
+Cell = Callable[[Any, bool], "str | None"]
+"""One player's cell of a line (``None``: no such figure; a line without
+any is left out)."""
 
 
 def _count(name: str) -> Cell:
@@ -71,6 +75,12 @@ def _words(name: str) -> Cell:
     return lambda row, money: "" if _missing(row[name]) else _(str(row[name]))
 
 
+def _recorded(name: str) -> Cell:
+    """The record's own analyser's total (XG's, in EMG), as it wrote it;
+    the line's label names it (``{program}``)."""
+    return lambda row, money: None if _missing(row[name]) else f"{row[name]:.3f}"
+
+
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
@@ -86,6 +96,7 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
             (N_("Moves marked bad"), _count("moves_bad")),
             (N_("Moves marked very bad"), _count("moves_very_bad")),
             (N_("Error total EMG (MWC)"), _equity("checker_error")),
+            (N_("{program}'s error total EMG"), _recorded("recorded_checker_error")),
             (N_("Error rate mEMG (MWC)"), _rate("checker_error", "unforced_moves")),
             (N_("Checker play rating"), _words("checker_rating")),
         ),
@@ -98,6 +109,7 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
             (N_("Rolls marked unlucky"), _count("rolls_unlucky")),
             (N_("Rolls marked very unlucky"), _count("rolls_very_unlucky")),
             (N_("Luck total EMG (MWC)"), _equity("luck")),
+            (N_("{program}'s luck total EMG"), _recorded("recorded_luck")),
             (N_("Luck rate mEMG (MWC)"), _rate("luck", "total_moves")),
             (N_("Luck rating"), _words("luck_rating")),
         ),
@@ -117,6 +129,7 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
             (N_("Wrong takes (EMG (MWC))"), _category("wrong_takes")),
             (N_("Wrong passes (EMG (MWC))"), _category("wrong_passes")),
             (N_("Error total EMG (MWC)"), _equity("cube_error")),
+            (N_("{program}'s error total EMG"), _recorded("recorded_cube_error")),
             (N_("Error rate mEMG (MWC)"), _rate("cube_error", "close_cube_decisions")),
             (N_("Cube decision rating"), _words("cube_rating")),
         ),
@@ -149,18 +162,25 @@ def layout(frame: pd.DataFrame) -> list[str]:
         length = int(pair["length"].iloc[0])
         money = not length
         first = [row for _index, row in pair.iterrows()]
-        label_width = max(len(_(label)) for _section, lines in LAYOUT for label, _cell in lines) + 2
-        cells = [[cell(row, money) for _section, lines in LAYOUT for _label, cell in lines] for row in first]
-        width = max([len(str(r["player"])) for r in first] + [len(c) for column in cells for c in column]) + 2
+        program = next((by for by in pair["recorded_by"] if isinstance(by, str)), "")
+        sections: list[tuple[str, list[tuple[str, list[str]]]]] = []
+        for section, lines in LAYOUT:
+            shown = []
+            for label, cell in lines:
+                found = [cell(row, money) for row in first]
+                if any(c is not None for c in found):
+                    shown.append((_(label).format(program=program), [c or "" for c in found]))
+            sections.append((_(section), shown))
+        label_width = max(len(label) for _section, shown in sections for label, _cells in shown) + 2
+        texts = [str(r["player"]) for r in first] + [c for _s, shown in sections for _l, cells in shown for c in cells]
+        width = max(len(text) for text in texts) + 2
         out.append(f"{path}: " + (_("{length}-point match").format(length=length) if length else _("money session")))
         out.append(" " * label_width + "".join(str(r["player"]).ljust(width) for r in first).rstrip())
-        at = 0
-        for section, lines in LAYOUT:
+        for section, shown in sections:
             out.append("")
-            out.append(_(section))
-            for label, _cell in lines:
-                out.append(_(label).ljust(label_width) + "".join(c[at].ljust(width) for c in cells).rstrip())
-                at += 1
+            out.append(section)
+            for label, cells in shown:
+                out.append(label.ljust(label_width) + "".join(c.ljust(width) for c in cells).rstrip())
         out.append("")
     return out
 

@@ -21,7 +21,15 @@ of -1 ends the list.
 
 What the file holds of XG's analysis is kept on each turn as a
 :class:`~tavlakit.record.Analysis` by ``"XG"`` (errors as the equity lost,
->= 0; XG's -1000, not analysed, is ``None``).
+>= 0, in EMG: normalised to the cube, as XG's equities are, so that a
+double/pass is +1 at any cube and score; XG's -1000, not analysed, is
+``None``). XG writes its errors with signs of its own (checked on every
+analysed decision of the corpus against the equities the same record
+holds): a play's error is the played candidate's equity less the best's
+(<= 0), the doubler's (``ErrCube``, doubling or not) is the best option's
+equity less the one taken (>= 0), the taker's (``ErrTake``) the negative
+of what the answer lost (<= 0; the corpus has no beaver to show
+``ErrBeaver``'s sign). The reader keeps the size of each.
 
 A damaged file (not ``RGMH``, a cut or corrupt archive, a record cut short)
 is one ``unreadable`` problem located at the record reached (in place of a
@@ -410,8 +418,9 @@ def _played(raw: bytes, board: bytes) -> int | None:
 
 
 def _error(value: float) -> float | None:
-    """XG's stored error (<= 0, -1000: not analysed) as the equity lost."""
-    return None if value <= NOT_ANALYSED else -value + 0.0
+    """An error as XG stores it (of either sign, see the module's
+    docstring; -1000: not analysed) as the equity lost, >= 0."""
+    return None if value <= NOT_ANALYSED else abs(value)
 
 
 def _probabilities(values: Sequence[float]) -> tuple[float, float, float, float, float]:
@@ -785,7 +794,7 @@ class _GameBuilder:
             candidates, chosen = Candidates(raw), _played(raw, end)
         turn.analysis = Analysis(
             PROGRAM,
-            -error + 0.0 if played and error > NOT_ANALYSED else None,
+            _error(error) if played else None,
             None if luck <= NOT_ANALYSED else luck + 0.0,
             self.cube_error,
             level,
