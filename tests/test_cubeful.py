@@ -132,3 +132,33 @@ def test_one_ply_cube_decisions_near_gnubgs(gnubg_bin: Path, tmp_path: Path) -> 
     diffs_array = np.array(diffs)
     assert len(diffs_array) > 100
     assert np.median(diffs_array) < 0.005 and (diffs_array < 0.02).mean() >= 0.95 and diffs_array.max() < 0.1
+
+
+def test_two_ply_cube_decisions_near_gnubgs_and_nearer_than_one_ply(gnubg_bin: Path, tmp_path: Path) -> None:
+    """gnubg 1.07's 2-ply cube evaluation (no pruning net) against ours at 2
+    ply, and against ours at 1 ply: looking deeper must bring them closer."""
+    import numpy as np
+
+    from tavlakit import Rules
+    from tavlakit.analysis.statistics import Judge
+
+    jobs = [(pid, spec) for pid in positions(46) for spec in STATES[::4]]
+    found = ask_gnubg_cube(
+        gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path, plies=2
+    )
+    judges = {plies: Judge(Rules.preset("backgammon"), ply=plies) for plies in (1, 2)}
+    diffs: dict[int, list[float]] = {1: [], 2: []}
+    for (pid, spec), answer in zip(jobs, found):
+        if answer["class"] in (4, 5):
+            continue
+        _optimal, nd, dt, _dp = answer["cube"][:4]
+        for plies, judge in judges.items():
+            state = CubeState(**{**state_of(spec).__dict__, "met": judge.met})
+            mine = judge.cube(Position.from_position_id(pid), state)
+            diffs[plies].append(abs(mine.no_double - nd))
+            if mine.available:
+                diffs[plies].append(abs(mine.double_take - dt))
+    two, one = np.array(diffs[2]), np.array(diffs[1])
+    assert len(two) > 100
+    assert np.median(two) < 0.002 and (two < 0.01).mean() >= 0.95 and two.max() < 0.05
+    assert np.median(two) < np.median(one) / 3

@@ -80,6 +80,8 @@ RATINGS = (
     (N_("Beginner"), 0.035),
     (N_("Awful!"), math.inf),
 )
+#: The plies of analysis implemented.
+PLIES = (0, 1, 2)
 #: The most pips a play of each of :data:`ROLLS` moves.
 PIPS = tuple((a + b) * (1 + (a == b)) for a, b in ROLLS)
 #: The kinds of judged turns (translated when shown).
@@ -141,8 +143,8 @@ class Judge:
     """Judges the turns of matches played under one set of rules."""
 
     def __init__(self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0) -> None:
-        if ply not in (0, 1):
-            raise ValueError(_("--ply {ply}: only 0- and 1-ply analysis is implemented").format(ply=ply))
+        if ply not in PLIES:
+            raise ValueError(_("--ply {ply}: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply))
         self.ply = ply
         self.rules = rules
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
@@ -153,6 +155,9 @@ class Judge:
         self.live = rules.cube or rules.backgammon
         self._scores: dict[tuple[Position, Roll, CubeState], RollScores] = {}
         self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
+        # 1 and 2 plies: each position's plays of a roll, and each look ahead, met again and again
+        self._found: dict[tuple[Position, Roll], tuple[list[str], Array]] = {}
+        self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
 
     # --- values -------------------------------------------------------------
 
@@ -295,7 +300,7 @@ class Judge:
                 found = self._cubes[(pos, state)]
             return found
         probs = self._scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
-        nd, dt, dp = self.one_ply(pos, state)
+        nd, dt, dp = self.n_ply(pos, state, self.ply)
         if dt is None:
             return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
         optimal, action = _best(nd, dt, dp, bool(probs[1] > 0.0), state)
@@ -316,31 +321,50 @@ class Judge:
             for pos, decision in zip(positions, cube_decision_many(p, state, x)):
                 self._cubes[(pos, state)] = decision
 
-    # --- 1 ply ---------------------------------------------------------------
+    # --- 1 and 2 plies ----------------------------------------------------------
 
-    def one_ply(self, pos: Position, state: CubeState) -> tuple[float, float | None, float]:
-        """gnubg's 1-ply cubeful no double, double/take and double/pass
-        equities (EMG) of the side on roll in ``pos`` (double/take ``None``
-        when the cube is not available): for each of the 21 rolls the best
-        play by cubeless equity at the score, then the opponent's 0-ply
-        cubeful value, free to double, averaged."""
-        probs, boards = [], []
+    def n_ply(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
+        """gnubg's ``plies``-ply cubeful no double, double/take and
+        double/pass equities (EMG) of the side on roll in ``pos`` (double/take
+        ``None`` when the cube is not available): for each of the 21 rolls
+        the best play by cubeless equity at the score, then the opponent's
+        cubeful value one ply less deep (0 ply: :meth:`on_roll`), free to
+        double, averaged."""
+        found = self._deep.get((pos, state, plies))
+        if found is None:
+            found = self._deep[(pos, state, plies)] = self._n_ply(pos, state, plies)
+        return found
+
+    def _n_ply(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
+        if len(self._deep) > 20_000:
+            self._deep.clear()
+        probs, keys = [], []
         opp = state.flipped()
         board = self.net_view(pos)
         for roll in ROLLS:
-            keys: list[str] = []
-            chances: list[Probabilities] = []
-            self._candidates(pos, roll, keys, chances, board)
-            p = self._scored(np.asarray(chances, dtype=float))
+            found = self._found.get((pos, roll))
+            if found is None:
+                if len(self._found) > 50_000:
+                    self._found.clear()
+                candidates: list[str] = []
+                chances: list[Probabilities] = []
+                self._candidates(pos, roll, candidates, chances, board)
+                found = self._found[(pos, roll)] = (candidates, self._scored(np.asarray(chances, dtype=float)))
+            p = found[1]
             best = int(np.argmin(cubeful_many(p, opp, np.zeros(len(p)))))  # the opponent's worst: ours best
             probs.append(p[best])
-            boards.append(keys[best])
-        p, x = np.asarray(probs), efficiency_many(boards_from_keys(boards))
+            keys.append(found[0][best])
+        p, x = np.asarray(probs), efficiency_many(boards_from_keys(keys))
         weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
+        afters = [_from_key(key) for key in keys] if plies > 1 else []
 
         def mine(theirs: CubeState, factor: float) -> float:
             """The mover's value, from the opponent's (on roll) under ``theirs``."""
             values = self.on_roll(p, theirs, x)
+            if plies > 1:  # the opponent's own look ahead, where the game goes on
+                for i, after in enumerate(afters):
+                    if after.winner() is None:
+                        values[i] = self._free_to_double(after, theirs, plies - 1)
             if not state.length:
                 return float(-(factor * values) @ weights)
             win, lose = theirs.win_lose()
@@ -353,16 +377,19 @@ class Judge:
         dp = mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
         return nd, mine(state.doubled().flipped(), 2.0), dp
 
-    def one_ply_value(self, key: str, state: CubeState) -> float:
-        """The mover's 1-ply equity after a play (``key``: the opponent on roll)."""
-        other, mover = decode_position_key(key)
-        after = Position.from_points(mover, other)
+    def _free_to_double(self, pos: Position, state: CubeState, plies: int) -> float:
+        """The side on roll's ``plies``-ply value, doubling when that is better."""
+        nd, dt, dp = self.n_ply(pos, state, plies)
+        if dt is not None and dt >= nd and dp >= nd:
+            return min(dt, dp)
+        return nd
+
+    def play_value(self, key: str, state: CubeState, plies: int) -> float:
+        """The mover's ``plies``-ply equity after a play (``key``: the opponent on roll)."""
+        after = _from_key(key)
         if after.winner() is not None:
             return self.played(after, state)
-        nd, dt, dp = self.one_ply(after, state.flipped())
-        if dt is not None and dt >= nd and dp >= nd:
-            return -min(dt, dp)
-        return -nd
+        return -self._free_to_double(after, state.flipped(), plies)
 
     # --- a match -------------------------------------------------------------
 
@@ -471,22 +498,22 @@ class Judge:
             played = scores.value_of(key)
             if played is None:
                 played = self.played(passed, state)
-            if self.ply == 1 and len(scores.keys) > 1:
-                best, played = self._one_ply_play(scores.ranked(), key, state)
+            if self.ply and len(scores.keys) > 1:
+                best, played = self._deep_play(scores.ranked(), key, state)
             else:
                 best = scores.best
             error = max(0.0, best - played)
             values.update(error_emg=error, error_mwc=error * scale, mark=skill_mark(error), moved=True)
         return Judged(game, step.index, step.player, "roll", values)
 
-    def _one_ply_play(self, scores: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
-        """The best and the played play at 1 ply: the plays within 0.32 of
-        the best at 0 ply, at most 16 (gnubg's move filter), and the one played."""
+    def _deep_play(self, scores: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
+        """The best and the played play at :attr:`ply` plies: the plays within
+        0.32 of the best at 0 ply, at most 16 (gnubg's move filter), and the one played."""
         top = scores[0][0]
         keys = [k for score, k in scores[:16] if score >= top - 0.32]
         if played not in keys:
             keys.append(played)
-        values = {k: self.one_ply_value(k, state) for k in keys}
+        values = {k: self.play_value(k, state, self.ply) for k in keys}
         return max(values.values()), values[played]
 
     def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision, state: CubeState) -> Judged:
@@ -532,6 +559,12 @@ class Judge:
                 "close": close,
             },
         )
+
+
+def _from_key(key: str) -> Position:
+    """The position of a 20-letter position key (the side on roll's view)."""
+    other, mover = decode_position_key(key)
+    return Position.from_points(mover, other)
 
 
 def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:

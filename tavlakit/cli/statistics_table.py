@@ -197,11 +197,11 @@ def run(
     """Work out and print (or write) the statistics of ``files``, one file
     per process on ``jobs`` processes."""
     from ..analysis.met import load_met
-    from ..analysis.statistics import assemble, file_statistics
+    from ..analysis.statistics import PLIES, assemble, file_statistics
     from ..parallel import pmap
 
-    if ply not in (0, 1):
-        raise typer.BadParameter(_("--ply {ply}: only 0- and 1-ply analysis is implemented").format(ply=ply))
+    if ply not in PLIES:
+        raise typer.BadParameter(_("--ply {ply}: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply))
     if met_path is not None:
         try:
             load_met(met_path)

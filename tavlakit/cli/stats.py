@@ -83,7 +83,7 @@ def stats(
     met: Path | None = typer.Option(
         None, help=_("Match equity table (gnubg's XML format) for --by match; default: gnubg's, Kazaross XG2.")
     ),
-    ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0 or 1 (slower).")),
+    ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0, 1 or 2 (each much slower).")),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records.
 
