@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 import tavlakit as tk
 import tavlakit.analysis.frames as frames_module
 import tavlakit.analysis.statistics as statistics_module
+import tavlakit.viewer as viewer_module
 from tavlakit.analysis.collection import analyse_paths
 from tavlakit.analysis.statistics import decisions_frame, statistics_frame
 from tavlakit.cli import app
@@ -58,7 +59,7 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counted[str(match.source)] += 1
         return replay(match, *args, **kwargs)
 
-    for module in (frames_module, statistics_module):
+    for module in (frames_module, statistics_module, viewer_module):
         monkeypatch.setattr(module, "replay", counting)
     return counted
 
@@ -89,6 +90,13 @@ def test_stats_by_match_replays_each_file_once(replays: Counter[str]) -> None:
     result = CliRunner().invoke(app, ["stats", "--by", "match", "--json", "-j", "1", *map(str, OWN)])
     assert result.exit_code == 0, result.output
     assert replays == Counter({str(p): 1 for p in OWN})
+
+
+def test_the_viewers_analysis_reads_its_own_replay(replays: Counter[str]) -> None:
+    """``show --analyse``: luck, errors and cube decisions judged on the steps the boards are drawn from."""
+    shown = viewer_module.build(tk.read_match(OWN[0]), analyse=True)
+    assert any(frame.cube for game in shown.games for frame in game.frames)
+    assert replays == Counter({str(OWN[0]): 1})
 
 
 def test_single_pass_frames_equal_the_independent_ones(
