@@ -158,3 +158,18 @@ def test_a_met_given_by_its_path_reaches_the_workers(single: tk.analysis.Analysi
     pd.testing.assert_frame_equal(ours.iloc[2:4].reset_index(drop=True), theirs)
     default = single.statistics.iloc[:2]  # gnubg's default table
     assert (default["luck_mwc"] != theirs["luck_mwc"]).any()  # the table made a difference
+
+
+def test_labels_over_the_whole_collection(tmp_path: Path) -> None:
+    """Files of one name in two folders: the second's label gets its folder, in every frame."""
+    match = tk.read_match(OWN[0])
+    match.games = match.games[:1]
+    paths = []
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "x.mat")
+        tk.write_match(match, paths[-1])
+    result = tk.analysis.analyse(paths, statistics=True, luck=False)
+    pd.testing.assert_frame_equal(result.decisions, decisions_frame(tk.read_matches(paths)))
+    assert result.decisions["match"].unique().tolist() == result.plays["match"].unique().tolist()
+    assert result.decisions["match"].unique().tolist() == ["x.mat", "b/x.mat"]

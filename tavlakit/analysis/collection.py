@@ -152,9 +152,11 @@ def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: boo
         from .statistics import assemble as statistics_frame, decision_frame
 
         rows, unjudged, decisions = judged
-        label = dict(zip(result.games["path"].tolist(), result.games["match"].tolist()))
-        for row in decisions:  # the labels of the whole collection, as the plays frame's
-            row["match"] = label[row["path"]]
+        labels = frames.Labels()
+        for path in result.games["path"].unique().tolist():  # the labels the plays and games frames got
+            labels(path)
+        for row in decisions:
+            row["match"] = labels(row["path"])
         result._statistics, result._decisions = statistics_frame(rows, unjudged), decision_frame(decisions)
     return result
 

@@ -889,7 +889,9 @@ def statistics_frame(
     e.g. XG; the checker error as equity lost, the luck for the roller; NaN
     where the record holds no analysis). ``ply=1``: plays
     (those gnubg's move filter keeps) and cube decisions at 1 ply, luck at 0
-    ply as gnubg always judges it."""
+    ply as gnubg always judges it. The matches are replayed here for this
+    frame alone: ``tavlakit.analysis.analyse(..., statistics=True)`` gives it
+    from the replay that builds the plays and games frames."""
     return judge_matches(matches, rules, met, ply).statistics()
 
 
