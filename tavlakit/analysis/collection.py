@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from typing_extensions import TypeIs
@@ -34,6 +34,9 @@ from ..rules import Rules
 from . import frames
 from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
+
+if TYPE_CHECKING:
+    from .statistics import Judging
 
 #: Columns naming players, merged by :func:`rename_players`.
 NAME_COLUMNS = {"plays": ("name",), "games": ("player0", "player1", "winner_name")}
@@ -57,6 +60,12 @@ class FileAnalysis:
     """Errors: the file's own and those of its games."""
     warnings: int = 0
     """Warnings of the file itself."""
+    statistics: list[dict[str, Any]] = field(default_factory=list)
+    """With ``statistics=True``: the file's rows of the statistics frame
+    (:class:`~tavlakit.analysis.statistics.Tally`), the turns it could not
+    judge and its decision rows, judged in the one replay."""
+    unjudged: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
 
     @cached_property
     def plays(self) -> pd.DataFrame:
@@ -67,31 +76,50 @@ class FileAnalysis:
         return values_frame(self.columns[1], frames.GAME_COLUMNS)
 
 
-def analyse_file(path: str | Path, rules: Rules | None, luck: bool = True) -> FileAnalysis:
+def analyse_file(
+    path: str | Path,
+    rules: Rules | None,
+    luck: bool = True,
+    statistics: bool = False,
+    met: Any = None,
+    ply: int = 0,
+) -> FileAnalysis:
     """Read, replay and analyse one file; bad input (and a bug in tavlakit)
-    is a located problem in the result, never an exception."""
+    is a located problem in the result, never an exception. ``statistics=True``
+    judges each game in the same replay (``met``: a match equity table or
+    its path; ``ply``: 0 or 1), as :func:`analyse`."""
     source = str(path)
+    judging = None
+    if statistics:  # (a wrong ply raises here, not as a problem of the file)
+        from .statistics import Judging
+
+        judging = Judging(met, ply)
     match, games = open_games(path)
     prints = Fingerprinter(match)
     try:
         match.games = list(prints.games(games))
         used = rules or default_rules(match)
-        plays, played, own = _walk(match, used, luck)
+        plays, played, own = _walk(match, used, luck, judging)
     except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
         match = Match(source=source, problems=[*match.problems, internal_problem(source, exc)])
         used = rules or default_rules(match)
-        plays, played, own = _walk(match, used, luck)
+        plays, played, own = _walk(match, used, luck, judging)
         prints = Fingerprinter(match)
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
     columns = (column_values(plays, frames.PLAY_COLUMNS), column_values(played, frames.GAME_COLUMNS))
-    return FileAnalysis(
+    result = FileAnalysis(
         source, columns, own, prints.digest(), repr(used), used.name, errors, sum(p.severity == "warning" for p in own)
     )
+    if judging is not None:
+        result.statistics, result.unjudged, result.decisions = judging.rows, judging.unjudged, judging.decisions
+    return result
 
 
-def _walk(match: Match, rules: Rules, luck: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
-    """The play rows, game rows and own problems of one match."""
-    ((plays, games, own),) = frames.rows(match, rules, luck)
+def _walk(
+    match: Match, rules: Rules, luck: bool, judging: Judging | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
+    """The play rows, game rows and own problems of one match (judged into ``judging``, if given)."""
+    ((plays, games, own),) = frames.rows(match, rules, luck, judging)
     return plays, games, own
 
 
@@ -102,19 +130,35 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
     return isinstance(items, (list, tuple)) and bool(items) and all(isinstance(i, (str, Path)) for i in items)
 
 
-def combine(parts: Iterable[FileAnalysis], dedupe: bool = False) -> Analysis:
-    """One :class:`Analysis` of files analysed apart, in their order; see :func:`assemble`."""
+def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: bool = False) -> Analysis:
+    """One :class:`Analysis` of files analysed apart, in their order; see
+    :func:`assemble`. ``statistics=True``: the files were analysed with
+    statistics, whose rows make the analysis' statistics and decisions."""
     builders = (Builder(frames.PLAY_COLUMNS), Builder(frames.GAME_COLUMNS))
     files = []
     twins = Twins()
+    judged: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] = ([], [], [])
     for part in parts:  # each file's rows made compact as it comes, then let go
         files.append((part.source, part.fingerprint, part.problems))
         if dedupe and twins.see(part.source, part.fingerprint):
             continue  # a match seen before: its rows are left out (assemble says so)
         for builder, values in zip(builders, part.columns):
             builder.add(values)
+        for gathered, more in zip(judged, (part.statistics, part.unjudged, part.decisions)):
+            gathered.extend(more)
     plays, games = (builder.frame() for builder in builders)
-    return assemble(plays, games, files, dedupe)
+    result = assemble(plays, games, files, dedupe)
+    if statistics:
+        from .statistics import assemble as statistics_frame, decision_frame
+
+        rows, unjudged, decisions = judged
+        labels = frames.Labels()
+        for path in result.games["path"].unique().tolist():  # the labels the plays and games frames got
+            labels(path)
+        for row in decisions:
+            row["match"] = labels(row["path"])
+        result._statistics, result._decisions = statistics_frame(rows, unjudged), decision_frame(decisions)
+    return result
 
 
 def assemble(
@@ -158,6 +202,7 @@ def analyse(
     jobs: int | None = 1,
     statistics: bool = False,
     met: Any = None,
+    ply: int = 0,
 ) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
@@ -168,16 +213,16 @@ def analyse(
     order; matches are always analysed in this process
     (:func:`~tavlakit.analysis.frames.analyse_matches`).
 
-    ``statistics=True`` also works out gnubg's statistics now (with the
-    match equity table ``met``, default gnubg's); otherwise
-    :attr:`Analysis.statistics` does it on first use.
+    ``statistics=True`` also judges every game in that one replay, as
+    gnubg's ``analyse match`` does: :attr:`Analysis.statistics` and
+    :attr:`Analysis.decisions` (with the match equity table ``met``, a
+    table or its path, default gnubg's; ``ply`` 0 or 1). Without it they
+    are worked out on first use, which reads and replays everything again.
     """
     if not is_paths(matches):
-        return frames.analyse_matches(matches, rules, luck, statistics, met)
-    result = analyse_paths(matches, rules, luck, jobs)
-    result.source = frames.Source(matches, rules, met, paths=True)
-    if statistics:
-        result.statistics  # noqa: B018 (worked out now)
+        return frames.analyse_matches(matches, rules, luck, statistics, met, ply)
+    result = analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, ply=ply)
+    result.source = frames.Source(matches, rules, met, ply, paths=True)
     return result
 
 
@@ -188,12 +233,17 @@ def analyse_paths(
     jobs: int | None = 1,
     progress: Progress | None = None,
     dedupe: bool = False,
+    statistics: bool = False,
+    met: Any = None,
+    ply: int = 0,
 ) -> Analysis:
     """:func:`analyse` of files and folders on
     ``jobs`` processes (``None``: every core); ``progress(done, total)`` is
     told as the files are done."""
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
-    return combine(pmap(analyse_file, files, jobs, progress, rules=rules, luck=luck), dedupe)
+    judged = {"statistics": True, "met": met, "ply": ply} if statistics else {}
+    parts = pmap(analyse_file, files, jobs, progress, rules=rules, luck=luck, **judged)
+    return combine(parts, dedupe, statistics)
 
 
 def rename_players(analysis: Analysis, names: PlayerNames) -> Analysis:

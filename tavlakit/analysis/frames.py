@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,6 +43,9 @@ from .columns import Builder, Labels, column_values, rows_frame
 from .equity import Evaluator
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
+
+if TYPE_CHECKING:
+    from .statistics import Judging
 
 Matches = Match | Iterable[Match]
 
@@ -70,35 +73,42 @@ class Analysis:
     @property
     def statistics(self) -> pd.DataFrame:
         """gnubg's statistics per player per match and overall
-        (:func:`~tavlakit.analysis.statistics.statistics_frame`), worked
-        out on first use; a stream of matches needs ``analyse(...,
-        statistics=True)``."""
+        (:func:`~tavlakit.analysis.statistics.statistics_frame`).
+        ``analyse(..., statistics=True)`` works them out in the replay that
+        builds the frames; otherwise they are worked out on first use, which
+        reads and replays the matches a second time (a stream of matches
+        cannot be: it needs ``statistics=True``)."""
         if self._statistics is None:
-            from .statistics import statistics_frame
-
-            self._statistics = statistics_frame(*self._judged_source())
+            self._judge()
+        assert self._statistics is not None
         return self._statistics
 
     @property
     def decisions(self) -> pd.DataFrame:
         """Every judged roll and cube decision, with the cube decisions'
         three equities, right action and error
-        (:func:`~tavlakit.analysis.statistics.decisions_frame`)."""
+        (:func:`~tavlakit.analysis.statistics.decisions_frame`); worked out
+        with :attr:`statistics`, in the same way."""
         if self._decisions is None:
-            from .statistics import decisions_frame
-
-            self._decisions = decisions_frame(*self._judged_source())
+            self._judge()
+        assert self._decisions is not None
         return self._decisions
 
-    def _judged_source(self) -> tuple[Any, Rules | None, Any]:
+    def _judge(self) -> None:
+        """Read and replay the source again to judge it (both frames at once)."""
+        from .statistics import judge_matches
+
         source = self.source
         if source is None:
             raise ValueError("the matches were a stream: ask analyse(..., statistics=True)")
         if getattr(source, "paths", False):
             from ..formats import read_matches
 
-            return read_matches(list(source)), source.rules, source.met
-        return list(source), source.rules, source.met
+            matches: Any = read_matches(list(source))
+        else:
+            matches = list(source)
+        judging = judge_matches(matches, source.rules, source.met, source.ply)
+        self._statistics, self._decisions = judging.statistics(), judging.decisions_frame()
 
 
 def _matches(matches: Matches) -> Iterator[Match]:
@@ -109,11 +119,14 @@ def _matches(matches: Matches) -> Iterator[Match]:
 
 
 class _Walker:
-    """Replays matches and turns them into rows, one evaluator per rules."""
+    """Replays matches and turns them into rows, one evaluator per rules;
+    with ``judging``, each game is judged too as it is replayed (gnubg's
+    statistics and the decision rows gather there)."""
 
-    def __init__(self, rules: Rules | None, luck: bool) -> None:
+    def __init__(self, rules: Rules | None, luck: bool, judging: Judging | None = None) -> None:
         self.rules = rules
         self.luck = luck
+        self.judging = judging
         self.evaluators: dict[Rules, Evaluator] = {}
         self.labels = Labels()
 
@@ -131,9 +144,15 @@ class _Walker:
             ev = self.evaluator(rules) if self.luck else None
             plays: list[dict[str, Any]] = []
             games: list[dict[str, Any]] = []
+            judging = self.judging
+            tally = judging.tally(match, path, mid[0], rules) if judging else None
             for rg in replay(match, rules):
                 plays.extend(step_rows(match, mid, rules, rg, ev))
                 games.append(game_row(match, mid, rules, rg))
+                if tally is not None:
+                    tally.add(rg)
+            if judging and tally:
+                judging.keep(tally)
             yield plays, games, match.problems
 
 
@@ -270,55 +289,61 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
 
 
 def analyse_matches(
-    matches: Matches, rules: Rules | None = None, luck: bool = True, statistics: bool = False, met: Any = None
+    matches: Matches,
+    rules: Rules | None = None,
+    luck: bool = True,
+    statistics: bool = False,
+    met: Any = None,
+    ply: int = 0,
 ) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
     ``choices``, ``error``), which is much faster. (:func:`~tavlakit.analysis.analyse`
-    takes paths too.) ``statistics=True`` also works out gnubg's statistics
-    now (with the match equity table ``met``, default gnubg's); otherwise
-    :attr:`Analysis.statistics` does it on first use.
+    takes paths too.) ``statistics=True`` also judges every game in the same
+    replay: :attr:`Analysis.statistics` and :attr:`Analysis.decisions` (with
+    the match equity table ``met``, a table or its path, default gnubg's,
+    at ``ply`` 0 or 1); otherwise they are worked out on first use, by a
+    second replay.
     """
+    judging = None
+    if statistics:
+        from .statistics import Judging
+
+        judging = Judging(met, ply)
     kept = matches if isinstance(matches, (Match, list, tuple)) else None
-    seen: list[Match] = []
-    stream = _watch(_matches(matches), seen) if statistics else matches
     plays, games = Builder(PLAY_COLUMNS), Builder(GAME_COLUMNS)
     problems: list[Problem] = []
-    for p, g, trouble in rows(stream, rules, luck):
+    for p, g, trouble in rows(matches, rules, luck, judging):
         plays.add(column_values(p, PLAY_COLUMNS))
         games.add(column_values(g, GAME_COLUMNS))
         problems.extend(trouble)
-    source = Source(kept if kept is not None else seen, rules, met) if kept is not None or statistics else None
+    source = Source(kept, rules, met, ply) if kept is not None else None
     result = Analysis(plays.frame(), games.frame(), problems, source=source)
-    if statistics:
-        result.statistics  # noqa: B018 (worked out now)
+    if judging is not None:
+        result._statistics, result._decisions = judging.statistics(), judging.decisions_frame()
     return result
 
 
 class Source(list[Any]):
     """The matches (or paths, ``paths=True``) of an analysis with the options to judge them by."""
 
-    def __init__(self, items: Any, rules: Rules | None, met: Any, paths: bool = False) -> None:
+    def __init__(self, items: Any, rules: Rules | None, met: Any, ply: int = 0, paths: bool = False) -> None:
         super().__init__([items] if isinstance(items, (str, Path, Match)) else items)
-        self.rules, self.met, self.paths = rules, met, paths
-
-
-def _watch(matches: Iterator[Match], seen: list[Match]) -> Iterator[Match]:
-    """Pass the matches on, keeping each (for the statistics)."""
-    for match in matches:
-        seen.append(match)
-        yield match
+        self.rules, self.met, self.ply, self.paths = rules, met, ply, paths
 
 
 def rows(
     matches: Matches,
     rules: Rules | None = None,
     luck: bool = True,
+    judging: Judging | None = None,
 ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
     """Per match: its play rows, its game rows (dicts of column name to value)
-    and its own problems, the stuff :func:`analyse_matches` builds the frames of."""
-    return _Walker(rules, luck).run(matches)
+    and its own problems, the stuff :func:`analyse_matches` builds the frames of;
+    with ``judging`` each game is also judged in the same replay
+    (:class:`~tavlakit.analysis.statistics.Judging` gathers the rows)."""
+    return _Walker(rules, luck, judging).run(matches)
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:

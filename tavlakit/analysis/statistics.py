@@ -144,7 +144,7 @@ class Judge:
 
     def __init__(self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0) -> None:
         if ply not in PLIES:
-            raise ValueError(_("--ply {ply}: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply))
+            raise ValueError(ply_error(ply))
         self.ply = ply
         self.rules = rules
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
@@ -831,19 +831,118 @@ DECISION_COLUMNS = (
 )
 
 
-def _judged(
-    matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | None, ply: int = 0
-) -> Iterator[tuple[Match, str, Judge, ReplayedGame, list[Judged]]]:
-    """Each game of each match with its judged turns."""
-    judges: dict[Rules, Judge] = {}
+class Tally:
+    """One match's statistics and judged turns, fed its replayed games in
+    order (:meth:`add`): by :func:`judge_matches`, or by the frames' walker
+    during its one replay (:func:`tavlakit.analysis.analyse` with
+    ``statistics=True``). ``label`` is the match's short label in the
+    decision rows."""
+
+    def __init__(self, match: Match, path: str, label: str, judge: Judge) -> None:
+        self.match, self.path, self.label, self.judge = match, path, label, judge
+        self.per = {0: _blank(), 1: _blank()}
+        self.games = 0
+        self.unjudged: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []
+
+    def add(self, rg: ReplayedGame) -> None:
+        """Judge one replayed game of the match and count its turns."""
+        match = self.match
+        judged = list(self.judge._game(match, rg))
+        self.decisions.extend(_decision_rows(match, self.label, self.path, judged))
+        for j in judged:
+            _add(self.per, j, self.unjudged, {"path": self.path, "player": match.players[j.player]})
+        _result(match, rg, self.per, self.judge.met)
+        _recorded(self.per, rg)
+        self.games += 1
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The match's two rows of the statistics frame (none when no game was added)."""
+        if not self.games:
+            return []
+        match, rules = self.match, self.judge.rules
+        out = []
+        for side in (0, 1):
+            row = dict(self.per[side])
+            row["opponent_moves"] = self.per[1 - side]["total_moves"]
+            out.append(
+                {
+                    "scope": "match",
+                    "match": self.path,
+                    "path": self.path,
+                    "player": match.players[side],
+                    "side": side,
+                    "length": match.length or 0,
+                    "rules": rules.name,
+                    # the FIBS estimates are backgammon's (with the cube): none for Tavla
+                    **_finish(row, match.length or 0 if rules.backgammon else 0),
+                }
+            )
+        return out
+
+
+class Judging:
+    """The statistics and decision rows of many matches, each judged game
+    by game as it is replayed (a :class:`Tally` per match, one
+    :class:`Judge` per rules). ``met``: a match equity table, or the path
+    of one (workers load it once); default gnubg's (Tavla: its own)."""
+
+    def __init__(self, met: MatchEquityTable | str | Path | None = None, ply: int = 0) -> None:
+        if ply not in PLIES:
+            raise ValueError(ply_error(ply))
+        self.met = _load_met(str(met)) if isinstance(met, (str, Path)) else met
+        self.ply = ply
+        self.judges: dict[Rules, Judge] = {}
+        self.rows: list[dict[str, Any]] = []
+        self.unjudged: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []
+
+    def tally(self, match: Match, path: str, label: str, rules: Rules) -> Tally:
+        """A tally for ``match`` replayed under ``rules``; :meth:`keep` it when its games are in."""
+        if rules not in self.judges:
+            self.judges[rules] = Judge(rules, self.met, self.ply)
+        return Tally(match, path, label, self.judges[rules])
+
+    def keep(self, tally: Tally) -> None:
+        """Add a match's rows, all its games judged."""
+        self.rows.extend(tally.rows())
+        self.unjudged.extend(tally.unjudged)
+        self.decisions.extend(tally.decisions)
+
+    def statistics(self) -> pd.DataFrame:
+        """The statistics frame (:func:`statistics_frame`) of the matches kept."""
+        return assemble(self.rows, self.unjudged)
+
+    def decisions_frame(self) -> pd.DataFrame:
+        """The decisions frame (:func:`decisions_frame`) of the matches kept."""
+        return decision_frame(self.decisions)
+
+
+#: The plies of analysis implemented.
+def ply_error(ply: int) -> str:
+    """The message for a ``ply`` not in :data:`PLIES`."""
+    return _("--ply {ply}: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply)
+
+
+def judge_matches(
+    matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | str | Path | None, ply: int = 0
+) -> Judging:
+    """Replay and judge each match on its own (:func:`tavlakit.analysis.analyse`
+    with ``statistics=True`` judges during the replay that builds its frames)."""
+    judging = Judging(met, ply)
+    labels = Labels()
     for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
-        rules_in_force = rules or default_rules(match)
-        if rules_in_force not in judges:
-            judges[rules_in_force] = Judge(rules_in_force, met, ply)
-        judge = judges[rules_in_force]
         path = match.source or f"match-{index + 1}"
-        for rg in replay(match, judge.rules):
-            yield match, path, judge, rg, list(judge._game(match, rg))
+        tally = judging.tally(match, path, labels(path), rules or default_rules(match))
+        for rg in replay(match, tally.judge.rules):
+            tally.add(rg)
+        judging.keep(tally)
+    return judging
+
+
+def decision_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The decisions frame of decision rows (from one process or many)."""
+    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
 
 
 def decisions_frame(
@@ -857,11 +956,7 @@ def decisions_frame(
     the error of the one taken (``cube_error_*``, positive) and its category;
     ``turn`` is the turn's index in its game (the plays frame's ``turn``);
     ``unjudged`` the reason a turn could not be judged."""
-    rows: list[dict[str, Any]] = []
-    labels = Labels()
-    for match, path, _judge, _rg, judged in _judged(matches, rules, met, ply):
-        rows.extend(_decision_rows(match, labels(path), path, judged))
-    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+    return judge_matches(matches, rules, met, ply).decisions_frame()
 
 
 def cube_decisions(
@@ -874,7 +969,7 @@ def cube_decisions(
     judge = Judge(rules, met, ply)
     path = match.source or "match-1"
     rows = [row for rg in games for row in _decision_rows(match, path, path, list(judge._game(match, rg, rolls=False)))]
-    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+    return decision_frame(rows)
 
 
 def _decision_rows(match: Match, label: str, path: str, judged: list[Judged]) -> Iterator[dict[str, Any]]:
@@ -940,49 +1035,10 @@ def statistics_frame(
     e.g. XG; the checker error as equity lost, the luck for the roller; NaN
     where the record holds no analysis). ``ply=1``: plays
     (those gnubg's move filter keeps) and cube decisions at 1 ply, luck at 0
-    ply as gnubg always judges it."""
-    return assemble(*match_statistics(matches, rules, met, ply))
-
-
-def match_statistics(
-    matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None, ply: int = 0
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The per-match rows of :func:`statistics_frame` and the turns not judged."""
-    rows: list[dict[str, Any]] = []
-    unjudged: list[dict[str, Any]] = []
-    per: dict[int, dict[str, Any]] = {}
-    current: tuple[Match, str, Judge] | None = None
-
-    def flush() -> None:
-        if current is not None:
-            match, path, judge = current
-            for side in (0, 1):
-                per[side]["opponent_moves"] = per[1 - side]["total_moves"]
-                rows.append(
-                    {
-                        "scope": "match",
-                        "match": path,
-                        "path": path,
-                        "player": match.players[side],
-                        "side": side,
-                        "length": match.length or 0,
-                        "rules": judge.rules.name,
-                        # the FIBS estimates are backgammon's (with the cube): none for Tavla
-                        **_finish(per[side], match.length or 0 if judge.rules.backgammon else 0),
-                    }
-                )
-
-    for match, path, judge, rg, judged in _judged(matches, rules, met, ply):
-        if current is None or current[0] is not match:
-            flush()
-            current = (match, path, judge)
-            per = {0: _blank(), 1: _blank()}
-        for j in judged:
-            _add(per, j, unjudged, {"path": path, "player": match.players[j.player]})
-        _result(match, rg, per, judge.met)
-        _recorded(per, rg)
-    flush()
-    return rows, unjudged
+    ply as gnubg always judges it. The matches are replayed here for this
+    frame alone: ``tavlakit.analysis.analyse(..., statistics=True)`` gives it
+    from the replay that builds the plays and games frames."""
+    return judge_matches(matches, rules, met, ply).statistics()
 
 
 def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.DataFrame:
@@ -1024,25 +1080,6 @@ def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.D
     return out
 
 
-def file_statistics(
-    path: str | Path, rules: Rules | None = None, met: str | Path | None = None, ply: int = 0
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-    """:func:`match_statistics` of one record file (for workers: ``met`` is
-    a table's path), with the problems of a file nothing could be read from."""
-    from ..formats import read_matches
-
-    table = _load_met(str(met)) if met is not None else None
-    readable, problems = [], []
-    for match in read_matches([path]):
-        if match.games:
-            readable.append(match)
-        else:
-            first = next((p for p in match.problems if p.severity == "error"), None)
-            problems.append(str(first) if first else _("{path}: no game could be read").format(path=match.source))
-    rows, unjudged = match_statistics(readable, rules, table, ply)
-    return rows, unjudged, problems
-
-
 @lru_cache(maxsize=8)
 def _load_met(path: str) -> MatchEquityTable:
     from .met import load_met
@@ -1058,12 +1095,16 @@ __all__ = [
     "STATISTICS_COLUMNS",
     "Judge",
     "Judged",
+    "Judging",
+    "PLIES",
+    "Tally",
     "assemble",
     "cube_decisions",
+    "decision_frame",
     "decisions_frame",
-    "file_statistics",
     "join_decisions",
-    "match_statistics",
+    "judge_matches",
+    "ply_error",
     "rating",
     "skill_mark",
     "statistics_frame",

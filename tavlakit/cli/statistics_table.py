@@ -195,13 +195,15 @@ def run(
     jobs: int | None = 1,
 ) -> None:
     """Work out and print (or write) the statistics of ``files``, one file
-    per process on ``jobs`` processes."""
+    per process on ``jobs`` processes, each file replayed once
+    (:func:`~tavlakit.analysis.collection.analyse_file` with ``statistics=True``)."""
+    from ..analysis.collection import analyse_file
     from ..analysis.met import load_met
-    from ..analysis.statistics import PLIES, assemble, file_statistics
+    from ..analysis.statistics import PLIES, assemble, ply_error
     from ..parallel import pmap
 
     if ply not in PLIES:
-        raise typer.BadParameter(_("--ply {ply}: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply))
+        raise typer.BadParameter(ply_error(ply))
     if met_path is not None:
         try:
             load_met(met_path)
@@ -210,15 +212,15 @@ def run(
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     unread = 0
-    judged = pmap(
-        file_statistics, files, jobs, rules=rules, met=str(met_path) if met_path is not None else None, ply=ply
-    )
-    for found, missed, problems in progress(judged, _("analysing"), len(files)):
-        rows += found
-        unjudged += missed
-        unread += bool(problems)
-        for problem in problems:
-            typer.echo(problem, err=True)
+    met = str(met_path) if met_path is not None else None
+    judged = pmap(analyse_file, files, jobs, rules=rules, luck=False, statistics=True, met=met, ply=ply)
+    for part in progress(judged, _("analysing"), len(files)):
+        rows += part.statistics
+        unjudged += part.unjudged
+        if not part.statistics:  # no game could be read: the file's first error says why
+            unread += 1
+            first = next((p for p in part.problems if p.severity == "error"), None)
+            typer.echo(str(first) if first else _("{path}: no game could be read").format(path=part.source), err=True)
     if not rows:
         typer.echo(_("no game could be read from the files given"), err=True)
         raise typer.Exit(2)
