@@ -918,7 +918,6 @@ class Judging:
         return decision_frame(self.decisions)
 
 
-#: The plies of analysis implemented.
 def ply_error(ply: int) -> str:
     """The message for a ``ply`` not in :data:`PLIES`."""
     return _("--ply {ply}: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply)
