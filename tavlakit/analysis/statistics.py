@@ -82,6 +82,8 @@ RATINGS = (
 )
 #: The plies of analysis implemented.
 PLIES = (0, 1, 2)
+#: Each of :data:`ROLLS`' place in it.
+ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
 #: The most pips a play of each of :data:`ROLLS` moves.
 PIPS = tuple((a + b) * (1 + (a == b)) for a, b in ROLLS)
 #: The kinds of judged turns (translated when shown).
@@ -139,6 +141,24 @@ class RollScores:
         return sorted(zip(self.values.tolist(), self.keys), reverse=True)
 
 
+@dataclass(slots=True)
+class PositionScores:
+    """The :class:`RollScores` of the 21 rolls of one position, kept together
+    (:meth:`Judge.prepare`): ``spans[r]`` are the rows of ``ROLLS[r]``,
+    ``best[r]`` its best play's equity."""
+
+    values: npt.NDArray[np.float64]
+    keys: list[str]
+    spans: list[tuple[int, int]]
+    best: list[float]
+
+    def roll(self, dice: Roll) -> RollScores:
+        """The scores of one roll (larger die first)."""
+        r = ROLL_INDEX[dice]
+        start, end = self.spans[r]
+        return RollScores(self.values[start:end], self.keys[start:end], self.best[r])
+
+
 class Judge:
     """Judges the turns of matches played under one set of rules."""
 
@@ -150,10 +170,12 @@ class Judge:
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
         self.ev = Evaluator(rules)
         self.net_moves = rules.larger_die and rules.hit_and_run
+        # gnubg-nn scores a finished game as gnubg's rules do (gammon, backgammon), exactly
+        self.net_finish = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
         # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
         # only leaves out the cube decisions); Tavla has no cube at all: cubeless
         self.live = rules.cube or rules.backgammon
-        self._scores: dict[tuple[Position, Roll, CubeState], RollScores] = {}
+        self._scores: dict[tuple[Position, CubeState], PositionScores] = {}
         self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
         # 1 and 2 plies: each position's plays of a roll, and each look ahead, met again and again
         self._found: dict[tuple[Position, Roll], tuple[list[str], Array]] = {}
@@ -196,10 +218,13 @@ class Judge:
         """The mover's cubeful equity after each legal play of ``dice``
         (:class:`RollScores`); the 21 rolls of a position are scored
         together, and :meth:`prepare` scores many positions in one batch."""
-        found = self._scores.get((pos, dice, state))
+        return self._table(pos, state).roll(dice)
+
+    def _table(self, pos: Position, state: CubeState) -> PositionScores:
+        found = self._scores.get((pos, state))
         if found is None:
             self.prepare([(pos, state)])
-            found = self._scores[(pos, dice, state)]
+            found = self._scores[(pos, state)]
         return found
 
     def prepare(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
@@ -207,10 +232,10 @@ class Judge:
         net's candidates one position after another, then the boards,
         cube efficiencies and cubeful values of them all in one go per cube
         state (numpy's cost is per call, not per row)."""
-        todo = [item for item in dict.fromkeys(wanted) if (item[0], ROLLS[0], item[1]) not in self._scores]
+        todo = [item for item in dict.fromkeys(wanted) if item not in self._scores]
         if not todo:
             return
-        if len(self._scores) > 50_000:  # some megabytes; positions seldom come back after their game
+        if len(self._scores) > 2_000:  # some megabytes; positions seldom come back after their game
             self._scores.clear()
         keys: list[str] = []
         probs: list[Probabilities] = []
@@ -221,7 +246,8 @@ class Judge:
             for roll in ROLLS:
                 self._candidates(pos, roll, keys, probs, board)
                 ends.append(len(keys))
-            settled.extend([None] * 21 if board is None else settled_efficiency(board[1], board[0], PIPS))
+            near_end = CHECKERS - pos.off()[0] <= 4  # a play may end the game (no cube efficiency then)
+            settled.extend([None] * 21 if board is None or near_end else settled_efficiency(board[1], board[0], PIPS))
         starts = [0, *ends[:-1]]
         p = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
         x = np.empty(len(keys))
@@ -242,18 +268,19 @@ class Judge:
             rows = np.concatenate([np.arange(starts[21 * i], ends[21 * i + 20]) for i in items])
             values[rows] = -self.on_roll(p[rows], state.flipped(), x[rows])
         best = np.maximum.reduceat(values, starts).tolist()  # (every roll has at least one entry)
-        for index, (pos, state) in enumerate(todo):
-            for r, roll in enumerate(ROLLS):
-                k = 21 * index + r
-                self._scores[(pos, roll, state)] = RollScores(
-                    values[starts[k] : ends[k]], keys[starts[k] : ends[k]], best[k]
-                )
+        for index, item in enumerate(todo):
+            first, last = 21 * index, 21 * index + 21
+            top, end = starts[first], ends[last - 1]
+            spans = [(s - top, e - top) for s, e in zip(starts[first:last], ends[first:last])]
+            self._scores[item] = PositionScores(values[top:end], keys[top:end], spans, best[first:last])
 
     def net_view(self, pos: Position) -> list[list[int]] | None:
         """``pos`` as the net sees it when the net finds the plays (gnubg's
-        move rules, not the last four checkers: a finishing play needs the
-        rules' exact score); None when the engine finds them."""
-        return net_board(pos) if self.net_moves and CHECKERS - pos.off()[0] > 4 else None
+        move rules; the last four checkers only under gnubg's own scoring,
+        since a play may finish the game); None when the engine finds them."""
+        if not self.net_moves or (not self.net_finish and CHECKERS - pos.off()[0] <= 4):
+            return None
+        return net_board(pos)
 
     def _candidates(
         self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities], board: list[list[int]] | None
@@ -279,16 +306,13 @@ class Judge:
 
     def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
         """gnubg's luck of throwing ``dice`` (EMG)."""
-        mine = self.scores(pos, dice, state).best
+        table = self._table(pos, state)
+        mine = table.best[ROLL_INDEX[dice]]
         if first and dice[0] != dice[1]:
-            total = 0.0
-            for roll in ROLLS:
-                if roll[0] != roll[1]:
-                    total += self.scores(pos, roll, state).best
-                    total -= self.scores(pos.flip(), roll, state.flipped()).best
+            theirs = self._table(pos.flip(), state.flipped())
+            total = sum(a - b for roll, a, b in zip(ROLLS, table.best, theirs.best) if roll[0] != roll[1])
             return mine - total / 30.0
-        mean = sum(WEIGHTS[roll] * self.scores(pos, roll, state).best for roll in ROLLS) / 36.0
-        return mine - mean
+        return mine - sum(WEIGHTS[roll] * value for roll, value in zip(ROLLS, table.best)) / 36.0
 
     def cube(self, pos: Position, state: CubeState) -> CubeDecision:
         """The cube decision of the side on roll in ``pos`` before rolling
