@@ -162,3 +162,18 @@ def test_two_ply_cube_decisions_near_gnubgs_and_nearer_than_one_ply(gnubg_bin: P
     assert len(two) > 100
     assert np.median(two) < 0.002 and (two < 0.01).mean() >= 0.95 and two.max() < 0.05
     assert np.median(two) < np.median(one) / 3
+
+
+def test_cubeless_is_cubeful_with_a_dead_cube() -> None:
+    import numpy as np
+
+    from tavlakit.analysis.cubeful import cubeful_many, cubeless_many
+    from tavlakit.analysis.met import default_met
+
+    rng = np.random.default_rng(7)
+    win = rng.uniform(0.02, 0.98, 200)
+    gammon_w, gammon_l = win * rng.uniform(0, 0.4, 200), (1 - win) * rng.uniform(0, 0.4, 200)
+    p = np.column_stack([win, gammon_w, gammon_w * 0.1, gammon_l, gammon_l * 0.1])
+    for spec in STATES:
+        state = CubeState(**{**state_of(spec).__dict__, "met": default_met()})
+        assert np.allclose(cubeless_many(p, state), cubeful_many(p, state, np.zeros(len(p))), atol=1e-12)

@@ -53,7 +53,7 @@ from .cubeful import (
     CubeState,
     _best,
     cube_decision_many,
-    cubeful_many,
+    cubeless_many,
     efficiency_many,
     efficiency_of,
     eq2mwc,
@@ -178,7 +178,7 @@ class Judge:
         self._scores: dict[tuple[Position, CubeState], PositionScores] = {}
         self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
         # 1 and 2 plies: each position's plays of a roll, and each look ahead, met again and again
-        self._found: dict[tuple[Position, Roll], tuple[list[str], Array]] = {}
+        self._found: dict[Position, tuple[list[str], Array, list[tuple[int, int]]]] = {}
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
 
     # --- values -------------------------------------------------------------
@@ -202,7 +202,7 @@ class Judge:
         (no cube: cubeless)."""
         probs = self._scored(probs)
         if not self.live:
-            return cubeful_many(probs, state, np.zeros(len(x)))
+            return cubeless_many(probs, state)
         return on_roll_many(probs, state, x)
 
     def _scored(self, probs: Array) -> Array:
@@ -362,23 +362,12 @@ class Judge:
     def _n_ply(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
         if len(self._deep) > 20_000:
             self._deep.clear()
-        probs, keys = [], []
         opp = state.flipped()
-        board = self.net_view(pos)
-        for roll in ROLLS:
-            found = self._found.get((pos, roll))
-            if found is None:
-                if len(self._found) > 50_000:
-                    self._found.clear()
-                candidates: list[str] = []
-                chances: list[Probabilities] = []
-                self._candidates(pos, roll, candidates, chances, board)
-                found = self._found[(pos, roll)] = (candidates, self._scored(np.asarray(chances, dtype=float)))
-            p = found[1]
-            best = int(np.argmin(cubeful_many(p, opp, np.zeros(len(p)))))  # the opponent's worst: ours best
-            probs.append(p[best])
-            keys.append(found[0][best])
-        p, x = np.asarray(probs), efficiency_many(boards_from_keys(keys))
+        keys, chances, spans = self._plays(pos)
+        value = cubeless_many(chances, opp)  # the opponent's: their worst is our best
+        picks = [start + int(np.argmin(value[start:end])) for start, end in spans]
+        p, x = chances[picks], efficiency_many(boards_from_keys([keys[i] for i in picks]))
+        keys = [keys[i] for i in picks]
         weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
         afters = [_from_key(key) for key in keys] if plies > 1 else []
 
@@ -400,6 +389,26 @@ class Judge:
             return nd, None, nd
         dp = mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
         return nd, mine(state.doubled().flipped(), 2.0), dp
+
+    def _plays(self, pos: Position) -> tuple[list[str], Array, list[tuple[int, int]]]:
+        """Every roll's plays of ``pos``: their keys and probabilities (as
+        the rules score them), ``spans[r]`` the rows of ``ROLLS[r]``;
+        remembered, since a look ahead meets the same positions again."""
+        found = self._found.get(pos)
+        if found is None:
+            if len(self._found) > 500:  # some megabytes
+                self._found.clear()
+            keys: list[str] = []
+            probs: list[Probabilities] = []
+            spans = []
+            board = self.net_view(pos)
+            for roll in ROLLS:
+                start = len(keys)
+                self._candidates(pos, roll, keys, probs, board)
+                spans.append((start, len(keys)))
+            chances = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
+            found = self._found[pos] = (keys, self._scored(chances), spans)
+        return found
 
     def _free_to_double(self, pos: Position, state: CubeState, plies: int) -> float:
         """The side on roll's ``plies``-ply value, doubling when that is better."""
