@@ -34,6 +34,7 @@ from ..rules import Rules
 from . import frames
 from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
+from .net import net_in_use, use_net
 
 if TYPE_CHECKING:
     from .statistics import Judging
@@ -83,12 +84,15 @@ def analyse_file(
     statistics: bool = False,
     met: Any = None,
     ply: int = 0,
+    net: str | None = None,
 ) -> FileAnalysis:
     """Read, replay and analyse one file; bad input (and a bug in tavlakit)
     is a located problem in the result, never an exception. ``statistics=True``
     judges each game in the same replay (``met``: a match equity table or
-    its path; ``ply``: 0 or 1), as :func:`analyse`."""
+    its path; ``ply``: 0, 1 or 2), as :func:`analyse`; ``net``: the weights
+    to evaluate with (:func:`~tavlakit.analysis.net.use_net`; None: gnubg-nn's own)."""
     source = str(path)
+    use_net(net)
     judging = None
     if statistics:  # (a wrong ply raises here, not as a problem of the file)
         from .statistics import Judging
@@ -203,6 +207,7 @@ def analyse(
     statistics: bool = False,
     met: Any = None,
     ply: int = 0,
+    net: str | Path | None = None,
 ) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
@@ -216,9 +221,14 @@ def analyse(
     ``statistics=True`` also judges every game in that one replay, as
     gnubg's ``analyse match`` does: :attr:`Analysis.statistics` and
     :attr:`Analysis.decisions` (with the match equity table ``met``, a
-    table or its path, default gnubg's; ``ply`` 0 or 1). Without it they
+    table or its path, default gnubg's; ``ply`` 0, 1 or 2). Without it they
     are worked out on first use, which reads and replays everything again.
+
+    ``net``: the weights to evaluate with from now on (:func:`~tavlakit.analysis.net.use_net`:
+    gnubg's ``gnubg.wd`` gives gnubg's own numbers); default the net in use.
     """
+    if net is not None:
+        use_net(net)
     if not is_paths(matches):
         return frames.analyse_matches(matches, rules, luck, statistics, met, ply)
     result = analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, ply=ply)
@@ -238,11 +248,11 @@ def analyse_paths(
     ply: int = 0,
 ) -> Analysis:
     """:func:`analyse` of files and folders on
-    ``jobs`` processes (``None``: every core); ``progress(done, total)`` is
-    told as the files are done."""
+    ``jobs`` processes (``None``: every core), each evaluating with the net
+    in use here; ``progress(done, total)`` is told as the files are done."""
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
     judged = {"statistics": True, "met": met, "ply": ply} if statistics else {}
-    parts = pmap(analyse_file, files, jobs, progress, rules=rules, luck=luck, **judged)
+    parts = pmap(analyse_file, files, jobs, progress, rules=rules, luck=luck, net=net_in_use(), **judged)
     return combine(parts, dedupe, statistics)
 
 

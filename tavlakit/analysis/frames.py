@@ -303,7 +303,7 @@ def analyse_matches(
     takes paths too.) ``statistics=True`` also judges every game in the same
     replay: :attr:`Analysis.statistics` and :attr:`Analysis.decisions` (with
     the match equity table ``met``, a table or its path, default gnubg's,
-    at ``ply`` 0 or 1); otherwise they are worked out on first use, by a
+    at ``ply`` 0, 1 or 2); otherwise they are worked out on first use, by a
     second replay.
     """
     judging = None

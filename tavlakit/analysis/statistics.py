@@ -793,6 +793,20 @@ def _recorded(rows: dict[int, dict[str, Any]], rg: ReplayedGame) -> None:
                 mine[column] = value if math.isnan(mine[column]) else mine[column] + value
 
 
+def fibs_luck_difference(luck_adjusted: float, length: int) -> float:
+    """The FIBS rating difference a match's luck-adjusted result (MWC, as a
+    share above 0.5) implies (Kees van den Doel's estimate, as gnubg gives it;
+    at most 2100 points below; NaN for a sure result).
+
+    >>> round(fibs_luck_difference(0.1, 7))  # 60% against an equal player over 7 points
+    133
+    """
+    chance = 0.5 + luck_adjusted
+    if not 0.0 < chance < 1.0:
+        return math.nan
+    return max(-2100.0, -2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0))
+
+
 #: gnubg's rating offset of the error-based FIBS rating (a player without errors).
 FIBS_OFFSET = 2050.0
 
@@ -816,11 +830,7 @@ def _finish(row: dict[str, Any], length: int) -> dict[str, Any]:
     row["fibs_rating_checker_loss"] = row["fibs_rating_cube_loss"] = math.nan
     if length:
         # Kees van den Doel's estimates, as gnubg gives them
-        chance = 0.5 + row["luck_adjusted_result"]
-        if 0.0 < chance < 1.0:
-            row["fibs_rating_luck_difference"] = max(
-                -2100.0, -2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0)
-            )
+        row["fibs_rating_luck_difference"] = fibs_luck_difference(row["luck_adjusted_result"], length)
         checker = row["checker_error_emg"] / unforced if unforced else 0.0
         cube = row["cube_error_emg"] / close if close else 0.0
         row["fibs_rating_checker_loss"] = checker * (8798.0 + 25526.0 / length)
@@ -1134,6 +1144,7 @@ __all__ = [
     "cube_decisions",
     "decision_frame",
     "decisions_frame",
+    "fibs_luck_difference",
     "join_decisions",
     "judge_matches",
     "ply_error",

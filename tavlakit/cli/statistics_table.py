@@ -199,6 +199,7 @@ def run(
     (:func:`~tavlakit.analysis.collection.analyse_file` with ``statistics=True``)."""
     from ..analysis.collection import analyse_file
     from ..analysis.met import load_met
+    from ..analysis.net import net_in_use
     from ..analysis.statistics import PLIES, assemble, ply_error
     from ..parallel import pmap
 
@@ -213,7 +214,9 @@ def run(
     unjudged: list[dict[str, Any]] = []
     unread = 0
     met = str(met_path) if met_path is not None else None
-    judged = pmap(analyse_file, files, jobs, rules=rules, luck=False, statistics=True, met=met, ply=ply)
+    judged = pmap(
+        analyse_file, files, jobs, rules=rules, luck=False, statistics=True, met=met, ply=ply, net=net_in_use()
+    )
     for part in progress(judged, _("analysing"), len(files)):
         rows += part.statistics
         unjudged += part.unjudged

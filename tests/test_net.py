@@ -1,0 +1,84 @@
+"""Evaluating with gnubg's own weights (``gnubg.wd``) instead of gnubg-nn's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import gnubg_nn
+import numpy as np
+import pytest
+from gnubg_cube import ask_gnubg_cube
+from test_cubeful import positions
+from typer.testing import CliRunner
+
+from tavlakit import Position
+from tavlakit.analysis.equity import net_board
+from tavlakit.analysis.net import net_in_use, use_net
+from tavlakit.cli import app
+
+STATS = Path(__file__).parent / "data" / "stats"
+
+
+@pytest.fixture
+def own_net_after() -> Iterator[None]:
+    """Whatever a test does, the next one evaluates with gnubg-nn's own net."""
+    yield
+    use_net(None)
+
+
+def test_gnubgs_weights_evaluate_as_gnubg(gnubg_bin: Path, gnubg_wd: Path, tmp_path: Path, own_net_after: None) -> None:
+    """gnubg 1.07's own 0-ply probabilities of 120 positions of its self-play,
+    against gnubg-nn's with each set of weights."""
+    pids = positions(7)
+    found = ask_gnubg_cube(gnubg_bin, [[pid, [1, -1, 0, 0, [0, 0], 0]] for pid in pids], tmp_path)
+
+    def differences() -> np.ndarray:
+        boards = [net_board(Position.from_position_id(pid)) for pid in pids]
+        return np.array(
+            [
+                max(abs(a - b) for a, b in zip(gnubg_nn.probabilities(board, 0), answer["probs"]))
+                for board, answer in zip(boards, found)
+            ]
+        )
+
+    own = differences()
+    use_net(gnubg_wd)
+    assert net_in_use() == str(gnubg_wd.resolve())
+    theirs = differences()
+    assert len(theirs) > 100
+    assert np.median(theirs) < 1e-4 and np.percentile(theirs, 90) < 3e-4
+    assert np.median(own) > 3 * np.median(theirs)  # the weights, not the inputs, made most of the difference
+    use_net(None)
+    assert net_in_use() is None and np.allclose(differences(), own)
+
+
+def test_what_is_not_weights_is_said(gnubg_wd: Path, tmp_path: Path, own_net_after: None) -> None:
+    cut = tmp_path / "cut.wd"
+    cut.write_bytes(gnubg_wd.read_bytes()[:10_000])
+    longer = tmp_path / "longer.wd"
+    longer.write_bytes(gnubg_wd.read_bytes() + b"\0\0\0\0")
+    text = tmp_path / "notes.txt"
+    text.write_text("GNU Backgammon 1.01\nrace\nnot numbers\n")
+    other = STATS / "match-3p-31.mat"
+    for path, words in (
+        (cut, "cut short"),
+        (longer, "more after its six nets"),
+        (text, "not weights gnubg-nn can use"),
+        (other, "not neural-net weights"),
+        (tmp_path / "none.wd", "cannot be read"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            use_net(path)
+        assert net_in_use() is None  # nothing changed
+
+
+def test_stats_net_option(gnubg_wd: Path, own_net_after: None) -> None:
+    runner = CliRunner()
+    record = str(STATS / "match-3p-31.mat")
+    bad = runner.invoke(app, ["stats", "--by", "match", "--net", record, record])
+    assert bad.exit_code == 2 and "not neural-net weights" in bad.output
+    own = runner.invoke(app, ["stats", "--by", "match", "--json", record])
+    theirs = runner.invoke(app, ["stats", "--by", "match", "--json", "--net", str(gnubg_wd), record])
+    assert own.exit_code == theirs.exit_code == 0
+    assert own.output != theirs.output  # another net: other equities
