@@ -229,8 +229,8 @@ class Judge:
 
     def prepare(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
         """Score the 21 rolls of each (position, cube state) at once: the
-        net's candidates one position after another, then the boards,
-        cube efficiencies and cubeful values of them all in one go per cube
+        net's candidates one position after another, then the cube
+        efficiencies and cubeful values of them all in one go per cube
         state (numpy's cost is per call, not per row)."""
         todo = [item for item in dict.fromkeys(wanted) if item not in self._scores]
         if not todo:
@@ -242,24 +242,12 @@ class Judge:
         ends: list[int] = []
         settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
         for pos, _state in todo:
-            board = self.net_view(pos)
-            for roll in ROLLS:
-                self._candidates(pos, roll, keys, probs, board)
-                ends.append(len(keys))
-            near_end = CHECKERS - pos.off()[0] <= 4  # a play may end the game (no cube efficiency then)
-            settled.extend([None] * 21 if board is None or near_end else settled_efficiency(board[1], board[0], PIPS))
+            self._gather(pos, keys, probs, ends)
+            # (a play of the last four checkers may end the game: no efficiency then)
+            settled.extend([None] * 21 if CHECKERS - pos.off()[0] <= 4 else settled_efficiency(*pos.points(), PIPS))
         starts = [0, *ends[:-1]]
-        p = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
-        x = np.empty(len(keys))
-        open_rows = []
-        for start, end, value in zip(starts, ends, settled):
-            if value is None:
-                open_rows.append(np.arange(start, end))
-            else:
-                x[start:end] = value
-        if open_rows:  # the rest: decode where each play leads
-            rows = np.concatenate(open_rows)
-            x[rows] = efficiency_many(boards_from_keys([keys[i] for i in rows.tolist()]))
+        p = _as_array(probs)
+        x = _efficiencies(keys, starts, ends, settled)
         values = np.empty(len(keys))
         groups: dict[CubeState, list[int]] = {}
         for index, (_pos, state) in enumerate(todo):
@@ -273,6 +261,14 @@ class Judge:
             top, end = starts[first], ends[last - 1]
             spans = [(s - top, e - top) for s, e in zip(starts[first:last], ends[first:last])]
             self._scores[item] = PositionScores(values[top:end], keys[top:end], spans, best[first:last])
+
+    def _gather(self, pos: Position, keys: list[str], probs: list[Probabilities], ends: list[int]) -> None:
+        """Append the plays of each of the 21 rolls of ``pos`` (their keys and
+        probabilities, the opponent on roll) and where each roll's end."""
+        board = self.net_view(pos)
+        for roll in ROLLS:
+            self._candidates(pos, roll, keys, probs, board)
+            ends.append(len(keys))
 
     def net_view(self, pos: Position) -> list[list[int]] | None:
         """``pos`` as the net sees it when the net finds the plays (gnubg's
@@ -400,13 +396,10 @@ class Judge:
                 self._found.clear()
             keys: list[str] = []
             probs: list[Probabilities] = []
-            spans = []
-            board = self.net_view(pos)
-            for roll in ROLLS:
-                start = len(keys)
-                self._candidates(pos, roll, keys, probs, board)
-                spans.append((start, len(keys)))
-            chances = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
+            ends: list[int] = []
+            self._gather(pos, keys, probs, ends)
+            spans = list(zip([0, *ends[:-1]], ends))
+            chances = _as_array(probs)
             found = self._found[pos] = (keys, self._scored(chances), spans)
         return found
 
@@ -592,6 +585,27 @@ class Judge:
                 "close": close,
             },
         )
+
+
+def _as_array(probs: list[Probabilities]) -> Array:
+    """Many positions' five probabilities as an (n, 5) array."""
+    return np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
+
+
+def _efficiencies(keys: list[str], starts: list[int], ends: list[int], settled: list[float | None]) -> Array:
+    """The cube efficiency of each play: its roll's settled one where it has
+    one, else worked out from where the play leads (``keys``)."""
+    x = np.empty(len(keys))
+    open_rows = []
+    for start, end, value in zip(starts, ends, settled):
+        if value is None:
+            open_rows.append(np.arange(start, end))
+        else:
+            x[start:end] = value
+    if open_rows:
+        rows = np.concatenate(open_rows)
+        x[rows] = efficiency_many(boards_from_keys([keys[i] for i in rows.tolist()]))
+    return x
 
 
 def _from_key(key: str) -> Position:
