@@ -1,7 +1,7 @@
 """Ask Debian's gnubg for its 0-ply cube evaluations (used by test_cubeful.py).
 
 Inside gnubg (``gnubg -t -q -p gnubg_cube.py``) this reads a job list from
-``TAVLAKIT_CUBE_JOBS``: ``[position_id, [cube, owner, mover, length, [s0, s1],
+``TAVLAKIT_JOBS`` (:mod:`gnubg_jobs`): ``[position_id, [cube, owner, mover, length, [s0, s1],
 crawford]]`` (owner -1: centred; mover 0/1 as gnubg's players); for each it
 writes gnubg's cubeless 0-ply probabilities of the side on roll
 (``gnubg.evaluate``), its cubeful 0-ply cube decision (``gnubg.cfevaluate``:
@@ -13,24 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 
 def ask_gnubg_cube(gnubg_bin: Path, jobs: list[list], workdir: Path, plies: int = 0) -> list[dict]:
     """Run the jobs in one gnubg process (cube decisions at ``plies``); one answer per job."""
-    job_file = workdir / "cube-jobs.json"
-    out_file = workdir / "cube-answers.json"
-    job_file.write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(
-        os.environ, TAVLAKIT_CUBE_JOBS=str(job_file), TAVLAKIT_CUBE_OUT=str(out_file), TAVLAKIT_CUBE_PLIES=str(plies)
-    )
-    run = subprocess.run(
-        [str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True, timeout=300, cwd=workdir
-    )
-    if not out_file.exists():
-        raise AssertionError(f"gnubg gave no answers:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
-    return json.loads(out_file.read_text(encoding="utf-8"))
+    from gnubg_jobs import run_jobs
+
+    return run_jobs(gnubg_bin, __file__, jobs, workdir, TAVLAKIT_CUBE_PLIES=str(plies))
 
 
 def _main() -> None:  # runs inside gnubg
@@ -40,7 +30,7 @@ def _main() -> None:  # runs inside gnubg
     cubeful = gnubg.evalcontext(1, int(os.environ.get("TAVLAKIT_CUBE_PLIES", "0")), 0, 1, 0.0)
     answers = []
     for position_id, (cube, owner, mover, length, score, crawford) in json.loads(
-        Path(os.environ["TAVLAKIT_CUBE_JOBS"]).read_text(encoding="utf-8")
+        Path(os.environ["TAVLAKIT_JOBS"]).read_text(encoding="utf-8")
     ):
         board = gnubg.positionfromid(position_id)
         ci = gnubg.cubeinfo(cube, owner, mover, length, tuple(score), crawford)
@@ -51,8 +41,8 @@ def _main() -> None:  # runs inside gnubg
                 "class": gnubg.classifypos(board, 0),
             }
         )
-    Path(os.environ["TAVLAKIT_CUBE_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
+    Path(os.environ["TAVLAKIT_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
 
 
-if __name__ == "__main__" and os.environ.get("TAVLAKIT_CUBE_JOBS"):
+if __name__ == "__main__" and os.environ.get("TAVLAKIT_JOBS"):
     _main()

@@ -1,7 +1,7 @@
 """Ask Debian's gnubg for Position and Match IDs (used by test_matchid.py).
 
 Inside gnubg (``gnubg -t -q -p gnubg_ids.py``) this reads a job list from
-``TAVLAKIT_ID_JOBS``: ``["xgid", text]`` runs ``set xgid``, ``["matchid",
+``TAVLAKIT_JOBS`` (:mod:`gnubg_jobs`): ``["xgid", text]`` runs ``set xgid``, ``["matchid",
 id]`` runs ``set matchid``, ``["command", text]`` runs any command; after
 each, gnubg's IDs and its own view of the state (``posinfo()``,
 ``cubeinfo()``) are written out.
@@ -11,22 +11,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 
 def ask_gnubg(gnubg_bin: Path, jobs: list[list[str]], workdir: Path) -> list[dict]:
     """Run the jobs in one gnubg process; one answer per job."""
-    job_file = workdir / "id-jobs.json"
-    out_file = workdir / "id-answers.json"
-    job_file.write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(os.environ, TAVLAKIT_ID_JOBS=str(job_file), TAVLAKIT_ID_OUT=str(out_file))
-    run = subprocess.run(
-        [str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True, timeout=300, cwd=workdir
-    )
-    if not out_file.exists():
-        raise AssertionError(f"gnubg gave no answers:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
-    return json.loads(out_file.read_text(encoding="utf-8"))
+    from gnubg_jobs import run_jobs
+
+    return run_jobs(gnubg_bin, __file__, jobs, workdir)
 
 
 def _main() -> None:  # runs inside gnubg
@@ -34,7 +26,7 @@ def _main() -> None:  # runs inside gnubg
 
     gnubg.command("new game")
     answers = []
-    for kind, text in json.loads(Path(os.environ["TAVLAKIT_ID_JOBS"]).read_text(encoding="utf-8")):
+    for kind, text in json.loads(Path(os.environ["TAVLAKIT_JOBS"]).read_text(encoding="utf-8")):
         gnubg.command(text if kind == "command" else f"set {kind} {text}")
         answers.append(
             {
@@ -44,8 +36,8 @@ def _main() -> None:  # runs inside gnubg
                 "cubeinfo": {k: v for k, v in gnubg.cubeinfo().items() if k != "gammonprice"},
             }
         )
-    Path(os.environ["TAVLAKIT_ID_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
+    Path(os.environ["TAVLAKIT_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
 
 
-if __name__ == "__main__" and os.environ.get("TAVLAKIT_ID_JOBS"):
+if __name__ == "__main__" and os.environ.get("TAVLAKIT_JOBS"):
     _main()
