@@ -253,3 +253,14 @@ def test_the_records_own_analysis_beside_ours(corpus_dir: Path) -> None:
     plain = run("stats", "--by", "match", corpus_dir / "xg" / "test.mat")
     assert plain.exit_code == 0, plain.output
     assert "XG's error" not in plain.output and "XG's luck" not in plain.output
+
+
+def test_luck_ratings_in_turkish_where_printed_and_gnubgs_words_as_data() -> None:
+    record = STATS / "match-3p-31.mat"  # Alpha's luck is average, Bravo's good (gnubg's words)
+    for args in (("--by", "match"), ("--by", "player")):
+        shown = run("stats", *args, "--lang", "tr", record)
+        assert shown.exit_code == 0 and "Ortalama zarlar" in shown.output and "Zarlar iyi, dostum!" in shown.output
+        assert "Average dice" not in shown.output
+    data = run("stats", "--json", "--lang", "tr", record)
+    ratings = {json.loads(line)["luck_rating"] for line in data.output.splitlines() if line.startswith("{")}
+    assert ratings == {"Average dice", "Good dice, man!"}

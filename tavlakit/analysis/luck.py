@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..i18n import N_
 from ..position import Position
 from .equity import ROLLS, Evaluator, Roll
 from .pips import match_rows
@@ -32,7 +33,7 @@ MARK_LEVELS = (0.6, 0.3)
 #: (``getLuckRating``: the marks' levels applied to ten times the rate)
 #: with gnubg's words, except the middle one: gnubg says "None" (no luck
 #: either way), which reads as missing data in a table.
-RATINGS = ("Go to bed", "Bad dice, man!", "Average dice", "Good dice, man!", "Go to Las Vegas")
+RATINGS = (N_("Go to bed"), N_("Bad dice, man!"), N_("Average dice"), N_("Good dice, man!"), N_("Go to Las Vegas"))
 #: gnubg's own word for each rating (``aszLuckRating`` in gnubg's analysis.c).
 GNUBG_RATINGS = dict(zip(RATINGS, ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")))
 #: Decimals a luck or play-error value keeps: gnubg-nn scores in float32, and

@@ -274,7 +274,8 @@ def _print(table: pd.DataFrame, caption: str) -> None:
     width, so that no header is cut."""
     from rich.console import Console
 
-    rows = [[_cell(v) for v in row] for row in table.itertuples(index=False)]
+    words = [column == "luck_rating" for column in table.columns]  # gnubg's words, translated
+    rows = [[_(c) if w and c else c for c, w in zip(map(_cell, row), words)] for row in table.itertuples(index=False)]
     left = [column in WORDS for column in table.columns]
     console = Console()
     if console.is_terminal:
