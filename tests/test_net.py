@@ -82,3 +82,17 @@ def test_stats_net_option(gnubg_wd: Path, own_net_after: None) -> None:
     theirs = runner.invoke(app, ["stats", "--by", "match", "--json", "--net", str(gnubg_wd), record])
     assert own.exit_code == theirs.exit_code == 0
     assert own.output != theirs.output  # another net: other equities
+
+
+def test_show_net_option(gnubg_wd: Path, tmp_path: Path, own_net_after: None) -> None:
+    runner = CliRunner()
+    record = str(STATS / "match-3p-31.mat")
+    alone = runner.invoke(app, ["show", "--net", str(gnubg_wd), "-o", str(tmp_path / "x.html"), record])
+    assert alone.exit_code == 2 and "--net goes with --analyse" in alone.output
+    pages = {}
+    for name, extra in (("own", []), ("gnubg", ["--net", str(gnubg_wd)])):
+        page = tmp_path / f"{name}.html"
+        result = runner.invoke(app, ["show", "--analyse", *extra, "-o", str(page), record])
+        assert result.exit_code == 0, result.output
+        pages[name] = page.read_text(encoding="utf-8")
+    assert pages["own"] != pages["gnubg"]  # the same match, luck and errors from another net

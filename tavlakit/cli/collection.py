@@ -24,6 +24,23 @@ def jobs_option() -> Any:
 
 NAMES_HELP = N_("A file of 'alias = name' lines joining player names that are one person (implies --merge-names).")
 MERGE_HELP = N_("Merge player names that differ only in case, spaces or a rating suffix (BlueNote,1660).")
+NET_HELP = N_(
+    "Neural-net weights to evaluate with: gnubg's binary gnubg.wd (Debian: "
+    "/usr/lib/gnubg/gnubg.wd) gives gnubg's own numbers; default gnubg-nn's own."
+)
+
+
+def choose_net(net: Path | None) -> str | None:
+    """Evaluate with ``net`` from now on (a bad file: a usage error); the
+    net in use, for the worker processes."""
+    from ..analysis.net import net_in_use, use_net
+
+    if net is not None:
+        try:
+            use_net(net)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return net_in_use()
 
 
 def rename(result: Analysis, names: Path | None, merge: bool) -> Analysis:

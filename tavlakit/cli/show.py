@@ -18,7 +18,7 @@ from ..parallel import pmap
 from ..problem import Problem, counts_text, internal_problem, worst
 from ..record import Match
 from ..rules import Rules
-from .collection import jobs_option
+from .collection import NET_HELP, choose_net, jobs_option
 from .common import (
     RULES_DEFAULT_HELP,
     RULES_HELP,
@@ -84,12 +84,23 @@ def _index(rows: list[tuple[str, Match, list[Problem], str]]) -> str:
 
 
 def draw(
-    job: tuple[Path, Path], rules: Rules | None, analyse: bool, numbering: Numbering | None, game: int | None
+    job: tuple[Path, Path],
+    rules: Rules | None,
+    analyse: bool,
+    numbering: Numbering | None,
+    game: int | None,
+    net: str | None = None,
 ) -> tuple[str, tuple[str, Match, list[Problem], str] | None]:
     """Write the viewer of one record file (``job``: the file and its page),
-    in whatever process runs it. Returns the line to say
-    on stderr when it could not (and no index row), else the index row."""
+    in whatever process runs it (``net``: the weights the analysis uses).
+    Returns the line to say on stderr when it could not (and no index
+    row), else the index row."""
     from ..viewer import build, page as viewer_page  # not imported by the other commands
+
+    if analyse:
+        from ..analysis.net import use_net
+
+        use_net(net)
 
     path, target = job
     match = next(read_matches([path]))
@@ -126,6 +137,7 @@ def show(
             "numbered so, else gnubg."
         ),
     ),
+    net: Path | None = typer.Option(None, help=_(NET_HELP) + " " + _("With --analyse.")),
     jobs: int | None = jobs_option(),
 ) -> None:
     """Write a self-contained HTML viewer (board, moves, problems) for each match.
@@ -141,6 +153,9 @@ def show(
         else (Numbering.ABSOLUTE if default_numbering() is Numbering.ABSOLUTE else None)
     )
     chosen = parse_rules(rules) if rules else None
+    if net is not None and not analyse:
+        raise fail(_("--net goes with --analyse"))
+    weights = choose_net(net) if analyse else None
     files = find_records(paths)
     if not files:
         raise fail(_("no record files found"))
@@ -174,6 +189,7 @@ def show(
             analyse=analyse,
             numbering=kind,
             game=game,
+            net=weights,
         ),
         _("drawing"),
         len(files),

@@ -17,7 +17,7 @@ from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
-from .collection import MERGE_HELP, NAMES_HELP, jobs_option, rename, say_duplicates
+from .collection import MERGE_HELP, NAMES_HELP, NET_HELP, choose_net, jobs_option, rename, say_duplicates
 from .common import stream_jobs
 
 if TYPE_CHECKING:
@@ -84,13 +84,7 @@ def stats(
         None, help=_("Match equity table (gnubg's XML format) for --by match; default: gnubg's, Kazaross XG2.")
     ),
     ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0, 1 or 2 (each much slower).")),
-    net: Path | None = typer.Option(
-        None,
-        help=_(
-            "Neural-net weights to evaluate with: gnubg's binary gnubg.wd (Debian: "
-            "/usr/lib/gnubg/gnubg.wd) gives gnubg's own numbers; default gnubg-nn's own."
-        ),
-    ),
+    net: Path | None = typer.Option(None, help=_(NET_HELP)),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records.
 
@@ -147,13 +141,7 @@ def stats(
     missing = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if missing:
         raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
-    if net is not None:
-        from ..analysis.net import use_net
-
-        try:
-            use_net(net)
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
+    choose_net(net)
     if by == "match":
         from .statistics_table import run
 
