@@ -177,7 +177,7 @@ class Judge:
         self.live = rules.cube or rules.backgammon
         self._scores: dict[tuple[Position, CubeState], PositionScores] = {}
         self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
-        # 1 and 2 plies: each position's plays of a roll, and each look ahead, met again and again
+        # each position's plays, and (1 and 2 plies) each look ahead: met again and again
         self._found: dict[Position, tuple[list[str], Array, list[tuple[int, int]]]] = {}
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
 
@@ -228,25 +228,27 @@ class Judge:
         return found
 
     def prepare(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
-        """Score the 21 rolls of each (position, cube state) at once: the
-        net's candidates one position after another, then the cube
-        efficiencies and cubeful values of them all in one go per cube
-        state (numpy's cost is per call, not per row)."""
+        """Score the 21 rolls of each (position, cube state) at once: each
+        position's plays (:meth:`_plays`), then the cube efficiencies and
+        cubeful values of them all in one go per cube state (numpy's cost is
+        per call, not per row)."""
         todo = [item for item in dict.fromkeys(wanted) if item not in self._scores]
         if not todo:
             return
         if len(self._scores) > 2_000:  # some megabytes; positions seldom come back after their game
             self._scores.clear()
-        keys: list[str] = []
-        probs: list[Probabilities] = []
+        found = [self._plays(pos) for pos, _state in todo]  # (a position under two cube states: its plays once)
+        keys = [key for plays in found for key in plays[0]]
+        p = np.concatenate([plays[1] for plays in found])
+        starts: list[int] = []
         ends: list[int] = []
+        for plays in found:
+            offset = ends[-1] if ends else 0
+            starts.extend(offset + start for start, _end in plays[2])
+            ends.extend(offset + end for _start, end in plays[2])
         settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
-        for pos, _state in todo:
-            self._gather(pos, keys, probs, ends)
-            # (a play of the last four checkers may end the game: no efficiency then)
+        for pos, _state in todo:  # (a play of the last four checkers may end the game: no efficiency then)
             settled.extend([None] * 21 if CHECKERS - pos.off()[0] <= 4 else settled_efficiency(*pos.points(), PIPS))
-        starts = [0, *ends[:-1]]
-        p = _as_array(probs)
         x = _efficiencies(keys, starts, ends, settled)
         values = np.empty(len(keys))
         groups: dict[CubeState, list[int]] = {}
@@ -261,14 +263,6 @@ class Judge:
             top, end = starts[first], ends[last - 1]
             spans = [(s - top, e - top) for s, e in zip(starts[first:last], ends[first:last])]
             self._scores[item] = PositionScores(values[top:end], keys[top:end], spans, best[first:last])
-
-    def _gather(self, pos: Position, keys: list[str], probs: list[Probabilities], ends: list[int]) -> None:
-        """Append the plays of each of the 21 rolls of ``pos`` (their keys and
-        probabilities, the opponent on roll) and where each roll's end."""
-        board = self.net_view(pos)
-        for roll in ROLLS:
-            self._candidates(pos, roll, keys, probs, board)
-            ends.append(len(keys))
 
     def net_view(self, pos: Position) -> list[list[int]] | None:
         """``pos`` as the net sees it when the net finds the plays (gnubg's
@@ -388,17 +382,21 @@ class Judge:
 
     def _plays(self, pos: Position) -> tuple[list[str], Array, list[tuple[int, int]]]:
         """Every roll's plays of ``pos``: their keys and probabilities (as
-        the rules score them), ``spans[r]`` the rows of ``ROLLS[r]``;
-        remembered, since a look ahead meets the same positions again."""
+        the rules score them; the opponent on roll), ``spans[r]`` the rows
+        of ``ROLLS[r]``; remembered, since a position comes back (under
+        another cube state, in a look ahead, in the next game's opening)."""
         found = self._found.get(pos)
         if found is None:
             if len(self._found) > 500:  # some megabytes
                 self._found.clear()
             keys: list[str] = []
             probs: list[Probabilities] = []
-            ends: list[int] = []
-            self._gather(pos, keys, probs, ends)
-            spans = list(zip([0, *ends[:-1]], ends))
+            spans = []
+            board = self.net_view(pos)
+            for roll in ROLLS:
+                start = len(keys)
+                self._candidates(pos, roll, keys, probs, board)
+                spans.append((start, len(keys)))
             chances = _as_array(probs)
             found = self._found[pos] = (keys, self._scored(chances), spans)
         return found
