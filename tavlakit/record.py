@@ -72,7 +72,7 @@ class Analysis(NamedTuple):
     four times as long to make)."""
 
     program: str
-    """Whose analysis (``"XG"``: eXtreme Gammon)."""
+    """Whose analysis (``"XG"``: eXtreme Gammon; ``"gnubg"``: GNU Backgammon's, in its SGF)."""
     error: float | None = None
     """The equity this turn's action lost: the play of a roll, or the double,
     take, drop or beaver of a cube turn."""

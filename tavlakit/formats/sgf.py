@@ -58,7 +58,7 @@ from ..i18n import _
 from ..play import Move
 from ..position import Position
 from ..problem import Problem, Reporter, Severity
-from ..record import Game, Match, Result, Turn, TurnKind
+from ..record import Analysis, Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
@@ -660,6 +660,8 @@ class _GameReader:
                 turn.comment = "\n".join(filter(None, [turn.comment, *prop.values]))
             else:
                 turn.extra.setdefault(f"{prefix}:{prop.ident}", []).extend(prop.values)
+        if prefix == "sgf" and turn.kind == "roll":
+            turn.analysis = gnubg_analysis(turn.extra)
 
     def loose(self, node: list[Property], number: int) -> None:
         """A node without a move: set-up, dice, markup."""
@@ -719,6 +721,48 @@ class _GameReader:
 
 
 # --- writing -------------------------------------------------------------------
+
+#: Whose analysis :func:`gnubg_analysis` reads.
+GNUBG = "gnubg"
+
+
+def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
+    """gnubg's own analysis of a play as its SGF keeps it: ``A[i][play]...``
+    (the index of the play made among the plays weighed, each ``move E ver
+    N`` and five probabilities and the equity, EMG) and ``LU[luck]`` (EMG);
+    None where the node holds neither. Plays analysed some other way
+    (a rollout) give no error.
+
+    >>> a = gnubg_analysis({"sgf:A": ["1", "ab E ver 3 .5 .1 0 .1 0 0.25 2C", "cd E ver 3 .5 .1 0 .1 0 0.20 2C"],
+    ...                     "sgf:LU": ["0.031"]})
+    >>> a.program, round(a.error, 6), a.luck
+    ('gnubg', 0.05, 0.031)
+    """
+    plays, luck = extra.get("sgf:A", []), extra.get("sgf:LU", [])
+    error = None
+    equities: list[float] = []
+    for play in plays[1:]:
+        words = play.split()
+        if len(words) < 10 or words[1:3] != ["E", "ver"]:
+            equities = []
+            break
+        with contextlib.suppress(ValueError):
+            equities.append(float(words[9]))
+    if equities and len(equities) == len(plays) - 1 and plays[0].isdigit() and int(plays[0]) < len(equities):
+        error = max(0.0, max(equities) - equities[int(plays[0])])
+    found = None
+    if luck:
+        with contextlib.suppress(ValueError):
+            found = float(luck[0])
+    if error is None and found is None:
+        return None
+    return Analysis(GNUBG, error, found)
+
+
+def _carried(turn: Turn) -> bool:
+    """Is the turn's analysis gnubg's, written back with the node's own ``A`` and ``LU``?"""
+    analysis = turn.analysis
+    return analysis is not None and analysis.program == GNUBG and ("sgf:A" in turn.extra or "sgf:LU" in turn.extra)
 
 
 def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
@@ -855,7 +899,7 @@ class _Writer:
             return []
         ident = "WB"[turn.player]
         node: list[tuple[str, Sequence[str]]]
-        if turn.analysis is not None:
+        if turn.analysis is not None and not _carried(turn):
             self.analysed += 1
         if turn.kind != "roll":
             node = [(ident, props.MOVES[turn.player].write("double" if turn.kind == "beaver" else turn.kind))]
