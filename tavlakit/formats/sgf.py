@@ -720,8 +720,6 @@ class _GameReader:
             game.start = start.position_id()
 
 
-# --- writing -------------------------------------------------------------------
-
 #: Whose analysis :func:`gnubg_analysis` reads.
 GNUBG = "gnubg"
 
@@ -740,16 +738,11 @@ def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
     """
     plays, luck = extra.get("sgf:A", []), extra.get("sgf:LU", [])
     error = None
-    equities: list[float] = []
-    for play in plays[1:]:
-        words = play.split()
-        if len(words) < 10 or words[1:3] != ["E", "ver"]:
-            equities = []
-            break
-        with contextlib.suppress(ValueError):
-            equities.append(float(words[9]))
-    if equities and len(equities) == len(plays) - 1 and plays[0].isdigit() and int(plays[0]) < len(equities):
-        error = max(0.0, max(equities) - equities[int(plays[0])])
+    made = int(plays[0]) + 1 if plays and plays[0].isdigit() else 0
+    if 0 < made < len(plays):  # gnubg lists the plays best first: the best's equity less the one made
+        best, mine = _equity(plays[1]), _equity(plays[made])
+        if best is not None and mine is not None:
+            error = max(0.0, best - mine)
     found = None
     if luck:
         with contextlib.suppress(ValueError):
@@ -757,6 +750,20 @@ def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
     if error is None and found is None:
         return None
     return Analysis(GNUBG, error, found)
+
+
+# --- writing -------------------------------------------------------------------
+
+
+def _equity(play: str) -> float | None:
+    """The equity of one play of gnubg's ``A`` (``move E ver N`` p0..p4 equity ...); None if not so."""
+    words = play.split(maxsplit=10)
+    if len(words) < 10 or words[1] != "E" or words[2] != "ver":
+        return None
+    try:
+        return float(words[9])
+    except ValueError:
+        return None
 
 
 def _carried(turn: Turn) -> bool:
