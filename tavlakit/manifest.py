@@ -148,15 +148,18 @@ def content_hash(path: Path) -> tuple[str | None, int | None]:
     return digest.hexdigest(), size
 
 
-def _key(path: str, sha: str | None, rules: Rules | None, luck: bool) -> str:
-    text = json.dumps([path, sha, __version__, schema_version(), repr(rules) if rules else None, luck])
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+def _key(path: str, sha: str | None, rules: Rules | None, luck: bool, net: str | None = None) -> str:
+    facts: list[Any] = [path, sha, __version__, schema_version(), repr(rules) if rules else None, luck]
+    if net is not None:  # (the keys of stores analysed with gnubg-nn's own net stay as they were)
+        facts.append(net)
+    return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:24]
 
 
-def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, luck: bool) -> bool:
+def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, luck: bool, net: str | None) -> bool:
     """The old entry of the same path still holds: same content, version,
-    columns (:func:`~tavlakit.schema.schema_version`) and luck, and the same
-    rules (asked for, or the file's own rules equal the rules now asked for)."""
+    columns (:func:`~tavlakit.schema.schema_version`), luck and net weights
+    (``net``: their digest, None for gnubg-nn's own), and the same rules
+    (asked for, or the file's own rules equal the rules now asked for)."""
     if (
         old is None
         or sha is None
@@ -164,6 +167,7 @@ def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, 
         or old["tavlakit"] != __version__
         or old.get("schema") != schema_version()
         or old["luck"] != luck
+        or old.get("net") != net
     ):
         return False
     wanted = repr(rules) if rules else None
@@ -181,13 +185,14 @@ class Task:
 
 
 def plan(
-    store: Store, files: list[Path], rules: Rules | None, luck: bool, prune: bool = False
+    store: Store, files: list[Path], rules: Rules | None, luck: bool, prune: bool = False, net: str | None = None
 ) -> tuple[list[str], list[Task], Summary]:
     """The partition keys of the store to be, the files to analyse, and the
     counts so far. The store's files keep their place (a changed file is
     analysed into the same place), new ones come after them in input order;
     files of the store not among ``files`` are kept, or dropped with
-    ``prune``."""
+    ``prune``. ``net``: the digest of the weights the luck is worked out
+    with (None: gnubg-nn's own, or no luck)."""
     old = {e["path"]: e for e in (store.entry(k) for k in store.manifest["files"]) if e is not None}
     given: dict[str, str] = {}
     todo: list[Task] = []
@@ -197,11 +202,11 @@ def plan(
             continue
         sha, size = content_hash(path)
         previous = old.get(str(path))
-        if previous is not None and _reusable(previous, sha, rules, luck):
+        if previous is not None and _reusable(previous, sha, rules, luck, net):
             given[str(path)] = previous["key"]
             unread.extend([previous["path"]] if entry_unread(previous) else [])
             continue
-        key = _key(str(path), sha, rules, luck)
+        key = _key(str(path), sha, rules, luck, net)
         given[str(path)] = key
         finished = store.entry(key)
         if finished is None:  # else a killed run finished it

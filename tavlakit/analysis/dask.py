@@ -91,11 +91,11 @@ def client_mapper(address: str) -> Mapper:
     Dask cluster whose scheduler is at ``address``; the results come back
     in input order and are written here."""
 
-    def run(files: Sequence[Path], rules: Rules | None, luck: bool) -> Iterator[FileAnalysis]:
+    def run(files: Sequence[Path], rules: Rules | None, luck: bool, net: str | None = None) -> Iterator[FileAnalysis]:
         from distributed import Client
 
         with Client(address, timeout=CONNECT_TIMEOUT) as client:  # type: ignore[no-untyped-call]
-            futures = client.map(analyse_file, list(files), rules=rules, luck=luck, pure=False)
+            futures = client.map(analyse_file, list(files), rules=rules, luck=luck, net=net, pure=False)
             for future in futures:
                 yield future.result()
                 future.release()

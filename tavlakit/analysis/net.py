@@ -12,6 +12,7 @@ active net): :func:`use_net` sets it, :func:`net_in_use` says which.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 import tempfile
@@ -44,6 +45,7 @@ _BINARY = (
 _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250", "prune contact")
 
 _handles: dict[str, Any] = {}
+_digests: dict[str, str] = {}
 _current: str = str(OWN)
 
 
@@ -66,11 +68,18 @@ def net_in_use() -> str | None:
     return None if _current == str(OWN) else _current
 
 
+def net_digest() -> str | None:
+    """What identifies the weights in use (a digest of the file as loaded);
+    None for gnubg-nn's own."""
+    return None if _current == str(OWN) else _digests[_current]
+
+
 def _load(path: Path, shown: str) -> Any:
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ValueError(_("{path}: cannot be read ({reason})").format(path=shown, reason=exc.strerror)) from None
+    _digests[str(path)] = hashlib.sha256(data).hexdigest()[:16]
     if data.startswith(b"GNU Backgammon "):  # gnubg's text weights
         return _net_load(path, shown)
     if not data.startswith(_MAGIC):
@@ -114,4 +123,4 @@ def _text_of_binary(data: bytes, shown: str) -> str:
     return "\n".join(["GNU Backgammon 1.01", *(line for name in _TEXT for line in nets[name])]) + "\n"
 
 
-__all__ = ["GNUBG_WD", "OWN", "net_in_use", "use_net"]
+__all__ = ["GNUBG_WD", "OWN", "net_digest", "net_in_use", "use_net"]

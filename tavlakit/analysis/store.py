@@ -57,9 +57,10 @@ from ..schema import schema_version
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
 from .frames import Analysis, match_players
+from .net import net_digest, net_in_use, use_net
 
 #: Runs the analysis of the files to do elsewhere, yielding results in their order.
-Mapper = Callable[[Sequence[Path], "Rules | None", bool], Iterator[FileAnalysis]]
+Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None"], Iterator[FileAnalysis]]
 
 
 def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
@@ -78,6 +79,7 @@ def update(
     mapper: Mapper | None = None,
     progress: Progress | None = None,
     prune: bool = False,
+    net: str | Path | None = None,
 ) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
@@ -86,8 +88,12 @@ def update(
     :func:`.dask.client_mapper`), whose results are written here.
     ``progress(done, total)`` is told as the files are done. ``prune``
     drops the files of the store that are not among ``paths``; else they
-    are kept. Raises :class:`StoreError` for a folder that is not a store
-    it may write, or an input that does not exist, before writing anything."""
+    are kept. ``net``: the weights to work the luck out with from now on
+    (:func:`~tavlakit.analysis.net.use_net`; default the net in use; a
+    Dask worker needs the file at the same path); a file analysed with
+    other weights is analysed again. Raises :class:`StoreError` for a folder
+    that is not a store it may write, or an input that does not exist,
+    before writing anything."""
     store = Store(folder)
     files = find_records(paths)
     require_existing(files)
@@ -96,18 +102,29 @@ def update(
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (store.folder / MANIFEST).exists():
             write_json(store.folder / MANIFEST, store.manifest)
-        keys, todo, summary = plan(store, files, rules, luck, prune)
+        if net is not None:
+            use_net(net)
+        weights, digest = net_in_use(), net_digest() if luck else None
+        keys, todo, summary = plan(store, files, rules, luck, prune, digest)
         if keys == list(store.manifest["files"]) and not todo:
             return summary
         for table in (*TABLES, "players", "meta"):
             (store.folder / table).mkdir(exist_ok=True)
         if mapper is None:
             metas: Iterator[dict[str, Any]] = pmap(
-                _store_file, todo, jobs, progress, folder=store.folder, rules=rules, luck=luck
+                _store_file,
+                todo,
+                jobs,
+                progress,
+                folder=store.folder,
+                rules=rules,
+                luck=luck,
+                net=weights,
+                digest=digest,
             )
         else:
-            results = mapper([t.path for t in todo], rules, luck)
-            metas = (_write_part(store.folder, r, t, rules, luck) for t, r in zip(todo, results))
+            results = mapper([t.path for t in todo], rules, luck, weights)
+            metas = (_write_part(store.folder, r, t, rules, luck, digest) for t, r in zip(todo, results))
             if progress is not None:
                 metas = counted(metas, len(todo), progress)
         for meta in metas:
@@ -127,13 +144,18 @@ def update(
     return summary
 
 
-def _store_file(task: Task, folder: Path, rules: Rules | None, luck: bool) -> dict[str, Any]:
+def _store_file(
+    task: Task, folder: Path, rules: Rules | None, luck: bool, net: str | None = None, digest: str | None = None
+) -> dict[str, Any]:
     """Analyse one file and write its partitions (in a worker process)."""
-    return _write_part(folder, analyse_file(task.path, rules, luck), task, rules, luck)
+    return _write_part(folder, analyse_file(task.path, rules, luck, net=net), task, rules, luck, digest)
 
 
-def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | None, luck: bool) -> dict[str, Any]:
-    """Write a file's partitions, its entry last; returns the entry."""
+def _write_part(
+    folder: Path, result: FileAnalysis, task: Task, rules: Rules | None, luck: bool, net: str | None = None
+) -> dict[str, Any]:
+    """Write a file's partitions, its entry last (``net``: the digest of the
+    weights used, None for gnubg-nn's own); returns the entry."""
     key = task.key
     _write_parquet(folder / "plays" / f"{key}.parquet", result.plays)
     _write_parquet(folder / "games" / f"{key}.parquet", result.games)
@@ -151,6 +173,7 @@ def _write_part(folder: Path, result: FileAnalysis, task: Task, rules: Rules | N
         "rules_name": result.rules_name,
         "rules_option": repr(rules) if rules else None,
         "luck": luck,
+        "net": net,
         "games": len(result.games),
         "plays": len(result.plays),
         "errors": result.errors,

@@ -13,7 +13,7 @@ from ..console import progress_bar
 from ..formats import find_records
 from ..i18n import _
 from ..manifest import MANIFEST, Store, StoreError, Summary, plan, require_existing
-from .collection import jobs_option
+from .collection import NET_HELP, choose_net, jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
 
@@ -29,6 +29,9 @@ def analyse(
     prune: bool = typer.Option(
         False, "--prune", help=_("Drop from the store the files not among PATHS (without it they keep their rows).")
     ),
+    net: Path | None = typer.Option(
+        None, help=_(NET_HELP) + " " + _("Files analysed with other weights are analysed again.")
+    ),
 ) -> None:
     """Analyse a collection into an incremental Parquet store.
 
@@ -42,6 +45,14 @@ def analyse(
     interrupted (the store reads as before).
     """
     chosen = parse_rules(rules) if rules else None
+    digest = None
+    if net is not None:
+        if not luck:
+            raise fail(_("--net does not go with --no-luck"))
+        from ..analysis.net import net_digest
+
+        choose_net(net)
+        digest = net_digest()
     files = find_records(paths)
     if not files:
         raise fail(_("no record files found"))
@@ -51,7 +62,7 @@ def analyse(
     except StoreError as exc:
         raise fail(str(exc)) from None
     if (store / MANIFEST).is_file():
-        keys, todo, planned = plan(current, files, chosen, luck, prune)
+        keys, todo, planned = plan(current, files, chosen, luck, prune, digest)
         if keys == current.manifest["files"] and not todo:  # nothing to do: no pandas, no analysis
             _say(planned, store)
             raise typer.Exit(2 if planned.unread else 0)
