@@ -97,6 +97,15 @@ def nothing_read(problems: list[Problem], games: int) -> bool:
     return not games and any(p.severity == "error" for p in problems)
 
 
+def missing(value: object) -> bool:
+    """A cell with nothing to show: None or NaN (a frame's missing value).
+
+    >>> missing(None), missing(float("nan")), missing(0.0), missing("")
+    (True, True, False, False)
+    """
+    return value is None or (isinstance(value, float) and value != value)
+
+
 def fail(message: str) -> typer.Exit:
     """A one-line command-line error on stderr; raise the result (exit code 2)."""
     typer.echo(_("error: {message}").format(message=message), err=True)

@@ -10,7 +10,6 @@ frame (:func:`tavlakit.analysis.statistics.statistics_frame`).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ import typer
 from ..console import progress
 from ..i18n import N_, _
 from ..rules import Rules
+from .common import missing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,7 +64,7 @@ def _rate(total: str, per: str) -> Cell:
 
 
 def _number(name: str, digits: int = 1) -> Cell:
-    return lambda row, money: "" if _missing(row[name]) else f"{row[name]:.{digits}f}"
+    return lambda row, money: "" if missing(row[name]) else f"{row[name]:.{digits}f}"
 
 
 def _result(name: str) -> Cell:
@@ -72,17 +72,13 @@ def _result(name: str) -> Cell:
 
 
 def _words(name: str) -> Cell:
-    return lambda row, money: "" if _missing(row[name]) else _(str(row[name]))
+    return lambda row, money: "" if missing(row[name]) else _(str(row[name]))
 
 
 def _recorded(name: str) -> Cell:
     """The record's own analyser's total (XG's, in EMG), as it wrote it;
     the line's label names it (``{program}``)."""
-    return lambda row, money: None if _missing(row[name]) else f"{row[name]:.3f}"
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    return lambda row, money: None if missing(row[name]) else f"{row[name]:.3f}"
 
 
 #: The sections and lines of gnubg's layout: (label, how the cell is made).

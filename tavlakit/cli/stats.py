@@ -18,7 +18,7 @@ from ..formats.text import read_stream
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
 from .collection import MERGE_HELP, NAMES_HELP, NET_HELP, choose_net, jobs_option, rename, say_duplicates
-from .common import stream_jobs
+from .common import missing, stream_jobs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -335,7 +335,7 @@ def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: 
 
 
 def _cell(value: object) -> str:
-    if value is None or (isinstance(value, float) and value != value):
+    if missing(value):
         return ""
     if isinstance(value, float):
         return f"{value:.3f}"
