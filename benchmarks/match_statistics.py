@@ -19,6 +19,7 @@ import os
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import tavlakit as tk
@@ -83,15 +84,7 @@ def ours(path: Path, repeat: int, ply: int = 0) -> float:
     if "nocube" in path.name:
         rules = rules.replace(cube=False)
     match = tk.read_match(path)
-    best = None
-    for _ in range(repeat):
-        _clear_caches()
-        start = time.process_time()
-        statistics_frame([match], rules, ply=ply)
-        spent = time.process_time() - start
-        best = spent if best is None else min(best, spent)
-    assert best is not None
-    return best
+    return _cold_best(lambda: statistics_frame([match], rules, ply=ply), repeat)
 
 
 def search_floor(path: Path, repeat: int) -> float:
@@ -111,17 +104,24 @@ def search_floor(path: Path, repeat: int) -> float:
         if step.turn.kind == "roll" and step.known
     }
     boards = [net_board(pos) for pos in positions]
-    best = None
-    for _ in range(repeat):
-        _clear_caches()
-        start = time.process_time()
+
+    def search() -> None:
         for board in boards:
             for a, b in ROLLS:
                 gnubg_nn.best_move(board, a, b, list=1)
-        spent = time.process_time() - start
-        best = spent if best is None else min(best, spent)
-    assert best is not None
-    return best
+
+    return _cold_best(search, repeat)
+
+
+def _cold_best(run: Callable[[], object], repeat: int) -> float:
+    """The least CPU time of ``repeat`` runs, each after :func:`_clear_caches`."""
+    times = []
+    for _ in range(repeat):
+        _clear_caches()
+        start = time.process_time()
+        run()
+        times.append(time.process_time() - start)
+    return min(times)
 
 
 def _clear_caches() -> None:
