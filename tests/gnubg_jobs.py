@@ -1,6 +1,7 @@
 """Run a job list inside Debian's gnubg and read its answers back.
 
-The scripts (``gnubg_ids.py``, ``gnubg_cube.py``) run themselves inside
+:func:`run_gnubg` runs any script inside gnubg. The job scripts
+(``gnubg_ids.py``, ``gnubg_cube.py``) run themselves inside
 gnubg (``gnubg -t -q -p SCRIPT``): they read the jobs from the JSON file
 named by ``TAVLAKIT_JOBS`` and write one answer per job to the one named by
 ``TAVLAKIT_OUT``.
@@ -13,6 +14,23 @@ import os
 import subprocess
 from pathlib import Path
 from typing import Any
+
+
+def run_gnubg(
+    gnubg_bin: Path, script: str | Path, workdir: Path, timeout: int = 300, check: bool = False, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Run a Python ``script`` inside Debian's gnubg (``gnubg -t -q -p``) in
+    ``workdir``, with ``env`` added to the environment; ``check``: a failure
+    raises."""
+    return subprocess.run(
+        [str(gnubg_bin), "-t", "-q", "-p", str(script)],
+        env=dict(os.environ, **env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=workdir,
+        check=check,
+    )
 
 
 def run_jobs(gnubg_bin: Path, script: str, jobs: list[Any], workdir: Path, **env: str) -> list[Any]:

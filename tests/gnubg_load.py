@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,10 +55,9 @@ def load_in_gnubg(gnubg_bin: Path, files: list[Path], workdir: Path) -> list[dic
     jobs = [(str(f), str(workdir / f"dump-{i}.json")) for i, f in enumerate(files)]
     job_file = workdir / "jobs.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(os.environ, TAVLAKIT_GNUBG_JOBS=str(job_file))
-    run = subprocess.run(
-        [str(gnubg_bin), "-t", "-q", "-p", __file__], env=env, capture_output=True, text=True, timeout=300, cwd=workdir
-    )
+    from gnubg_jobs import run_gnubg
+
+    run = run_gnubg(gnubg_bin, __file__, workdir, TAVLAKIT_GNUBG_JOBS=str(job_file))
     dumps = []
     for record, out in jobs:
         path = Path(out)

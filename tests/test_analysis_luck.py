@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from gnubg_jobs import run_gnubg
 
 from tavlakit import Position, Rules
 from tavlakit.analysis.equity import ROLLS, WEIGHTS, Evaluator, equity
@@ -87,14 +86,15 @@ def test_pips_match_gnubg_boards() -> None:
 
 def test_live_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
     """Regenerate a few rolls with Debian's gnubg now and compare."""
-    env = dict(os.environ, LUCK_SESSIONS="7:1", LUCK_MAX_ROLLS="10", LUCK_OUT=str(tmp_path))
-    subprocess.run(
-        [str(gnubg_bin), "-t", "-q", "-p", str(DATA / "make_luck.py")],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
+    run_gnubg(
+        gnubg_bin,
+        DATA / "make_luck.py",
+        tmp_path,
         timeout=120,
         check=True,
+        LUCK_SESSIONS="7:1",
+        LUCK_MAX_ROLLS="10",
+        LUCK_OUT=str(tmp_path),
     )
     game = json.loads((tmp_path / "session-7.json").read_text())[0]
     assert len(game) == 10

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
+from gnubg_jobs import run_gnubg
 
 from tavlakit.analysis.met import MAXSCORE, default_met, load_met
 
@@ -21,14 +21,7 @@ def gnubg_tables(
     script = tmp_path / "met.py"
     load = f"gnubg.command('set matchequitytable \"{met}\"')\n" if met else ""
     script.write_text(f"import gnubg\n{load}gnubg.command('show matchequitytable {MAXSCORE}')\n")
-    out = subprocess.run(
-        [str(gnubg_bin), "-t", "-q", "-p", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        check=True,
-    ).stdout
+    out = run_gnubg(gnubg_bin, script, tmp_path, timeout=120, check=True).stdout
     name = re.search(r"^Match equity table: (.*)$", out, re.M)
     assert name, out[-2000:]
     pre: list[list[float]] = []

@@ -82,18 +82,10 @@ def test_one_ply_agrees_with_gnubgs_one_ply(name: str) -> None:
 
 def test_live_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
     """A match and a money session gnubg plays and analyses now, judged here."""
-    import os
-    import subprocess
+    from gnubg_jobs import run_gnubg
 
-    env = dict(os.environ, STATS_RECORDS="live-3p:3:4242:0:1 live-money:0:4343:2:1", STATS_OUT=str(tmp_path))
-    subprocess.run(
-        [str(gnubg_bin), "-t", "-q", "-p", str(DATA / "make_stats.py")],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        timeout=300,
-        check=True,
-    )
+    records = "live-3p:3:4242:0:1 live-money:0:4343:2:1"
+    run_gnubg(gnubg_bin, DATA / "make_stats.py", tmp_path, check=True, STATS_RECORDS=records, STATS_OUT=str(tmp_path))
     for name in ("live-3p", "live-money"):
         frame = statistics_frame([tk.read_match(tmp_path / f"{name}.mat")], Rules.preset("backgammon"))
         check_against_gnubg(frame, json.loads((tmp_path / f"{name}.json").read_text()))
