@@ -435,11 +435,11 @@ class Judge:
                 reason = N_("a match longer than the match equity table's 64 points")
                 yield Judged(number, step.index, step.player, kind, {"unjudged": reason})
             return
-        self._prepare_game(match, rg, rolls)
-        for step in rg.steps:
+        states = [self.state(match, rg, step.player, step.cube, step.owner) for step in rg.steps]
+        self._prepare_game(rg, states, rolls)
+        for step, state in zip(rg.steps, states):
             turn = step.turn
             known = step.known  # the replayer's word: the board before this turn is known
-            state = self.state(match, rg, step.player, step.cube, step.owner)
             if turn.kind == "roll":
                 if not known or step.dice is None or not step.legal:
                     reason = N_("the board is not known") if not known else N_("a play or dice that are not legal")
@@ -486,16 +486,16 @@ class Judge:
                     pending = None
                 yield self._decision(number, step.index, step.player, kind, decision, doubler_state)
 
-    def _prepare_game(self, match: Match, rg: ReplayedGame, rolls: bool) -> None:
+    def _prepare_game(self, rg: ReplayedGame, states: list[CubeState], rolls: bool) -> None:
         """Score every judgeable roll of a game in one batch (:meth:`prepare`;
         ``rolls=False``: none) and decide its cube decisions in another
-        (:meth:`prepare_cubes`; a few more than are asked for)."""
+        (:meth:`prepare_cubes`; a few more than are asked for); ``states``:
+        each step's cube state."""
         opening = self.rules.opening == "use-opening-dice"
         wanted, cubes = [], []
-        for step in rg.steps:
+        for step, state in zip(rg.steps, states):
             if not step.known or (step.turn.kind == "roll" and (step.dice is None or not step.legal)):
                 continue
-            state = self.state(match, rg, step.player, step.cube, step.owner)
             if self.rules.cube and self.ply == 0 and step.turn.kind in ("roll", "double"):
                 cubes.append((step.before, state))
             if rolls and step.turn.kind == "roll":

@@ -32,14 +32,16 @@ NET_HELP = N_(
 
 def choose_net(net: Path | None) -> str | None:
     """Evaluate with ``net`` from now on (a bad file: a usage error); the
-    net in use, for the worker processes."""
+    net in use, for the worker processes (None, gnubg-nn's own, as a
+    command starts with: the net is not loaded then)."""
+    if net is None:
+        return None
     from ..analysis.net import net_in_use, use_net
 
-    if net is not None:
-        try:
-            use_net(net)
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
+    try:
+        use_net(net)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     return net_in_use()
 
 
