@@ -52,7 +52,9 @@ class Candidate(NamedTuple):
     """One option an analyser weighed: a play (its moves), or a cube option."""
 
     equity: float
-    """The option's equity for the side to act, as the analyser wrote it."""
+    """The option's equity for the side to act, as the analyser wrote it
+    (gnubg's cube options: cubeful, in match winning chances in match play,
+    EMG in money play)."""
     moves: tuple[Move, ...] = ()
     action: CubeOption | None = None
     """For a cube decision: which option (``None``: a play)."""
@@ -88,6 +90,10 @@ class Analysis(NamedTuple):
     of a cube turn (a reader may decode them only when first used)."""
     played: int | None = None
     """The index in :attr:`candidates` of the play written (``None``: not among them)."""
+    cube_options: Sequence[Candidate] = ()
+    """For a roll: the cube options weighed before it, ``no double`` and
+    ``double/take`` (gnubg's SGF keeps them with the roll; XG gives only
+    :attr:`cube_error`)."""
 
 
 @dataclass

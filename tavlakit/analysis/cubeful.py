@@ -492,6 +492,25 @@ def cube_decision_many(p: Array, state: CubeState, x: Array) -> list[CubeDecisio
     return out
 
 
+def recorded_decision(no_double: float, double_take: float, gammons: bool, state: CubeState) -> CubeDecision:
+    """A cube decision from an analyser's cubeful no double and double/take
+    equities in gnubg's units (match winning chances in a match, EMG for
+    money): as gnubg's FindCubeDecision turns its SGF's ``DA`` into EMG
+    (double/pass: the cash, +1). ``gammons``: are gammons possible?
+
+    >>> d = recorded_decision(0.6, 0.45, False, CubeState())
+    >>> d.optimal, d.action
+    (0.6, 'no double, take')
+    """
+    if state.length:
+        nd, dt = mwc2eq(no_double, state), mwc2eq(double_take, state)
+        dp = mwc2eq(state.mwc(state.mover, state.value), state)
+    else:
+        nd, dt, dp = no_double, double_take, 1.0
+    optimal, action = _best(nd, dt, dp, gammons, state)
+    return CubeDecision(nd, dt, dp, optimal, action, True)
+
+
 def _best(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> tuple[float, str]:
     """gnubg's FindBestCubeDecision, with its words (redouble when the mover owns the cube)."""
     re = "re" if state.owner is not None else ""
@@ -529,5 +548,6 @@ __all__ = [
     "mwc2eq",
     "mwc_scale",
     "on_roll_many",
+    "recorded_decision",
     "settled_efficiency",
 ]

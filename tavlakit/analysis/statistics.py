@@ -28,7 +28,7 @@ counted). See :func:`statistics_frame` for the columns.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
@@ -40,10 +40,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ..formats.sgf import GNUBG
 from ..i18n import N_, _
 from ..ids import decode_position_key
 from ..position import CHECKERS, Position
-from ..record import Match
+from ..record import Candidate, Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
 from .columns import Labels
@@ -60,6 +61,7 @@ from .cubeful import (
     mwc2eq,
     mwc_scale,
     on_roll_many,
+    recorded_decision,
     settled_efficiency,
 )
 from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
@@ -542,22 +544,7 @@ class Judge:
 
     def _decision(self, game: int, turn: int, player: int, kind: str, d: CubeDecision, state: CubeState) -> Judged:
         right = _right_action(d, kind)
-        error, category = 0.0, None
-        if kind == "no double":
-            error = d.optimal - d.no_double
-            if error > 0:
-                category = "missed_doubles_above_cp" if d.double_take > 1.0 else "missed_doubles_below_cp"
-        elif kind == "double":
-            error = d.optimal - d.double
-            if error > 0:
-                category = "wrong_doubles_above_tg" if d.no_double > 1.0 else "wrong_doubles_below_dp"
-        elif kind == "take":
-            error = d.double_take - d.double_pass
-            category = "wrong_takes" if error > 0 else None
-        else:
-            error = d.double_pass - d.double_take
-            category = "wrong_passes" if error > 0 else None
-        error = max(0.0, error)
+        error, category = cube_error(d, kind)
         close = kind != "no double" or d.close()
 
         def mwc(emg: float) -> float:
@@ -631,6 +618,28 @@ def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
 
 
 _KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
+
+
+def cube_error(d: CubeDecision, kind: str) -> tuple[float, str | None]:
+    """The equity (EMG, >= 0) the action ``kind`` ("no double", "double",
+    "take", "pass") lost at decision ``d``, and gnubg's category of the
+    error (None: no error)."""
+    category = None
+    if kind == "no double":
+        error = d.optimal - d.no_double
+        if error > 0:
+            category = "missed_doubles_above_cp" if d.double_take > 1.0 else "missed_doubles_below_cp"
+    elif kind == "double":
+        error = d.optimal - d.double
+        if error > 0:
+            category = "wrong_doubles_above_tg" if d.no_double > 1.0 else "wrong_doubles_below_dp"
+    elif kind == "take":
+        error = d.double_take - d.double_pass
+        category = "wrong_takes" if error > 0 else None
+    else:
+        error = d.double_pass - d.double_take
+        category = "wrong_passes" if error > 0 else None
+    return max(0.0, error), category
 
 
 def _right_action(d: CubeDecision, kind: str) -> str:
@@ -780,29 +789,51 @@ def _result(match: Match, rg: ReplayedGame, rows: dict[int, dict[str, Any]], met
         rows[side]["luck_adjusted_result"] += sign * change
 
 
-def _recorded(rows: dict[int, dict[str, Any]], rg: ReplayedGame) -> None:
-    """Add up the analysis the record holds (XG's, as written): the equity
-    each player's plays lost, the equity their cube actions lost (not
-    doubling before a roll; a double, take, drop or beaver), and the luck
-    of their rolls."""
+def _recorded(rows: dict[int, dict[str, Any]], match: Match, rg: ReplayedGame, judge: Judge) -> None:
+    """Add up the analysis the record holds (XG's or gnubg's, as written):
+    the equity each player's plays lost, the equity their cube actions lost
+    (not doubling before a roll; a double, take, drop or beaver), and the
+    luck of their rolls. gnubg's SGF keeps its cube options, not the errors:
+    they are worked out from them at the game's score, as gnubg does."""
+    doubled: tuple[Candidate, ...] = ()  # the options of the double being answered, and its state
+    doubler: CubeState | None = None
     for step in rg.steps:
-        analysis = step.turn.analysis
+        analysis, kind = step.turn.analysis, step.turn.kind
+        if kind == "double":
+            doubled, doubler = (), judge.state(match, rg, step.player, step.cube, step.owner)
         if analysis is None:
             continue
         mine = rows[step.player]
         mine["recorded_by"] = analysis.program
         values: tuple[tuple[str, float | None], ...]
-        if step.turn.kind == "roll":
+        if kind == "roll":
+            cube = analysis.cube_error
+            if cube is None and len(analysis.cube_options) == 2:
+                state = judge.state(match, rg, step.player, step.cube, step.owner)
+                cube = _recorded_cube_error(analysis.cube_options, "no double", state)
             values = (
                 ("recorded_checker_error", analysis.error),
-                ("recorded_cube_error", analysis.cube_error),
+                ("recorded_cube_error", cube),
                 ("recorded_luck", analysis.luck),
             )
         else:
-            values = (("recorded_cube_error", analysis.error),)
+            error = analysis.error
+            if kind == "double":
+                doubled = tuple(analysis.candidates)
+            if error is None and analysis.program == GNUBG and len(doubled) == 2 and doubler is not None:
+                error = _recorded_cube_error(doubled, _KINDS[kind], doubler)
+            values = (("recorded_cube_error", error),)
         for column, value in values:
             if value is not None:
                 mine[column] = value if math.isnan(mine[column]) else mine[column] + value
+
+
+def _recorded_cube_error(options: Sequence[Candidate], kind: str, state: CubeState) -> float:
+    """The error (EMG) gnubg's recorded cube options (no double, double/take:
+    :func:`tavlakit.formats.sgf.gnubg_cube_options`) give the action ``kind``."""
+    no_double, take = options
+    gammons = no_double.probabilities is not None and no_double.probabilities[1] > 0.0
+    return cube_error(recorded_decision(no_double.equity, take.equity, gammons, state), kind)[0]
 
 
 def fibs_luck_difference(luck_adjusted: float, length: int) -> float:
@@ -908,7 +939,7 @@ class Tally:
         for j in judged:
             _add(self.per, j, self.unjudged, {"path": self.path, "player": match.players[j.player]})
         _result(match, rg, self.per, self.judge.met)
-        _recorded(self.per, rg)
+        _recorded(self.per, match, rg, self.judge)
         self.games += 1
 
     def rows(self) -> list[dict[str, Any]]:

@@ -71,8 +71,9 @@ def _analysis_to_dict(found: Analysis) -> dict[str, Any]:
         value = getattr(found, key)
         if value is not None:
             out[key] = value
-    if found.candidates:
-        out["candidates"] = [_candidate_to_dict(c) for c in found.candidates]
+    for key in ("candidates", "cube_options"):
+        if getattr(found, key):
+            out[key] = [_candidate_to_dict(c) for c in getattr(found, key)]
     return out
 
 
@@ -228,7 +229,7 @@ def _keys(obj: dict[str, Any], allowed: set[str], path: str, required: tuple[str
 
 
 _TURN_KEYS = {"player", "kind", "dice", "moves", "status", "cube", "comment", "number", "extra", "analysis"}
-_ANALYSIS_KEYS = {"program", "error", "luck", "cube_error", "level", "played", "candidates"}
+_ANALYSIS_KEYS = {"program", "error", "luck", "cube_error", "level", "played", "candidates", "cube_options"}
 _CANDIDATE_KEYS = {"equity", "moves", "action", "probabilities", "level"}
 
 
@@ -275,7 +276,13 @@ def _candidate(obj: Any, path: str) -> Candidate:
 def _analysis(obj: Any, path: str) -> Analysis:
     _expect(obj, dict, path, "an analysis object")
     _keys(obj, _ANALYSIS_KEYS, path, ("program",))
-    candidates = _expect(obj.get("candidates", []), list, f"{path}/candidates", "a list of candidates")
+    candidates, cube = (
+        tuple(
+            _candidate(c, f"{path}/{key}/{i}")
+            for i, c in enumerate(_expect(obj.get(key, []), list, f"{path}/{key}", "a list of candidates"))
+        )
+        for key in ("candidates", "cube_options")
+    )
     played = obj.get("played")
     return Analysis(
         _expect(obj["program"], str, f"{path}/program", "a string"),
@@ -283,8 +290,9 @@ def _analysis(obj: Any, path: str) -> Analysis:
         _optional(obj, "luck", path),
         _optional(obj, "cube_error", path),
         _level(obj, path),
-        tuple(_candidate(c, f"{path}/candidates/{i}") for i, c in enumerate(candidates)),
+        candidates,
         None if played is None else _int(played, f"{path}/played"),
+        cube,
     )
 
 

@@ -58,7 +58,7 @@ from ..i18n import _
 from ..play import Move
 from ..position import Position
 from ..problem import Problem, Reporter, Severity
-from ..record import Analysis, Game, Match, Result, Turn, TurnKind
+from ..record import Analysis, Candidate, Game, Match, Result, Turn, TurnKind
 from ..rules import DEFAULT_RULES
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
@@ -660,8 +660,8 @@ class _GameReader:
                 turn.comment = "\n".join(filter(None, [turn.comment, *prop.values]))
             else:
                 turn.extra.setdefault(f"{prefix}:{prop.ident}", []).extend(prop.values)
-        if prefix == "sgf" and turn.kind == "roll":
-            turn.analysis = gnubg_analysis(turn.extra)
+        if prefix == "sgf":
+            turn.analysis = gnubg_analysis(turn.extra) if turn.kind == "roll" else gnubg_cube_analysis(turn.extra)
 
     def loose(self, node: list[Property], number: int) -> None:
         """A node without a move: set-up, dice, markup."""
@@ -725,16 +725,17 @@ GNUBG = "gnubg"
 
 
 def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
-    """gnubg's own analysis of a play as its SGF keeps it: ``A[i][play]...``
+    """gnubg's own analysis of a roll as its SGF keeps it: ``A[i][play]...``
     (the index of the play made among the plays weighed, each ``move E ver
-    N`` and five probabilities and the equity, EMG) and ``LU[luck]`` (EMG);
-    None where the node holds neither. Plays analysed some other way
+    N`` and five probabilities and the equity, EMG), ``LU[luck]`` (EMG) and
+    ``DA`` (the cube decision before the roll, :func:`gnubg_cube_options`);
+    None where the node holds none of them. Plays analysed some other way
     (a rollout) give no error.
 
     >>> a = gnubg_analysis({"sgf:A": ["1", "ab E ver 3 .5 .1 0 .1 0 0.25 2C", "cd E ver 3 .5 .1 0 .1 0 0.20 2C"],
     ...                     "sgf:LU": ["0.031"]})
-    >>> a.program, round(a.error, 6), a.luck
-    ('gnubg', 0.05, 0.031)
+    >>> a.program, round(a.error, 6), a.luck, a.cube_options
+    ('gnubg', 0.05, 0.031, ())
     """
     plays, luck = extra.get("sgf:A", []), extra.get("sgf:LU", [])
     error = None
@@ -747,9 +748,50 @@ def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
     if luck:
         with contextlib.suppress(ValueError):
             found = float(luck[0])
-    if error is None and found is None:
+    cube = gnubg_cube_options(extra.get("sgf:DA", []))
+    if error is None and found is None and not cube:
         return None
-    return Analysis(GNUBG, error, found)
+    return Analysis(GNUBG, error, found, cube_options=cube)
+
+
+def gnubg_cube_analysis(extra: dict[str, list[str]]) -> Analysis | None:
+    """gnubg's analysis of a double, take or drop (its node's ``DA``): the
+    cube options as candidates; None where the node holds none. The error
+    is left to the judge, who knows the match score (gnubg writes match
+    winning chances)."""
+    options = gnubg_cube_options(extra.get("sgf:DA", []))
+    return Analysis(GNUBG, candidates=options, level=options[0].level) if options else None
+
+
+def gnubg_cube_options(values: Sequence[str]) -> tuple[Candidate, ...]:
+    """gnubg's ``DA[E ver N {plies}C ...]`` (an evaluation; a rollout gives
+    nothing): ``no double`` and ``double/take``, each with gnubg's five
+    probabilities and its cubeful equity for the side to double (match
+    winning chances in match play, EMG in money play: the last of each set
+    of seven numbers).
+
+    >>> nd, dt = gnubg_cube_options(["E ver 3 0C 1 0.000000 1 0.53 0.16 0.01 0.12 0.007 0.13 0.516 "
+    ...                              "0.53 0.16 0.01 0.12 0.007 0.13 0.487"])
+    >>> nd.action, nd.equity, dt.action, dt.equity, dt.level
+    ('no double', 0.516, 'double/take', 0.487, '0-ply')
+    """
+    words = values[0].split() if values else []
+    if len(words) < 21 or words[:2] != ["E", "ver"] or not words[3].rstrip("C").isdigit():
+        return ()
+    try:
+        numbers = [float(w) for w in words[-14:]]
+    except ValueError:
+        return ()
+    level = f"{words[3].rstrip('C')}-ply"
+    no_double, take = numbers[:7], numbers[7:]
+    return (
+        Candidate(no_double[6], action="no double", probabilities=_five(no_double), level=level),
+        Candidate(take[6], action="double/take", probabilities=_five(take), level=level),
+    )
+
+
+def _five(numbers: list[float]) -> tuple[float, float, float, float, float]:
+    return numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]
 
 
 # --- writing -------------------------------------------------------------------
@@ -766,10 +808,14 @@ def _equity(play: str) -> float | None:
         return None
 
 
+#: The properties gnubg keeps its analysis of a turn in.
+_ANALYSIS_PROPS = ("sgf:A", "sgf:LU", "sgf:DA")
+
+
 def _carried(turn: Turn) -> bool:
     """Is the turn's analysis gnubg's, written back with the node's own ``A`` and ``LU``?"""
     analysis = turn.analysis
-    return analysis is not None and analysis.program == GNUBG and ("sgf:A" in turn.extra or "sgf:LU" in turn.extra)
+    return analysis is not None and analysis.program == GNUBG and any(k in turn.extra for k in _ANALYSIS_PROPS)
 
 
 def write_sgf(match: Match, stream: IO[str]) -> list[Problem]:
