@@ -383,15 +383,23 @@ def _analysis_text(frame: Frame) -> str:
     return " \u00b7 ".join(parts)
 
 
-def _recorded_text(turn: Turn) -> str:
+def _recorded_text(turn: Turn, unit: str) -> str:
     """What the record's own analyser wrote of a turn, saying whose it is:
-    ``XG: error 0.056; best play 24/23 23/22(2) · luck -0.035 (XG Roller++)``."""
+    ``XG: error 0.056; best play 24/23 23/22(2) · luck -0.035 (XG Roller++)``;
+    cube options as written, in ``unit`` (gnubg's: MWC in a match)."""
     found = turn.analysis
     if found is None:
         return ""
     parts = []
     if found.cube_error:
         parts.append(_("no double: error {error:.3f}").format(error=found.cube_error))
+    options = found.cube_options or (found.candidates if turn.kind != "roll" and found.error is None else ())
+    if len(options) == 2:
+        parts.append(
+            _("no double {no_double:.3f}, double/take {take:.3f} {unit}").format(
+                no_double=options[0].equity, take=options[1].equity, unit=unit
+            )
+        )
     if found.error is not None:
         best = found.candidates[0] if found.error > 0 and found.played != 0 and found.candidates else None
         if best is not None and best.action is None:
@@ -589,7 +597,7 @@ def _game_option(gf: GameFrames, gi: int) -> str:
     return f'<option value="{gi}">{_esc(text + flag)}</option>'
 
 
-def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
+def _data(games: list[GameFrames], analyse: bool, unit: str) -> dict[str, Any]:
     lines = _Lines()
     out_games = []
     for gf in games:
@@ -605,7 +613,7 @@ def _data(games: list[GameFrames], analyse: bool) -> dict[str, Any]:
                 item["c"] = "\n".join(comments)
             if frame.problems:
                 item["p"] = [_problem_json(p) for p in frame.problems]
-            texts = [_recorded_text(frame.step.turn)] if frame.step is not None else []
+            texts = [_recorded_text(frame.step.turn, unit)] if frame.step is not None else []
             if analyse and frame.step is not None and (frame.step.turn.kind == "roll" or frame.cube):
                 texts.append(_analysis_text(frame))
             if any(texts):
@@ -664,7 +672,7 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
         + "</div>"
     )
     too_old = _("This browser is too old to show the viewer (it lacks DecompressionStream).")
-    data = _data(games, analyse)
+    data = _data(games, analyse, "MWC" if match.length else "EMG")
     data["start"] = start
     data["text"] = {"of": _("turn {n} of {total}")}
     match_problems = "".join(

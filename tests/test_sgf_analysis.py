@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from tavlakit.analysis.statistics import statistics_frame
 from tavlakit.formats.jsonfmt import read_json, write_json
 from tavlakit.formats.mat import write_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
+from tavlakit.viewer import html, page_data
 
 STATS = Path(__file__).parent / "data" / "stats"
 #: gnubg's reference records (tests/data/stats/README.md) and whether the cube was in use.
@@ -118,3 +120,16 @@ def test_gnubgs_analysis_is_written_back_not_lost(xg_dir: Path) -> None:
     assert first == [t.analysis for g in again.games for t in g.turns]
     notes = write_mat(match, io.StringIO())
     assert any("analysis" in n.message for n in notes)  # a .mat has no room for it: said
+
+
+def test_the_viewer_shows_gnubgs_cube_options(analysed_by_gnubg: dict[str, Path]) -> None:
+    """At gnubg's first double of a match, the page shows the cubeful no
+    double and double/take equities of the file's ``DA`` (MWC)."""
+    path = analysed_by_gnubg["match-5p-52"]
+    written = re.search(r";[BW]\[double\]DA\[([^\]]*)\]", path.read_text(encoding="utf-8"))
+    assert written is not None
+    numbers = written.group(1).split()[-14:]
+    expected = f"gnubg: no double {float(numbers[6]):.3f}, double/take {float(numbers[13]):.3f} MWC"
+    data = page_data(html(read_sgf(path)))
+    shown = [f.get("a", "") for g in data["games"] for f in g["frames"] if "Doubles" in f["t"]]
+    assert shown and shown[0].startswith(expected)
