@@ -1,0 +1,161 @@
+"""gnubg 1.07's contact and crashed inputs (analysis/net_inputs.py) against gnubg 1.07 itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gnubg_nn
+import numpy as np
+import pytest
+from gnubg_cube import ask_gnubg_cube
+from test_net import own_net_after  # noqa: F401  (a fixture)
+
+from tavlakit.analysis.net import use_net
+from tavlakit.analysis.net_inputs import Net, nets_of_wd, probabilities, rule_differs
+
+START = "4HPwATDgc/ABMA"
+#: Pairs found by hand: gnubg 1.07 counts the blot on the ace (deuce) point as
+#: a target (three home points occupied), gnubg-nn does not (one made); the
+#: controls take the condition away (two occupied, or three made).
+FLAGGED = {"4HPwBSCoc/ABMA": False, "4HPwBRCoc/ABMA": False, "f48DACDUcfABBg": True}  # id: crashed
+CONTROLS = {"4HPwBSDIdfABMA": False, "4HPwBSDYzsEBMA": False, "f48DACBsx8EBBg": True}
+
+
+def random_play(seed: int, wanted: int) -> dict[str, list[list[int]]]:
+    """Contact and crashed positions (gnubg-nn's boards, on roll: board[1])
+    met in random play from the opening, by position id."""
+    rng = np.random.default_rng(seed)
+    found: dict[str, list[list[int]]] = {}
+    while len(found) < wanted:
+        board = gnubg_nn.board_from_position_id(START)
+        while gnubg_nn.classify(board) in (gnubg_nn.c_contact, gnubg_nn.c_crashed):
+            found.setdefault(gnubg_nn.position_id(board), board)
+            keys = gnubg_nn.moves(board, *(int(d) for d in rng.integers(1, 7, 2)))
+            after = gnubg_nn.board_from_position_key(keys[rng.integers(len(keys))]) if keys else board
+            board = [list(after[1]), list(after[0])]  # the other side on roll
+    return found
+
+
+def test_random_play_positions_are_boards() -> None:
+    """The generator's boards are positions (15 a side at most, no point
+    held by both), so gnubg's verdicts below are on what we meant."""
+    boards = np.array(list(random_play(3, 500).values()))
+    assert (boards.sum(axis=2) <= 15).all()
+    assert not ((boards[:, 0, :24] > 0) & (boards[:, 1, 23::-1] > 0)).any()
+
+
+@pytest.fixture(scope="module")
+def nets(gnubg_wd: Path) -> tuple[Net, Net]:
+    """gnubg 1.07's contact and crashed nets, from its binary weights."""
+    found = nets_of_wd(gnubg_wd.read_bytes())
+    return found["contact contact250"], found["crashed"]
+
+
+Judged = dict[str, tuple[list[list[int]], dict]]
+
+
+@pytest.fixture(scope="module")
+def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Judged, dict[str, list[str]]]:
+    """gnubg's 0-ply answers, by position id, and the ids by group: every
+    flagged contact or crashed position of random play (about 220), 80
+    unflagged ones, 30 more with men off (gnubg's sanity checks), the pairs."""
+    played = random_play(7, 2000)
+    ids = list(played)
+    flags = rule_differs(np.array([played[i] for i in ids]))
+    off = [i for i, f in zip(ids, flags) if not f and min(map(sum, played[i])) < 15]
+    groups = {
+        "flagged": [i for i, f in zip(ids, flags) if f],
+        "plain": [i for i, f in zip(ids, flags) if not f and i not in off][:80],
+        "off": off[:30],
+        "pairs": [*FLAGGED, *CONTROLS],
+    }
+    chosen = [i for group in groups.values() for i in group]
+    answers = ask_gnubg_cube(gnubg_bin, [[i, [1, -1, 0, 0, [0, 0], 0]] for i in chosen], tmp_path_factory.mktemp("g"))
+    return {i: (gnubg_nn.board_from_position_id(i), a) for i, a in zip(chosen, answers)}, groups
+
+
+def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> np.ndarray:
+    """Largest difference of our five probabilities from gnubg's, by position."""
+    boards = np.array([judged[i][0] for i in ids])
+    crashed = np.array([gnubg_nn.classify(judged[i][0]) == gnubg_nn.c_crashed for i in ids])
+    gnubg = np.array([judged[i][1]["probs"] for i in ids])
+    return np.abs(probabilities(boards, crashed, *nets) - gnubg).max(axis=1)
+
+
+def nn_errors(judged: Judged, ids: list[str], gnubg_wd: Path) -> np.ndarray:
+    """The same for gnubg-nn's own evaluation with gnubg's weights."""
+    use_net(gnubg_wd)
+    own = np.array([gnubg_nn.probabilities(judged[i][0], 0) for i in ids])
+    return np.abs(own - np.array([judged[i][1]["probs"] for i in ids])).max(axis=1)
+
+
+@pytest.mark.usefixtures("own_net_after")
+def test_flagged_positions_evaluate_as_gnubg(
+    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path
+) -> None:
+    answers, groups = judged
+    flagged = groups["flagged"]
+    assert len(flagged) > 180 and sum(gnubg_nn.classify(answers[i][0]) == gnubg_nn.c_crashed for i in flagged) > 5
+    ours, theirs = errors(answers, flagged, nets), nn_errors(answers, flagged, gnubg_wd)
+    assert np.mean(ours < 1e-4) > 0.95 and np.median(ours) < 4e-5 and ours.max() < 3e-3
+    assert np.mean(theirs < 1e-4) < 0.5 and np.median(theirs) > 1e-3  # what the module is for
+
+
+@pytest.mark.usefixtures("own_net_after")
+@pytest.mark.parametrize("group", ["plain", "off"])
+def test_unflagged_positions_evaluate_as_gnubg(
+    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path, group: str
+) -> None:
+    """Where the rule does not bite every input is still gnubg's (and, with
+    men off, the sanity checks): we agree with gnubg as well as gnubg-nn
+    does, position by position."""
+    answers, groups = judged
+    ids = groups[group]
+    assert not rule_differs(np.array([answers[i][0] for i in ids])).any()
+    ours, theirs = errors(answers, ids, nets), nn_errors(answers, ids, gnubg_wd)
+    assert np.mean(ours < 1e-4) > 0.95 and np.median(ours) < 4e-5
+    assert (np.abs(ours - theirs) < 2e-5).mean() > 0.95
+
+
+def test_the_sample_covers_the_cases(judged: tuple[Judged, dict[str, list[str]]]) -> None:
+    """Crashed positions, men off on either side, one and more chequers on
+    the bar, and backgammons gnubg gives as 0 with nobody off (below 1e-4)."""
+    answers, groups = judged
+    boards = np.array([b for b, _ in answers.values()])
+    assert {gnubg_nn.classify(b) for b, _ in answers.values()} == {gnubg_nn.c_contact, gnubg_nn.c_crashed}
+    assert len(groups["off"]) == 30 and ((boards.sum(axis=2) < 15).sum(axis=0) > 5).all()
+    assert (boards[:, :, 24] == 1).any() and (boards[:, :, 24] > 1).any()
+    probs = np.array([a["probs"] for _, a in answers.values()])
+    nobody_off = boards.sum(axis=2).min(axis=1) == 15
+    assert ((probs[:, [2, 4]] == 0) & nobody_off[:, None]).sum(axis=0).min() > 0
+
+
+@pytest.mark.usefixtures("own_net_after")
+def test_minimal_pairs(judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path) -> None:
+    answers = judged[0]
+    for ids, flagged in ((FLAGGED, True), (CONTROLS, False)):
+        boards = np.array([answers[i][0] for i in ids])
+        assert list(rule_differs(boards)) == [flagged] * 3
+        crashed = [gnubg_nn.classify(b) == gnubg_nn.c_crashed for b in boards.tolist()]
+        assert crashed == list(ids.values())
+        assert (errors(answers, list(ids), nets) < 1e-4).all()
+        theirs = nn_errors(answers, list(ids), gnubg_wd)
+        assert (theirs > 1e-3).all() if flagged else (theirs < 1e-4).all()
+
+
+def test_weights_read_as_gnubg_lists_them(gnubg_wd: Path) -> None:
+    data = gnubg_wd.read_bytes()
+    nets = nets_of_wd(data)
+    assert [n.hidden.shape + n.output.shape for n in nets.values()] == [
+        (250, 128, 128, 5),
+        (214, 128, 128, 5),
+        (250, 128, 128, 5),
+        (200, 16, 16, 5),
+        (200, 16, 16, 5),
+        (200, 8, 8, 5),
+    ]
+    first = np.frombuffer(data, "<f4", 128 * 5 + 2, 8 + 24 + 4 * 250 * 128)  # the contact net's output weights
+    assert nets["contact contact250"].output[1, 0] == first[1] and nets["contact contact250"].output[0, 1] == first[128]
+    for bad, words in ((data[:10_000], "cut short"), (data + b"\0" * 4, "more after"), (b"x" + data, "not neural")):
+        with pytest.raises(ValueError, match=words):
+            nets_of_wd(bad)
