@@ -272,27 +272,31 @@ def rule_differs(boards: NDArray[np.int_]) -> Bools:
 # --- PIPLOSS, P1, P2 ---------------------------------------------------------------------------------------------
 
 
+def _bits(flags: Bools) -> Ints:
+    """Each row of ``flags`` (up to 25 columns) as the bits of an integer."""
+    return np.asarray(flags, dtype=np.int64) @ (1 << np.arange(flags.shape[1], dtype=np.int64))
+
+
 def _hits(me: Ints, op: Ints) -> Ints:
     """``(rows, ways + 1)``: bit j set where ``me``'s chequer on point j can
     hit an opposing blot with that way (gnubg 1.07's rule: a blot on one's
     own ace or deuce point counts only with more than two home points
     occupied). The opponent's points are looked at as ``me`` counts them."""
-    mine = np.ascontiguousarray(op[:, 23::-1])  # (rows, 24): the opponent's chequers on my points 0..23
-    blot = mine == 1
-    blot[:, :2] &= ((me[:, :6] > 0).sum(axis=1) > 2)[:, None]
-    closed = mine > 1
-    movable = (me > 0) & ~((_POINTS < 6) & (me == 2))
-    hit = np.zeros((len(me), _NWAYS + 1, 25), dtype=np.bool_)
+    mine = op[:, 23::-1]  # the opponent's chequers on my points 0..23
+    strong = (me[:, :6] > 0).sum(axis=1) > 2
+    blots = _bits(mine == 1) & np.where(strong, -1, ~3)
+    closed = _bits(mine > 1)
+    movable = _bits((me > 0) & ~((_POINTS < 6) & (me == 2)))
+    hit = np.zeros((len(me), _NWAYS + 1), dtype=np.int64)
     for w, dice in enumerate(_WAYS):
         pips = sum(dice)
-        # a chequer on point j (pips..24) lands on j - pips, stepping on j - pips + step first
-        found = movable[:, pips:] & blot[:, : 25 - pips]
-        steps = [step for step in _WAY_STEPS[w] if step]
-        if steps:
-            stops = [closed[:, step : step + 25 - pips] for step in steps]
-            found &= ~(stops[0] & stops[1]) if _WAY_EITHER[w] else ~np.logical_or.reduce(stops)
-        hit[:, w, pips:] = found
-    return np.packbits(hit, axis=-1, bitorder="little").view("<u4")[..., 0].astype(np.int64)
+        # a chequer on point j lands on j - pips, stepping on j - pips + step first
+        found = movable & (blots << pips)
+        stops = [closed << (pips - step) for step in _WAY_STEPS[w] if step]
+        if stops:
+            found &= ~(stops[0] & stops[1]) if _WAY_EITHER[w] else ~np.bitwise_or.reduce(stops)
+        hit[:, w] = found
+    return hit
 
 
 def _top_bit(masks: Ints) -> Ints:
@@ -304,6 +308,8 @@ def _from_home(hit: Ints, me: Ints, op: Ints) -> tuple[Ints, Ints]:
     """Pips lost and chequers hit by roll (rows, 21), nobody on the bar
     (``hit``: the masks of each roll's ways, (rows, 21, 4))."""
     rows = len(me)
+    made = _bits(me > 1)[:, None]
+    blots = _bits(op == 1)[:, None]
     pips = np.zeros((rows, 21), dtype=np.int64)
     count = np.zeros((rows, 21), dtype=np.int64)
     used = np.full((rows, 21), -1)
@@ -311,15 +317,18 @@ def _from_home(hit: Ints, me: Ints, op: Ints) -> tuple[Ints, Ints]:
         h = hit[:, :, slot]
         k = _top_bit(h)
         some = k >= 0
-        single = some & _ROLL_SINGLE[:, slot]
-        count += single & ((used != k) | (_at(me, k) > 1))
-        count += single & _ROLL_DOUBLE & ((h & (h - 1)) != 0)  # a double's die hits another blot as well
-        used = np.where(single, k, used)
-        multi = some & ~_ROLL_SINGLE[:, slot]
-        count = np.where(multi & (count == 0), 1, count)
-        steps = _ROLL_STEPS[:, slot]  # (21, 3)
-        passed = (_at(op, 23 - k[:, :, None] + steps) == 1) & (steps > 0)
-        count += multi & passed.any(axis=-1)
+        if slot < 2:  # one die: a second chequer counts unless it stands alone where the first hit
+            single = some & _ROLL_SINGLE[:, slot]
+            count += single & ((used != k) | ((made >> np.maximum(k, 0)) & 1 != 0))
+            count += single & _ROLL_DOUBLE & ((h & (h - 1)) != 0)  # a double's die hits another blot as well
+            used = np.where(single, k, used)
+        if slot > 0:  # more dice: one chequer, two if a blot stands on the way
+            multi = some & ~_ROLL_SINGLE[:, slot]
+            count = np.where(multi & (count == 0), 1, count)
+            on_way = np.zeros((rows, 21), dtype=np.bool_)
+            for step in _ROLL_STEPS[:, slot].T:  # (21,) each
+                on_way |= (step > 0) & ((blots >> np.clip(23 - k + step, 0, 63)) & 1 != 0)
+            count += multi & on_way
         pips = np.maximum(pips, np.where(some, k - _ROLL_PIPS[:, slot] + 1, 0))
     return pips, count
 
