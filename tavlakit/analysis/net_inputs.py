@@ -6,13 +6,17 @@ from gnubg 1.07 in three of the 250 inputs of the contact and crashed nets
 counted as a target only with more than two home points occupied (gnubg
 1.07) or made (gnubg-nn). With gnubg 1.07's weights that puts about 8% of
 contact positions up to 0.03 away from gnubg's own 0-ply evaluation.
-:func:`rule_differs` finds the boards where the two rules can disagree,
-:func:`probabilities` evaluates them from gnubg 1.07's inputs (float64 and
-exact division, gnubg's table sigmoid): on 799 positions of gnubg's
-self-play all but 7 agree with gnubg 1.07 within 1e-4 (those differ by its
-float32 arithmetic, at most 3e-4), and the statistics of gnubg's reference
-records then come out within 0.5% of gnubg's. About 6 µs a board in batches
-of a thousand.
+:func:`rule_differs` finds the boards where the two rules can disagree
+(about 11% of contact positions), :func:`probabilities` evaluates them from
+gnubg 1.07's inputs (float64, exact division, gnubg's table sigmoid, gnubg's
+sanity checks). Measured against gnubg 1.07 itself: of 222 flagged positions
+of random play, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's
+own: 13%, median 2.5e-3, largest 0.063); of 799 positions of gnubg's
+self-play 783 within 1e-4 (the other 16, largest 1.2e-3, differ by gnubg's
+float32 arithmetic: 14 of them are unflagged and gnubg-nn is as far off).
+With this module's prototype the luck of gnubg's reference records came out
+within 0.5% of gnubg's instead of up to 5%. About 17 µs a board in batches
+of 300 to 3000 (a call costs about 0.9 ms however small).
 
 Each side's 25 inputs ("half"), of the side ``me`` against ``op``
 (points counted from the side's own ace, 24 the bar; ``ob``: 23 minus the
@@ -27,19 +31,20 @@ rearmost opposing chequer's point, the first point clear of contact):
  6    FORWANC      the foremost anchor in the opponent's home or outer board
  7-9  PIPLOSS,     over the 21 rolls: pips lost by the opponent's chequers this
       P1, P2       side can hit, and the chance to hit at least one / two
- 10   BACKESC      rolls that let the rearmost chequer pass the opponent's points
- 11   ACONTAIN     (and 12 its square) the worst escape count from 15 to the rear
- 13   CONTAIN      (and 14 its square) the worst escape count from 15 to 23
- 15   MOBILITY     escape counts of the chequers in the opponent's way
+ 10   BACKESC      rolls that let the opponent's rearmost chequer pass this side's points
+ 11   ACONTAIN     (and 12 its square) how well they contain it: the fewest escapes
+                   from the opponent's point 15 back to its rearmost chequer
+ 13   CONTAIN      (and 14 its square) the same from 15 to 23
+ 15   MOBILITY     this side's chequers' escapes past the opponent's points, by distance
  16   MOMENT2      spread of the chequers behind their mean point
  17   ENTER        pips lost to the opponent's closed points when on the bar
  18   ENTER2       how closed the opponent's home board is
  19   TIMING       pips to spare before one's own points must break
- 20   BACKBONE     how well the made points are spaced for their rearmost
+ 20   BACKBONE     how near the other made points stand to the rearmost one
  21   BACKG        back game with two or more anchors in the opponent's home
  22   BACKG1       back game with one anchor there
  23   FREEPIP      pips of the chequers already past contact
- 24   BACKRESC     escapes of the rearmost chequer beyond the first made point
+ 24   BACKRESC     of BACKESC's rolls, those that also pass this side's first made point
 ====  ===========  ================================================================
 
 Boards are gnubg-nn's ``(n, 2, 25)``: ``board[1]`` the side on roll,
@@ -145,8 +150,9 @@ _ROLLS = [(low, high) for high in range(1, 7) for low in range(1, high + 1)]
 
 def _escape_tables() -> tuple[Ints, Ints]:
     """For a 12-bit mask of the made points 1 to 12 pips ahead (bit 0: 1
-    pip): the rolls (of 36) that land a chequer beyond them, and those of
-    them that also pass the first made point."""
+    pip): the rolls (of 36) whose total lands on an open point with one
+    die's point open on the way (doubles as if two dice), and those of them
+    that also pass the first made point."""
     masks = np.arange(4096)
     ahead = (masks[:, None] >> np.arange(12)) & 1
     lowest = np.where(masks > 0, np.argmax(ahead, axis=1), 99)
@@ -163,8 +169,7 @@ def _escape_tables() -> tuple[Ints, Ints]:
 
 
 _ESCAPES, _ESCAPES_BEYOND = _escape_tables()
-# the mask of escapes from point p (counted from 0..24): bit b is point 23 - p + 1 + b ... expressed as the
-# indices 24 - p + b, b < min(p, 12)
+# an opposing chequer on its point p (my point 23 - p) has my points 24 - p + b ahead of it, 1 + b pips away
 _MASK_BIT = np.arange(12)
 _MASK_INDEX = np.clip(24 - _POINTS[:, None] + _MASK_BIT, 0, 24)
 _MASK_USED = np.minimum(_POINTS, 12)[:, None] > _MASK_BIT
@@ -248,12 +253,6 @@ def _highest(flags: Bools) -> Ints:
 def _lowest(flags: Bools) -> Ints:
     """Index of the first True along the last axis; -1 where none."""
     return np.where(flags.any(axis=-1), np.argmax(flags, axis=-1), -1)
-
-
-def _at(rows: NDArray[np.generic], index: Ints) -> Ints:
-    """``rows[i, index[i, ...]]`` for each row i (indices clipped to 0..24)."""
-    flat = np.clip(index.reshape(len(index), -1), 0, 24)
-    return np.asarray(np.take_along_axis(rows, flat, axis=1).reshape(index.shape), dtype=np.int64)
 
 
 def rule_differs(boards: NDArray[np.int_]) -> Bools:
