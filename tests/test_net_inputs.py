@@ -74,12 +74,19 @@ def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[J
     return {i: (gnubg_nn.board_from_position_id(i), a) for i, a in zip(chosen, answers)}, groups
 
 
-def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> np.ndarray:
-    """Largest difference of our five probabilities from gnubg's, by position."""
+def evaluated(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> tuple[np.ndarray, np.ndarray]:
+    """Our five probabilities of the positions, and gnubg's."""
     boards = np.array([judged[i][0] for i in ids])
     crashed = np.array([gnubg_nn.classify(judged[i][0]) == gnubg_nn.c_crashed for i in ids])
-    gnubg = np.array([judged[i][1]["probs"] for i in ids])
-    return np.abs(probabilities(boards, crashed, *nets) - gnubg).max(axis=1)
+    return probabilities(boards, crashed, *nets), np.array([judged[i][1]["probs"] for i in ids])
+
+
+def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> np.ndarray:
+    """Largest difference of our five probabilities from gnubg's, by position;
+    where gnubg gives exactly 0 (its sanity checks), so do we."""
+    ours, gnubg = evaluated(judged, ids, nets)
+    assert np.array_equal(ours == 0, gnubg == 0)
+    return np.abs(ours - gnubg).max(axis=1)
 
 
 def nn_errors(judged: Judged, ids: list[str], gnubg_wd: Path) -> np.ndarray:

@@ -169,10 +169,9 @@ def _escape_tables() -> tuple[Ints, Ints]:
 
 
 _ESCAPES, _ESCAPES_BEYOND = _escape_tables()
-# an opposing chequer on its point p (my point 23 - p) has my points 24 - p + b ahead of it, 1 + b pips away
-_MASK_BIT = np.arange(12)
-_MASK_INDEX = np.clip(24 - _POINTS[:, None] + _MASK_BIT, 0, 24)
-_MASK_USED = np.minimum(_POINTS, 12)[:, None] > _MASK_BIT
+# an opposing chequer on its point p (my point 23 - p) has my points 24 - p + b ahead of it, b + 1 pips away
+# (b < 12, b < p)
+_MASK_LOW = (1 << np.minimum(_POINTS, 12)) - 1
 
 
 def _hit_ways() -> tuple[list[tuple[int, ...]], Ints]:
@@ -208,6 +207,9 @@ _WAY_STEPS = np.array(
     + [[0, 0, 0]]
 )
 _WAY_EITHER = np.array([len(w) == 2 and w[0] != w[1] for w in _WAYS] + [False])
+# each way's steps as shifts of a mask of closed points (3, ways), and whether the step is there
+_STEP_SHIFT = np.where(_WAY_STEPS > 0, _WAY_PIPS[:, None] - _WAY_STEPS, 0)[:_NWAYS].T.copy()
+_STEP_KEEP = np.where(_WAY_STEPS > 0, -1, 0)[:_NWAYS].T.copy()
 _ROLL_PIPS = _WAY_PIPS[_ROLL_WAYS]  # (21, 4)
 _ROLL_SINGLE = _WAY_SINGLE[_ROLL_WAYS]
 _ROLL_STEPS = _WAY_STEPS[_ROLL_WAYS]  # (21, 4, 3)
@@ -286,15 +288,11 @@ def _hits(me: Ints, op: Ints) -> Ints:
     blots = _bits(mine == 1) & np.where(strong, -1, ~3)
     closed = _bits(mine > 1)
     movable = _bits((me > 0) & ~((_POINTS < 6) & (me == 2)))
+    # a chequer on point j lands on j - pips, stepping on j - pips + step first
+    first, second, third = ((closed[:, None] << _STEP_SHIFT[m]) & _STEP_KEEP[m] for m in range(3))
+    blocked = np.where(_WAY_EITHER[:_NWAYS], first & second, first | second | third)
     hit = np.zeros((len(me), _NWAYS + 1), dtype=np.int64)
-    for w, dice in enumerate(_WAYS):
-        pips = sum(dice)
-        # a chequer on point j lands on j - pips, stepping on j - pips + step first
-        found = movable & (blots << pips)
-        stops = [closed << (pips - step) for step in _WAY_STEPS[w] if step]
-        if stops:
-            found &= ~(stops[0] & stops[1]) if _WAY_EITHER[w] else ~np.bitwise_or.reduce(stops)
-        hit[:, w] = found
+    hit[:, :_NWAYS] = movable[:, None] & (blots[:, None] << _WAY_PIPS[:_NWAYS]) & ~blocked
     return hit
 
 
@@ -393,7 +391,7 @@ def _escape_counts(me: Ints) -> tuple[Ints, Ints]:
     """``(rows, 25)``: for an opposing chequer on its point p, the rolls (of
     36) that carry it past ``me``'s made points within 12 pips ahead, and
     those of them that also pass the first of these points."""
-    masks = (((me > 1)[:, _MASK_INDEX] & _MASK_USED) << _MASK_BIT).sum(axis=-1)
+    masks = (_bits(me > 1)[:, None] >> (24 - _POINTS)) & _MASK_LOW
     return _ESCAPES[masks], _ESCAPES_BEYOND[masks]
 
 
