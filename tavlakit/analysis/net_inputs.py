@@ -314,12 +314,12 @@ def _from_home(hit: Ints, me: Ints, op: Ints) -> tuple[Ints, Ints]:
         h = hit[:, :, slot]
         k = _top_bit(h)
         some = k >= 0
-        if slot < 2:  # one die: a second chequer counts unless it stands alone where the first hit
+        if slot < 2:  # one die: a hit, unless by the lone chequer that already hit with the other die
             single = some & _ROLL_SINGLE[:, slot]
             count += single & ((used != k) | ((made >> np.maximum(k, 0)) & 1 != 0))
-            count += single & _ROLL_DOUBLE & ((h & (h - 1)) != 0)  # a double's die hits another blot as well
+            count += single & _ROLL_DOUBLE & ((h & (h - 1)) != 0)  # a double: another chequer hits as well
             used = np.where(single, k, used)
-        if slot > 0:  # more dice: one chequer, two if a blot stands on the way
+        if slot > 0:  # more dice: one blot hit, two if another stands where a die stops on the way
             multi = some & ~_ROLL_SINGLE[:, slot]
             count = np.where(multi & (count == 0), 1, count)
             on_way = np.zeros((rows, 21), dtype=np.bool_)
