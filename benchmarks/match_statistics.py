@@ -8,7 +8,8 @@ only (gnubg's start-up and import left out on both sides); best of
 ``--repeat`` runs, each with fresh caches (gnubg's ``clear cache``; a
 fresh copy of gnubg-nn's net, whose evaluation cache is cleared with it).
 
-    python benchmarks/match_statistics.py [--repeat 3] [--ply 0|1] [FILES...]   (default: tests/data/stats/*.mat)
+    python benchmarks/match_statistics.py [--repeat 3] [--ply 0|1] [--net WEIGHTS] [FILES...]
+    (default: tests/data/stats/*.mat; --net: tavlakit with those weights, e.g. gnubg's own gnubg.wd)
 """
 
 from __future__ import annotations
@@ -125,16 +126,15 @@ def _cold_best(run: Callable[[], object], repeat: int) -> float:
 
 
 def _clear_caches() -> None:
-    """Our caches and gnubg-nn's own evaluation cache (a fresh copy of its
-    net: a warm cache makes its move search 2-3 times as fast, and gnubg's
-    side clears its cache before each run too)."""
-    import gnubg_nn
-
+    """Our caches and gnubg-nn's own evaluation cache (a fresh copy of the
+    net in use: a warm cache makes its move search 2-3 times as fast, and
+    gnubg's side clears its cache before each run too)."""
     from tavlakit.analysis import cubeful
+    from tavlakit.analysis.net import reload
 
     for cached in (cubeful._win_lose, cubeful.gammon_prices, cubeful._results):
         cached.cache_clear()
-    gnubg_nn.net_use(gnubg_nn.net_load(str(Path(gnubg_nn.__file__).parent / "data" / "gnubg.weights")))
+    reload()
 
 
 def main() -> None:
@@ -142,7 +142,12 @@ def main() -> None:
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ply", type=int, default=0, help="plies of both analyses (0 or 1)")
+    parser.add_argument("--net", type=Path, help="tavlakit's weights (default gnubg-nn's own)")
     args = parser.parse_args()
+    if args.net:
+        from tavlakit.analysis.net import use_net
+
+        use_net(args.net)
     files = [f.resolve() for f in args.files] or sorted(DATA.glob("*.mat"))
     os.sched_setaffinity(0, {0})
     ours(files[0], 1)  # warm up: imports, the net

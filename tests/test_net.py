@@ -12,8 +12,8 @@ from gnubg_cube import ask_gnubg_cube
 from test_cubeful import positions
 from typer.testing import CliRunner
 
-from tavlakit import Position
-from tavlakit.analysis.equity import net_board
+from tavlakit import Position, Rules
+from tavlakit.analysis.equity import Evaluator, boards_from_keys, net_board
 from tavlakit.analysis.net import net_in_use, use_net
 from tavlakit.cli import app
 
@@ -133,3 +133,37 @@ def test_analyse_net_option(gnubg_wd: Path, tmp_path: Path, own_net_after: None)
 
     nets = {json.loads(p.read_text())["net"] for p in meta}
     assert len(nets - {None}) == 1  # the file, judged with gnubg's weights, says whose
+
+
+#: Positions where gnubg-nn's inputs are not gnubg 1.07's (tavlakit.analysis.net_inputs): three home
+#: points held with a blot among them and a blot of the other side's on the 1- or 2-point (contact,
+#: twice, and crashed), and the 3-point match's position whose evaluation moved its luck most.
+FLAGGED = ["4HPwBSCoc/ABMA", "4HPwBRCoc/ABMA", "f48DACDUcfABBg", "4Bx8wEgTzw4BCQ"]
+
+
+def test_with_gnubgs_weights_positions_evaluate_as_gnubg_1_07(
+    gnubg_bin: Path, gnubg_wd: Path, tmp_path: Path, own_net_after: None
+) -> None:
+    """gnubg-nn's own evaluation of these positions is 0.0017 to 0.03 from
+    gnubg's; tavlakit's, with gnubg's weights, within 1e-4: each position, and
+    every play of every roll from the match position (its plays table)."""
+    use_net(gnubg_wd)
+    ev = Evaluator(Rules.preset("backgammon"))
+    table = ev.plays_table(Position.from_position_id("E88OAQngHHzAYA"))
+    boards = boards_from_keys(table[0])
+    after = [gnubg_nn.position_id(board) for board in boards.tolist()]
+    found = ask_gnubg_cube(gnubg_bin, [[pid, [1, -1, 0, 0, [0, 0], 0]] for pid in FLAGGED + after], tmp_path)
+    gnubgs = np.array([answer["probs"] for answer in found])
+    raw = np.array([gnubg_nn.probabilities(net_board(Position.from_position_id(pid)), 0) for pid in FLAGGED])
+    ours = np.array([ev.probabilities(Position.from_position_id(pid)) for pid in FLAGGED])
+    assert (np.abs(raw - gnubgs[: len(FLAGGED)]).max(axis=1) > 1.5e-3).all()  # gnubg-nn alone: off
+    assert (np.abs(ours - gnubgs[: len(FLAGGED)]).max(axis=1) < 1e-4).all()
+    plays = np.abs(table[1] - gnubgs[len(FLAGGED) :]).max(axis=1)
+    raw_plays = np.abs(np.array([c for c in _raw_candidates(boards)]) - gnubgs[len(FLAGGED) :]).max(axis=1)
+    # (60 plays: gnubg-nn 8 off by more than 1e-3; ours 95% within 7e-5, at most 4e-4, gnubg's rounding)
+    assert (raw_plays > 1e-3).sum() >= 5 and np.percentile(plays, 95) < 1e-4 and plays.max() < 1e-3
+
+
+def _raw_candidates(boards: np.ndarray) -> list[tuple[float, ...]]:
+    """gnubg-nn's own 0-ply evaluation of each board (the side on roll second)."""
+    return [tuple(gnubg_nn.probabilities(board, 0)) for board in boards.tolist()]

@@ -1,14 +1,16 @@
 """gnubg's match statistics against gnubg 1.07's own ``analyse match`` at 0 ply.
 
 The reference (tests/data/stats/README.md) is gnubg playing itself with noise,
-then analysing at 0 ply, cubeful. gnubg-nn's own weights are not gnubg
+then analysing at 0 ply, cubeful. With gnubg's own weights (``gnubg.wd``,
+the positions gnubg-nn's inputs get wrong evaluated again from gnubg 1.07's:
+:mod:`tavlakit.analysis.net_inputs`) every figure is compared as the issue
+asks: marks and cube counts within 1, errors and luck within 5% or 0.05 EMG,
+the luck-adjusted result within 0.05 (measured: luck within 0.5%, the
+luck-adjusted result within 0.002). gnubg-nn's own weights are not gnubg
 1.07's (gammon chances up to 0.005 apart), so plays near a mark's threshold
-can fall on the other side: with them the marks are compared within 3; with
-gnubg's own weights (``gnubg.wd``) within 1, as the issue asks. A few
-positions evaluate differently even with gnubg's weights (e.g.
-``4Bx8wEgTzw4BCQ``: win 0.558 against gnubg's 0.576), and gnubg reads
-two-sided bear-off positions' cubeful equities from its database: luck is
-compared within 5% or 0.1 EMG (points), the rest as the issue asks.
+can fall on the other side and luck drifts: with them the marks are
+compared within 3, luck within 5% or 0.1 EMG (points) and a money session's
+luck-adjusted result within 0.1 or 10%.
 """
 
 from __future__ import annotations
@@ -69,8 +71,8 @@ def frames_gnubg_weights(gnubg_wd: Path) -> dict[str, tuple[pd.DataFrame, dict]]
 
 
 @pytest.mark.parametrize("name", RECORDS)
-def test_with_gnubgs_own_weights_the_marks_are_gnubgs(frames_gnubg_weights: dict, name: str) -> None:
-    check_against_gnubg(*frames_gnubg_weights[name], marks=1)
+def test_with_gnubgs_own_weights_every_figure_is_gnubgs(frames_gnubg_weights: dict, name: str) -> None:
+    check_against_gnubg(*frames_gnubg_weights[name], exact=True)
 
 
 @pytest.mark.parametrize("name", ["ply1-match-5p-52", "ply1-money-cube-15"])
@@ -91,7 +93,9 @@ def test_live_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
         check_against_gnubg(frame, json.loads((tmp_path / f"{name}.json").read_text()))
 
 
-def check_against_gnubg(frame: pd.DataFrame, reference: dict, marks: int = 3) -> None:
+def check_against_gnubg(frame: pd.DataFrame, reference: dict, exact: bool = False) -> None:
+    """``exact``: gnubg's weights, the issue's bounds; else gnubg-nn's, looser ones for marks and luck."""
+    marks, luck = (1, 0.05) if exact else (3, 0.1)
     assert list(frame.columns[:5]) == ["scope", "match", "path", "player", "side"]
     assert set(STATISTICS_COLUMNS) <= set(frame.columns)
     for side, key in ((0, "X"), (1, "O")):
@@ -127,10 +131,10 @@ def check_against_gnubg(frame: pd.DataFrame, reference: dict, marks: int = 3) ->
         )
         assert close(row["cube_error_emg"], cube_emg, 0.05, 0.05)
         assert close(row["cube_error_mwc"], cube_mwc, 0.05, 0.005)
-        assert close(row["luck_emg"], dice["luck"], 0.05, 0.1)
+        assert close(row["luck_emg"], dice["luck"], 0.05, luck)
         assert row["actual_result"] == pytest.approx(dice["actual-result"], abs=1e-6)
         money = not reference["match-info"]["match-length"]
-        if money:  # points, each roll's luck times its cube: within 0.1 points or 10%
+        if money and not exact:  # points, each roll's luck times its cube: within 0.1 points or 10%
             assert close(row["luck_adjusted_result"], dice["luck-adjusted-result"], 0.1, 0.1)
         else:
             assert abs(row["luck_adjusted_result"] - dice["luck-adjusted-result"]) <= 0.05
@@ -210,7 +214,7 @@ def test_cube_decisions_one_by_one() -> None:
 def test_keys_decoded_in_bulk_as_one_by_one() -> None:
     import numpy as np
 
-    from tavlakit.analysis.statistics import boards_from_keys
+    from tavlakit.analysis.equity import boards_from_keys
     from tavlakit.ids import decode_position_key
 
     keys = []

@@ -22,13 +22,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from operator import itemgetter
+from itertools import chain
 from typing import Generic, TypeVar
 
 import gnubg_nn  # type: ignore[import-untyped]
+import numpy as np
+import numpy.typing as npt
 
 from ..position import CHECKERS, Position
 from ..rules import RESULT_MULTIPLIER, Rules
+from .net import correct, correcting
 
 Probabilities = tuple[float, float, float, float, float]
 Roll = tuple[int, int]
@@ -36,6 +39,11 @@ Roll = tuple[int, int]
 #: The 21 distinct rolls, larger die first, and how many of 36 throws give each.
 ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 WEIGHTS: dict[Roll, int] = {roll: 1 if roll[0] == roll[1] else 2 for roll in ROLLS}
+#: Each of :data:`ROLLS`' place in it.
+ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
+#: Every roll's plays of a position (:meth:`Evaluator.plays_table`): the keys, their (n, 5)
+#: probabilities, and each roll's rows.
+PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]]]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -60,6 +68,24 @@ def net_board(pos: Position) -> list[list[int]]:
     """gnubg's board ``[opponent, side to move]``, 25 counts each (index 24 = bar)."""
     mover, opponent = pos.points()
     return [list(opponent), list(mover)]
+
+
+def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
+    """gnubg boards ``[side not on roll, side on roll]`` (n, 2, 25) of many
+    20-letter position keys at once (:func:`tavlakit.ids.decode_position_key`
+    one by one): each side's 25 counts are runs of ones ended by a zero, the
+    lowest bit first, so a count is the gap between two of the first 50 zeros."""
+    n = len(keys)
+    if not n:
+        return np.zeros((0, 2, 25), dtype=np.int64)
+    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(n, 10, 2) - 65
+    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
+    bits = np.unpackbits(data, axis=1, bitorder="little")
+    _rows, zeros = np.nonzero(bits == 0)  # row by row, in order
+    first = np.cumsum(80 - bits.sum(axis=1, dtype=np.int64)) - (80 - bits.sum(axis=1, dtype=np.int64))
+    ends = zeros[first[:, None] + np.arange(50)]
+    counts: npt.NDArray[np.int64] = (np.diff(ends, axis=1, prepend=-1) - 1).reshape(n, 2, 25)
+    return counts
 
 
 class _Cache(Generic[K, V]):
@@ -109,12 +135,15 @@ class Evaluator:
         # gnubg's own move generator follows these two options' backgammon values
         self.net_moves = rules.larger_die and rules.hit_and_run
         # gnubg-nn's 1-ply evaluation is the 36-throw average of the best plays
-        # chosen by money equity: the same number when that is our equity
+        # chosen by money equity: the same number when that is our equity (and it
+        # scores a finished game as these rules do: gammon, backgammon, exactly)
         self.net_average = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
         self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, 4 * cache_size)
         # per (position, roll): the best play's equity, the number of plays, the best play's position key
         self._rolls: _Cache[tuple[Position, Roll], tuple[float, int, str]] = _Cache(self._best_roll, 21 * cache_size)
         self._means: _Cache[Position, float] = _Cache(self._mean_best, cache_size)
+        # each position's plays of the 21 rolls (shared with the statistics' judge): met again and again
+        self._tables: dict[Position, PlaysTable] = {}
 
     def probabilities(self, pos: Position) -> Probabilities:
         """The side to move's five probabilities (exact once the game is over)."""
@@ -131,7 +160,14 @@ class Evaluator:
     def _probabilities(self, pos: Position) -> Probabilities:
         winner = pos.winner()
         if winner is None:
-            return tuple(gnubg_nn.probabilities(net_board(pos), 0))
+            board = net_board(pos)
+            found = gnubg_nn.probabilities(board, 0)
+            if correcting():
+                probs = np.array([found], dtype=float)
+                correct(np.array([board], dtype=np.int64), probs)
+                p = probs[0].tolist()
+                return p[0], p[1], p[2], p[3], p[4]
+            return tuple(found)
         kind = pos.result_kind(self.rules) or "single"
         multiplier = RESULT_MULTIPLIER[kind]
         won = (1.0, float(multiplier >= 2), float(multiplier >= 3), 0.0, 0.0)
@@ -170,7 +206,7 @@ class Evaluator:
         return self._means(pos)
 
     def _mean_best(self, pos: Position) -> float:
-        if self.net_average and not _near_end(pos):
+        if self.net_average and not _near_end(pos) and not correcting():  # (gnubg-nn's own 1 ply is not corrected)
             return equity(tuple(gnubg_nn.probabilities(net_board(pos), 1)), self.rules)
         return sum(WEIGHTS[roll] * value for roll, value in self.best_values(pos).items()) / 36.0
 
@@ -178,16 +214,72 @@ class Evaluator:
         pos, roll = key
         if not self.net_moves or _near_end(pos):  # a finishing play needs the rules' exact score
             return self._best_engine(pos, roll)
-        found = gnubg_nn.best_move(net_board(pos), roll[0], roll[1], list=1)
-        candidates = found[1] if found else ()
-        if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
-            return self._best_engine(pos, roll)
-        if self.rules.backgammon:  # gnubg-nn's own score is the money equity
-            best = max(candidates, key=itemgetter(3))
-            return best[3], len(candidates), best[0]
-        scores = [-equity(c[2], self.rules) for c in candidates]
-        top = max(range(len(scores)), key=scores.__getitem__)
-        return scores[top], len(candidates), candidates[top][0]
+        keys, probs, spans = self.plays_table(pos)
+        start, end = spans[ROLL_INDEX[roll]]
+        p = probs[start:end]
+        scores = -(2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3])  # the mover's: the opponent is on roll
+        if self.rules.backgammon:
+            scores -= p[:, 2] - p[:, 4]
+        top = int(np.argmax(scores))
+        return float(scores[top]), end - start, keys[start + top]
+
+    # --- every roll's plays ----------------------------------------------------
+
+    def net_view(self, pos: Position) -> list[list[int]] | None:
+        """``pos`` as the net sees it when the net finds the plays (gnubg's
+        move rules; the last four checkers only under gnubg's own scoring,
+        since a play may finish the game); None when the engine finds them."""
+        if not self.net_moves or (not self.net_average and _near_end(pos)):
+            return None
+        return net_board(pos)
+
+    def plays_table(self, pos: Position) -> PlaysTable:
+        """Every roll's plays of ``pos``: their keys and five probabilities
+        (the opponent on roll), ``spans[r]`` the rows of ``ROLLS[r]``; gnubg-nn
+        finds and scores them (the engine where gnubg-nn does not score: a
+        forced play, a dance, and near the end unless gnubg's own scoring is
+        in force)."""
+        found = self._tables.get(pos)
+        return found if found is not None else self.plays_tables([pos])[0]
+
+    def plays_tables(self, positions: list[Position]) -> list[PlaysTable]:
+        """:meth:`plays_table` of many positions, worked out together (with
+        gnubg's weights, corrected in one batch: :func:`.net.correct`)."""
+        todo = [pos for pos in dict.fromkeys(positions) if pos not in self._tables]
+        if todo:
+            if len(self._tables) > 500:  # some megabytes; positions seldom come back after their game
+                self._tables.clear()
+            made = [self._table(pos) for pos in todo]
+            if correcting():
+                keys = [key for table in made for key in table[0]]
+                probs = np.concatenate([table[1] for table in made])
+                correct(boards_from_keys(keys), probs)
+                offset = 0
+                for table in made:
+                    table[1][:] = probs[offset : offset + len(table[0])]
+                    offset += len(table[0])
+            self._tables.update(zip(todo, made))
+        return [self._tables[pos] for pos in positions]
+
+    def _table(self, pos: Position) -> PlaysTable:
+        keys: list[str] = []
+        probs: list[Probabilities] = []
+        spans = []
+        board = self.net_view(pos)
+        for roll in ROLLS:
+            start = len(keys)
+            found = gnubg_nn.best_move(board, roll[0], roll[1], list=1) if board is not None else None
+            candidates = found[1] if found else ()
+            if len(candidates) >= 2:  # gnubg-nn scores no forced play
+                keys.extend([c[0] for c in candidates])
+                probs.extend([c[2] for c in candidates])
+            else:
+                for after in pos.legal_positions(roll, self.rules) or [pos.flip()]:  # the opponent on roll
+                    keys.append(after.position_key())
+                    probs.append(self.probabilities(after))
+            spans.append((start, len(keys)))
+        chances = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
+        return keys, chances, spans
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)

@@ -145,12 +145,12 @@ class _Walker:
             plays: list[dict[str, Any]] = []
             games: list[dict[str, Any]] = []
             judging = self.judging
-            tally = judging.tally(match, path, mid[0], rules) if judging else None
+            tally = judging.tally(match, path, mid[0], rules, ev) if judging else None
             for rg in replay(match, rules):
+                if tally is not None:  # first: it searches the game's positions in one batch, the rows reuse them
+                    tally.add(rg)
                 plays.extend(step_rows(match, mid, rules, rg, ev))
                 games.append(game_row(match, mid, rules, rg))
-                if tally is not None:
-                    tally.add(rg)
             if judging and tally:
                 judging.keep(tally)
             yield plays, games, match.problems

@@ -8,44 +8,42 @@ gnubg can be used instead, its binary ``gnubg.wd`` (Debian:
 evaluate within 1e-4 of gnubg's own, so luck, errors and marks come out as
 gnubg's. The net in use is a setting of the whole process (gnubg-nn has one
 active net): :func:`use_net` sets it, :func:`net_in_use` says which.
+
+gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
+three of the contact and crashed nets' inputs (the shots at blots on the 1-
+and 2-points), which moves about one contact position in twelve by up to
+0.03 with gnubg's weights. With weights read from gnubg's binary file those
+positions are evaluated again from gnubg 1.07's own inputs
+(:mod:`.net_inputs`): :func:`correct` does it for a batch of boards.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import struct
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import gnubg_nn  # type: ignore[import-untyped]
+import numpy as np
+import numpy.typing as npt
 
 from ..i18n import _
+from .net_inputs import Net, nets_of_wd, probabilities, rule_differs
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
 #: gnubg-nn's own weights (its text format).
 OWN = Path(gnubg_nn.__file__).parent / "data" / "gnubg.weights"
 
-#: gnubg's binary weights: a float32 magic number and version, then six nets,
-#: each (inputs, hidden, outputs, trained: int32; two betas: float32) and its
-#: float32 weights: hidden, output, hidden thresholds, output thresholds.
-_MAGIC = struct.pack("<f", 472.3782)
-#: The nets of a binary file in its order, with their shapes.
-_BINARY = (
-    ("contact contact250", (250, 128, 5)),
-    ("race", (214, 128, 5)),
-    ("crashed", (250, 128, 5)),
-    ("prune contact", (200, 16, 5)),
-    ("prune crashed", (200, 16, 5)),
-    ("prune race", (200, 8, 5)),
-)
 #: The order gnubg-nn's text format lists them in.
 _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250", "prune contact")
 
 _handles: dict[str, Any] = {}
 _digests: dict[str, str] = {}
+#: Per weights file read from gnubg's binary format: its contact and crashed nets (gnubg 1.07's inputs).
+_corrections: dict[str, tuple[Net, Net]] = {}
 _current: str = str(OWN)
 
 
@@ -63,6 +61,15 @@ def use_net(path: str | Path | None) -> None:
     _current = key
 
 
+def reload() -> None:
+    """Load the weights in use again, so that gnubg-nn's evaluation cache
+    starts empty (for timings: a warm cache makes its move search two to
+    three times as fast)."""
+    path = Path(_current)
+    _handles[_current] = _net_load(path, _current) if _current == str(OWN) else _load(path, _current)
+    gnubg_nn.net_use(_handles[_current])
+
+
 def net_in_use() -> str | None:
     """The weights file in use; None for gnubg-nn's own."""
     return None if _current == str(OWN) else _current
@@ -74,6 +81,30 @@ def net_digest() -> str | None:
     return None if _current == str(OWN) else _digests[_current]
 
 
+def correcting() -> bool:
+    """Are the weights in use gnubg's binary ones, whose positions :func:`correct` evaluates again?"""
+    return _current in _corrections
+
+
+def correct(boards: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]) -> None:
+    """With gnubg's binary weights in use, put gnubg 1.07's 0-ply
+    probabilities into ``probs`` (n, 5) for the ``boards`` (n, 2, 25, as
+    gnubg-nn takes them: the side on roll second) that gnubg-nn's inputs get
+    wrong; the others, and every board under other weights, are left alone."""
+    nets = _corrections.get(_current)
+    if nets is None or not len(boards):
+        return
+    rows = np.flatnonzero(rule_differs(boards))
+    if not len(rows):
+        return
+    classes = np.array([gnubg_nn.classify(board) for board in boards[rows].tolist()])
+    net = (classes == gnubg_nn.c_contact) | (classes == gnubg_nn.c_crashed)
+    rows, crashed = rows[net], classes[net] == gnubg_nn.c_crashed
+    if not len(rows):
+        return
+    probs[rows] = probabilities(boards[rows], crashed, *nets)
+
+
 def _load(path: Path, shown: str) -> Any:
     try:
         data = path.read_bytes()
@@ -82,12 +113,13 @@ def _load(path: Path, shown: str) -> Any:
     _digests[str(path)] = hashlib.sha256(data).hexdigest()[:16]
     if data.startswith(b"GNU Backgammon "):  # gnubg's text weights
         return _net_load(path, shown)
-    if not data.startswith(_MAGIC):
-        raise ValueError(_("{path}: not neural-net weights (gnubg's gnubg.wd or gnubg.weights)").format(path=shown))
+    nets = nets_of_wd(data, shown)
     with tempfile.TemporaryDirectory() as folder:
         text = Path(folder) / "gnubg.weights"
-        text.write_text(_text_of_binary(data, shown), encoding="ascii")
-        return _net_load(text, shown)
+        text.write_text(_text_of_nets(nets), encoding="ascii")
+        handle = _net_load(text, shown)
+    _corrections[str(path)] = (nets["contact contact250"], nets["crashed"])
+    return handle
 
 
 def _net_load(path: Path, shown: str) -> Any:
@@ -97,30 +129,17 @@ def _net_load(path: Path, shown: str) -> Any:
         raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=exc)) from None
 
 
-def _text_of_binary(data: bytes, shown: str) -> str:
-    """gnubg's binary weights in gnubg-nn's text format."""
-    nets: dict[str, list[str]] = {}
-    offset = 8  # after the magic number and the version
-    for name, shape in _BINARY:
-        try:
-            *found, _trained = struct.unpack_from("<4i", data, offset)
-            betas = struct.unpack_from("<2f", data, offset + 16)
-        except struct.error:
-            found = []
-        if tuple(found) != shape:
-            raise ValueError(_("{path}: not gnubg's binary weights (six nets of gnubg's shapes)").format(path=shown))
-        inputs, hidden, outputs = shape
-        count = inputs * hidden + hidden * outputs + hidden + outputs
-        try:
-            weights = struct.unpack_from(f"<{count}f", data, offset + 24)
-        except struct.error:
-            raise ValueError(_("{path}: gnubg's binary weights, cut short").format(path=shown)) from None
-        header = f"{inputs} {hidden} {outputs} 0 {betas[0]:.7f} {betas[1]:.7f}"
-        nets[name] = [name, header, *(f"{w:.9g}" for w in weights)]
-        offset += 24 + 4 * count
-    if offset != len(data):
-        raise ValueError(_("{path}: not gnubg's binary weights (more after its six nets)").format(path=shown))
-    return "\n".join(["GNU Backgammon 1.01", *(line for name in _TEXT for line in nets[name])]) + "\n"
+def _text_of_nets(nets: dict[str, Net]) -> str:
+    """gnubg's binary nets in gnubg-nn's text format (each net's shape and
+    betas, then its weights in the binary file's order)."""
+    lines = ["GNU Backgammon 1.01"]
+    for name in _TEXT:
+        net = nets[name]
+        (inputs, hidden), outputs = net.hidden.shape, len(net.output_bias)
+        weights = np.concatenate([net.hidden.ravel(), net.output.T.ravel(), net.hidden_bias, net.output_bias])
+        header = f"{inputs} {hidden} {outputs} 0 {net.beta_hidden:.7f} {net.beta_output:.7f}"
+        lines += [name, header, *(f"{w:.9g}" for w in weights.tolist())]
+    return "\n".join(lines) + "\n"
 
 
-__all__ = ["GNUBG_WD", "OWN", "net_digest", "net_in_use", "use_net"]
+__all__ = ["GNUBG_WD", "OWN", "correct", "correcting", "net_digest", "net_in_use", "reload", "use_net"]

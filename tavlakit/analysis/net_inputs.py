@@ -60,9 +60,12 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..i18n import _
 
+#: numpy's BLAS, to be kept to one thread in :func:`_forward`.
+_BLAS = ThreadpoolController()
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
@@ -500,9 +503,13 @@ def _sigmoid(x: Floats) -> Floats:
 
 
 def _forward(net: Net, x: Floats) -> Floats:
-    """The net's five outputs for the inputs ``x`` (rows, inputs)."""
-    units = _sigmoid(-net.beta_hidden * (x @ net.hidden + net.hidden_bias))
-    return _sigmoid(-net.beta_output * (units @ net.output + net.output_bias))
+    """The net's five outputs for the inputs ``x`` (rows, inputs), on one
+    thread: products this small lose more to BLAS's threads than they gain
+    (a third of the analysis's time on one core, and worker processes
+    already use every core)."""
+    with _BLAS.limit(limits=1, user_api="blas"):
+        units = _sigmoid(-net.beta_hidden * (x @ net.hidden + net.hidden_bias))
+        return _sigmoid(-net.beta_output * (units @ net.output + net.output_bias))
 
 
 def probabilities(boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net) -> Floats:

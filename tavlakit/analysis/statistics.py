@@ -35,7 +35,6 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
@@ -64,7 +63,7 @@ from .cubeful import (
     recorded_decision,
     settled_efficiency,
 )
-from .equity import ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, net_board
+from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, boards_from_keys
 from .luck import luck_mark, luck_rating
 from .met import MAXSCORE, MatchEquityTable, default_met
 from .tavla_met import tavla_met
@@ -84,8 +83,6 @@ RATINGS = (
 )
 #: The plies of analysis implemented.
 PLIES = (0, 1, 2)
-#: Each of :data:`ROLLS`' place in it.
-ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
 #: The most pips a play of each of :data:`ROLLS` moves.
 PIPS = tuple((a + b) * (1 + (a == b)) for a, b in ROLLS)
 #: The kinds of judged turns (translated when shown).
@@ -164,23 +161,21 @@ class PositionScores:
 class Judge:
     """Judges the turns of matches played under one set of rules."""
 
-    def __init__(self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0) -> None:
+    def __init__(
+        self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0, ev: Evaluator | None = None
+    ) -> None:
         if ply not in PLIES:
             raise ValueError(ply_error(ply))
         self.ply = ply
         self.rules = rules
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
-        self.ev = Evaluator(rules)
-        self.net_moves = rules.larger_die and rules.hit_and_run
-        # gnubg-nn scores a finished game as gnubg's rules do (gammon, backgammon), exactly
-        self.net_finish = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
+        self.ev = ev or Evaluator(rules)  # (the frames' own, when they share a replay: each position searched once)
         # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
         # only leaves out the cube decisions); Tavla has no cube at all: cubeless
         self.live = rules.cube or rules.backgammon
         self._scores: dict[tuple[Position, CubeState], PositionScores] = {}
         self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
-        # each position's plays, and (1 and 2 plies) each look ahead: met again and again
-        self._found: dict[Position, tuple[list[str], Array, list[tuple[int, int]]]] = {}
+        # (1 and 2 plies) each look ahead: met again and again
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
 
     # --- values -------------------------------------------------------------
@@ -239,7 +234,8 @@ class Judge:
             return
         if len(self._scores) > 2_000:  # some megabytes; positions seldom come back after their game
             self._scores.clear()
-        found = [self._plays(pos) for pos, _state in todo]  # (a position under two cube states: its plays once)
+        self.ev.plays_tables([pos for pos, _state in todo])  # (a position under two cube states: its plays once)
+        found = [self._plays(pos) for pos, _state in todo]
         keys = [key for plays in found for key in plays[0]]
         p = np.concatenate([plays[1] for plays in found])
         starts: list[int] = []
@@ -265,30 +261,6 @@ class Judge:
             top, end = starts[first], ends[last - 1]
             spans = [(s - top, e - top) for s, e in zip(starts[first:last], ends[first:last])]
             self._scores[item] = PositionScores(values[top:end], keys[top:end], spans, best[first:last])
-
-    def net_view(self, pos: Position) -> list[list[int]] | None:
-        """``pos`` as the net sees it when the net finds the plays (gnubg's
-        move rules; the last four checkers only under gnubg's own scoring,
-        since a play may finish the game); None when the engine finds them."""
-        if not self.net_moves or (not self.net_finish and CHECKERS - pos.off()[0] <= 4):
-            return None
-        return net_board(pos)
-
-    def _candidates(
-        self, pos: Position, dice: Roll, keys: list[str], probs: list[Probabilities], board: list[list[int]] | None
-    ) -> None:
-        """Append each legal play's resulting key and probabilities (the
-        opponent on roll); ``board``: :meth:`net_view` of ``pos``."""
-        if board is not None:
-            found = gnubg_nn.best_move(board, dice[0], dice[1], list=1)
-            candidates = found[1] if found else ()
-            if len(candidates) >= 2:  # gnubg-nn scores no forced play
-                keys.extend([c[0] for c in candidates])
-                probs.extend([c[2] for c in candidates])
-                return
-        for after in pos.legal_positions(dice, self.rules) or [pos.flip()]:  # the opponent on roll
-            keys.append(after.position_key())
-            probs.append(self.ev.probabilities(after))
 
     def played(self, after: Position, state: CubeState) -> float:
         """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
@@ -383,25 +355,10 @@ class Judge:
         return nd, mine(state.doubled().flipped(), 2.0), dp
 
     def _plays(self, pos: Position) -> tuple[list[str], Array, list[tuple[int, int]]]:
-        """Every roll's plays of ``pos``: their keys and probabilities (as
-        the rules score them; the opponent on roll), ``spans[r]`` the rows
-        of ``ROLLS[r]``; remembered, since a position comes back (under
-        another cube state, in a look ahead, in the next game's opening)."""
-        found = self._found.get(pos)
-        if found is None:
-            if len(self._found) > 500:  # some megabytes
-                self._found.clear()
-            keys: list[str] = []
-            probs: list[Probabilities] = []
-            spans = []
-            board = self.net_view(pos)
-            for roll in ROLLS:
-                start = len(keys)
-                self._candidates(pos, roll, keys, probs, board)
-                spans.append((start, len(keys)))
-            chances = _as_array(probs)
-            found = self._found[pos] = (keys, self._scored(chances), spans)
-        return found
+        """Every roll's plays of ``pos`` (:meth:`Evaluator.plays_table`),
+        their probabilities as the rules score them."""
+        keys, chances, spans = self.ev.plays_table(pos)
+        return keys, self._scored(chances), spans
 
     def _free_to_double(self, pos: Position, state: CubeState, plies: int) -> float:
         """The side on roll's ``plies``-ply value, doubling when that is better."""
@@ -597,24 +554,6 @@ def _from_key(key: str) -> Position:
     """The position of a 20-letter position key (the side on roll's view)."""
     other, mover = decode_position_key(key)
     return Position.from_points(mover, other)
-
-
-def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
-    """gnubg boards ``[side not on roll, side on roll]`` (n, 2, 25) of many
-    20-letter position keys at once (:func:`tavlakit.ids.decode_position_key`
-    one by one): each side's 25 counts are runs of ones ended by a zero, the
-    lowest bit first, so a count is the gap between two of the first 50 zeros."""
-    n = len(keys)
-    if not n:
-        return np.zeros((0, 2, 25), dtype=np.int64)
-    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(n, 10, 2) - 65
-    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
-    bits = np.unpackbits(data, axis=1, bitorder="little")
-    _rows, zeros = np.nonzero(bits == 0)  # row by row, in order
-    first = np.cumsum(80 - bits.sum(axis=1, dtype=np.int64)) - (80 - bits.sum(axis=1, dtype=np.int64))
-    ends = zeros[first[:, None] + np.arange(50)]
-    counts: npt.NDArray[np.int64] = (np.diff(ends, axis=1, prepend=-1) - 1).reshape(n, 2, 25)
-    return counts
 
 
 _KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
@@ -983,10 +922,11 @@ class Judging:
         self.unjudged: list[dict[str, Any]] = []
         self.decisions: list[dict[str, Any]] = []
 
-    def tally(self, match: Match, path: str, label: str, rules: Rules) -> Tally:
-        """A tally for ``match`` replayed under ``rules``; :meth:`keep` it when its games are in."""
+    def tally(self, match: Match, path: str, label: str, rules: Rules, ev: Evaluator | None = None) -> Tally:
+        """A tally for ``match`` replayed under ``rules``; :meth:`keep` it when its games are in
+        (``ev``: the evaluator to share, the first time these rules come)."""
         if rules not in self.judges:
-            self.judges[rules] = Judge(rules, self.met, self.ply)
+            self.judges[rules] = Judge(rules, self.met, self.ply, ev)
         return Tally(match, path, label, self.judges[rules])
 
     def keep(self, tally: Tally) -> None:
