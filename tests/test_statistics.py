@@ -82,15 +82,23 @@ def test_one_ply_agrees_with_gnubgs_one_ply(name: str) -> None:
     check_against_gnubg(frame, json.loads((DATA / f"{name}.json").read_text()))
 
 
-def test_live_gnubg(gnubg_bin: Path, tmp_path: Path) -> None:
-    """A match and a money session gnubg plays and analyses now, judged here."""
+def test_live_gnubg(gnubg_bin: Path, gnubg_wd: Path, tmp_path: Path) -> None:
+    """A match and a money session gnubg plays and analyses now, judged here
+    with gnubg-nn's weights and with gnubg's (then to the issue's bounds)."""
     from gnubg_jobs import run_gnubg
+
+    from tavlakit.analysis.net import use_net
 
     records = "live-3p:3:4242:0:1 live-money:0:4343:2:1"
     run_gnubg(gnubg_bin, DATA / "make_stats.py", tmp_path, check=True, STATS_RECORDS=records, STATS_OUT=str(tmp_path))
-    for name in ("live-3p", "live-money"):
-        frame = statistics_frame([tk.read_match(tmp_path / f"{name}.mat")], Rules.preset("backgammon"))
-        check_against_gnubg(frame, json.loads((tmp_path / f"{name}.json").read_text()))
+    for net in (None, gnubg_wd):
+        use_net(net)
+        try:
+            for name in ("live-3p", "live-money"):
+                frame = statistics_frame([tk.read_match(tmp_path / f"{name}.mat")], Rules.preset("backgammon"))
+                check_against_gnubg(frame, json.loads((tmp_path / f"{name}.json").read_text()), exact=net is not None)
+        finally:
+            use_net(None)
 
 
 def check_against_gnubg(frame: pd.DataFrame, reference: dict, exact: bool = False) -> None:
