@@ -776,8 +776,8 @@ def gnubg_cube_options(values: Sequence[str]) -> tuple[Candidate, ...]:
     ('no double', 0.516, 'double/take', 0.487, '0-ply')
     """
     words = values[0].split() if values else []
-    if len(words) < 21 or words[:2] != ["E", "ver"] or not words[3].rstrip("C").isdigit():
-        return ()
+    if len(words) != 21 or words[:3] != ["E", "ver", "3"] or not words[3].rstrip("C").isdigit():
+        return ()  # (a rollout, or a layout other than gnubg 1.07's and 1.08's version 3: kept raw only)
     try:
         numbers = [float(w) for w in words[-14:]]
     except ValueError:
