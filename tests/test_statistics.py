@@ -1,16 +1,16 @@
 """gnubg's match statistics against gnubg 1.07's own ``analyse match`` at 0 ply.
 
 The reference (tests/data/stats/README.md) is gnubg playing itself with noise,
-then analysing at 0 ply, cubeful. With gnubg's own weights (``gnubg.wd``,
-the positions gnubg-nn's inputs get wrong evaluated again from gnubg 1.07's:
-:mod:`tavlakit.analysis.net_inputs`) every figure is compared as the issue
+then analysing at 0 ply, cubeful. The positions gnubg-nn's inputs get wrong
+are evaluated again from gnubg 1.07's (:mod:`tavlakit.analysis.net_inputs`).
+With gnubg's own weights (``gnubg.wd``) every figure is compared as the issue
 asks: marks and cube counts within 1, errors and luck within 5% or 0.05 EMG,
 the luck-adjusted result within 0.05 (measured: luck within 0.5%, the
 luck-adjusted result within 0.002). gnubg-nn's own weights are not gnubg
 1.07's (gammon chances up to 0.005 apart), so plays near a mark's threshold
-can fall on the other side and luck drifts: with them the marks are
-compared within 3, luck within 5% or 0.1 EMG (points) and a money session's
-luck-adjusted result within 0.1 or 10%.
+can fall on the other side: with them the marks are compared within 3 and a
+money session's luck-adjusted result within 0.1 or 10% (measured: 0.056),
+the rest as the issue asks.
 """
 
 from __future__ import annotations
@@ -102,8 +102,9 @@ def test_live_gnubg(gnubg_bin: Path, gnubg_wd: Path, tmp_path: Path) -> None:
 
 
 def check_against_gnubg(frame: pd.DataFrame, reference: dict, exact: bool = False) -> None:
-    """``exact``: gnubg's weights, the issue's bounds; else gnubg-nn's, looser ones for marks and luck."""
-    marks, luck = (1, 0.05) if exact else (3, 0.1)
+    """``exact``: gnubg's weights, the issue's bounds; else gnubg-nn's, looser ones for the marks and a
+    money session's luck-adjusted result."""
+    marks = 1 if exact else 3
     assert list(frame.columns[:5]) == ["scope", "match", "path", "player", "side"]
     assert set(STATISTICS_COLUMNS) <= set(frame.columns)
     for side, key in ((0, "X"), (1, "O")):
@@ -139,7 +140,7 @@ def check_against_gnubg(frame: pd.DataFrame, reference: dict, exact: bool = Fals
         )
         assert close(row["cube_error_emg"], cube_emg, 0.05, 0.05)
         assert close(row["cube_error_mwc"], cube_mwc, 0.05, 0.005)
-        assert close(row["luck_emg"], dice["luck"], 0.05, luck)
+        assert close(row["luck_emg"], dice["luck"], 0.05, 0.05)
         assert row["actual_result"] == pytest.approx(dice["actual-result"], abs=1e-6)
         money = not reference["match-info"]["match-length"]
         if money and not exact:  # points, each roll's luck times its cube: within 0.1 points or 10%

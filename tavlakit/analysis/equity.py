@@ -32,6 +32,7 @@ import numpy.typing as npt
 from ..position import CHECKERS, Position
 from ..rules import RESULT_MULTIPLIER, Rules
 from .net import correct, correcting
+from .net_inputs import rule_may_differ_after
 
 Probabilities = tuple[float, float, float, float, float]
 Roll = tuple[int, int]
@@ -206,22 +207,37 @@ class Evaluator:
         return self._means(pos)
 
     def _mean_best(self, pos: Position) -> float:
-        if self.net_average and not _near_end(pos) and not correcting():  # (gnubg-nn's own 1 ply is not corrected)
-            return equity(tuple(gnubg_nn.probabilities(net_board(pos), 1)), self.rules)
+        board = net_board(pos)
+        # gnubg-nn's own 1 ply is not corrected: used where no play can reach a position to correct
+        if self.net_average and not _near_end(pos) and not (correcting() and rule_may_differ_after(board)):
+            return equity(tuple(gnubg_nn.probabilities(board, 1)), self.rules)
+        if self.net_moves and not _near_end(pos):
+            self.plays_table(pos)  # every roll's plays at once (corrected in one batch)
         return sum(WEIGHTS[roll] * value for roll, value in self.best_values(pos).items()) / 36.0
 
     def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int, str]:
         pos, roll = key
         if not self.net_moves or _near_end(pos):  # a finishing play needs the rules' exact score
             return self._best_engine(pos, roll)
-        keys, probs, spans = self.plays_table(pos)
-        start, end = spans[ROLL_INDEX[roll]]
-        p = probs[start:end]
+        table = self._tables.get(pos)
+        if table is not None:  # every roll's plays, found already (the statistics' judge)
+            start, end = table[2][ROLL_INDEX[roll]]
+            keys, p = table[0][start:end], table[1][start:end]
+        else:  # this roll's alone
+            board = net_board(pos)
+            found = gnubg_nn.best_move(board, roll[0], roll[1], list=1)
+            candidates = found[1] if found else ()
+            if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
+                return self._best_engine(pos, roll)
+            keys = [c[0] for c in candidates]
+            p = np.array([c[2] for c in candidates], dtype=float)
+            if correcting() and rule_may_differ_after(board):
+                correct(boards_from_keys(keys), p)
         scores = -(2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3])  # the mover's: the opponent is on roll
         if self.rules.backgammon:
             scores -= p[:, 2] - p[:, 4]
         top = int(np.argmax(scores))
-        return float(scores[top]), end - start, keys[start + top]
+        return float(scores[top]), len(keys), keys[top]
 
     # --- every roll's plays ----------------------------------------------------
 
@@ -250,12 +266,13 @@ class Evaluator:
             if len(self._tables) > 500:  # some megabytes; positions seldom come back after their game
                 self._tables.clear()
             made = [self._table(pos) for pos in todo]
-            if correcting():
-                keys = [key for table in made for key in table[0]]
-                probs = np.concatenate([table[1] for table in made])
+            if correcting():  # (the engine's plays are corrected already, one by one)
+                some = [table for pos, table in zip(todo, made) if rule_may_differ_after(net_board(pos))]
+                keys = [key for table in some for key in table[0]]
+                probs = np.concatenate([table[1] for table in some]) if some else np.zeros((0, 5))
                 correct(boards_from_keys(keys), probs)
                 offset = 0
-                for table in made:
+                for table in some:
                     table[1][:] = probs[offset : offset + len(table[0])]
                     offset += len(table[0])
             self._tables.update(zip(todo, made))

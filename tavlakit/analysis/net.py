@@ -12,9 +12,12 @@ active net): :func:`use_net` sets it, :func:`net_in_use` says which.
 gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
 three of the contact and crashed nets' inputs (the shots at blots on the 1-
 and 2-points), which moves about one contact position in twelve by up to
-0.03 with gnubg's weights. With weights read from gnubg's binary file those
-positions are evaluated again from gnubg 1.07's own inputs
-(:mod:`.net_inputs`): :func:`correct` does it for a batch of boards.
+0.03 with gnubg's weights. Those positions are evaluated again from gnubg
+1.07's own inputs (:mod:`.net_inputs`; :func:`correct` does it for a batch
+of boards) with gnubg's binary weights and with gnubg-nn's own, which were
+trained on them too (gnubg-nn's source has gnubg's rule; corrected, its
+luck, errors and cube errors on gnubg's reference records come out two to
+three times as close to gnubg's). Other text weights are taken as they are.
 """
 
 from __future__ import annotations
@@ -82,8 +85,9 @@ def net_digest() -> str | None:
 
 
 def correcting() -> bool:
-    """Are the weights in use gnubg's binary ones, whose positions :func:`correct` evaluates again?"""
-    return _current in _corrections
+    """Are the weights in use gnubg's binary ones or gnubg-nn's own, whose
+    positions :func:`correct` evaluates again?"""
+    return _current in _corrections or _current == str(OWN)
 
 
 def correct(boards: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]) -> None:
@@ -91,6 +95,9 @@ def correct(boards: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]) -> No
     probabilities into ``probs`` (n, 5) for the ``boards`` (n, 2, 25, as
     gnubg-nn takes them: the side on roll second) that gnubg-nn's inputs get
     wrong; the others, and every board under other weights, are left alone."""
+    if _current == str(OWN) and _current not in _corrections:  # read when first needed
+        own = _nets_of_text(OWN.read_text(encoding="ascii"))
+        _corrections[_current] = (own["contact contact250"], own["crashed"])
     nets = _corrections.get(_current)
     if nets is None or not len(boards):
         return
@@ -127,6 +134,24 @@ def _net_load(path: Path, shown: str) -> Any:
         return gnubg_nn.net_load(os.fspath(path))
     except Exception as exc:  # gnubg-nn says what it did not like
         raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=exc)) from None
+
+
+def _nets_of_text(text: str) -> dict[str, Net]:
+    """The nets of gnubg-nn's text weights (a header line, then each net's
+    name, shape and betas, and its weights in the binary file's order)."""
+    lines = text.split("\n")
+    nets: dict[str, Net] = {}
+    at = 1
+    while at < len(lines) and lines[at].strip():
+        words = lines[at + 1].split()
+        inputs, hidden, outputs = int(words[0]), int(words[1]), int(words[2])
+        count = inputs * hidden + hidden * outputs + hidden + outputs
+        weights = np.array(lines[at + 2 : at + 2 + count], dtype=np.float32)
+        nets[lines[at].strip()] = Net.from_binary(
+            (inputs, hidden, outputs), (float(words[4]), float(words[5])), weights
+        )
+        at += 2 + count
+    return nets
 
 
 def _text_of_nets(nets: dict[str, Net]) -> str:

@@ -273,6 +273,23 @@ def rule_differs(boards: NDArray[np.int_]) -> Bools:
     return found
 
 
+def rule_may_differ_after(board: Sequence[Sequence[int]]) -> bool:
+    """Can a play from ``board`` (gnubg-nn's layout, the side on roll to
+    play) reach a board :func:`rule_differs` flags? Only if the opponent
+    has a blot on its ace or deuce point (the side playing may weaken its own
+    home board), or the opponent's home board already qualifies (points are
+    only lost to hits) and the side playing has chequers on its ace or deuce
+    point or the bar (a blot can only stay or enter there). The opponent's
+    chequers do not move, so this is exact enough to skip about 70% of the
+    positions of a match."""
+    opponent, mover = board
+    if opponent[22] == 1 or opponent[23] == 1:
+        return True
+    occupied = sum(1 for count in opponent[:6] if count > 0)
+    made = sum(1 for count in opponent[:6] if count > 1)
+    return occupied > 2 and made <= 2 and mover[22] + mover[23] + mover[24] > 0
+
+
 # --- PIPLOSS, P1, P2 ---------------------------------------------------------------------------------------------
 
 
