@@ -7,12 +7,13 @@ counted as a target only with more than two home points occupied (gnubg
 1.07) or made (gnubg-nn). With gnubg 1.07's weights that puts about 8% of
 contact positions up to 0.03 away from gnubg's own 0-ply evaluation.
 :func:`rule_differs` finds the boards where the two rules can disagree
-(about 11% of contact positions), :func:`probabilities` evaluates them from
+(about 11% of contact positions; :func:`rule_may_differ_after` the positions
+from which a play can reach one), :func:`probabilities` evaluates them from
 gnubg 1.07's inputs (float64, exact division, gnubg's table sigmoid, gnubg's
 sanity checks). Measured against gnubg 1.07 itself: of 222 flagged positions
 of random play, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's
-own: 13%, median 2.5e-3, largest 0.063); of 799 positions of gnubg's
-self-play 783 within 1e-4 (the other 16, largest 1.2e-3, differ by gnubg's
+own: 13%, median 2.5e-3, largest 0.063); of 799 other positions of random
+play 783 within 1e-4 (the other 16, largest 1.2e-3, differ by gnubg's
 float32 arithmetic: 14 of them are unflagged and gnubg-nn is as far off).
 With this module's prototype the luck of gnubg's reference records came out
 within 0.5% of gnubg's instead of up to 5%. About 17 µs a board in batches
