@@ -295,8 +295,7 @@ class Evaluator:
                     keys.append(after.position_key())
                     probs.append(self.probabilities(after))
             spans.append((start, len(keys)))
-        chances = np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
-        return keys, chances, spans
+        return keys, _as_array(probs), spans
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)
@@ -313,6 +312,11 @@ class Evaluator:
             "means_hits": self._means.hits,
             "means_misses": self._means.misses,
         }
+
+
+def _as_array(probs: list[Probabilities]) -> npt.NDArray[np.float64]:
+    """Many positions' five probabilities as an (n, 5) array."""
+    return np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
 
 
 def _near_end(pos: Position) -> bool:

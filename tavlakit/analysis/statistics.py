@@ -31,7 +31,6 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +62,7 @@ from .cubeful import (
     recorded_decision,
     settled_efficiency,
 )
-from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, Probabilities, Roll, boards_from_keys
+from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, Roll, boards_from_keys
 from .luck import luck_mark, luck_rating
 from .met import MAXSCORE, MatchEquityTable, default_met
 from .tavla_met import tavla_met
@@ -527,11 +526,6 @@ class Judge:
                 "close": close,
             },
         )
-
-
-def _as_array(probs: list[Probabilities]) -> Array:
-    """Many positions' five probabilities as an (n, 5) array."""
-    return np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
 
 
 def _efficiencies(keys: list[str], starts: list[int], ends: list[int], settled: list[float | None]) -> Array:
