@@ -45,7 +45,8 @@ _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250",
 
 _handles: dict[str, Any] = {}
 _digests: dict[str, str] = {}
-#: Per weights file read from gnubg's binary format: its contact and crashed nets (gnubg 1.07's inputs).
+#: The contact and crashed nets that evaluate the positions :func:`correct` finds, per weights file
+#: (gnubg's binary ones, and gnubg-nn's own once first needed).
 _corrections: dict[str, tuple[Net, Net]] = {}
 _current: str = str(OWN)
 
@@ -91,10 +92,11 @@ def correcting() -> bool:
 
 
 def correct(boards: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]) -> None:
-    """With gnubg's binary weights in use, put gnubg 1.07's 0-ply
-    probabilities into ``probs`` (n, 5) for the ``boards`` (n, 2, 25, as
-    gnubg-nn takes them: the side on roll second) that gnubg-nn's inputs get
-    wrong; the others, and every board under other weights, are left alone."""
+    """With gnubg's binary weights or gnubg-nn's own in use, put the 0-ply
+    probabilities from gnubg 1.07's inputs into ``probs`` (n, 5) for the
+    ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second)
+    whose inputs gnubg-nn gets wrong; the others, and every board under
+    other weights, are left alone."""
     if _current == str(OWN) and _current not in _corrections:  # read when first needed
         own = _nets_of_text(OWN.read_text(encoding="ascii"))
         _corrections[_current] = (own["contact contact250"], own["crashed"])

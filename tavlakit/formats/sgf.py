@@ -794,9 +794,6 @@ def _five(numbers: list[float]) -> tuple[float, float, float, float, float]:
     return numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]
 
 
-# --- writing -------------------------------------------------------------------
-
-
 def _equity(play: str) -> float | None:
     """The equity of one play of gnubg's ``A`` (``move E ver N`` p0..p4 equity ...); None if not so."""
     words = play.split(maxsplit=10)
@@ -808,12 +805,15 @@ def _equity(play: str) -> float | None:
         return None
 
 
+# --- writing -------------------------------------------------------------------
+
+
 #: The properties gnubg keeps its analysis of a turn in.
 _ANALYSIS_PROPS = ("sgf:A", "sgf:LU", "sgf:DA")
 
 
 def _carried(turn: Turn) -> bool:
-    """Is the turn's analysis gnubg's, written back with the node's own ``A`` and ``LU``?"""
+    """Is the turn's analysis gnubg's, written back with the node's own ``A``, ``LU`` and ``DA``?"""
     analysis = turn.analysis
     return analysis is not None and analysis.program == GNUBG and any(k in turn.extra for k in _ANALYSIS_PROPS)
 
