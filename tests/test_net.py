@@ -13,7 +13,7 @@ from test_cubeful import positions
 from typer.testing import CliRunner
 
 from tavlakit import Position, Rules
-from tavlakit.analysis.equity import Evaluator, boards_from_keys, net_board
+from tavlakit.analysis.equity import Evaluator, net_board
 from tavlakit.analysis.net import net_in_use, use_net
 from tavlakit.cli import app
 
@@ -150,7 +150,7 @@ def test_with_gnubgs_weights_positions_evaluate_as_gnubg_1_07(
     use_net(gnubg_wd)
     ev = Evaluator(Rules.preset("backgammon"))
     table = ev.plays_table(Position.from_position_id("E88OAQngHHzAYA"))
-    boards = boards_from_keys(table[0])
+    boards = table[3]
     after = [gnubg_nn.position_id(board) for board in boards.tolist()]
     found = ask_gnubg_cube(gnubg_bin, [[pid, [1, -1, 0, 0, [0, 0], 0]] for pid in FLAGGED + after], tmp_path)
     gnubgs = np.array([answer["probs"] for answer in found])

@@ -10,8 +10,8 @@ import pytest
 from gnubg_cube import ask_gnubg_cube
 from test_net import own_net_after  # noqa: F401  (a fixture)
 
-from tavlakit.analysis.net import OWN, correct, correcting, use_net
-from tavlakit.analysis.net_inputs import Net, nets_of_wd, probabilities, rule_differs, rule_may_differ_after
+from tavlakit.analysis.net import OWN, evaluate, use_net
+from tavlakit.analysis.net_inputs import Net, nets_of_wd, probabilities, rule_differs
 
 START = "4HPwATDgc/ABMA"
 #: Pairs found by hand: gnubg 1.07 counts the blot on the ace (deuce) point as
@@ -168,32 +168,15 @@ def test_weights_read_as_gnubg_lists_them(gnubg_wd: Path) -> None:
             nets_of_wd(bad)
 
 
-def test_what_may_differ_after_a_play_misses_nothing() -> None:
-    """Every play of every roll from random-play positions: wherever a play
-    leads to a board :func:`rule_differs` flags, the position before it is
-    one :func:`rule_may_differ_after` keeps (and it skips many)."""
-    kept = 0
-    positions = random_play(11, 300)
-    for board in positions.values():
-        may = rule_may_differ_after(board)
-        kept += may
-        for a in range(1, 7):
-            for b in range(1, a + 1):
-                keys = [k[0] if isinstance(k, tuple) else k for k in gnubg_nn.moves(board, a, b)]
-                boards = np.array([gnubg_nn.board_from_position_key(k) for k in keys], dtype=np.int64)
-                if len(boards) and rule_differs(boards).any():
-                    assert may, gnubg_nn.position_id(board)
-    assert kept < 0.8 * len(positions)
-
-
-def test_gnubg_nns_own_weights_are_corrected_too(own_net_after: None) -> None:  # noqa: F811
+def test_gnubg_nns_own_weights_evaluate_by_gnubgs_rule(own_net_after: None) -> None:  # noqa: F811
     """gnubg-nn's own weights were trained on gnubg's rule (its source has
-    it): they are corrected as gnubg's are, other text weights are not."""
-    use_net(None)
-    assert correcting()
-    probs = np.array([gnubg_nn.probabilities(gnubg_nn.board_from_position_id("4HPwBRCoc/ABMA"), 0)])
-    before = probs.copy()
-    correct(np.array([gnubg_nn.board_from_position_id("4HPwBRCoc/ABMA")], dtype=np.int64), probs)
-    assert np.abs(probs - before).max() > 1e-3
-    use_net(OWN)  # the same file by its path: gnubg-nn's own all the same
-    assert correcting()
+    it): evaluated from gnubg 1.07's inputs, a position the two rules tell
+    apart comes out away from gnubg-nn's own evaluation, the others as
+    gnubg-nn evaluates them (float32 apart); by its path, the same."""
+    boards = [gnubg_nn.board_from_position_id(pid) for pid in ("4HPwBRCoc/ABMA", *CONTROLS)]
+    for weights in (None, OWN):
+        use_net(weights)
+        ours = evaluate(np.array(boards, dtype=np.int64))
+        theirs = np.array([gnubg_nn.probabilities(board, 0) for board in boards])
+        assert np.abs(ours[0] - theirs[0]).max() > 1e-3
+        assert np.abs(ours[1:] - theirs[1:]).max() < 2e-5

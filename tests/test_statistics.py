@@ -220,10 +220,10 @@ def test_cube_decisions_one_by_one() -> None:
     assert (rows["right_action"].isin(["take", "pass"])).all() and (rows["cube_error_emg"] >= 0).all()
 
 
-def test_keys_decoded_in_bulk_as_one_by_one() -> None:
+def test_keys_decoded_and_encoded_in_bulk_as_one_by_one() -> None:
     import numpy as np
 
-    from tavlakit.analysis.equity import boards_from_keys
+    from tavlakit.analysis.keys import boards_of_keys, keys_of_boards
     from tavlakit.ids import decode_position_key
 
     keys = []
@@ -231,7 +231,8 @@ def test_keys_decoded_in_bulk_as_one_by_one() -> None:
         keys += [tk.Position.from_position_id(a["board"]).position_key() for a in game["game"] if "board" in a]
     assert len(keys) > 300
     one_by_one = np.array([decode_position_key(k) for k in keys])
-    assert (boards_from_keys(keys) == one_by_one).all()
+    assert (boards_of_keys(keys) == one_by_one).all()
+    assert keys_of_boards(one_by_one) == keys
 
 
 def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:

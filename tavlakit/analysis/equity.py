@@ -31,8 +31,8 @@ import numpy.typing as npt
 
 from ..position import CHECKERS, Position
 from ..rules import RESULT_MULTIPLIER, Rules
-from .net import correct, correcting
-from .net_inputs import rule_may_differ_after
+from .keys import boards_of_keys, keys_of_boards
+from .net import evaluate
 
 Probabilities = tuple[float, float, float, float, float]
 Roll = tuple[int, int]
@@ -43,8 +43,8 @@ WEIGHTS: dict[Roll, int] = {roll: 1 if roll[0] == roll[1] else 2 for roll in ROL
 #: Each of :data:`ROLLS`' place in it.
 ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
 #: Every roll's plays of a position (:meth:`Evaluator.plays_table`): the keys, their (n, 5)
-#: probabilities, and each roll's rows.
-PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]]]
+#: probabilities, each roll's rows, and the boards (n, 2, 25) the keys stand for.
+PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]], npt.NDArray[np.int64]]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -71,24 +71,6 @@ def net_board(pos: Position) -> list[list[int]]:
     return [list(opponent), list(mover)]
 
 
-def boards_from_keys(keys: list[str]) -> npt.NDArray[np.int64]:
-    """gnubg boards ``[side not on roll, side on roll]`` (n, 2, 25) of many
-    20-letter position keys at once (:func:`tavlakit.ids.decode_position_key`
-    one by one): each side's 25 counts are runs of ones ended by a zero, the
-    lowest bit first, so a count is the gap between two of the first 50 zeros."""
-    n = len(keys)
-    if not n:
-        return np.zeros((0, 2, 25), dtype=np.int64)
-    letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(n, 10, 2) - 65
-    data = (letters[:, :, 0] << 4 | letters[:, :, 1]).astype(np.uint8)
-    bits = np.unpackbits(data, axis=1, bitorder="little")
-    _rows, zeros = np.nonzero(bits == 0)  # row by row, in order
-    first = np.cumsum(80 - bits.sum(axis=1, dtype=np.int64)) - (80 - bits.sum(axis=1, dtype=np.int64))
-    ends = zeros[first[:, None] + np.arange(50)]
-    counts: npt.NDArray[np.int64] = (np.diff(ends, axis=1, prepend=-1) - 1).reshape(n, 2, 25)
-    return counts
-
-
 class _Cache(Generic[K, V]):
     """A bounded least-recently-used memo for one function."""
 
@@ -113,6 +95,15 @@ class _Cache(Generic[K, V]):
         self.hits += 1
         data.move_to_end(key)
         return value
+
+    def __contains__(self, key: K) -> bool:
+        return key in self.data
+
+    def put(self, key: K, value: V) -> None:
+        """Keep ``value`` as the function's value of ``key``."""
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
 
 
 class Evaluator:
@@ -150,6 +141,15 @@ class Evaluator:
         """The side to move's five probabilities (exact once the game is over)."""
         return self._probs(pos)
 
+    def probabilities_many(self, positions: list[Position]) -> npt.NDArray[np.float64]:
+        """:meth:`probabilities` of many positions ``(n, 5)``, those not met
+        before evaluated in one batch."""
+        todo = [pos for pos in dict.fromkeys(positions) if pos not in self._probs and pos.winner() is None]
+        if todo:
+            for pos, p in zip(todo, evaluate(np.array([net_board(pos) for pos in todo], dtype=np.int64)).tolist()):
+                self._probs.put(pos, (p[0], p[1], p[2], p[3], p[4]))
+        return _as_array([self._probs(pos) for pos in positions])
+
     def equity(self, pos: Position) -> float:
         """Cubeless equity of the side to move in ``pos``."""
         return equity(self._probs(pos), self.rules)
@@ -161,14 +161,8 @@ class Evaluator:
     def _probabilities(self, pos: Position) -> Probabilities:
         winner = pos.winner()
         if winner is None:
-            board = net_board(pos)
-            found = gnubg_nn.probabilities(board, 0)
-            if correcting():
-                probs = np.array([found], dtype=float)
-                correct(np.array([board], dtype=np.int64), probs)
-                p = probs[0].tolist()
-                return p[0], p[1], p[2], p[3], p[4]
-            return tuple(found)
+            p = evaluate(np.array([net_board(pos)], dtype=np.int64))[0].tolist()
+            return p[0], p[1], p[2], p[3], p[4]
         kind = pos.result_kind(self.rules) or "single"
         multiplier = RESULT_MULTIPLIER[kind]
         won = (1.0, float(multiplier >= 2), float(multiplier >= 3), 0.0, 0.0)
@@ -207,12 +201,8 @@ class Evaluator:
         return self._means(pos)
 
     def _mean_best(self, pos: Position) -> float:
-        board = net_board(pos)
-        # gnubg-nn's own 1 ply is not corrected: used where no play can reach a position to correct
-        if self.net_average and not _near_end(pos) and not (correcting() and rule_may_differ_after(board)):
-            return equity(tuple(gnubg_nn.probabilities(board, 1)), self.rules)
         if self.net_moves and not _near_end(pos):
-            self.plays_table(pos)  # every roll's plays at once (corrected in one batch)
+            self.plays_table(pos)  # every roll's plays at once, scored in one batch
         return sum(WEIGHTS[roll] * value for roll, value in self.best_values(pos).items()) / 36.0
 
     def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int, str]:
@@ -224,15 +214,7 @@ class Evaluator:
             start, end = table[2][ROLL_INDEX[roll]]
             keys, p = table[0][start:end], table[1][start:end]
         else:  # this roll's alone
-            board = net_board(pos)
-            found = gnubg_nn.best_move(board, roll[0], roll[1], list=1)
-            candidates = found[1] if found else ()
-            if len(candidates) < 2:  # gnubg-nn does not score a forced play (nor a dance)
-                return self._best_engine(pos, roll)
-            keys = [c[0] for c in candidates]
-            p = np.array([c[2] for c in candidates], dtype=float)
-            if correcting() and rule_may_differ_after(board):
-                correct(boards_from_keys(keys), p)
+            keys, p, _spans, _boards = _net_plays([net_board(pos)], (roll,))[0]
         scores = -(2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3])  # the mover's: the opponent is on roll
         if self.rules.backgammon:
             scores -= p[:, 2] - p[:, 4]
@@ -251,51 +233,33 @@ class Evaluator:
 
     def plays_table(self, pos: Position) -> PlaysTable:
         """Every roll's plays of ``pos``: their keys and five probabilities
-        (the opponent on roll), ``spans[r]`` the rows of ``ROLLS[r]``; gnubg-nn
-        finds and scores them (the engine where gnubg-nn does not score: a
-        forced play, a dance, and near the end unless gnubg's own scoring is
-        in force)."""
+        (the opponent on roll), ``spans[r]`` the rows of ``ROLLS[r]``, and
+        their boards; gnubg-nn lists the plays (the engine where gnubg's
+        move rules are not in force, and near the end unless gnubg's own
+        scoring is)."""
         found = self._tables.get(pos)
         return found if found is not None else self.plays_tables([pos])[0]
 
     def plays_tables(self, positions: list[Position]) -> list[PlaysTable]:
-        """:meth:`plays_table` of many positions, worked out together (with
-        gnubg's weights, corrected in one batch: :func:`.net.correct`)."""
+        """:meth:`plays_table` of many positions, scored together in one batch."""
         todo = [pos for pos in dict.fromkeys(positions) if pos not in self._tables]
         if todo:
             if len(self._tables) > 500:  # some megabytes; positions seldom come back after their game
                 self._tables.clear()
-            made = [self._table(pos) for pos in todo]
-            if correcting():  # (the engine's plays are corrected already, one by one)
-                some = [table for pos, table in zip(todo, made) if rule_may_differ_after(net_board(pos))]
-                keys = [key for table in some for key in table[0]]
-                probs = np.concatenate([table[1] for table in some]) if some else np.zeros((0, 5))
-                correct(boards_from_keys(keys), probs)
-                offset = 0
-                for table in some:
-                    table[1][:] = probs[offset : offset + len(table[0])]
-                    offset += len(table[0])
-            self._tables.update(zip(todo, made))
+            net = [pos for pos in todo if self.net_view(pos) is not None]
+            self._tables.update(zip(net, _net_plays([net_board(pos) for pos in net], ROLLS)))
+            self._tables.update((pos, self._engine_table(pos)) for pos in todo if pos not in self._tables)
         return [self._tables[pos] for pos in positions]
 
-    def _table(self, pos: Position) -> PlaysTable:
-        keys: list[str] = []
-        probs: list[Probabilities] = []
+    def _engine_table(self, pos: Position) -> PlaysTable:
+        afters: list[Position] = []
         spans = []
-        board = self.net_view(pos)
         for roll in ROLLS:
-            start = len(keys)
-            found = gnubg_nn.best_move(board, roll[0], roll[1], list=1) if board is not None else None
-            candidates = found[1] if found else ()
-            if len(candidates) >= 2:  # gnubg-nn scores no forced play
-                keys.extend([c[0] for c in candidates])
-                probs.extend([c[2] for c in candidates])
-            else:
-                for after in pos.legal_positions(roll, self.rules) or [pos.flip()]:  # the opponent on roll
-                    keys.append(after.position_key())
-                    probs.append(self.probabilities(after))
-            spans.append((start, len(keys)))
-        return keys, _as_array(probs), spans
+            start = len(afters)
+            afters.extend(pos.legal_positions(roll, self.rules) or [pos.flip()])  # the opponent on roll
+            spans.append((start, len(afters)))
+        keys = [after.position_key() for after in afters]
+        return keys, self.probabilities_many(afters), spans, boards_of_keys(keys)
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)
@@ -317,6 +281,31 @@ class Evaluator:
 def _as_array(probs: list[Probabilities]) -> npt.NDArray[np.float64]:
     """Many positions' five probabilities as an (n, 5) array."""
     return np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
+
+
+def _net_plays(boards: list[list[list[int]]], rolls: tuple[Roll, ...]) -> list[PlaysTable]:
+    """Every play of each of ``rolls`` from each of ``boards`` (the side on
+    roll second), as gnubg-nn lists them, scored in one batch
+    (:func:`.net.evaluate`); a dance as the board passed to the opponent."""
+    moved: list[str] = []  # where each play leads, the mover still second
+    spans: list[list[tuple[int, int]]] = []
+    for board in boards:
+        top, found = len(moved), []
+        for a, b in rolls:
+            start = len(moved)
+            moved.extend(gnubg_nn.moves(board, a, b) or (gnubg_nn.key_of_board(board),))
+            found.append((start - top, len(moved) - top))
+        spans.append(found)
+    after = np.ascontiguousarray(boards_of_keys(moved)[:, ::-1])  # the opponent on roll
+    probs = evaluate(after)
+    keys = keys_of_boards(after)
+    tables = []
+    top = 0
+    for found in spans:
+        end = top + found[-1][1]
+        tables.append((keys[top:end], probs[top:end], found, after[top:end]))
+        top = end
+    return tables
 
 
 def _near_end(pos: Position) -> bool:

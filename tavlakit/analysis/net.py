@@ -9,15 +9,16 @@ evaluate within 1e-4 of gnubg's own, so luck, errors and marks come out as
 gnubg's. The net in use is a setting of the whole process (gnubg-nn has one
 active net): :func:`use_net` sets it, :func:`net_in_use` says which.
 
+:func:`evaluate` gives many boards' probabilities at once: contact and
+crashed positions from gnubg 1.07's own inputs in one batch
+(:mod:`.net_inputs`), with gnubg's binary weights and with gnubg-nn's own.
 gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
-three of the contact and crashed nets' inputs (the shots at blots on the 1-
-and 2-points), which moves about one contact position in twelve by up to
-0.03 with gnubg's weights. Those positions are evaluated again from gnubg
-1.07's own inputs (:mod:`.net_inputs`; :func:`correct` does it for a batch
-of boards) with gnubg's binary weights and with gnubg-nn's own, which were
-trained on them too (gnubg-nn's source has gnubg's rule; corrected, its
-luck, errors and cube errors on gnubg's reference records come out two to
-three times as close to gnubg's). Other text weights are taken as they are.
+three of those nets' inputs (the shots at blots on the 1- and 2-points),
+which moves about one contact position in twelve by up to 0.03 with
+gnubg's weights; gnubg-nn's own weights were trained on gnubg's rule too
+(gnubg-nn's source has it; so evaluated, their luck, errors and cube
+errors on gnubg's reference records come out two to three times as close
+to gnubg's). Other text weights are evaluated by gnubg-nn as they are.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..i18n import _
-from .net_inputs import Net, nets_of_wd, probabilities, rule_differs
+from ..position import CHECKERS
+from .net_inputs import Net, nets_of_wd, probabilities
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
@@ -45,9 +47,9 @@ _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250",
 
 _handles: dict[str, Any] = {}
 _digests: dict[str, str] = {}
-#: The contact and crashed nets that evaluate the positions :func:`correct` finds, per weights file
-#: (gnubg's binary ones, and gnubg-nn's own once first needed).
-_corrections: dict[str, tuple[Net, Net]] = {}
+#: The contact and crashed nets :func:`evaluate` batches, per weights file (gnubg's binary ones,
+#: and gnubg-nn's own once first needed).
+_batched: dict[str, tuple[Net, Net]] = {}
 _current: str = str(OWN)
 
 
@@ -85,33 +87,43 @@ def net_digest() -> str | None:
     return None if _current == str(OWN) else _digests[_current]
 
 
-def correcting() -> bool:
-    """Are the weights in use gnubg's binary ones or gnubg-nn's own, whose
-    positions :func:`correct` evaluates again?"""
-    return _current in _corrections or _current == str(OWN)
+def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """gnubg's 0-ply probabilities ``(n, 5)`` of the side on roll for many
+    ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second),
+    with the weights in use: contact and crashed positions from gnubg
+    1.07's inputs in one batch (:mod:`.net_inputs`; gnubg's binary weights
+    and gnubg-nn's own), the others by gnubg-nn one by one; a finished
+    game (the side not on roll has borne off) as gnubg scores it."""
+    boards = np.asarray(boards, dtype=np.int64)
+    probs = np.zeros((len(boards), 5))
+    if not len(boards):
+        return probs
+    classes = np.array([gnubg_nn.classify(board) for board in boards.tolist()])
+    nets = _nets()
+    batched = (classes == gnubg_nn.c_contact) | (classes == gnubg_nn.c_crashed) if nets else np.zeros(len(boards), bool)
+    if batched.any() and nets:
+        probs[batched] = probabilities(boards[batched], classes[batched] == gnubg_nn.c_crashed, *nets)
+    over = classes == gnubg_nn.c_over
+    if (
+        over.any()
+    ):  # the side on roll has lost: gammon with none off, backgammon with one in the winner's home or the bar
+        left = boards[over, 1]
+        gammon = left.sum(axis=1) == CHECKERS
+        probs[over, 3] = gammon
+        probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
+    rest = np.flatnonzero(~batched & ~over)
+    if len(rest):
+        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in boards[rest].tolist()]
+    return probs
 
 
-def correct(boards: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]) -> None:
-    """With gnubg's binary weights or gnubg-nn's own in use, put the 0-ply
-    probabilities from gnubg 1.07's inputs into ``probs`` (n, 5) for the
-    ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second)
-    whose inputs gnubg-nn gets wrong; the others, and every board under
-    other weights, are left alone."""
-    if _current == str(OWN) and _current not in _corrections:  # read when first needed
+def _nets() -> tuple[Net, Net] | None:
+    """The contact and crashed nets :func:`evaluate` batches, of the weights
+    in use (None: other text weights, left to gnubg-nn)."""
+    if _current == str(OWN) and _current not in _batched:  # read when first needed
         own = _nets_of_text(OWN.read_text(encoding="ascii"))
-        _corrections[_current] = (own["contact contact250"], own["crashed"])
-    nets = _corrections.get(_current)
-    if nets is None or not len(boards):
-        return
-    rows = np.flatnonzero(rule_differs(boards))
-    if not len(rows):
-        return
-    classes = np.array([gnubg_nn.classify(board) for board in boards[rows].tolist()])
-    net = (classes == gnubg_nn.c_contact) | (classes == gnubg_nn.c_crashed)
-    rows, crashed = rows[net], classes[net] == gnubg_nn.c_crashed
-    if not len(rows):
-        return
-    probs[rows] = probabilities(boards[rows], crashed, *nets)
+        _batched[_current] = (own["contact contact250"], own["crashed"])
+    return _batched.get(_current)
 
 
 def _load(path: Path, shown: str) -> Any:
@@ -127,7 +139,7 @@ def _load(path: Path, shown: str) -> Any:
         text = Path(folder) / "gnubg.weights"
         text.write_text(_text_of_nets(nets), encoding="ascii")
         handle = _net_load(text, shown)
-    _corrections[str(path)] = (nets["contact contact250"], nets["crashed"])
+    _batched[str(path)] = (nets["contact contact250"], nets["crashed"])
     return handle
 
 
@@ -169,4 +181,4 @@ def _text_of_nets(nets: dict[str, Net]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["GNUBG_WD", "OWN", "correct", "correcting", "net_digest", "net_in_use", "reload", "use_net"]
+__all__ = ["GNUBG_WD", "OWN", "evaluate", "net_digest", "net_in_use", "reload", "use_net"]

@@ -7,8 +7,7 @@ counted as a target only with more than two home points occupied (gnubg
 1.07) or made (gnubg-nn). With gnubg 1.07's weights that puts about 8% of
 contact positions up to 0.03 away from gnubg's own 0-ply evaluation.
 :func:`rule_differs` finds the boards where the two rules can disagree
-(about 11% of contact positions; :func:`rule_may_differ_after` the positions
-from which a play can reach one), :func:`probabilities` evaluates them from
+(about 11% of contact positions), :func:`probabilities` evaluates them from
 gnubg 1.07's inputs (float64, exact division, gnubg's table sigmoid, gnubg's
 sanity checks). Measured against gnubg 1.07 itself: of 222 flagged positions
 of random play, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's
@@ -272,26 +271,6 @@ def rule_differs(boards: NDArray[np.int_]) -> Bools:
     blot_deep = (b[:, ::-1, 22] == 1) | (b[:, ::-1, 23] == 1)  # the other side's blot, as it counts
     found: Bools = (weak_for_nn & blot_deep).any(axis=1)
     return found
-
-
-def rule_may_differ_after(board: Sequence[Sequence[int]]) -> bool:
-    """Can a play from ``board`` (gnubg-nn's layout, the side on roll to
-    play) reach a board :func:`rule_differs` flags? Only if the opponent
-    has a blot on its ace or deuce point (the side playing may weaken its own
-    home board), or the opponent's home board already qualifies (points are
-    only lost to hits) and the side playing has chequers on its ace or deuce
-    point or the bar (a blot can only stay or enter there). The opponent's
-    chequers do not move, so this is exact enough to skip about 70% of the
-    positions of a match."""
-    opponent, mover = board
-    if opponent[22] == 1 or opponent[23] == 1:
-        return True
-    occupied = sum(1 for count in opponent[:6] if count > 0)
-    made = sum(1 for count in opponent[:6] if count > 1)
-    return occupied > 2 and made <= 2 and mover[22] + mover[23] + mover[24] > 0
-
-
-# --- PIPLOSS, P1, P2 ---------------------------------------------------------------------------------------------
 
 
 def _bits(flags: Bools) -> Ints:

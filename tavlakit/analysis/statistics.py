@@ -62,7 +62,7 @@ from .cubeful import (
     recorded_decision,
     settled_efficiency,
 )
-from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, Roll, boards_from_keys
+from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll
 from .luck import luck_mark, luck_rating
 from .met import MAXSCORE, MatchEquityTable, default_met
 from .tavla_met import tavla_met
@@ -237,6 +237,7 @@ class Judge:
         found = [self._plays(pos) for pos, _state in todo]
         keys = [key for plays in found for key in plays[0]]
         p = np.concatenate([plays[1] for plays in found])
+        boards = np.concatenate([plays[3] for plays in found])
         starts: list[int] = []
         ends: list[int] = []
         for plays in found:
@@ -246,7 +247,7 @@ class Judge:
         settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
         for pos, _state in todo:  # (a play of the last four checkers may end the game: no efficiency then)
             settled.extend([None] * 21 if CHECKERS - pos.off()[0] <= 4 else settled_efficiency(*pos.points(), PIPS))
-        x = _efficiencies(keys, starts, ends, settled)
+        x = _efficiencies(boards, starts, ends, settled)
         values = np.empty(len(keys))
         groups: dict[CubeState, list[int]] = {}
         for index, (_pos, state) in enumerate(todo):
@@ -303,7 +304,7 @@ class Judge:
             if (pos, state) not in self._cubes:
                 groups.setdefault(state, []).append(pos)
         for state, positions in groups.items():
-            p = self._scored(np.asarray([self.ev.probabilities(pos) for pos in positions], dtype=float))
+            p = self._scored(self.ev.probabilities_many(positions))
             x = efficiency_many(np.asarray([pos.points()[::-1] for pos in positions]))
             for pos, decision in zip(positions, cube_decision_many(p, state, x)):
                 self._cubes[(pos, state)] = decision
@@ -326,10 +327,10 @@ class Judge:
         if len(self._deep) > 20_000:
             self._deep.clear()
         opp = state.flipped()
-        keys, chances, spans = self._plays(pos)
+        keys, chances, spans, boards = self._plays(pos)
         value = cubeless_many(chances, opp)  # the opponent's: their worst is our best
         picks = [start + int(np.argmin(value[start:end])) for start, end in spans]
-        p, x = chances[picks], efficiency_many(boards_from_keys([keys[i] for i in picks]))
+        p, x = chances[picks], efficiency_many(boards[picks])
         keys = [keys[i] for i in picks]
         weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
         afters = [_from_key(key) for key in keys] if plies > 1 else []
@@ -353,11 +354,11 @@ class Judge:
         dp = mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
         return nd, mine(state.doubled().flipped(), 2.0), dp
 
-    def _plays(self, pos: Position) -> tuple[list[str], Array, list[tuple[int, int]]]:
+    def _plays(self, pos: Position) -> PlaysTable:
         """Every roll's plays of ``pos`` (:meth:`Evaluator.plays_table`),
         their probabilities as the rules score them."""
-        keys, chances, spans = self.ev.plays_table(pos)
-        return keys, self._scored(chances), spans
+        keys, chances, spans, boards = self.ev.plays_table(pos)
+        return keys, self._scored(chances), spans, boards
 
     def _free_to_double(self, pos: Position, state: CubeState, plies: int) -> float:
         """The side on roll's ``plies``-ply value, doubling when that is better."""
@@ -528,10 +529,12 @@ class Judge:
         )
 
 
-def _efficiencies(keys: list[str], starts: list[int], ends: list[int], settled: list[float | None]) -> Array:
+def _efficiencies(
+    boards: npt.NDArray[np.int64], starts: list[int], ends: list[int], settled: list[float | None]
+) -> Array:
     """The cube efficiency of each play: its roll's settled one where it has
-    one, else worked out from where the play leads (``keys``)."""
-    x = np.empty(len(keys))
+    one, else worked out from where the play leads (``boards``)."""
+    x = np.empty(len(boards))
     open_rows = []
     for start, end, value in zip(starts, ends, settled):
         if value is None:
@@ -540,7 +543,7 @@ def _efficiencies(keys: list[str], starts: list[int], ends: list[int], settled: 
             x[start:end] = value
     if open_rows:
         rows = np.concatenate(open_rows)
-        x[rows] = efficiency_many(boards_from_keys([keys[i] for i in rows.tolist()]))
+        x[rows] = efficiency_many(boards[rows])
     return x
 
 
