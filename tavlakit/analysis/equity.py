@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from ..position import CHECKERS, Position
 from ..rules import RESULT_MULTIPLIER, Rules
-from .keys import boards_of_keys, keys_of_boards
+from .keys import boards_of_keys
 from .net import evaluate
 
 Probabilities = tuple[float, float, float, float, float]
@@ -42,8 +42,9 @@ ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a 
 WEIGHTS: dict[Roll, int] = {roll: 1 if roll[0] == roll[1] else 2 for roll in ROLLS}
 #: Each of :data:`ROLLS`' place in it.
 ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
-#: Every roll's plays of a position (:meth:`Evaluator.plays_table`): the keys, their (n, 5)
-#: probabilities, each roll's rows, and the boards (n, 2, 25) the keys stand for.
+#: Every roll's plays of a position (:meth:`Evaluator.plays_table`): the keys of where they lead
+#: (the mover's view), their (n, 5) probabilities and boards (n, 2, 25) with the opponent on roll,
+#: and each roll's rows.
 PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]], npt.NDArray[np.int64]]
 
 K = TypeVar("K", bound=Hashable)
@@ -184,8 +185,8 @@ class Evaluator:
         return self._rolls((pos, _key(dice)))[1]
 
     def best_key(self, pos: Position, dice: Roll) -> str:
-        """The position key of where the best play of ``dice`` leads (the
-        opponent on roll)."""
+        """The position key of where the best play of ``dice`` leads (seen
+        by the mover, before the turn passes)."""
         return self._rolls((pos, _key(dice)))[2]
 
     def mean_best(self, pos: Position) -> float:
@@ -258,13 +259,13 @@ class Evaluator:
             start = len(afters)
             afters.extend(pos.legal_positions(roll, self.rules) or [pos.flip()])  # the opponent on roll
             spans.append((start, len(afters)))
-        keys = [after.position_key() for after in afters]
-        return keys, self.probabilities_many(afters), spans, boards_of_keys(keys)
+        keys = [after.flip().position_key() for after in afters]
+        return keys, self.probabilities_many(afters), spans, boards_of_keys(keys, flip=True)
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)
         value, best = max(((self.equity_after(after), after) for after in results), key=lambda pair: pair[0])
-        return value, len(results), best.position_key()
+        return value, len(results), best.flip().position_key()
 
     def cache_info(self) -> dict[str, int]:
         """Hits and misses of the two caches (for benchmarks)."""
@@ -296,14 +297,13 @@ def _net_plays(boards: list[list[list[int]]], rolls: tuple[Roll, ...]) -> list[P
             moved.extend(gnubg_nn.moves(board, a, b) or (gnubg_nn.key_of_board(board),))
             found.append((start - top, len(moved) - top))
         spans.append(found)
-    after = np.ascontiguousarray(boards_of_keys(moved)[:, ::-1])  # the opponent on roll
+    after = boards_of_keys(moved, flip=True)  # the opponent on roll
     probs = evaluate(after)
-    keys = keys_of_boards(after)
     tables = []
     top = 0
     for found in spans:
         end = top + found[-1][1]
-        tables.append((keys[top:end], probs[top:end], found, after[top:end]))
+        tables.append((moved[top:end], probs[top:end], found, after[top:end]))
         top = end
     return tables
 

@@ -78,10 +78,9 @@ def play_error(ev: Evaluator, before: Position, dice: Roll, after: Position) -> 
     seen by the mover; ``after`` before the turn passes) against the best
     play; exactly 0 for the best play (gnubg-nn scores the best play in
     float32, a hair off the same position's own evaluation)."""
-    passed = after.flip()
-    if passed.position_key() == ev.best_key(before, dice):
+    if after.position_key() == ev.best_key(before, dice):
         return 0.0
-    return max(0.0, _settled(ev.best(before, dice) - ev.equity_after(passed)))
+    return max(0.0, _settled(ev.best(before, dice) - ev.equity_after(after.flip())))
 
 
 def luck_mark(luck: float) -> str | None:

@@ -120,8 +120,8 @@ class Judged:
 @dataclass(slots=True)
 class RollScores:
     """The mover's cubeful equity (EMG) after each legal play of one roll,
-    with the key of the position each leads to (the opponent on roll); one
-    entry, the position as it is, when no play is possible."""
+    with the key of the position each leads to (seen by the mover, before
+    the turn passes); one entry, the position as it is, when no play is possible."""
 
     values: npt.NDArray[np.float64]
     keys: list[str]
@@ -333,7 +333,7 @@ class Judge:
         p, x = chances[picks], efficiency_many(boards[picks])
         keys = [keys[i] for i in picks]
         weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
-        afters = [_from_key(key) for key in keys] if plies > 1 else []
+        afters = [_passed(key) for key in keys] if plies > 1 else []
 
         def mine(theirs: CubeState, factor: float) -> float:
             """The mover's value, from the opponent's (on roll) under ``theirs``."""
@@ -368,8 +368,8 @@ class Judge:
         return nd
 
     def play_value(self, key: str, state: CubeState, plies: int) -> float:
-        """The mover's ``plies``-ply equity after a play (``key``: the opponent on roll)."""
-        after = _from_key(key)
+        """The mover's ``plies``-ply equity after a play (``key``: where it leads, the mover's view)."""
+        after = _passed(key)
         if after.winner() is not None:
             return self.played(after, state)
         return -self._free_to_double(after, state.flipped(), plies)
@@ -476,11 +476,10 @@ class Judge:
             "moved": False,
         }
         if step.after != step.before or len(scores.keys) == 1:  # a play, or no play possible (not a roll left unplayed)
-            passed = step.after.flip()
-            key = passed.position_key()
+            key = step.after.position_key()
             played = scores.value_of(key)
             if played is None:
-                played = self.played(passed, state)
+                played = self.played(step.after.flip(), state)
             if self.ply and len(scores.keys) > 1:
                 best, played = self._deep_play(scores.ranked(), key, state)
             else:
@@ -547,10 +546,11 @@ def _efficiencies(
     return x
 
 
-def _from_key(key: str) -> Position:
-    """The position of a 20-letter position key (the side on roll's view)."""
+def _passed(key: str) -> Position:
+    """Where a play leads, the turn passed to the opponent (``key``: the
+    20-letter position key of it seen by the mover)."""
     other, mover = decode_position_key(key)
-    return Position.from_points(mover, other)
+    return Position.from_points(other, mover)
 
 
 _KINDS = {"double": "double", "take": "take", "drop": "pass", "beaver": "take"}
