@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from typer.testing import CliRunner
@@ -44,6 +45,10 @@ def test_layout_shows_gnubgs_own_counts() -> None:
     assert line(result.output, "Doubles offered") == [str(reference[p]["cube"]["n-doubles"]) for p in "XO"]
     assert line(result.output, "Actual result") == ["-50.00%", "+50.00%"]
     assert max(len(row) for row in result.output.splitlines()) <= 80
+    # what judged it: the net and the match equity table (gnubg 1.07's default, by the name its file gives)
+    assert "Evaluated at 0 ply with gnubg-nn's own weights" in result.output.splitlines()
+    assert "Match equity table: Kazaross XG2 25 point MET" in result.output.splitlines()
+    assert "Tavla" not in result.output
 
 
 def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
@@ -80,7 +85,10 @@ def test_another_match_equity_table(tmp_path: Path) -> None:
     # another table: other MWC, the same counts
     assert (default["unforced_moves"] == other["unforced_moves"]).all()
     assert not (default["checker_error_mwc"] == other["checker_error_mwc"]).all()
-    assert run("stats", "--by", "match", "--met", woolsey, STATS / "match-3p-31.mat").exit_code == 0
+    result = run("stats", "--by", "match", "--met", woolsey, STATS / "match-3p-31.mat")
+    assert result.exit_code == 0
+    name = ElementTree.parse(woolsey).findtext("info/name")
+    assert name and f"Match equity table: {name.strip()}" in result.output.splitlines()
     bad = tmp_path / "bad.xml"
     bad.write_text("<met><oops>")
     result = run("stats", "--by", "match", "--met", bad, STATS / "match-3p-31.mat")
@@ -119,6 +127,7 @@ def test_a_tavla_match_in_tavla_mwc() -> None:
     result = run("stats", "--by", "match", "--rules", "tavla-outside-home", REPO / "samples" / "tavla-t000.mat")
     assert result.exit_code == 0, result.output
     assert "stand in for mars" in result.output
+    assert "tavlakit's own match equity table" in result.output and "Kazaross" not in result.output
 
 
 def test_turkish_labels() -> None:

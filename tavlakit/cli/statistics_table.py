@@ -194,18 +194,17 @@ def run(
     per process on ``jobs`` processes, each file replayed once
     (:func:`~tavlakit.analysis.collection.analyse_file` with ``statistics=True``)."""
     from ..analysis.collection import analyse_file
-    from ..analysis.met import load_met
+    from ..analysis.met import default_met, load_met
     from ..analysis.net import net_in_use
     from ..analysis.statistics import PLIES, assemble, ply_error
     from ..parallel import pmap
 
     if ply not in PLIES:
         raise typer.BadParameter(ply_error(ply))
-    if met_path is not None:
-        try:
-            load_met(met_path)
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
+    try:
+        table = load_met(met_path) if met_path is not None else default_met()
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     rows: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     unread = 0
@@ -244,9 +243,15 @@ def run(
     else:
         for line in layout(frame):
             typer.echo(line)
-        if any(Rules.preset(row["rules"]).mars == "outside-home" for row in rows if row["rules"] != "custom") or (
-            rules is not None and rules.mars == "outside-home"
-        ):
+        weights = net_in_use()
+        shown = _("the weights {path}").format(path=weights) if weights else _("gnubg-nn's own weights")
+        typer.echo(_("Evaluated at {ply} ply with {weights}").format(ply=ply, weights=shown))
+        used = [Rules.preset(row["rules"]) for row in rows if row["rules"] != "custom"] + ([rules] if rules else [])
+        if met_path is not None or any(r.cube for r in used):
+            typer.echo(_("Match equity table: {met}").format(met=table.name))
+        if met_path is None and any(not r.cube for r in used):
+            typer.echo(_("Without a cube (Tavla): tavlakit's own match equity table (see docs/tavla-met.md)"))
+        if any(r.mars == "outside-home" for r in used):
             typer.echo(
                 _("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)")
             )
