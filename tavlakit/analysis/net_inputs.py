@@ -56,18 +56,20 @@ bar), as :func:`gnubg_nn.probabilities` takes a board.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
 
+import numba  # type: ignore[import-untyped]
 import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..i18n import _
 
-#: numpy's BLAS, to be kept to one thread in :func:`_forward`.
+#: numpy's BLAS, to be kept to one thread in :func:`_hidden_sums`.
 _BLAS = ThreadpoolController()
 Floats = NDArray[np.float64]
+Floats32 = NDArray[np.float32]
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 
@@ -84,15 +86,24 @@ WD_NETS = (
 #: A binary weights file starts with this float32, then a float32 version.
 WD_MAGIC = struct.pack("<f", 472.3782)
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _jit(f: _F) -> _F:
+    """``f`` compiled by numba (cached on disk: numba falls back to a user
+    cache directory where the package's own is read-only)."""
+    return cast(_F, numba.njit(cache=True, nogil=True)(f))
+
 
 class Net(NamedTuple):
-    """One of gnubg's nets as float64 arrays: ``inputs @ hidden`` (inputs,
-    hidden units), ``units @ output`` (hidden units, outputs)."""
+    """One of gnubg's nets as float32 arrays (as gnubg keeps them): ``inputs
+    @ hidden`` (inputs, hidden units), ``units @ output`` (hidden units,
+    outputs)."""
 
-    hidden: Floats
-    hidden_bias: Floats
-    output: Floats
-    output_bias: Floats
+    hidden: Floats32
+    hidden_bias: Floats32
+    output: Floats32
+    output_bias: Floats32
     beta_hidden: float
     beta_output: float
 
@@ -104,7 +115,7 @@ class Net(NamedTuple):
         header: hidden (input by input), output (output by output), hidden
         thresholds, output thresholds."""
         inputs, hidden, outputs = shape
-        w = np.asarray(weights, dtype=np.float64)
+        w = np.asarray(weights, dtype=np.float32)
         if w.shape != (inputs * hidden + hidden * outputs + hidden + outputs,):
             raise ValueError(f"{len(w)} weights for a {inputs}-{hidden}-{outputs} net")
         cut = np.cumsum([inputs * hidden, hidden * outputs, hidden])
@@ -147,7 +158,6 @@ def nets_of_wd(data: bytes, shown: str = "gnubg.wd") -> dict[str, Net]:
 
 # --- tables, built once ----------------------------------------------------------------------------------------
 
-_POINTS = np.arange(25)
 #: The 21 rolls (low die, high die) in gnubg's order: 1-1, 2-1, 2-2, 3-1, ...
 _ROLLS = [(low, high) for high in range(1, 7) for low in range(1, high + 1)]
 
@@ -172,55 +182,19 @@ def _escape_tables() -> tuple[Ints, Ints]:
     return escapes, beyond
 
 
-_ESCAPES, _ESCAPES_BEYOND = _escape_tables()
-# an opposing chequer on its point p (my point 23 - p) has my points 24 - p + b ahead of it, b + 1 pips away
-# (b < 12, b < p)
-_MASK_LOW = (1 << np.minimum(_POINTS, 12)) - 1
-
-
 def _hit_ways() -> tuple[list[tuple[int, ...]], Ints]:
     """The ways of hitting (the dice used, in order) and, for each roll, the
     indices of its ways (single dice low then high, then the combinations;
-    the extra way ``len(ways)`` hits nothing)."""
+    -1 after the last)."""
     ways: list[tuple[int, ...]] = []
-    slots = np.zeros((21, 4), dtype=np.int64)
+    slots = np.full((21, 4), -1, dtype=np.int64)
     for r, (low, high) in enumerate(_ROLLS):
         mine = [(low,), (high,), (low, high)] if low != high else [(low,) * k for k in range(1, 5)]
-        for s in range(4):
-            if s < len(mine):
-                if mine[s] not in ways:
-                    ways.append(mine[s])
-                slots[r, s] = ways.index(mine[s])
-            else:
-                slots[r, s] = -1
-    slots[slots < 0] = len(ways)
+        for s, way in enumerate(mine):
+            if way not in ways:
+                ways.append(way)
+            slots[r, s] = ways.index(way)
     return ways, slots
-
-
-_WAYS, _ROLL_WAYS = _hit_ways()
-_NWAYS = len(_WAYS)
-_WAY_PIPS = np.array([sum(w) for w in _WAYS] + [99])
-_WAY_SINGLE = np.array([len(w) == 1 for w in _WAYS] + [True])
-#: The points stepped on before the target, in pips from the start (0: none);
-#: a non-double's two dice need either step open, the others every one.
-_WAY_STEPS = np.array(
-    [
-        list(w) + [0] if len(w) == 2 and w[0] != w[1] else [w[0] * k for k in range(1, len(w))] + [0] * (4 - len(w))
-        for w in _WAYS
-    ]
-    + [[0, 0, 0]]
-)
-_WAY_EITHER = np.array([len(w) == 2 and w[0] != w[1] for w in _WAYS] + [False])
-# each way's steps as shifts of a mask of closed points (3, ways), and whether the step is there
-_STEP_SHIFT = np.where(_WAY_STEPS > 0, _WAY_PIPS[:, None] - _WAY_STEPS, 0)[:_NWAYS].T.copy()
-_STEP_KEEP = np.where(_WAY_STEPS > 0, -1, 0)[:_NWAYS].T.copy()
-_ROLL_PIPS = _WAY_PIPS[_ROLL_WAYS]  # (21, 4)
-_ROLL_SINGLE = _WAY_SINGLE[_ROLL_WAYS]
-_ROLL_STEPS = _WAY_STEPS[_ROLL_WAYS]  # (21, 4, 3)
-_ROLL_DOUBLE = np.array([low == high for low, high in _ROLLS])
-_ROLL_WEIGHT = np.where(_ROLL_DOUBLE, 1, 2)
-# the other die's pips for the single-die ways 0 and 1 (from the bar it must enter)
-_OTHER_PIPS = np.stack([_ROLL_PIPS[:, 1], _ROLL_PIPS[:, 0]], axis=1)
 
 
 def _enter_loss_table() -> Floats:
@@ -240,25 +214,48 @@ def _enter_loss_table() -> Floats:
     return table
 
 
-_ENTER = _enter_loss_table()
-#: BACKBONE's score of a made point d pips behind the rearmost made point.
-_BACKBONE = np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)])
-#: gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100.
-_SIGMOID = (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32).astype(np.float64)
+class _Tables(NamedTuple):
+    """What the kernels look up, built once."""
+
+    escapes: Ints  # by mask of the made points ahead (:func:`_escape_tables`)
+    beyond: Ints
+    way_pips: Ints  # by way of hitting (:func:`_hit_ways`): the pips it moves,
+    way_single: Bools  # whether by one die,
+    way_steps: Ints  # the points stepped on before the target, in pips (0: none; ways, 3),
+    way_either: Bools  # and whether either step will do (a non-double's two dice) or every one is needed
+    roll_ways: Ints  # (21, 4) each roll's ways
+    roll_weight: Ints  # of 36
+    enter: Floats  # ENTER (:func:`_enter_loss_table`)
+    backbone: Ints  # BACKBONE's score of a made point d pips behind the rearmost made point
+    sigmoid: Floats  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
 
 
-# --- helpers -----------------------------------------------------------------------------------------------------
+def _tables() -> _Tables:
+    ways, roll_ways = _hit_ways()
+    escapes, beyond = _escape_tables()
+    return _Tables(
+        escapes,
+        beyond,
+        np.array([sum(w) for w in ways]),
+        np.array([len(w) == 1 for w in ways]),
+        np.array(
+            [
+                list(w) + [0]
+                if len(w) == 2 and w[0] != w[1]
+                else [w[0] * k for k in range(1, len(w))] + [0] * (4 - len(w))
+                for w in ways
+            ]
+        ),
+        np.array([len(w) == 2 and w[0] != w[1] for w in ways]),
+        roll_ways,
+        np.array([1 if low == high else 2 for low, high in _ROLLS]),
+        _enter_loss_table(),
+        np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)]),
+        (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32).astype(np.float64),
+    )
 
 
-def _highest(flags: Bools) -> Ints:
-    """Index of the last True along the last axis; -1 where none."""
-    last = flags.shape[-1] - 1 - np.argmax(flags[..., ::-1], axis=-1)
-    return np.where(flags.any(axis=-1), last, -1)
-
-
-def _lowest(flags: Bools) -> Ints:
-    """Index of the first True along the last axis; -1 where none."""
-    return np.where(flags.any(axis=-1), np.argmax(flags, axis=-1), -1)
+_TABLES = _tables()
 
 
 def rule_differs(boards: NDArray[np.int_]) -> Bools:
@@ -291,266 +288,383 @@ def rule_may_differ_after(board: Sequence[Sequence[int]]) -> bool:
     return occupied > 2 and made <= 2 and mover[22] + mover[23] + mover[24] > 0
 
 
-# --- PIPLOSS, P1, P2 ---------------------------------------------------------------------------------------------
+# --- the kernels -------------------------------------------------------------------------------------------------
 
 
-def _bits(flags: Bools) -> Ints:
-    """Each row of ``flags`` (up to 25 columns) as the bits of an integer."""
-    return np.asarray(flags, dtype=np.int64) @ (1 << np.arange(flags.shape[1], dtype=np.int64))
+@_jit
+def _escapes(side: Ints, t: _Tables, escapes: Ints, beyond: Ints) -> None:
+    """For an opposing chequer on each point p (0 to 24, as ``side`` counts),
+    gnubg's Escapes and Escapes1 of ``side``'s made points."""
+    made = 0
+    for p in range(25):
+        if side[p] > 1:
+            made |= 1 << p
+    for p in range(25):
+        mask = (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
+        escapes[p] = t.escapes[mask]
+        beyond[p] = t.beyond[mask]
 
 
-def _hits(me: Ints, op: Ints) -> Ints:
-    """``(rows, ways + 1)``: bit j set where ``me``'s chequer on point j can
-    hit an opposing blot with that way (gnubg 1.07's rule: a blot on one's
-    own ace or deuce point counts only with more than two home points
-    occupied). The opponent's points are looked at as ``me`` counts them."""
-    mine = op[:, 23::-1]  # the opponent's chequers on my points 0..23
-    strong = (me[:, :6] > 0).sum(axis=1) > 2
-    blots = _bits(mine == 1) & np.where(strong, -1, ~3)
-    closed = _bits(mine > 1)
-    movable = _bits((me > 0) & ~((_POINTS < 6) & (me == 2)))
-    # a chequer on point j lands on j - pips, stepping on j - pips + step first
-    first, second, third = ((closed[:, None] << _STEP_SHIFT[m]) & _STEP_KEEP[m] for m in range(3))
-    blocked = np.where(_WAY_EITHER[:_NWAYS], first & second, first | second | third)
-    hit = np.zeros((len(me), _NWAYS + 1), dtype=np.int64)
-    hit[:, :_NWAYS] = movable[:, None] & (blots[:, None] << _WAY_PIPS[:_NWAYS]) & ~blocked
-    return hit
+@_jit
+def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
+    """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``; a
+    blot on one's own ace or deuce point is a target with more than two home
+    points occupied (``made``: made). ``hit``: room for each way's hitters."""
+    home = 0
+    for i in range(6):
+        home += me[i] > (1 if made else 0)
+    blots = 0
+    closed = 0
+    for q in range(24):  # the opponent's chequers on my points
+        if op[23 - q] == 1:
+            blots |= 1 << q
+        elif op[23 - q] > 1:
+            closed |= 1 << q
+    if home <= 2:
+        blots &= ~3
+    movable = 0
+    for j in range(25):
+        if me[j] > 0 and not (j < 6 and me[j] == 2):
+            movable |= 1 << j
+    for w in range(len(t.way_pips)):  # bit j: my chequer on point j hits with way w
+        pips = t.way_pips[w]
+        h = (blots << pips) & movable
+        if h and not t.way_single[w]:  # a chequer on j steps on j - pips + step first
+            if t.way_either[w]:
+                h &= ~((closed << (pips - t.way_steps[w, 0])) & (closed << (pips - t.way_steps[w, 1])))
+            else:
+                for s in range(3):
+                    if t.way_steps[w, s] > 0:
+                        h &= ~(closed << (pips - t.way_steps[w, s]))
+        hit[w] = h
+    lost = 0
+    once = 0
+    twice = 0
+    for r in range(21):
+        pips_lost = 0
+        count = 0
+        if me[24] == 0:  # nobody on the bar
+            used = -1
+            for s in range(4):
+                w = t.roll_ways[r, s]
+                if w < 0:
+                    break
+                h = hit[w]
+                if h == 0:
+                    continue
+                k = 23
+                while not (h >> k) & 1:
+                    k -= 1
+                pips_lost = max(pips_lost, k - t.way_pips[w] + 1)
+                if t.way_single[w]:  # a hit, unless by the lone chequer that already hit with the other die
+                    if used != k or me[k] > 1:
+                        count += 1
+                    used = k
+                    if t.roll_ways[r, 3] >= 0 and h & ~(1 << k):  # a double: another chequer hits as well
+                        count += 1
+                else:  # more dice: one blot hit, two if another stands where a die stops on the way
+                    count = max(count, 1)
+                    for step in t.way_steps[w]:
+                        if step > 0 and op[23 - k + step] == 1:
+                            count += 1
+                            break
+        elif me[24] == 1:  # one on the bar
+            entered = False  # a die was given to a hit from the board: the other must enter
+            for s in range(4):
+                w = t.roll_ways[r, s]
+                if w < 0:
+                    break
+                h = hit[w]
+                on_bar = (h >> 24) & 1
+                if t.way_single[w]:
+                    if on_bar:
+                        count += 1
+                        pips_lost = max(pips_lost, 25 - t.way_pips[w])
+                    k = 23
+                    while k > 0 and not (h >> k) & 1:
+                        k -= 1
+                    if s < 2 and k > 0 and not entered and op[t.way_pips[t.roll_ways[r, 1 - s]] - 1] <= 1:
+                        entered = True
+                        count += 1
+                        pips_lost = max(pips_lost, k - t.way_pips[w] + 1)
+                elif on_bar:
+                    count = max(count, 1)
+                    pips_lost = max(pips_lost, 25 - t.way_pips[w])
+                    for step in t.way_steps[w]:
+                        if step > 0 and op[step + 1] == 1:  # (gnubg's own count)
+                            count += 1
+                            break
+        else:  # more on the bar: only a single die hitting as it enters
+            for s in range(2):
+                w = t.roll_ways[r, s]
+                if t.way_single[w] and (hit[w] >> 24) & 1:
+                    count += 1
+                    pips_lost = max(pips_lost, 25 - t.way_pips[w])
+        lost += pips_lost * t.roll_weight[r]
+        once += t.roll_weight[r] if count > 0 else 0
+        twice += t.roll_weight[r] if count > 1 else 0
+    row[at] = lost / 432.0
+    row[at + 1] = once / 36.0
+    row[at + 2] = twice / 36.0
 
 
-def _top_bit(masks: Ints) -> Ints:
-    """The highest bit set in each of ``masks`` (-1 where none)."""
-    return np.where(masks > 0, np.frexp(masks.astype(np.float64))[1] - 1, -1)
+@_jit
+def _half(
+    me: Ints,
+    op: Ints,
+    escapes: Ints,
+    beyond: Ints,
+    op_escapes: Ints,
+    crashed: bool,
+    made: bool,
+    t: _Tables,
+    hit: Ints,
+    row: Floats32,
+    at: int,
+) -> None:
+    """The 25 inputs of ``me`` against ``op`` into ``row[at:at + 25]``
+    (``escapes``, ``beyond``: :func:`_escapes` of ``me``; ``op_escapes``: of ``op``)."""
+    if crashed:  # men off: one's own by fives (from 10 on), the opponent's by threes (from 6 on)
+        off, step, first = 15 - me.sum(), 5, 10
+    else:
+        off, step, first = 15 - op.sum(), 3, 6
+    row[at] = min(off, step) / step
+    row[at + 1] = min(max(off - step, 0), step) / step
+    row[at + 2] = max(off - first, 0) / step
+    rear_op = 24
+    while rear_op >= 0 and op[rear_op] == 0:
+        rear_op -= 1
+    clear = 23 - rear_op  # my points above it are out of contact
+    breaking = 0
+    free = 0
+    for p in range(25):
+        if p > clear:
+            breaking += (p + 1 - clear) * me[p]
+        elif p < clear:
+            free += (p + 1) * me[p]
+    row[at + 3] = breaking / 167.0
+    row[at + 23] = free / 100.0
+    pips = 24 * me[24]  # TIMING
+    spare = me[24]
+    for p in range(6, 24):
+        n = me[p]
+        if p >= 12 and p > clear:
+            n = n - 2 if n >= 3 else (1 if n == 1 else 0)
+        pips += p * n
+        spare += n
+    for p in range(5, -1, -1):
+        if me[p] > 2:
+            pips += p * (me[p] - 2)
+            spare += me[p] - 2
+        elif me[p] < 2 and spare >= 2 - me[p]:
+            pips -= p * (2 - me[p])
+            spare -= 2 - me[p]
+    row[at + 19] = max(pips, 0) / 100.0
+    back = 24
+    while back >= 0 and me[back] == 0:
+        back -= 1
+    row[at + 4] = back / 24.0
+    anchor = 23 if back == 24 else back
+    while anchor >= 0 and me[anchor] < 2:
+        anchor -= 1
+    row[at + 5] = anchor / 24.0
+    forward = 0
+    for p in range(18, anchor + 1):
+        if me[p] >= 2:
+            forward = 24 - p
+            break
+    if forward == 0:
+        for p in range(17, 11, -1):
+            if me[p] >= 2:
+                forward = 24 - p
+                break
+    row[at + 6] = 2.0 if forward == 0 else forward / 6.0
+    _pip_loss(me, op, made, t, hit, row, at + 7)
+    rear = max(rear_op, 0)
+    row[at + 10] = escapes[rear] / 36.0
+    row[at + 24] = beyond[rear] / 36.0
+    worst = 36
+    for p in range(15, rear_op + 1):
+        worst = min(worst, escapes[p])
+    row[at + 11] = (36 - worst) / 36.0
+    row[at + 12] = row[at + 11] * row[at + 11]
+    worst = 36
+    for p in range(15, 24):
+        worst = min(worst, escapes[p])
+    row[at + 13] = (36 - worst) / 36.0
+    row[at + 14] = row[at + 13] * row[at + 13]
+    mobility = 0
+    for p in range(6, 25):
+        mobility += (p - 5) * me[p] * op_escapes[p]
+    row[at + 15] = mobility / 3600.0
+    total = 0
+    moment = 0
+    for p in range(25):
+        total += me[p]
+        moment += p * me[p]
+    mean = -(-moment // max(total, 1))
+    spread = 0
+    behind = 0
+    for p in range(mean + 1, 25):
+        spread += me[p] * (p - mean) ** 2
+        behind += me[p]
+    row[at + 16] = (-(-spread // behind) if behind else 0) / 400.0
+    op_home = 0
+    closed = 0
+    for i in range(6):
+        if op[i] > 1:
+            op_home |= 1 << i
+            closed += 1
+    row[at + 17] = t.enter[1 if me[24] > 1 else 0, op_home] if me[24] > 0 else 0.0
+    row[at + 18] = (36 - (closed - 6) ** 2) / 36.0
+    first = 23  # BACKBONE
+    while first > 0 and me[first] < 2:
+        first -= 1
+    score = 0
+    count = 0
+    for p in range(1, first):
+        if me[p] >= 2:
+            score += t.backbone[first - p]
+            count += 1
+    row[at + 20] = 1.0 - score / (11.0 * count) if count else 0.0
+    anchors = 0
+    back_men = me[24]
+    for p in range(18, 24):
+        anchors += me[p] >= 2
+        back_men += me[p]
+    row[at + 21] = (back_men - 3) / 4.0 if anchors > 1 else 0.0
+    row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
 
 
-def _from_home(hit: Ints, me: Ints, op: Ints) -> tuple[Ints, Ints]:
-    """Pips lost and chequers hit by roll (rows, 21), nobody on the bar
-    (``hit``: the masks of each roll's ways, (rows, 21, 4))."""
-    rows = len(me)
-    made = _bits(me > 1)[:, None]
-    blots = _bits(op == 1)[:, None]
-    pips = np.zeros((rows, 21), dtype=np.int64)
-    count = np.zeros((rows, 21), dtype=np.int64)
-    used = np.full((rows, 21), -1)
-    for slot in range(4):
-        h = hit[:, :, slot]
-        k = _top_bit(h)
-        some = k >= 0
-        if slot < 2:  # one die: a hit, unless by the lone chequer that already hit with the other die
-            single = some & _ROLL_SINGLE[:, slot]
-            count += single & ((used != k) | ((made >> np.maximum(k, 0)) & 1 != 0))
-            count += single & _ROLL_DOUBLE & ((h & (h - 1)) != 0)  # a double: another chequer hits as well
-            used = np.where(single, k, used)
-        if slot > 0:  # more dice: one blot hit, two if another stands where a die stops on the way
-            multi = some & ~_ROLL_SINGLE[:, slot]
-            count = np.where(multi & (count == 0), 1, count)
-            on_way = np.zeros((rows, 21), dtype=np.bool_)
-            for step in _ROLL_STEPS[:, slot].T:  # (21,) each
-                on_way |= (step > 0) & ((blots >> np.clip(23 - k + step, 0, 63)) & 1 != 0)
-            count += multi & on_way
-        pips = np.maximum(pips, np.where(some, k - _ROLL_PIPS[:, slot] + 1, 0))
-    return pips, count
+@_jit
+def _fill(boards: Ints, crashed: Bools, order: Ints, made: bool, t: _Tables, x: Floats32) -> None:
+    """Row r of ``x``: the 250 inputs of board ``order[r]``."""
+    hit = np.zeros(len(t.way_pips), dtype=np.int64)
+    escapes = np.zeros((2, 25), dtype=np.int64)
+    beyond = np.zeros((2, 25), dtype=np.int64)
+    for r in range(len(order)):
+        board = boards[order[r]]
+        row = x[r]
+        for s in range(2):
+            for p in range(25):
+                n = board[s, p]
+                at = 100 * s + 4 * p
+                row[at] = 1.0 if (n >= 1 if p == 24 else n == 1) else 0.0
+                row[at + 1] = 1.0 if (n >= 2 if p == 24 else n == 2) else 0.0
+                row[at + 2] = 1.0 if n >= 3 else 0.0
+                row[at + 3] = max(n - 3, 0) / 2.0
+            _escapes(board[s], t, escapes[s], beyond[s])
+        crash = crashed[order[r]]
+        _half(board[1], board[0], escapes[1], beyond[1], escapes[0], crash, made, t, hit, row, 200)
+        _half(board[0], board[1], escapes[0], beyond[0], escapes[1], crash, made, t, hit, row, 225)
 
 
-def _from_bar(hit: Ints, op: Ints) -> tuple[Ints, Ints]:
-    """Pips lost and chequers hit by roll (rows, 21), one chequer on the bar."""
-    rows = len(op)
-    pips = np.zeros((rows, 21), dtype=np.int64)
-    count = np.zeros((rows, 21), dtype=np.int64)
-    entered = np.zeros((rows, 21), dtype=np.bool_)  # a die was given to a hit from the board: the other enters
-    for slot in range(4):
-        h = hit[:, :, slot]
-        on_bar = (h >> 24) != 0
-        single = _ROLL_SINGLE[:, slot]
-        direct = single & on_bar
-        count += direct
-        pips = np.maximum(pips, np.where(direct, 25 - _ROLL_PIPS[:, slot], 0))
-        if slot < 2:
-            k = _top_bit(h & 0xFFFFFF)
-            enters = op[:, _OTHER_PIPS[:, slot] - 1] <= 1
-            board = single & (k >= 1) & ~entered & enters
-            entered |= board
-            count += board
-            pips = np.maximum(pips, np.where(board, k - _ROLL_PIPS[:, slot] + 1, 0))
-        multi = ~single & on_bar
-        count = np.where(multi & (count == 0), 1, count)
-        pips = np.maximum(pips, np.where(multi, 25 - _ROLL_PIPS[:, slot], 0))
-        steps = _ROLL_STEPS[:, slot]
-        passed = (op[:, np.clip(steps + 1, 0, 24)] == 1) & (steps > 0)
-        count += multi & passed.any(axis=-1)
-    return pips, count
-
-
-def _from_bar_two(hit: Ints) -> tuple[Ints, Ints]:
-    """Pips lost and chequers hit by roll (rows, 21), two or more on the bar:
-    only a single die hitting as it enters."""
-    direct = ((hit[:, :, :2] >> 24) != 0) & _ROLL_SINGLE[:, :2]
-    count = direct.sum(axis=-1)
-    pips = np.where(direct, 25 - _ROLL_PIPS[:, :2], 0).max(axis=-1)
-    return pips, count
-
-
-def _pip_loss(me: Ints, op: Ints) -> Floats:
-    """PIPLOSS, P1, P2 ``(rows, 3)`` of ``me`` against ``op``."""
-    hit = _hits(me, op)[:, _ROLL_WAYS]  # (rows, 21, 4)
-    pips = np.zeros((len(me), 21), dtype=np.int64)
-    count = np.zeros((len(me), 21), dtype=np.int64)
-    home, one, more = me[:, 24] == 0, me[:, 24] == 1, me[:, 24] > 1
-    if home.any():
-        pips[home], count[home] = _from_home(hit[home], me[home], op[home])
-    if one.any():
-        pips[one], count[one] = _from_bar(hit[one], op[one])
-    if more.any():
-        pips[more], count[more] = _from_bar_two(hit[more])
-    lost = (pips * _ROLL_WEIGHT).sum(axis=1) / 432.0
-    return np.stack([lost, (count > 0) @ _ROLL_WEIGHT / 36.0, (count > 1) @ _ROLL_WEIGHT / 36.0], axis=1)
-
-
-# --- the 25 inputs of each side ------------------------------------------------------------------------------------
-
-
-def _escape_counts(me: Ints) -> tuple[Ints, Ints]:
-    """``(rows, 25)``: for an opposing chequer on its point p, the rolls (of
-    36) that carry it past ``me``'s made points within 12 pips ahead, and
-    those of them that also pass the first of these points."""
-    masks = (_bits(me > 1)[:, None] >> (24 - _POINTS)) & _MASK_LOW
-    return _ESCAPES[masks], _ESCAPES_BEYOND[masks]
-
-
-def _timing(me: Ints, clear: Ints) -> Ints:
-    """TIMING's pips to spare (before the floor at 0)."""
-    outfield = _POINTS[6:24]
-    in_contact = (outfield >= 12) & (outfield > clear[:, None])
-    spare = np.where(in_contact, np.where(me[:, 6:24] >= 3, me[:, 6:24] - 2, me[:, 6:24] == 1), me[:, 6:24])
-    pips = 24 * me[:, 24] + (outfield * spare).sum(axis=1)
-    free = me[:, 24] + spare.sum(axis=1)
-    for point in range(5, -1, -1):
-        here = me[:, point]
-        extra = np.maximum(here - 2, 0)
-        pips, free = pips + point * extra, free + extra
-        short = np.maximum(2 - here, 0)
-        fill = (short > 0) & (free >= short)
-        pips, free = np.where(fill, pips - point * short, pips), np.where(fill, free - short, free)
-    return np.asarray(pips, dtype=np.int64)
-
-
-def _half(me: Ints, op: Ints, escapes: Ints, beyond: Ints, op_escapes: Ints) -> Floats:
-    """Inputs 3 to 24 of each side (0 to 2, men off, are left at 0)."""
-    f = np.zeros((len(me), 25))
-    rear_op = _highest(op > 0)
-    clear = 23 - rear_op  # points above it are out of contact
-    f[:, 3] = (np.maximum(_POINTS + 1 - clear[:, None], 0) * me * (clear[:, None] < _POINTS)).sum(axis=1) / 167.0
-    f[:, 23] = ((_POINTS + 1) * me * (clear[:, None] > _POINTS)).sum(axis=1) / 100.0
-    f[:, 19] = np.maximum(_timing(me, clear), 0) / 100.0
-    back = _highest(me > 0)
-    f[:, 4] = back / 24.0
-    made = me >= 2
-    anchor = _highest(made[:, :24] & (_POINTS[:24] <= np.where(back == 24, 23, back)[:, None]))
-    f[:, 5] = anchor / 24.0
-    deep = _lowest(made[:, 18:24] & (_POINTS[18:24] <= anchor[:, None]))
-    outer = _highest(made[:, 12:18])
-    forward = np.where(deep >= 0, 6 - deep, np.where(outer >= 0, 12 - outer, 0))
-    f[:, 6] = np.where(forward == 0, 2.0, forward / 6.0)
-    f[:, 7:10] = _pip_loss(me, op)
-    rows = np.arange(len(me))
-    rear = np.maximum(rear_op, 0)
-    f[:, 10] = escapes[rows, rear] / 36.0
-    f[:, 24] = beyond[rows, rear] / 36.0
-    from_15 = np.where(_POINTS >= 15, escapes, 36)
-    worst = np.where(rear_op[:, None] >= _POINTS, from_15, 36).min(axis=1)
-    f[:, 11] = (36 - worst) / 36.0
-    f[:, 12] = f[:, 11] ** 2
-    f[:, 13] = (36 - from_15[:, 15:24].min(axis=1)) / 36.0
-    f[:, 14] = f[:, 13] ** 2
-    f[:, 15] = ((_POINTS - 5) * me * op_escapes * (_POINTS >= 6)).sum(axis=1) / 3600.0
-    total = me.sum(axis=1)
-    mean = -(-(_POINTS * me).sum(axis=1) // np.maximum(total, 1))
-    behind = mean[:, None] < _POINTS
-    spread = (me * behind * (_POINTS - mean[:, None]) ** 2).sum(axis=1)
-    many = (me * behind).sum(axis=1)
-    f[:, 16] = np.where(many > 0, -(-spread // np.maximum(many, 1)), 0) / 400.0
-    op_home = ((op[:, :6] > 1) << np.arange(6)).sum(axis=1)
-    f[:, 17] = np.where(me[:, 24] > 0, _ENTER[(me[:, 24] > 1).astype(np.int64), op_home], 0.0)
-    f[:, 18] = (36 - ((op[:, :6] > 1).sum(axis=1) - 6) ** 2) / 36.0
-    first = _highest(made[:, :24] & (_POINTS[:24] >= 1))
-    below = made[:, :24] & (_POINTS[:24] >= 1) & (_POINTS[:24] < first[:, None])
-    score = (_BACKBONE[np.clip(first[:, None] - _POINTS[:24], 0, 24)] * below).sum(axis=1)
-    behind_count = below.sum(axis=1)
-    f[:, 20] = np.where(behind_count > 0, 1 - score / (11.0 * np.maximum(behind_count, 1)), 0.0)
-    anchors = made[:, 18:24].sum(axis=1)
-    back_men = me[:, 18:25].sum(axis=1)
-    f[:, 21] = np.where(anchors > 1, (back_men - 3) / 4.0, 0.0)
-    f[:, 22] = np.where(anchors == 1, back_men / 8.0, 0.0)
-    return f
-
-
-def _men_off(board: Ints, step: int, first: int) -> Floats:
-    """Inputs 0 to 2: men off, ``first`` then ``step`` to a unit (contact:
-    3, 3 from 6 on; crashed: 5, 5 from 10 on)."""
-    off = 15 - board.sum(axis=1)
-    return np.stack(
-        [np.minimum(off, step) / step, np.clip(off - step, 0, step) / step, np.maximum(off - first, 0) / step], axis=1
-    )
-
-
-def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_]) -> Floats:
+def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = False) -> Floats32:
     """gnubg 1.07's 250 inputs ``(n, 250)`` of the contact (or, where
-    ``crashed``, the crashed) net: four per point and side, side 0 first,
-    then the 25 of the side on roll and those of its opponent."""
-    b = np.asarray(boards, dtype=np.int64)
-    n = len(b)
-    base = np.stack([b == 1, b == 2, b >= 3, np.maximum(b - 3, 0) / 2.0], axis=-1).astype(np.float64)
-    base[:, :, 24, 0], base[:, :, 24, 1] = b[:, :, 24] >= 1, b[:, :, 24] >= 2
-    me = np.concatenate([b[:, 1], b[:, 0]])
-    op = np.concatenate([b[:, 0], b[:, 1]])
-    escapes, beyond = _escape_counts(me)
-    half = _half(me, op, escapes, beyond, np.roll(escapes, n, axis=0))
-    crash = np.concatenate([crashed, crashed])
-    half[:, 0:3] = np.where(crash[:, None], _men_off(me, 5, 10), _men_off(op, 3, 6))
-    return np.concatenate([base.reshape(n, 200), half[:n], half[n:]], axis=1)
+    ``crashed``, the crashed) net, as gnubg's float32: four per point and
+    side, side 0 first, then the 25 of the side on roll and those of its
+    opponent (``made``: gnubg-nn's rule for the shots, :func:`rule_differs`)."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    x = np.empty((len(b), 250), dtype=np.float32)
+    _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), np.arange(len(b)), made, _TABLES, x)
+    return x
 
 
-def _sigmoid(x: Floats) -> Floats:
+@_jit
+def _sigmoid(x: float, table: Floats) -> float:
     """gnubg's 1 / (1 + e^x): the float32 argument's tenths looked up in
-    :data:`_SIGMOID`, linear in between; beyond ±10 a constant."""
-    a = np.abs(x.astype(np.float32))
-    tenths = np.float32(10) * a
-    i = np.minimum(np.floor(tenths), 100).astype(np.int64)
-    small = 1.0 / (1.0 + _SIGMOID[i] * ((10 - i) + tenths.astype(np.float64)))
-    small = np.where(a < 10, small, 1.0 / 19931.370438230298)
-    return np.where(x >= 0, small, 1.0 - small)
+    ``table``, linear in between; beyond ±10 a constant."""
+    a = np.float32(abs(np.float32(x)))
+    if a >= 10:
+        small = 1.0 / 19931.370438230298
+    else:
+        tenths = np.float32(10) * a
+        i = int(np.floor(tenths))
+        small = 1.0 / (1.0 + table[i] * ((10 - i) + np.float64(tenths)))
+    return small if x >= 0 else 1.0 - small
 
 
-def _forward(net: Net, x: Floats) -> Floats:
-    """The net's five outputs for the inputs ``x`` (rows, inputs), on one
-    thread: products this small lose more to BLAS's threads than they gain
-    (a third of the analysis's time on one core, and worker processes
-    already use every core)."""
-    with _BLAS.limit(limits=1, user_api="blas"):
-        units = _sigmoid(-net.beta_hidden * (x @ net.hidden + net.hidden_bias))
-        return _sigmoid(-net.beta_output * (units @ net.output + net.output_bias))
+@_jit
+def _outputs(
+    sums: Floats32,
+    hidden_bias: Floats32,
+    output: Floats32,
+    output_bias: Floats32,
+    beta_hidden: float,
+    beta_output: float,
+    order: Ints,
+    boards: Ints,
+    table: Floats,
+    p: Floats,
+) -> None:
+    """The net's outputs of ``sums`` (rows, hidden units: the inputs times
+    the hidden weights) into ``p[order[r]]``, with gnubg's sanity checks."""
+    hidden, outputs = output.shape
+    units = np.empty(hidden, dtype=np.float32)
+    out = np.empty(outputs, dtype=np.float32)
+    minus_hidden, minus_output = np.float32(-beta_hidden), np.float32(-beta_output)  # as gnubg multiplies
+    for r in range(len(order)):
+        for j in range(hidden):
+            units[j] = _sigmoid(minus_hidden * (sums[r, j] + hidden_bias[j]), table)
+        out[:] = output_bias
+        for j in range(hidden):
+            for i in range(outputs):
+                out[i] += units[j] * output[j, i]
+        q = p[order[r]]
+        for i in range(outputs):
+            q[i] = _sigmoid(minus_output * out[i], table)
+        board = boards[order[r]]
+        if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
+            q[1] = q[2] = 0.0
+        if board[1].sum() < 15:
+            q[3] = q[4] = 0.0
+        q[1] = min(q[1], q[0])
+        q[3] = min(q[3], 1.0 - q[0])
+        q[2] = min(q[2], q[1])
+        q[4] = min(q[4], q[3])
+        for i in range(1, 5):
+            if q[i] < 1e-4:
+                q[i] = 0.0
 
 
-def probabilities(boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net) -> Floats:
+def probabilities(
+    boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net, made: bool = False
+) -> Floats:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` (win, win gammon, win
     backgammon, lose gammon, lose backgammon, of the side on roll) of
     contact positions (crashed ones where ``crashed``), from gnubg 1.07's
-    inputs, with gnubg's sanity checks: no gammons won (lost) once the
-    opponent (the side on roll) has borne off, gammons at most the wins
-    (losses), backgammons at most the gammons; and, as gnubg gives them,
-    gammon and backgammon chances below 1e-4 as 0."""
-    b = np.asarray(boards, dtype=np.int64)
-    crash = np.asarray(crashed, dtype=np.bool_)
-    x = inputs(b, crash)
+    inputs (``made``: gnubg-nn's rule for the shots), with gnubg's sanity
+    checks: no gammons won (lost) once the opponent (the side on roll) has
+    borne off, gammons at most the wins (losses), backgammons at most the
+    gammons; and, as gnubg gives them, gammon and backgammon chances below
+    1e-4 as 0."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    crash = np.ascontiguousarray(crashed, dtype=np.bool_)
+    order = np.argsort(crash, kind="stable")  # the contact positions first
+    x = np.empty((len(b), 250), dtype=np.float32)
+    _fill(b, crash, order, made, _TABLES, x)
     p = np.empty((len(b), 5))
-    for net, rows in ((contact, ~crash), (crashed_net, crash)):
-        if rows.any():
-            p[rows] = _forward(net, x[rows])
-    on_board = b.sum(axis=2)
-    p[on_board[:, 0] < 15, 1:3] = 0.0
-    p[on_board[:, 1] < 15, 3:5] = 0.0
-    p[:, 1] = np.minimum(p[:, 1], p[:, 0])
-    p[:, 3] = np.minimum(p[:, 3], 1.0 - p[:, 0])
-    p[:, 2] = np.minimum(p[:, 2], p[:, 1])
-    p[:, 4] = np.minimum(p[:, 4], p[:, 3])
-    p[:, 1:][p[:, 1:] < 1e-4] = 0.0
+    split = len(b) - int(crash.sum())
+    for net, rows in ((contact, slice(0, split)), (crashed_net, slice(split, len(b)))):
+        if rows.stop > rows.start:
+            _outputs(
+                _hidden_sums(x[rows], net.hidden),
+                net.hidden_bias,
+                net.output,
+                net.output_bias,
+                net.beta_hidden,
+                net.beta_output,
+                order[rows],
+                b,
+                _TABLES.sigmoid,
+                p,
+            )
     return p
+
+
+def _hidden_sums(x: Floats32, hidden: Floats32) -> Floats32:
+    """``x @ hidden`` on one thread: products this small lose more to BLAS's
+    threads than they gain (and worker processes already use every core)."""
+    with _BLAS.limit(limits=1, user_api="blas"):
+        sums: Floats32 = x @ hidden
+        return sums
