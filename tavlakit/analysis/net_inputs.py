@@ -62,12 +62,9 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numba  # type: ignore[import-untyped]
 import numpy as np
 from numpy.typing import NDArray
-from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..i18n import _
 
-#: numpy's BLAS, to be kept to one thread in :func:`_hidden_sums`.
-_BLAS = ThreadpoolController()
 Floats = NDArray[np.float64]
 Floats32 = NDArray[np.float32]
 Ints = NDArray[np.int64]
@@ -227,7 +224,8 @@ class _Tables(NamedTuple):
     roll_weight: Ints  # of 36
     enter: Floats  # ENTER (:func:`_enter_loss_table`)
     backbone: Ints  # BACKBONE's score of a made point d pips behind the rearmost made point
-    sigmoid: Floats  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
+    sigmoid: Floats32  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
+    top_bit: Ints  # the highest bit set of each 13-bit number (-1 for 0)
 
 
 def _tables() -> _Tables:
@@ -251,7 +249,8 @@ def _tables() -> _Tables:
         np.array([1 if low == high else 2 for low, high in _ROLLS]),
         _enter_loss_table(),
         np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)]),
-        (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32).astype(np.float64),
+        (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32),
+        np.array([n.bit_length() - 1 for n in range(8192)]),
     )
 
 
@@ -306,10 +305,19 @@ def _escapes(side: Ints, t: _Tables, escapes: Ints, beyond: Ints) -> None:
 
 
 @_jit
+def _top_bit(mask: int, table: Ints) -> int:
+    """The highest bit set in ``mask`` (below 2**26; -1 for none)."""
+    return int(table[mask]) if mask < 8192 else 13 + int(table[mask >> 13])
+
+
+@_jit
 def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
     """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``; a
     blot on one's own ace or deuce point is a target with more than two home
-    points occupied (``made``: made). ``hit``: room for each way's hitters."""
+    points occupied (``made``: made). ``hit`` (4, ways + 1): room for each
+    way's hitters (a mask), its foremost hitter on the board, the pips lost
+    to it, whether it hits another blot (a single die: with another chequer;
+    more dice: on the way); the last column is left as no hit."""
     home = 0
     for i in range(6):
         home += me[i] > (1 if made else 0)
@@ -329,75 +337,77 @@ def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats
     for w in range(len(t.way_pips)):  # bit j: my chequer on point j hits with way w
         pips = t.way_pips[w]
         h = (blots << pips) & movable
-        if h and not t.way_single[w]:  # a chequer on j steps on j - pips + step first
-            if t.way_either[w]:
-                h &= ~((closed << (pips - t.way_steps[w, 0])) & (closed << (pips - t.way_steps[w, 1])))
-            else:
-                for s in range(3):
-                    if t.way_steps[w, s] > 0:
-                        h &= ~(closed << (pips - t.way_steps[w, s]))
-        hit[w] = h
+        k = -1
+        extra = 0
+        if h:
+            if not t.way_single[w]:  # a chequer on j steps on j - pips + step first
+                if t.way_either[w]:
+                    h &= ~((closed << (pips - t.way_steps[w, 0])) & (closed << (pips - t.way_steps[w, 1])))
+                else:
+                    for i in range(3):
+                        if t.way_steps[w, i] > 0:
+                            h &= ~(closed << (pips - t.way_steps[w, i]))
+            k = _top_bit(h & 0xFFFFFF, t.top_bit)
+            if t.way_single[w]:
+                extra = (h & (h - 1)) != 0
+            elif k >= 0:
+                for i in range(3):
+                    step = t.way_steps[w, i]
+                    if step > 0 and op[23 - k + step] == 1:
+                        extra = 1
+                        break
+        hit[0, w] = h
+        hit[1, w] = k
+        hit[2, w] = k - pips + 1 if k >= 0 else 0
+        hit[3, w] = extra
     lost = 0
     once = 0
     twice = 0
     for r in range(21):
+        w0, w1, w2, w3 = t.roll_ways[r]  # (-1: none, the last column)
+        if not hit[0, w0] | hit[0, w1] | hit[0, w2] | hit[0, w3]:
+            continue
         pips_lost = 0
         count = 0
         if me[24] == 0:  # nobody on the bar
-            used = -1
-            for s in range(4):
-                w = t.roll_ways[r, s]
-                if w < 0:
-                    break
-                h = hit[w]
-                if h == 0:
-                    continue
-                k = 23
-                while not (h >> k) & 1:
-                    k -= 1
-                pips_lost = max(pips_lost, k - t.way_pips[w] + 1)
-                if t.way_single[w]:  # a hit, unless by the lone chequer that already hit with the other die
-                    if used != k or me[k] > 1:
-                        count += 1
-                    used = k
-                    if t.roll_ways[r, 3] >= 0 and h & ~(1 << k):  # a double: another chequer hits as well
-                        count += 1
-                else:  # more dice: one blot hit, two if another stands where a die stops on the way
-                    count = max(count, 1)
-                    for step in t.way_steps[w]:
-                        if step > 0 and op[23 - k + step] == 1:
-                            count += 1
-                            break
+            pips_lost = max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3]))
+            if w3 >= 0:  # a double: a single die hits one blot, two if another chequer hits as well
+                count = 1 + hit[3, w0] if hit[0, w0] else 0
+                combined = (w1, w2, w3)
+            else:  # a hit with each die, unless by the lone chequer that already hit with the other
+                count = (hit[0, w0] != 0) + (hit[0, w1] != 0 and (hit[1, w1] != hit[1, w0] or me[hit[1, w1]] > 1))
+                combined = (w2, w2, w2)
+            for w in combined:  # more dice: one blot hit, two if another stands where a die stops
+                if hit[0, w]:
+                    count = max(count, 1) + hit[3, w]
         elif me[24] == 1:  # one on the bar
             entered = False  # a die was given to a hit from the board: the other must enter
             for s in range(4):
                 w = t.roll_ways[r, s]
                 if w < 0:
                     break
-                h = hit[w]
-                on_bar = (h >> 24) & 1
+                on_bar = (hit[0, w] >> 24) & 1
                 if t.way_single[w]:
                     if on_bar:
                         count += 1
                         pips_lost = max(pips_lost, 25 - t.way_pips[w])
-                    k = 23
-                    while k > 0 and not (h >> k) & 1:
-                        k -= 1
+                    k = hit[1, w]
                     if s < 2 and k > 0 and not entered and op[t.way_pips[t.roll_ways[r, 1 - s]] - 1] <= 1:
                         entered = True
                         count += 1
-                        pips_lost = max(pips_lost, k - t.way_pips[w] + 1)
+                        pips_lost = max(pips_lost, hit[2, w])
                 elif on_bar:
                     count = max(count, 1)
                     pips_lost = max(pips_lost, 25 - t.way_pips[w])
-                    for step in t.way_steps[w]:
+                    for i in range(3):
+                        step = t.way_steps[w, i]
                         if step > 0 and op[step + 1] == 1:  # (gnubg's own count)
                             count += 1
                             break
         else:  # more on the bar: only a single die hitting as it enters
             for s in range(2):
                 w = t.roll_ways[r, s]
-                if t.way_single[w] and (hit[w] >> 24) & 1:
+                if t.way_single[w] and (hit[0, w] >> 24) & 1:
                     count += 1
                     pips_lost = max(pips_lost, 25 - t.way_pips[w])
         lost += pips_lost * t.roll_weight[r]
@@ -536,27 +546,52 @@ def _half(
     row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
 
 
+class _Room(NamedTuple):
+    """Scratch arrays of a kernel call, made once per call."""
+
+    hit: Ints  # (:func:`_pip_loss`)
+    escapes: Ints  # (2, 25) each side's (:func:`_escapes`)
+    beyond: Ints
+    row: Floats32  # one board's inputs
+    sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
+    out: Floats32  # (outputs)
+
+
 @_jit
-def _fill(boards: Ints, crashed: Bools, order: Ints, made: bool, t: _Tables, x: Floats32) -> None:
-    """Row r of ``x``: the 250 inputs of board ``order[r]``."""
-    hit = np.zeros(len(t.way_pips), dtype=np.int64)
-    escapes = np.zeros((2, 25), dtype=np.int64)
-    beyond = np.zeros((2, 25), dtype=np.int64)
-    for r in range(len(order)):
-        board = boards[order[r]]
-        row = x[r]
-        for s in range(2):
-            for p in range(25):
-                n = board[s, p]
-                at = 100 * s + 4 * p
-                row[at] = 1.0 if (n >= 1 if p == 24 else n == 1) else 0.0
-                row[at + 1] = 1.0 if (n >= 2 if p == 24 else n == 2) else 0.0
-                row[at + 2] = 1.0 if n >= 3 else 0.0
-                row[at + 3] = max(n - 3, 0) / 2.0
-            _escapes(board[s], t, escapes[s], beyond[s])
-        crash = crashed[order[r]]
-        _half(board[1], board[0], escapes[1], beyond[1], escapes[0], crash, made, t, hit, row, 200)
-        _half(board[0], board[1], escapes[0], beyond[0], escapes[1], crash, made, t, hit, row, 225)
+def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
+    hit = np.zeros((4, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
+    hit[1] = -1
+    z = np.zeros((2, 25), dtype=np.int64)
+    return _Room(
+        hit, z, z.copy(), np.zeros(250, np.float32), np.zeros(hidden, np.float32), np.zeros(outputs, np.float32)
+    )
+
+
+@_jit
+def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Room) -> None:
+    """The 250 inputs of ``board`` into ``room.row``."""
+    row = room.row
+    for s in range(2):
+        for p in range(25):
+            n = board[s, p]
+            at = 100 * s + 4 * p
+            row[at] = 1.0 if (n >= 1 if p == 24 else n == 1) else 0.0
+            row[at + 1] = 1.0 if (n >= 2 if p == 24 else n == 2) else 0.0
+            row[at + 2] = 1.0 if n >= 3 else 0.0
+            row[at + 3] = max(n - 3, 0) / 2.0
+        _escapes(board[s], t, room.escapes[s], room.beyond[s])
+    e, b = room.escapes, room.beyond
+    _half(board[1], board[0], e[1], b[1], e[0], crashed, made, t, room.hit, row, 200)
+    _half(board[0], board[1], e[0], b[0], e[1], crashed, made, t, room.hit, row, 225)
+
+
+@_jit
+def _fill(boards: Ints, crashed: Bools, made: bool, t: _Tables, x: Floats32) -> None:
+    """Row r of ``x``: the 250 inputs of board r."""
+    room = _room(t, 1, 1)
+    for r in range(len(boards)):
+        _board_inputs(boards[r], crashed[r], made, t, room)
+        x[r] = room.row
 
 
 def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = False) -> Floats32:
@@ -566,65 +601,75 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
     opponent (``made``: gnubg-nn's rule for the shots, :func:`rule_differs`)."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
     x = np.empty((len(b), 250), dtype=np.float32)
-    _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), np.arange(len(b)), made, _TABLES, x)
+    _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, x)
     return x
 
 
 @_jit
-def _sigmoid(x: float, table: Floats) -> float:
-    """gnubg's 1 / (1 + e^x): the float32 argument's tenths looked up in
+def _sigmoid(x: np.float32, table: Floats32) -> np.float32:
+    """gnubg's 1 / (1 + e^x) in float32: the tenths of x looked up in
     ``table``, linear in between; beyond ±10 a constant."""
-    a = np.float32(abs(np.float32(x)))
-    if a >= 10:
-        small = 1.0 / 19931.370438230298
-    else:
+    a = abs(x)
+    if a < 10:
         tenths = np.float32(10) * a
-        i = int(np.floor(tenths))
-        small = 1.0 / (1.0 + table[i] * ((10 - i) + np.float64(tenths)))
-    return small if x >= 0 else 1.0 - small
+        i = int(tenths)
+        small = np.float32(1) / (np.float32(1) + table[i] * (np.float32(10 - i) + tenths))
+    else:
+        small = np.float32(1 / 19931.370438230298)
+    return small if x >= 0 else np.float32(1) - small
 
 
 @_jit
-def _outputs(
-    sums: Floats32,
-    hidden_bias: Floats32,
-    output: Floats32,
-    output_bias: Floats32,
-    beta_hidden: float,
-    beta_output: float,
-    order: Ints,
-    boards: Ints,
-    table: Floats,
-    p: Floats,
-) -> None:
-    """The net's outputs of ``sums`` (rows, hidden units: the inputs times
-    the hidden weights) into ``p[order[r]]``, with gnubg's sanity checks."""
-    hidden, outputs = output.shape
-    units = np.empty(hidden, dtype=np.float32)
-    out = np.empty(outputs, dtype=np.float32)
-    minus_hidden, minus_output = np.float32(-beta_hidden), np.float32(-beta_output)  # as gnubg multiplies
-    for r in range(len(order)):
-        for j in range(hidden):
-            units[j] = _sigmoid(minus_hidden * (sums[r, j] + hidden_bias[j]), table)
-        out[:] = output_bias
-        for j in range(hidden):
-            for i in range(outputs):
-                out[i] += units[j] * output[j, i]
-        q = p[order[r]]
-        for i in range(outputs):
-            q[i] = _sigmoid(minus_output * out[i], table)
-        board = boards[order[r]]
+def _forward(net: Net, room: _Room, table: Floats32) -> None:
+    """The net's outputs of the inputs ``room.row`` into ``room.out``, in
+    gnubg's arithmetic (float32, the hidden units' sums from their
+    thresholds input by input, skipping the inputs that are 0)."""
+    sums, out = room.sums, room.out
+    hidden = len(sums)
+    sums[:] = net.hidden_bias
+    for i in range(len(room.row)):
+        v = room.row[i]
+        if v == 0:
+            continue
+        w = net.hidden[i]
+        if v == 1:
+            for j in range(hidden):
+                sums[j] += w[j]
+        else:
+            for j in range(hidden):
+                sums[j] += w[j] * v
+    beta = np.float32(-net.beta_hidden)
+    for j in range(hidden):
+        sums[j] = _sigmoid(beta * sums[j], table)
+    out[:] = net.output_bias
+    for j in range(hidden):
+        for k in range(len(out)):
+            out[k] += sums[j] * net.output[j, k]
+    beta = np.float32(-net.beta_output)
+    for k in range(len(out)):
+        out[k] = _sigmoid(beta * out[k], table)
+
+
+@_jit
+def _evaluate(boards: Ints, crashed: Bools, made: bool, t: _Tables, contact: Net, crashed_net: Net, p: Floats) -> None:
+    """Row r of ``p``: the five probabilities of board r, with gnubg's sanity checks."""
+    room = _room(t, len(contact.hidden_bias), 5)
+    for r in range(len(boards)):
+        board = boards[r]
+        _board_inputs(board, crashed[r], made, t, room)
+        _forward(crashed_net if crashed[r] else contact, room, t.sigmoid)
+        q = room.out
         if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
-            q[1] = q[2] = 0.0
+            q[1] = q[2] = 0
         if board[1].sum() < 15:
-            q[3] = q[4] = 0.0
+            q[3] = q[4] = 0
         q[1] = min(q[1], q[0])
-        q[3] = min(q[3], 1.0 - q[0])
+        q[3] = min(q[3], np.float32(1) - q[0])
         q[2] = min(q[2], q[1])
         q[4] = min(q[4], q[3])
+        p[r, 0] = q[0]
         for i in range(1, 5):
-            if q[i] < 1e-4:
-                q[i] = 0.0
+            p[r, i] = q[i] if q[i] >= 1e-4 else 0.0
 
 
 def probabilities(
@@ -639,32 +684,6 @@ def probabilities(
     gammons; and, as gnubg gives them, gammon and backgammon chances below
     1e-4 as 0."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
-    crash = np.ascontiguousarray(crashed, dtype=np.bool_)
-    order = np.argsort(crash, kind="stable")  # the contact positions first
-    x = np.empty((len(b), 250), dtype=np.float32)
-    _fill(b, crash, order, made, _TABLES, x)
     p = np.empty((len(b), 5))
-    split = len(b) - int(crash.sum())
-    for net, rows in ((contact, slice(0, split)), (crashed_net, slice(split, len(b)))):
-        if rows.stop > rows.start:
-            _outputs(
-                _hidden_sums(x[rows], net.hidden),
-                net.hidden_bias,
-                net.output,
-                net.output_bias,
-                net.beta_hidden,
-                net.beta_output,
-                order[rows],
-                b,
-                _TABLES.sigmoid,
-                p,
-            )
+    _evaluate(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, contact, crashed_net, p)
     return p
-
-
-def _hidden_sums(x: Floats32, hidden: Floats32) -> Floats32:
-    """``x @ hidden`` on one thread: products this small lose more to BLAS's
-    threads than they gain (and worker processes already use every core)."""
-    with _BLAS.limit(limits=1, user_api="blas"):
-        sums: Floats32 = x @ hidden
-        return sums
