@@ -287,6 +287,54 @@ def rule_may_differ_after(board: Sequence[Sequence[int]]) -> bool:
     return occupied > 2 and made <= 2 and mover[22] + mover[23] + mover[24] > 0
 
 
+#: gnubg's classes of positions, as :func:`gnubg_nn.classify` numbers them
+#: (its ``c_bearoff`` is :data:`BEAROFF1`, the one-sided database's).
+OVER, BEAROFF2, BEAROFF1, RACE, CRASHED, CONTACT = range(6)
+
+
+@_jit
+def _classify(boards: Ints, classes: Ints) -> None:
+    for r in range(len(boards)):
+        board = boards[r]
+        back = np.zeros(2, dtype=np.int64)
+        for s in range(2):
+            back[s] = 24
+            while back[s] >= 0 and board[s, back[s]] == 0:
+                back[s] -= 1
+        if back[0] < 0 or back[1] < 0:
+            classes[r] = OVER
+        elif back[0] + back[1] <= 22:  # no contact
+            if back[0] >= 6 or back[1] >= 6:
+                classes[r] = RACE
+            else:
+                classes[r] = BEAROFF2 if board[0].sum() <= 6 and board[1].sum() <= 6 else BEAROFF1
+        else:
+            classes[r] = CONTACT
+            for s in range(2):
+                side = board[s]
+                total = side.sum()
+                if (
+                    total <= 6
+                    or (side[0] > 1 and (total <= 6 + side[0] or (side[1] > 1 and 1 + total - side[0] - side[1] <= 6)))
+                    or (side[0] <= 1 and total <= 6 + side[1] - 1)
+                ):
+                    classes[r] = CRASHED
+
+
+def classify(boards: NDArray[np.int_]) -> Ints:
+    """gnubg's class of each board (:data:`CONTACT` ...), as
+    :func:`gnubg_nn.classify` gives it: over when a side has borne off all;
+    a race once no chequer must pass another, in a bearoff database where
+    both sides are home (the two-sided one with at most six chequers a
+    side); crashed where a side has at most six chequers left outside its
+    ace point (or outside a made ace and deuce point, counting one of them
+    as one), else contact."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    classes = np.empty(len(b), dtype=np.int64)
+    _classify(b, classes)
+    return classes
+
+
 # --- the kernels -------------------------------------------------------------------------------------------------
 
 
@@ -546,6 +594,10 @@ def _half(
     row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
 
 
+#: Boards evaluated together by :func:`_outputs`.
+_BLOCK = 16
+
+
 class _Room(NamedTuple):
     """Scratch arrays of a kernel call, made once per call."""
 
@@ -554,7 +606,10 @@ class _Room(NamedTuple):
     beyond: Ints
     row: Floats32  # one board's inputs
     sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
-    out: Floats32  # (outputs)
+    nonzero: Ints  # (253) the inputs that are not 0 (:func:`_hidden`)
+    values: Floats32  # and their values
+    units: Floats32  # (hidden units, block) the hidden units of a block of boards
+    outs: Floats32  # (outputs, block) their outputs
 
 
 @_jit
@@ -563,7 +618,15 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
     hit[1] = -1
     z = np.zeros((2, 25), dtype=np.int64)
     return _Room(
-        hit, z, z.copy(), np.zeros(250, np.float32), np.zeros(hidden, np.float32), np.zeros(outputs, np.float32)
+        hit,
+        z,
+        z.copy(),
+        np.zeros(250, np.float32),
+        np.zeros(hidden, np.float32),
+        np.zeros(253, np.int64),
+        np.zeros(253, np.float32),
+        np.zeros((hidden, _BLOCK), np.float32),
+        np.zeros((outputs, _BLOCK), np.float32),
     )
 
 
@@ -606,70 +669,101 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
 
 
 @_jit
-def _sigmoid(x: np.float32, table: Floats32) -> np.float32:
-    """gnubg's 1 / (1 + e^x) in float32: the tenths of x looked up in
-    ``table``, linear in between; beyond ±10 a constant."""
-    a = abs(x)
-    if a < 10:
-        tenths = np.float32(10) * a
-        i = int(tenths)
-        small = np.float32(1) / (np.float32(1) + table[i] * (np.float32(10 - i) + tenths))
-    else:
-        small = np.float32(1 / 19931.370438230298)
-    return small if x >= 0 else np.float32(1) - small
+def _sigmoid(x: Floats32, beta: float, table: Floats32) -> None:
+    """gnubg's 1 / (1 + e^-(beta x)) of each of ``x``, in place, in float32:
+    the tenths looked up in ``table``, linear in between; beyond ±10 a
+    constant (written without branches, so that it is vectorised)."""
+    minus_beta = np.float32(-beta)
+    far = np.float32(1 / 19931.370438230298)
+    for j in range(len(x)):
+        v = minus_beta * x[j]
+        a = abs(v)
+        tenths = min(np.float32(10) * a, np.float32(100))
+        i = np.int32(tenths)
+        near = np.float32(1) / (np.float32(1) + table[i] * (np.float32(10 - i) + tenths))
+        small = near if a < 10 else far
+        x[j] = small if v >= 0 else np.float32(1) - small
 
 
 @_jit
-def _forward(net: Net, room: _Room, table: Floats32) -> None:
-    """The net's outputs of the inputs ``room.row`` into ``room.out``, in
-    gnubg's arithmetic (float32, the hidden units' sums from their
-    thresholds input by input, skipping the inputs that are 0)."""
-    sums, out = room.sums, room.out
-    hidden = len(sums)
+def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
+    """The net's hidden units of the inputs ``room.row`` into
+    ``room.units[:, slot]``, in gnubg's arithmetic: float32, each unit's sum
+    from its threshold input by input (the inputs that are 0 skipped; four
+    at a time, in order)."""
+    row, sums, nonzero, values = room.row, room.sums, room.nonzero, room.values
+    n = 0
+    for i in range(len(row)):  # the inputs that are not 0, and three of no weight after them
+        nonzero[n] = i
+        values[n] = row[i]
+        n += row[i] != 0
+    nonzero[n : n + 3] = 0
+    values[n : n + 3] = 0
     sums[:] = net.hidden_bias
-    for i in range(len(room.row)):
-        v = room.row[i]
-        if v == 0:
-            continue
-        w = net.hidden[i]
-        if v == 1:
-            for j in range(hidden):
-                sums[j] += w[j]
-        else:
-            for j in range(hidden):
-                sums[j] += w[j] * v
-    beta = np.float32(-net.beta_hidden)
-    for j in range(hidden):
-        sums[j] = _sigmoid(beta * sums[j], table)
-    out[:] = net.output_bias
-    for j in range(hidden):
-        for k in range(len(out)):
-            out[k] += sums[j] * net.output[j, k]
-    beta = np.float32(-net.beta_output)
-    for k in range(len(out)):
-        out[k] = _sigmoid(beta * out[k], table)
+    w = net.hidden
+    for m in range(0, n, 4):
+        w0, w1, w2, w3 = w[nonzero[m]], w[nonzero[m + 1]], w[nonzero[m + 2]], w[nonzero[m + 3]]
+        v0, v1, v2, v3 = values[m], values[m + 1], values[m + 2], values[m + 3]
+        for j in range(len(sums)):
+            sums[j] = (((sums[j] + w0[j] * v0) + w1[j] * v1) + w2[j] * v2) + w3[j] * v3
+    _sigmoid(sums, net.beta_hidden, table)
+    room.units[:, slot] = sums
+
+
+@_jit
+def _outputs(net: Net, room: _Room, table: Floats32) -> None:
+    """The net's outputs ``room.outs`` (outputs, block) of the hidden units
+    ``room.units`` (hidden units, block) of a block of boards, each summed
+    from its threshold unit by unit in float32 (as gnubg does)."""
+    outs = room.outs
+    for k in range(len(outs)):
+        outs[k] = net.output_bias[k]
+    for j in range(len(room.units)):
+        units = room.units[j]
+        for k in range(len(outs)):
+            w = net.output[j, k]
+            out = outs[k]
+            for b in range(len(out)):
+                out[b] += units[b] * w
+    for k in range(len(outs)):
+        _sigmoid(outs[k], net.beta_output, table)
 
 
 @_jit
 def _evaluate(boards: Ints, crashed: Bools, made: bool, t: _Tables, contact: Net, crashed_net: Net, p: Floats) -> None:
-    """Row r of ``p``: the five probabilities of board r, with gnubg's sanity checks."""
-    room = _room(t, len(contact.hidden_bias), 5)
-    for r in range(len(boards)):
-        board = boards[r]
-        _board_inputs(board, crashed[r], made, t, room)
-        _forward(crashed_net if crashed[r] else contact, room, t.sigmoid)
-        q = room.out
-        if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
-            q[1] = q[2] = 0
-        if board[1].sum() < 15:
-            q[3] = q[4] = 0
-        q[1] = min(q[1], q[0])
-        q[3] = min(q[3], np.float32(1) - q[0])
-        q[2] = min(q[2], q[1])
-        q[4] = min(q[4], q[3])
-        p[r, 0] = q[0]
-        for i in range(1, 5):
-            p[r, i] = q[i] if q[i] >= 1e-4 else 0.0
+    """Row r of ``p``: the five probabilities of board r, with gnubg's
+    sanity checks; the boards of each net in blocks of :data:`_BLOCK`."""
+    room = _room(t, len(contact.hidden_bias), len(contact.output_bias))
+    rows = np.empty(len(boards), dtype=np.int64)
+    for net, crash in ((contact, False), (crashed_net, True)):
+        count = 0
+        for r in range(len(boards)):
+            rows[count] = r
+            count += crashed[r] == crash
+        for start in range(0, count, _BLOCK):
+            block = rows[start : min(start + _BLOCK, count)]
+            for slot in range(len(block)):
+                _board_inputs(boards[block[slot]], crash, made, t, room)
+                _hidden(net, room, t.sigmoid, slot)
+            _outputs(net, room, t.sigmoid)
+            for slot in range(len(block)):
+                _sanity(boards[block[slot]], room.outs[:, slot], p[block[slot]])
+
+
+@_jit
+def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
+    """gnubg's sanity checks of the outputs ``q`` into ``p`` (see :func:`probabilities`)."""
+    if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
+        q[1] = q[2] = 0
+    if board[1].sum() < 15:
+        q[3] = q[4] = 0
+    q[1] = min(q[1], q[0])
+    q[3] = min(q[3], np.float32(1) - q[0])
+    q[2] = min(q[2], q[1])
+    q[4] = min(q[4], q[3])
+    p[0] = q[0]
+    for i in range(1, 5):
+        p[i] = q[i] if q[i] >= 1e-4 else 0.0
 
 
 def probabilities(
