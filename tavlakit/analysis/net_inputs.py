@@ -89,7 +89,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def _jit(f: _F) -> _F:
     """``f`` compiled by numba (cached on disk: numba falls back to a user
     cache directory where the package's own is read-only)."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(f))
+    return cast(_F, numba.njit(cache=True, nogil=True, error_model="numpy")(f))
 
 
 class Net(NamedTuple):
@@ -182,7 +182,7 @@ def _escape_tables() -> tuple[Ints, Ints]:
 def _hit_ways() -> tuple[list[tuple[int, ...]], Ints]:
     """The ways of hitting (the dice used, in order) and, for each roll, the
     indices of its ways (single dice low then high, then the combinations;
-    -1 after the last)."""
+    the number of ways after the last)."""
     ways: list[tuple[int, ...]] = []
     slots = np.full((21, 4), -1, dtype=np.int64)
     for r, (low, high) in enumerate(_ROLLS):
@@ -191,6 +191,7 @@ def _hit_ways() -> tuple[list[tuple[int, ...]], Ints]:
             if way not in ways:
                 ways.append(way)
             slots[r, s] = ways.index(way)
+    slots[slots < 0] = len(ways)
     return ways, slots
 
 
@@ -220,6 +221,8 @@ class _Tables(NamedTuple):
     way_single: Bools  # whether by one die,
     way_steps: Ints  # the points stepped on before the target, in pips (0: none; ways, 3),
     way_either: Bools  # and whether either step will do (a non-double's two dice) or every one is needed
+    way_shift: Ints  # (ways, 3) pips - step, to shift a mask of closed points by (0: no step)
+    way_keep: Ints  # (ways, 3) -1 where there is a step, else 0
     roll_ways: Ints  # (21, 4) each roll's ways
     roll_weight: Ints  # of 36
     enter: Floats  # ENTER (:func:`_enter_loss_table`)
@@ -231,20 +234,22 @@ class _Tables(NamedTuple):
 def _tables() -> _Tables:
     ways, roll_ways = _hit_ways()
     escapes, beyond = _escape_tables()
+    pips = np.array([sum(w) for w in ways])
+    steps = np.array(
+        [
+            list(w) + [0] if len(w) == 2 and w[0] != w[1] else [w[0] * k for k in range(1, len(w))] + [0] * (4 - len(w))
+            for w in ways
+        ]
+    )
     return _Tables(
         escapes,
         beyond,
-        np.array([sum(w) for w in ways]),
+        pips,
         np.array([len(w) == 1 for w in ways]),
-        np.array(
-            [
-                list(w) + [0]
-                if len(w) == 2 and w[0] != w[1]
-                else [w[0] * k for k in range(1, len(w))] + [0] * (4 - len(w))
-                for w in ways
-            ]
-        ),
+        steps,
         np.array([len(w) == 2 and w[0] != w[1] for w in ways]),
+        np.where(steps > 0, pips[:, None] - steps, 0),
+        np.where(steps > 0, -1, 0),
         roll_ways,
         np.array([1 if low == high else 2 for low, high in _ROLLS]),
         _enter_loss_table(),
@@ -342,14 +347,15 @@ def classify(boards: NDArray[np.int_]) -> Ints:
 def _escapes(side: Ints, t: _Tables, escapes: Ints, beyond: Ints) -> None:
     """For an opposing chequer on each point p (0 to 24, as ``side`` counts),
     gnubg's Escapes and Escapes1 of ``side``'s made points."""
+    escape_table, beyond_table = t.escapes, t.beyond
     made = 0
     for p in range(25):
         if side[p] > 1:
             made |= 1 << p
     for p in range(25):
         mask = (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
-        escapes[p] = t.escapes[mask]
-        beyond[p] = t.beyond[mask]
+        escapes[p] = escape_table[mask]
+        beyond[p] = beyond_table[mask]
 
 
 @_jit
@@ -366,6 +372,15 @@ def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats
     way's hitters (a mask), its foremost hitter on the board, the pips lost
     to it, whether it hits another blot (a single die: with another chequer;
     more dice: on the way); the last column is left as no hit."""
+    # (the tables' arrays taken out once)
+    way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
+    way_shift, way_keep, roll_ways, roll_weight, top_bit = (
+        t.way_shift,
+        t.way_keep,
+        t.roll_ways,
+        t.roll_weight,
+        t.top_bit,
+    )
     home = 0
     for i in range(6):
         home += me[i] > (1 if made else 0)
@@ -382,85 +397,78 @@ def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats
     for j in range(25):
         if me[j] > 0 and not (j < 6 and me[j] == 2):
             movable |= 1 << j
-    for w in range(len(t.way_pips)):  # bit j: my chequer on point j hits with way w
-        pips = t.way_pips[w]
-        h = (blots << pips) & movable
-        k = -1
-        extra = 0
-        if h:
-            if not t.way_single[w]:  # a chequer on j steps on j - pips + step first
-                if t.way_either[w]:
-                    h &= ~((closed << (pips - t.way_steps[w, 0])) & (closed << (pips - t.way_steps[w, 1])))
-                else:
-                    for i in range(3):
-                        if t.way_steps[w, i] > 0:
-                            h &= ~(closed << (pips - t.way_steps[w, i]))
-            k = _top_bit(h & 0xFFFFFF, t.top_bit)
-            if t.way_single[w]:
-                extra = (h & (h - 1)) != 0
-            elif k >= 0:
-                for i in range(3):
-                    step = t.way_steps[w, i]
-                    if step > 0 and op[23 - k + step] == 1:
-                        extra = 1
-                        break
+    nways = len(way_pips)
+    for w in range(nways):  # bit j: my chequer on point j hits with way w (without branches)
+        pips = way_pips[w]
+        # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
+        first = (closed << way_shift[w, 0]) & way_keep[w, 0]
+        second = (closed << way_shift[w, 1]) & way_keep[w, 1]
+        third = (closed << way_shift[w, 2]) & way_keep[w, 2]
+        h = (blots << pips) & movable & ~((first & second) if way_either[w] else (first | second | third))
+        k = _top_bit(h & 0xFFFFFF, top_bit)
+        below = 23 - max(k, 0)  # the foremost hitter's point, as the opponent counts
+        on_way = False  # another blot where a die stops on the way
+        for i in range(3):
+            step = way_steps[w, i]
+            on_way |= (step > 0) & (op[min(below + step, 24)] == 1)
         hit[0, w] = h
         hit[1, w] = k
         hit[2, w] = k - pips + 1 if k >= 0 else 0
-        hit[3, w] = extra
+        hit[3, w] = ((h & (h - 1)) != 0) if way_single[w] else (on_way and k >= 0)
     lost = 0
     once = 0
     twice = 0
     for r in range(21):
-        w0, w1, w2, w3 = t.roll_ways[r]  # (-1: none, the last column)
+        w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
         if not hit[0, w0] | hit[0, w1] | hit[0, w2] | hit[0, w3]:
             continue
         pips_lost = 0
         count = 0
         if me[24] == 0:  # nobody on the bar
             pips_lost = max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3]))
-            if w3 >= 0:  # a double: a single die hits one blot, two if another chequer hits as well
+            if roll_weight[r] == 1:  # a double: a single die hits one blot, two if another chequer hits as well
                 count = 1 + hit[3, w0] if hit[0, w0] else 0
-                combined = (w1, w2, w3)
+                if hit[0, w1]:  # more dice: one blot hit, two if another stands where a die stops
+                    count = max(count, 1) + hit[3, w1]
+                if hit[0, w3]:
+                    count = max(count, 1) + hit[3, w3]
             else:  # a hit with each die, unless by the lone chequer that already hit with the other
                 count = (hit[0, w0] != 0) + (hit[0, w1] != 0 and (hit[1, w1] != hit[1, w0] or me[hit[1, w1]] > 1))
-                combined = (w2, w2, w2)
-            for w in combined:  # more dice: one blot hit, two if another stands where a die stops
-                if hit[0, w]:
-                    count = max(count, 1) + hit[3, w]
+            if hit[0, w2]:
+                count = max(count, 1) + hit[3, w2]
         elif me[24] == 1:  # one on the bar
             entered = False  # a die was given to a hit from the board: the other must enter
             for s in range(4):
-                w = t.roll_ways[r, s]
-                if w < 0:
+                w = roll_ways[r, s]
+                if w == nways:
                     break
                 on_bar = (hit[0, w] >> 24) & 1
-                if t.way_single[w]:
+                if way_single[w]:
                     if on_bar:
                         count += 1
-                        pips_lost = max(pips_lost, 25 - t.way_pips[w])
+                        pips_lost = max(pips_lost, 25 - way_pips[w])
                     k = hit[1, w]
-                    if s < 2 and k > 0 and not entered and op[t.way_pips[t.roll_ways[r, 1 - s]] - 1] <= 1:
+                    if s < 2 and k > 0 and not entered and op[way_pips[roll_ways[r, 1 - s]] - 1] <= 1:
                         entered = True
                         count += 1
                         pips_lost = max(pips_lost, hit[2, w])
                 elif on_bar:
                     count = max(count, 1)
-                    pips_lost = max(pips_lost, 25 - t.way_pips[w])
+                    pips_lost = max(pips_lost, 25 - way_pips[w])
                     for i in range(3):
-                        step = t.way_steps[w, i]
+                        step = way_steps[w, i]
                         if step > 0 and op[step + 1] == 1:  # (gnubg's own count)
                             count += 1
                             break
         else:  # more on the bar: only a single die hitting as it enters
             for s in range(2):
-                w = t.roll_ways[r, s]
-                if t.way_single[w] and (hit[0, w] >> 24) & 1:
+                w = roll_ways[r, s]
+                if way_single[w] and (hit[0, w] >> 24) & 1:
                     count += 1
-                    pips_lost = max(pips_lost, 25 - t.way_pips[w])
-        lost += pips_lost * t.roll_weight[r]
-        once += t.roll_weight[r] if count > 0 else 0
-        twice += t.roll_weight[r] if count > 1 else 0
+                    pips_lost = max(pips_lost, 25 - way_pips[w])
+        lost += pips_lost * roll_weight[r]
+        once += roll_weight[r] if count > 0 else 0
+        twice += roll_weight[r] if count > 1 else 0
     row[at] = lost / 432.0
     row[at + 1] = once / 36.0
     row[at + 2] = twice / 36.0
@@ -610,6 +618,8 @@ class _Room(NamedTuple):
     values: Floats32  # and their values
     units: Floats32  # (hidden units, block) the hidden units of a block of boards
     outs: Floats32  # (outputs, block) their outputs
+    tenths: Floats32  # (hidden units) room for :func:`_sigmoid`
+    looked: Floats32
 
 
 @_jit
@@ -627,6 +637,8 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
         np.zeros(253, np.float32),
         np.zeros((hidden, _BLOCK), np.float32),
         np.zeros((outputs, _BLOCK), np.float32),
+        np.zeros(max(hidden, _BLOCK), np.float32),
+        np.zeros(max(hidden, _BLOCK), np.float32),
     )
 
 
@@ -669,19 +681,22 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
 
 
 @_jit
-def _sigmoid(x: Floats32, beta: float, table: Floats32) -> None:
+def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
     """gnubg's 1 / (1 + e^-(beta x)) of each of ``x``, in place, in float32:
     the tenths looked up in ``table``, linear in between; beyond ±10 a
-    constant (written without branches, so that it is vectorised)."""
+    constant (the look-up apart, so that the rest is vectorised)."""
     minus_beta = np.float32(-beta)
+    tenths, looked = room.tenths, room.looked
+    for j in range(len(x)):
+        x[j] *= minus_beta
+        tenths[j] = min(np.float32(10) * abs(x[j]), np.float32(100))
+    for j in range(len(x)):
+        looked[j] = table[np.int32(tenths[j])]
     far = np.float32(1 / 19931.370438230298)
     for j in range(len(x)):
-        v = minus_beta * x[j]
-        a = abs(v)
-        tenths = min(np.float32(10) * a, np.float32(100))
-        i = np.int32(tenths)
-        near = np.float32(1) / (np.float32(1) + table[i] * (np.float32(10 - i) + tenths))
-        small = near if a < 10 else far
+        v = x[j]
+        near = np.float32(1) / (np.float32(1) + looked[j] * ((np.float32(10) - np.floor(tenths[j])) + tenths[j]))
+        small = near if abs(v) < np.float32(10) else far
         x[j] = small if v >= 0 else np.float32(1) - small
 
 
@@ -691,7 +706,7 @@ def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
     ``room.units[:, slot]``, in gnubg's arithmetic: float32, each unit's sum
     from its threshold input by input (the inputs that are 0 skipped; four
     at a time, in order)."""
-    row, sums, nonzero, values = room.row, room.sums, room.nonzero, room.values
+    row, sums, nonzero, values, units = room.row, room.sums, room.nonzero, room.values, room.units
     n = 0
     for i in range(len(row)):  # the inputs that are not 0, and three of no weight after them
         nonzero[n] = i
@@ -702,31 +717,35 @@ def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
     sums[:] = net.hidden_bias
     w = net.hidden
     for m in range(0, n, 4):
-        w0, w1, w2, w3 = w[nonzero[m]], w[nonzero[m + 1]], w[nonzero[m + 2]], w[nonzero[m + 3]]
+        i0, i1, i2, i3 = nonzero[m], nonzero[m + 1], nonzero[m + 2], nonzero[m + 3]
         v0, v1, v2, v3 = values[m], values[m + 1], values[m + 2], values[m + 3]
         for j in range(len(sums)):
-            sums[j] = (((sums[j] + w0[j] * v0) + w1[j] * v1) + w2[j] * v2) + w3[j] * v3
-    _sigmoid(sums, net.beta_hidden, table)
-    room.units[:, slot] = sums
+            sums[j] = (((sums[j] + w[i0, j] * v0) + w[i1, j] * v1) + w[i2, j] * v2) + w[i3, j] * v3
+    _sigmoid(sums, net.beta_hidden, table, room)
+    for j in range(len(sums)):
+        units[j, slot] = sums[j]
 
 
 @_jit
 def _outputs(net: Net, room: _Room, table: Floats32) -> None:
-    """The net's outputs ``room.outs`` (outputs, block) of the hidden units
+    """The net's five outputs ``room.outs`` (5, block) of the hidden units
     ``room.units`` (hidden units, block) of a block of boards, each summed
     from its threshold unit by unit in float32 (as gnubg does)."""
-    outs = room.outs
-    for k in range(len(outs)):
-        outs[k] = net.output_bias[k]
-    for j in range(len(room.units)):
-        units = room.units[j]
-        for k in range(len(outs)):
-            w = net.output[j, k]
-            out = outs[k]
-            for b in range(len(out)):
-                out[b] += units[b] * w
-    for k in range(len(outs)):
-        _sigmoid(outs[k], net.beta_output, table)
+    outs, units, output, bias = room.outs, room.units, net.output, net.output_bias
+    for b in range(outs.shape[1]):
+        for k in range(5):
+            outs[k, b] = bias[k]
+    for j in range(len(units)):
+        w0, w1, w2, w3, w4 = output[j, 0], output[j, 1], output[j, 2], output[j, 3], output[j, 4]
+        for b in range(outs.shape[1]):
+            u = units[j, b]
+            outs[0, b] += u * w0
+            outs[1, b] += u * w1
+            outs[2, b] += u * w2
+            outs[3, b] += u * w3
+            outs[4, b] += u * w4
+    for k in range(5):
+        _sigmoid(outs[k], net.beta_output, table, room)
 
 
 @_jit
@@ -735,6 +754,7 @@ def _evaluate(boards: Ints, crashed: Bools, made: bool, t: _Tables, contact: Net
     sanity checks; the boards of each net in blocks of :data:`_BLOCK`."""
     room = _room(t, len(contact.hidden_bias), len(contact.output_bias))
     rows = np.empty(len(boards), dtype=np.int64)
+    table, outs = t.sigmoid, room.outs
     for net, crash in ((contact, False), (crashed_net, True)):
         count = 0
         for r in range(len(boards)):
@@ -744,10 +764,10 @@ def _evaluate(boards: Ints, crashed: Bools, made: bool, t: _Tables, contact: Net
             block = rows[start : min(start + _BLOCK, count)]
             for slot in range(len(block)):
                 _board_inputs(boards[block[slot]], crash, made, t, room)
-                _hidden(net, room, t.sigmoid, slot)
-            _outputs(net, room, t.sigmoid)
+                _hidden(net, room, table, slot)
+            _outputs(net, room, table)
             for slot in range(len(block)):
-                _sanity(boards[block[slot]], room.outs[:, slot], p[block[slot]])
+                _sanity(boards[block[slot]], outs[:, slot], p[block[slot]])
 
 
 @_jit
