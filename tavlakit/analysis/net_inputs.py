@@ -88,8 +88,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def _jit(f: _F) -> _F:
     """``f`` compiled by numba (cached on disk: numba falls back to a user
-    cache directory where the package's own is read-only)."""
-    return cast(_F, numba.njit(cache=True, nogil=True, error_model="numpy")(f))
+    cache directory where the package's own is read-only), without numba's
+    reference counting (``_nrt``: it cost a fifth of the time, counting every
+    array of a tuple passed a board at a time), so the kernels allocate
+    nothing: their room is made by the caller (:func:`_room`)."""
+    return cast(_F, numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)(f))
 
 
 class Net(NamedTuple):
@@ -301,15 +304,16 @@ OVER, BEAROFF2, BEAROFF1, RACE, CRASHED, CONTACT = range(6)
 def _classify(boards: Ints, classes: Ints) -> None:
     for r in range(len(boards)):
         board = boards[r]
-        back = np.zeros(2, dtype=np.int64)
-        for s in range(2):
-            back[s] = 24
-            while back[s] >= 0 and board[s, back[s]] == 0:
-                back[s] -= 1
-        if back[0] < 0 or back[1] < 0:
+        back = 24
+        while back >= 0 and board[0, back] == 0:
+            back -= 1
+        back_on_roll = 24
+        while back_on_roll >= 0 and board[1, back_on_roll] == 0:
+            back_on_roll -= 1
+        if back < 0 or back_on_roll < 0:
             classes[r] = OVER
-        elif back[0] + back[1] <= 22:  # no contact
-            if back[0] >= 6 or back[1] >= 6:
+        elif back + back_on_roll <= 22:  # no contact
+            if back >= 6 or back_on_roll >= 6:
                 classes[r] = RACE
             else:
                 classes[r] = BEAROFF2 if board[0].sum() <= 6 and board[1].sum() <= 6 else BEAROFF1
@@ -622,8 +626,8 @@ class _Room(NamedTuple):
     looked: Floats32
 
 
-@_jit
 def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
+    """Room for the kernels, for nets of ``hidden`` units and ``outputs`` outputs."""
     hit = np.zeros((4, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
     hit[1] = -1
     z = np.zeros((2, 25), dtype=np.int64)
@@ -661,12 +665,12 @@ def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Roo
 
 
 @_jit
-def _fill(boards: Ints, crashed: Bools, made: bool, t: _Tables, x: Floats32) -> None:
+def _fill(boards: Ints, crashed: Bools, made: bool, t: _Tables, room: _Room, x: Floats32) -> None:
     """Row r of ``x``: the 250 inputs of board r."""
-    room = _room(t, 1, 1)
     for r in range(len(boards)):
         _board_inputs(boards[r], crashed[r], made, t, room)
-        x[r] = room.row
+        for i in range(250):
+            x[r, i] = room.row[i]
 
 
 def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = False) -> Floats32:
@@ -676,7 +680,7 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
     opponent (``made``: gnubg-nn's rule for the shots, :func:`rule_differs`)."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
     x = np.empty((len(b), 250), dtype=np.float32)
-    _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, x)
+    _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, _room(_TABLES, 1, 1), x)
     return x
 
 
@@ -712,10 +716,12 @@ def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
         nonzero[n] = i
         values[n] = row[i]
         n += row[i] != 0
-    nonzero[n : n + 3] = 0
-    values[n : n + 3] = 0
-    sums[:] = net.hidden_bias
-    w = net.hidden
+    for m in range(n, n + 3):
+        nonzero[m] = 0
+        values[m] = 0
+    w, bias = net.hidden, net.hidden_bias
+    for j in range(len(sums)):
+        sums[j] = bias[j]
     for m in range(0, n, 4):
         i0, i1, i2, i3 = nonzero[m], nonzero[m + 1], nonzero[m + 2], nonzero[m + 3]
         v0, v1, v2, v3 = values[m], values[m + 1], values[m + 2], values[m + 3]
@@ -749,11 +755,20 @@ def _outputs(net: Net, room: _Room, table: Floats32) -> None:
 
 
 @_jit
-def _evaluate(boards: Ints, crashed: Bools, made: bool, t: _Tables, contact: Net, crashed_net: Net, p: Floats) -> None:
+def _evaluate(
+    boards: Ints,
+    crashed: Bools,
+    made: bool,
+    t: _Tables,
+    contact: Net,
+    crashed_net: Net,
+    room: _Room,
+    rows: Ints,
+    p: Floats,
+) -> None:
     """Row r of ``p``: the five probabilities of board r, with gnubg's
-    sanity checks; the boards of each net in blocks of :data:`_BLOCK`."""
-    room = _room(t, len(contact.hidden_bias), len(contact.output_bias))
-    rows = np.empty(len(boards), dtype=np.int64)
+    sanity checks; the boards of each net in blocks of :data:`_BLOCK`
+    (``rows``: room for their numbers)."""
     table, outs = t.sigmoid, room.outs
     for net, crash in ((contact, False), (crashed_net, True)):
         count = 0
@@ -799,5 +814,7 @@ def probabilities(
     1e-4 as 0."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
     p = np.empty((len(b), 5))
-    _evaluate(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, contact, crashed_net, p)
+    room = _room(_TABLES, len(contact.hidden_bias), len(contact.output_bias))
+    crash = np.ascontiguousarray(crashed, dtype=np.bool_)
+    _evaluate(b, crash, made, _TABLES, contact, crashed_net, room, np.empty(len(b), dtype=np.int64), p)
     return p
