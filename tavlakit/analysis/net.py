@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..i18n import _
-from .net_inputs import Net, nets_of_wd, probabilities, rule_differs
+from .net_inputs import CONTACT, CRASHED, Net, classify, nets_of_wd, probabilities, rule_differs
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
@@ -106,9 +106,9 @@ def correct(boards: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]) -> No
     rows = np.flatnonzero(rule_differs(boards))
     if not len(rows):
         return
-    classes = np.array([gnubg_nn.classify(board) for board in boards[rows].tolist()])
-    net = (classes == gnubg_nn.c_contact) | (classes == gnubg_nn.c_crashed)
-    rows, crashed = rows[net], classes[net] == gnubg_nn.c_crashed
+    classes = classify(boards[rows])
+    net = (classes == CONTACT) | (classes == CRASHED)
+    rows, crashed = rows[net], classes[net] == CRASHED
     if not len(rows):
         return
     probs[rows] = probabilities(boards[rows], crashed, *nets)

@@ -59,7 +59,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar, cast
 
-import numba  # type: ignore[import-untyped]
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -84,6 +84,8 @@ WD_NETS = (
 WD_MAGIC = struct.pack("<f", 472.3782)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+#: numba's options for the kernels (see :func:`_jit`).
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
 
 
 def _jit(f: _F) -> _F:
@@ -92,7 +94,7 @@ def _jit(f: _F) -> _F:
     reference counting (``_nrt``: it cost a fifth of the time, counting every
     array of a tuple passed a board at a time), so the kernels allocate
     nothing: their room is made by the caller (:func:`_room`)."""
-    return cast(_F, numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)(f))
+    return cast(_F, numba.njit(f, **_OPTIONS))
 
 
 class Net(NamedTuple):
