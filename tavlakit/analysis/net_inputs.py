@@ -9,15 +9,23 @@ contact positions up to 0.03 away from gnubg's own 0-ply evaluation.
 :func:`rule_differs` finds the boards where the two rules can disagree
 (about 11% of contact positions; :func:`rule_may_differ_after` the positions
 from which a play can reach one), :func:`probabilities` evaluates them from
-gnubg 1.07's inputs (float64, exact division, gnubg's table sigmoid, gnubg's
-sanity checks). Measured against gnubg 1.07 itself: of 222 flagged positions
-of random play, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's
-own: 13%, median 2.5e-3, largest 0.063); of 799 other positions of random
-play 783 within 1e-4 (the other 16, largest 1.2e-3, differ by gnubg's
-float32 arithmetic: 14 of them are unflagged and gnubg-nn is as far off).
-With this module's prototype the luck of gnubg's reference records came out
-within 0.5% of gnubg's instead of up to 5%. About 17 µs a board in batches
-of 300 to 3000 (a call costs about 0.9 ms however small).
+gnubg 1.07's inputs, in gnubg's own arithmetic (float32, each hidden unit
+summed input by input, gnubg's table sigmoid, gnubg's sanity checks).
+Measured against gnubg 1.07 itself: of 222 flagged positions of random
+play, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's own: 13%,
+median 2.5e-3, largest 0.063); of 800 other positions 99% within 1e-4, and
+all of them within 1e-6 of gnubg-nn's own evaluation (the 7 beyond 1e-4,
+largest 1.2e-3, are gnubg 1.07's arithmetic: gnubg-nn is as far off). With
+gnubg-nn's rule (``made``) and its weights, gnubg-nn's evaluation of every
+contact and crashed position of 26 000 of random play is reproduced within
+2.4e-7. With this module's prototype the luck of gnubg's reference records
+came out within 0.5% of gnubg's instead of up to 5%. :func:`classify` gives
+gnubg's class of each board as :func:`gnubg_nn.classify` does.
+
+The kernels are compiled by numba (cached on disk: about 9 s the first time,
+then a fifth of a second to load); in batches of 450 boards they take about
+2.3 µs a board (inputs 1.3) on the plays of a position and 3.2 (inputs 2.0)
+on positions of random play, where blots abound; a call costs about 15 µs.
 
 Each side's 25 inputs ("half"), of the side ``me`` against ``op``
 (points counted from the side's own ace, 24 the bar; ``ob``: 23 minus the
