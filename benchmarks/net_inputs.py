@@ -72,8 +72,8 @@ def main() -> None:
     for n in (1, 30, 450, 3000):
         b = np.resize(boards, (n, 2, 25))
         c = np.resize(crashed, n)
-        x = per_board(lambda: inputs(b, c), n, args.repeat)
-        p = per_board(lambda: probabilities(b, c, contact, crashed_net), n, args.repeat)
+        x = per_board(lambda b=b, c=c: inputs(b, c), n, args.repeat)
+        p = per_board(lambda b=b, c=c: probabilities(b, c, contact, crashed_net), n, args.repeat)
         print(f"{n:>6} {x:>10.2f} {p:>14.2f}")
     use_net(GNUBG_WD)
     reload()
