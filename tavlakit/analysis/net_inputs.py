@@ -407,28 +407,37 @@ def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats
             closed |= 1 << q
     if home <= 2:
         blots &= ~3
+    if not blots:
+        row[at] = row[at + 1] = row[at + 2] = 0
+        return
     movable = 0
     for j in range(25):
         if me[j] > 0 and not (j < 6 and me[j] == 2):
             movable |= 1 << j
     nways = len(way_pips)
-    for w in range(nways):  # bit j: my chequer on point j hits with way w (without branches)
+    for w in range(nways):  # bit j: my chequer on point j hits with way w
         pips = way_pips[w]
-        # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
-        first = (closed << way_shift[w, 0]) & way_keep[w, 0]
-        second = (closed << way_shift[w, 1]) & way_keep[w, 1]
-        third = (closed << way_shift[w, 2]) & way_keep[w, 2]
-        h = (blots << pips) & movable & ~((first & second) if way_either[w] else (first | second | third))
-        k = _top_bit(h & 0xFFFFFF, top_bit)
-        below = 23 - max(k, 0)  # the foremost hitter's point, as the opponent counts
-        on_way = False  # another blot where a die stops on the way
-        for i in range(3):
-            step = way_steps[w, i]
-            on_way |= (step > 0) & (op[min(below + step, 24)] == 1)
+        h = (blots << pips) & movable
+        k = -1
+        extra = False
+        if h:
+            # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
+            first = (closed << way_shift[w, 0]) & way_keep[w, 0]
+            second = (closed << way_shift[w, 1]) & way_keep[w, 1]
+            third = (closed << way_shift[w, 2]) & way_keep[w, 2]
+            h &= ~((first & second) if way_either[w] else (first | second | third))
+            k = _top_bit(h & 0xFFFFFF, top_bit)
+            if way_single[w]:
+                extra = (h & (h - 1)) != 0  # another chequer hits with it too
+            elif k >= 0:
+                below = 23 - k  # the foremost hitter's point, as the opponent counts
+                for i in range(3):  # another blot where a die stops on the way
+                    step = way_steps[w, i]
+                    extra |= (step > 0) & (op[min(below + step, 24)] == 1)
         hit[0, w] = h
         hit[1, w] = k
         hit[2, w] = k - pips + 1 if k >= 0 else 0
-        hit[3, w] = ((h & (h - 1)) != 0) if way_single[w] else (on_way and k >= 0)
+        hit[3, w] = extra
     lost = 0
     once = 0
     twice = 0
