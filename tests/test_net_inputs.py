@@ -1,4 +1,4 @@
-"""gnubg 1.07's contact and crashed inputs (analysis/net_inputs.py) against gnubg 1.07 itself."""
+"""gnubg 1.07's contact and crashed inputs (analysis/net_inputs.py) against gnubg 1.07 and gnubg-nn."""
 
 from __future__ import annotations
 
