@@ -228,8 +228,8 @@ def _enter_loss_table() -> Floats:
 class _Tables(NamedTuple):
     """What the kernels look up, built once."""
 
-    escapes: Ints  # by mask of the made points ahead (:func:`_escape_tables`)
-    beyond: Ints
+    escapes: NDArray[np.int16]  # by mask of the made points ahead (:func:`_escape_tables`)
+    beyond: NDArray[np.int16]
     way_pips: Ints  # by way of hitting (:func:`_hit_ways`): the pips it moves,
     way_single: Bools  # whether by one die,
     way_steps: Ints  # the points stepped on before the target, in pips (0: none; ways, 3),
@@ -241,7 +241,7 @@ class _Tables(NamedTuple):
     enter: Floats  # ENTER (:func:`_enter_loss_table`)
     backbone: Ints  # BACKBONE's score of a made point d pips behind the rearmost made point
     sigmoid: Floats32  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
-    top_bit: Ints  # the highest bit set of each 13-bit number (-1 for 0)
+    top_bit: NDArray[np.int8]  # the highest bit set of each 13-bit number (-1 for 0)
 
 
 def _tables() -> _Tables:
@@ -255,8 +255,8 @@ def _tables() -> _Tables:
         ]
     )
     return _Tables(
-        escapes,
-        beyond,
+        escapes.astype(np.int16),  # (small tables stay in the first-level cache)
+        beyond.astype(np.int16),
         pips,
         np.array([len(w) == 1 for w in ways]),
         steps,
@@ -268,7 +268,7 @@ def _tables() -> _Tables:
         _enter_loss_table(),
         np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)]),
         (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32),
-        np.array([n.bit_length() - 1 for n in range(8192)]),
+        np.array([n.bit_length() - 1 for n in range(8192)], dtype=np.int8),
     )
 
 
@@ -373,7 +373,7 @@ def _escapes(side: Ints, t: _Tables, escapes: Ints, beyond: Ints) -> None:
 
 
 @_jit
-def _top_bit(mask: int, table: Ints) -> int:
+def _top_bit(mask: int, table: NDArray[np.int8]) -> int:
     """The highest bit set in ``mask`` (below 2**26; -1 for none)."""
     return int(table[mask]) if mask < 8192 else 13 + int(table[mask >> 13])
 
