@@ -24,8 +24,9 @@ gnubg's class of each board as :func:`gnubg_nn.classify` does.
 
 The kernels are compiled by numba (cached on disk: about 9 s the first time,
 then a fifth of a second to load); in batches of 450 boards they take about
-2.3 µs a board (inputs 1.3) on the plays of a position and 3.2 (inputs 2.0)
-on positions of random play, where blots abound; a call costs about 15 µs.
+1.7 µs a board (inputs 0.7) on the plays of gnubg's positions and 3 (inputs
+1.8) on positions of random play, where blots abound; a call costs about 15
+µs (``benchmarks/net_inputs.py``; gnubg-nn, a board at a time: 3.8 µs).
 
 Each side's 25 inputs ("half"), of the side ``me`` against ``op``
 (points counted from the side's own ace, 24 the bar; ``ob``: 23 minus the
