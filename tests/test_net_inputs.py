@@ -1,4 +1,4 @@
-"""gnubg 1.07's contact and crashed inputs (analysis/net_inputs.py) against gnubg 1.07 itself."""
+"""gnubg 1.07's contact and crashed inputs (analysis/net_inputs.py) against gnubg 1.07 and gnubg-nn."""
 
 from __future__ import annotations
 
@@ -10,10 +10,35 @@ import pytest
 from gnubg_cube import ask_gnubg_cube
 from test_net import own_net_after  # noqa: F401  (a fixture)
 
-from tavlakit.analysis.net import OWN, evaluate, use_net
-from tavlakit.analysis.net_inputs import Net, nets_of_wd, probabilities, rule_differs
+from tavlakit.analysis.equity import net_board
+from tavlakit.analysis.net import OWN, _nets_of_text, evaluate, use_net
+from tavlakit.analysis.net_inputs import (
+    BEAROFF1,
+    BEAROFF2,
+    CONTACT,
+    CRASHED,
+    OVER,
+    RACE,
+    Net,
+    classify,
+    inputs,
+    nets_of_wd,
+    probabilities,
+)
+from tavlakit.formats.mat import load_mat
+from tavlakit.replay import replay
 
 START = "4HPwATDgc/ABMA"
+
+
+def rule_differs(boards: np.ndarray) -> np.ndarray:
+    """The contact and crashed boards whose inputs the two home board rules
+    (gnubg 1.07's points held, gnubg-nn's points made) tell apart."""
+    boards = np.asarray(boards, dtype=np.int64)
+    crashed = classify(boards) == CRASHED
+    return (inputs(boards, crashed, made=True) != inputs(boards, crashed)).any(axis=1)
+
+
 #: Pairs found by hand: gnubg 1.07 counts the blot on the ace (deuce) point as
 #: a target (three home points occupied), gnubg-nn does not (one made); the
 #: controls take the condition away (two occupied, or three made).
@@ -179,4 +204,74 @@ def test_gnubg_nns_own_weights_evaluate_by_gnubgs_rule(own_net_after: None) -> N
         ours = evaluate(np.array(boards, dtype=np.int64))
         theirs = np.array([gnubg_nn.probabilities(board, 0) for board in boards])
         assert np.abs(ours[0] - theirs[0]).max() > 1e-3
-        assert np.abs(ours[1:] - theirs[1:]).max() < 2e-5
+        assert np.abs(ours[1:] - theirs[1:]).max() < 1e-6
+
+
+def played_boards(seed: int, games: int) -> list[list[list[int]]]:
+    """Every board of ``games`` games of random play, to the end (gnubg-nn's
+    boards, on roll: board[1])."""
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(games):
+        board = gnubg_nn.board_from_position_id(START)
+        while True:
+            found.append(board)
+            if gnubg_nn.classify(board) == gnubg_nn.c_over:
+                break
+            keys = gnubg_nn.moves(board, *(int(d) for d in rng.integers(1, 7, 2)))
+            after = gnubg_nn.board_from_position_key(keys[rng.integers(len(keys))]) if keys else board
+            board = [list(after[1]), list(after[0])]
+    return found
+
+
+def scattered_boards(seed: int, wanted: int) -> list[list[list[int]]]:
+    """Boards of 1 to 15 chequers a side scattered at random over the first
+    6, 7, 12 or all 25 points (the edges of the bearoff, race and crashed
+    classes), not always positions of a game."""
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(wanted):
+        board = [[0] * 25, [0] * 25]
+        for side in board:
+            far = int(rng.choice([6, 7, 12, 25]))
+            for _ in range(int(rng.integers(1, 16))):
+                side[int(rng.integers(0, far))] += 1
+        found.append(board)
+    return found
+
+
+def corpus_boards(corpus_dir: Path) -> list[list[list[int]]]:
+    """The boards before every turn of the corpus's 7-point match (gnubg's own record)."""
+    match = load_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
+    return [net_board(step.before) for game in replay(match) for step in game.steps]
+
+
+def test_classes_are_gnubg_nns(corpus_dir: Path) -> None:
+    boards = played_boards(5, 60) + scattered_boards(6, 20_000) + corpus_boards(corpus_dir)
+    theirs = np.array([gnubg_nn.classify(b) for b in boards])
+    ours = classify(np.array(boards))
+    assert (ours == theirs).all()
+    codes = (gnubg_nn.c_over, gnubg_nn.c_bearoff, gnubg_nn.c_race, gnubg_nn.c_crashed, gnubg_nn.c_contact)
+    assert codes == (OVER, BEAROFF1, RACE, CRASHED, CONTACT)
+    assert (
+        np.bincount(ours, minlength=6) > 50
+    ).all() and BEAROFF2 == 1  # each class met often, the two-sided bearoff too
+
+
+def test_gnubg_nns_rule_gives_gnubg_nns_evaluation(corpus_dir: Path, own_net_after: None) -> None:  # noqa: F811
+    """With gnubg-nn's rule for the shots (``made``) and its own weights,
+    every one of the 250 inputs is checked against gnubg-nn's own C code:
+    the probabilities come out as gnubg-nn's, up to float32 rounding."""
+    use_net(None)
+    own = _nets_of_text(OWN.read_text(encoding="ascii"))
+    boards = np.array(list(random_play(13, 3000).values()) + corpus_boards(corpus_dir))
+    classes = classify(boards)
+    boards = boards[(classes == CONTACT) | (classes == CRASHED)]
+    crashed = classify(boards) == CRASHED
+    theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
+    ours = probabilities(boards, crashed, own["contact contact250"], own["crashed"], made=True)
+    assert len(boards) > 3000 and crashed.sum() > 100 and rule_differs(boards).sum() > 200
+    assert np.abs(ours - theirs).max() < 1e-6
+    flagged = rule_differs(boards)
+    gnubgs = probabilities(boards[flagged], crashed[flagged], own["contact contact250"], own["crashed"])
+    assert np.median(np.abs(gnubgs - theirs[flagged]).max(axis=1)) > 1e-3  # the rule is what differs

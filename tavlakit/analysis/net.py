@@ -18,7 +18,8 @@ which moves about one contact position in twelve by up to 0.03 with
 gnubg's weights; gnubg-nn's own weights were trained on gnubg's rule too
 (gnubg-nn's source has it; so evaluated, their luck, errors and cube
 errors on gnubg's reference records come out two to three times as close
-to gnubg's). Other text weights are evaluated by gnubg-nn as they are.
+to gnubg's). Other text weights, trained on gnubg-nn's inputs, are
+evaluated with gnubg-nn's rule, as gnubg-nn evaluates them.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy.typing as npt
 
 from ..i18n import _
 from ..position import CHECKERS
-from .net_inputs import Net, nets_of_wd, probabilities
+from .net_inputs import CONTACT, CRASHED, OVER, Net, classify, nets_of_wd, probabilities
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
@@ -47,9 +48,9 @@ _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250",
 
 _handles: dict[str, Any] = {}
 _digests: dict[str, str] = {}
-#: The contact and crashed nets :func:`evaluate` batches, per weights file (gnubg's binary ones,
-#: and gnubg-nn's own once first needed).
-_batched: dict[str, tuple[Net, Net]] = {}
+#: The contact and crashed nets :func:`evaluate` batches, per weights file (gnubg-nn's own once first
+#: needed), and whether their inputs follow gnubg-nn's home board rule.
+_batched: dict[str, tuple[Net, Net, bool]] = {}
 _current: str = str(OWN)
 
 
@@ -90,40 +91,39 @@ def net_digest() -> str | None:
 def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     """gnubg's 0-ply probabilities ``(n, 5)`` of the side on roll for many
     ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second),
-    with the weights in use: contact and crashed positions from gnubg
-    1.07's inputs in one batch (:mod:`.net_inputs`; gnubg's binary weights
-    and gnubg-nn's own), the others by gnubg-nn one by one; a finished
-    game (the side not on roll has borne off) as gnubg scores it."""
+    with the weights in use: contact and crashed positions from their
+    inputs in one batch (:mod:`.net_inputs`: gnubg 1.07's, or gnubg-nn's for
+    other text weights), race and bearoff positions by gnubg-nn one by one,
+    a finished game (the side not on roll has borne off) as gnubg scores it."""
     boards = np.asarray(boards, dtype=np.int64)
     probs = np.zeros((len(boards), 5))
     if not len(boards):
         return probs
-    classes = np.array([gnubg_nn.classify(board) for board in boards.tolist()])
-    nets = _nets()
-    batched = (classes == gnubg_nn.c_contact) | (classes == gnubg_nn.c_crashed) if nets else np.zeros(len(boards), bool)
-    if batched.any() and nets:
-        probs[batched] = probabilities(boards[batched], classes[batched] == gnubg_nn.c_crashed, *nets)
-    over = classes == gnubg_nn.c_over
-    if (
-        over.any()
-    ):  # the side on roll has lost: gammon with none off, backgammon with one in the winner's home or the bar
+    classes = classify(boards)
+    net = (classes == CONTACT) | (classes == CRASHED)
+    contact, crashed, made = _nets()
+    if net.any():
+        probs[net] = probabilities(boards[net], classes[net] == CRASHED, contact, crashed, made)
+    over = classes == OVER
+    if over.any():  # the side on roll lost: gammon with none off, backgammon with one in the winner's home or the bar
         left = boards[over, 1]
         gammon = left.sum(axis=1) == CHECKERS
         probs[over, 3] = gammon
         probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
-    rest = np.flatnonzero(~batched & ~over)
+    rest = np.flatnonzero(~net & ~over)
     if len(rest):
         probs[rest] = [gnubg_nn.probabilities(board, 0) for board in boards[rest].tolist()]
     return probs
 
 
-def _nets() -> tuple[Net, Net] | None:
-    """The contact and crashed nets :func:`evaluate` batches, of the weights
-    in use (None: other text weights, left to gnubg-nn)."""
-    if _current == str(OWN) and _current not in _batched:  # read when first needed
+def _nets() -> tuple[Net, Net, bool]:
+    """The contact and crashed nets of the weights in use, and whether
+    their inputs count gnubg-nn's home board rule (other text weights,
+    trained on gnubg-nn's inputs) rather than gnubg 1.07's."""
+    if _current not in _batched:  # gnubg-nn's own: read when first needed
         own = _nets_of_text(OWN.read_text(encoding="ascii"))
-        _batched[_current] = (own["contact contact250"], own["crashed"])
-    return _batched.get(_current)
+        _batched[_current] = (own["contact contact250"], own["crashed"], False)
+    return _batched[_current]
 
 
 def _load(path: Path, shown: str) -> Any:
@@ -132,14 +132,20 @@ def _load(path: Path, shown: str) -> Any:
     except OSError as exc:
         raise ValueError(_("{path}: cannot be read ({reason})").format(path=shown, reason=exc.strerror)) from None
     _digests[str(path)] = hashlib.sha256(data).hexdigest()[:16]
-    if data.startswith(b"GNU Backgammon "):  # gnubg's text weights
-        return _net_load(path, shown)
+    if data.startswith(b"GNU Backgammon "):  # text weights: gnubg-nn's own, or others trained on gnubg-nn's inputs
+        handle = _net_load(path, shown)
+        nets = _nets_of_text(data.decode("ascii", "replace"))
+        if "contact contact250" not in nets or "crashed" not in nets:
+            reason = _("no contact or crashed net")
+            raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=reason))
+        _batched[str(path)] = (nets["contact contact250"], nets["crashed"], path.resolve() != OWN.resolve())
+        return handle
     nets = nets_of_wd(data, shown)
     with tempfile.TemporaryDirectory() as folder:
         text = Path(folder) / "gnubg.weights"
         text.write_text(_text_of_nets(nets), encoding="ascii")
         handle = _net_load(text, shown)
-    _batched[str(path)] = (nets["contact contact250"], nets["crashed"])
+    _batched[str(path)] = (nets["contact contact250"], nets["crashed"], False)
     return handle
 
 

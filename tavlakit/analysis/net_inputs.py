@@ -1,22 +1,31 @@
-"""gnubg 1.07's contact and crashed net inputs, for the positions where gnubg-nn's differ.
+"""gnubg 1.07's contact and crashed nets: their inputs and outputs for many boards at once.
 
-gnubg-nn's pypi build (1.1.0a6 to a11) counts a strong home board differently
-from gnubg 1.07 in three of the 250 inputs of the contact and crashed nets
-(PIPLOSS, P1, P2): an opposing blot on one's own ace or deuce point is
-counted as a target only with more than two home points occupied (gnubg
-1.07) or made (gnubg-nn). With gnubg 1.07's weights that puts about 8% of
-contact positions up to 0.03 away from gnubg's own 0-ply evaluation.
-:func:`rule_differs` finds the boards where the two rules can disagree
-(about 11% of contact positions), :func:`probabilities` evaluates them from
-gnubg 1.07's inputs (float64, exact division, gnubg's table sigmoid, gnubg's
-sanity checks). Measured against gnubg 1.07 itself: of 222 flagged positions
-of random play, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's
-own: 13%, median 2.5e-3, largest 0.063); of 799 other positions of random
-play 783 within 1e-4 (the other 16, largest 1.2e-3, differ by gnubg's
-float32 arithmetic: 14 of them are unflagged and gnubg-nn is as far off).
-With this module's prototype the luck of gnubg's reference records came out
-within 0.5% of gnubg's instead of up to 5%. About 17 µs a board in batches
-of 300 to 3000 (a call costs about 0.9 ms however small).
+Every contact and crashed position tavlakit judges is evaluated here
+(:func:`.net.evaluate`), not by gnubg-nn. gnubg-nn's pypi build (1.1.0a6
+to a11) counts a strong home board differently from gnubg 1.07 in three of
+the 250 inputs of the two nets (PIPLOSS, P1, P2): an opposing blot on one's
+own ace or deuce point is counted as a target only with more than two home
+points occupied (gnubg 1.07) or made (gnubg-nn, ``made=True``). With gnubg
+1.07's weights that puts about 8% of contact positions up to 0.03 away from
+gnubg's own 0-ply evaluation. :func:`probabilities` evaluates boards from
+gnubg 1.07's inputs, in gnubg's own arithmetic (float32, each hidden unit
+summed input by input, gnubg's table sigmoid, gnubg's sanity checks).
+Measured against gnubg 1.07 itself: of 222 positions of random play where
+the rules differ, 99% within 1e-4 (median 2.4e-5, largest 1.0e-4; gnubg-nn's own: 13%,
+median 2.5e-3, largest 0.063); of 800 other positions 99% within 1e-4, and
+all of them within 1e-6 of gnubg-nn's own evaluation (the 7 beyond 1e-4,
+largest 1.2e-3, are gnubg 1.07's arithmetic: gnubg-nn is as far off). With
+gnubg-nn's rule (``made``) and its weights, gnubg-nn's evaluation of every
+contact and crashed position of 26 000 of random play is reproduced within
+2.4e-7. With this module's prototype the luck of gnubg's reference records
+came out within 0.5% of gnubg's instead of up to 5%. :func:`classify` gives
+gnubg's class of each board as :func:`gnubg_nn.classify` does.
+
+The kernels are compiled by numba (cached on disk: about 9 s the first time,
+then a fifth of a second to load); in batches of 450 boards they take about
+1.7 µs a board (inputs 0.7) on the plays of gnubg's positions and 3 (inputs
+1.8) on positions of random play, where blots abound; a call costs about 15
+µs (``benchmarks/net_inputs.py``; gnubg-nn, a board at a time: 3.8 µs).
 
 Each side's 25 inputs ("half"), of the side ``me`` against ``op``
 (points counted from the side's own ace, 24 the bar; ``ob``: 23 minus the
@@ -60,13 +69,12 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
-from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..i18n import _
+from .jit import jit
 
-#: numpy's BLAS, to be kept to one thread in :func:`_forward`.
-_BLAS = ThreadpoolController()
 Floats = NDArray[np.float64]
+Floats32 = NDArray[np.float32]
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 
@@ -85,13 +93,14 @@ WD_MAGIC = struct.pack("<f", 472.3782)
 
 
 class Net(NamedTuple):
-    """One of gnubg's nets as float64 arrays: ``inputs @ hidden`` (inputs,
-    hidden units), ``units @ output`` (hidden units, outputs)."""
+    """One of gnubg's nets as float32 arrays (as gnubg keeps them): ``inputs
+    @ hidden`` (inputs, hidden units), ``units @ output`` (hidden units,
+    outputs)."""
 
-    hidden: Floats
-    hidden_bias: Floats
-    output: Floats
-    output_bias: Floats
+    hidden: Floats32
+    hidden_bias: Floats32
+    output: Floats32
+    output_bias: Floats32
     beta_hidden: float
     beta_output: float
 
@@ -103,7 +112,7 @@ class Net(NamedTuple):
         header: hidden (input by input), output (output by output), hidden
         thresholds, output thresholds."""
         inputs, hidden, outputs = shape
-        w = np.asarray(weights, dtype=np.float64)
+        w = np.asarray(weights, dtype=np.float32)
         if w.shape != (inputs * hidden + hidden * outputs + hidden + outputs,):
             raise ValueError(f"{len(w)} weights for a {inputs}-{hidden}-{outputs} net")
         cut = np.cumsum([inputs * hidden, hidden * outputs, hidden])
@@ -146,7 +155,6 @@ def nets_of_wd(data: bytes, shown: str = "gnubg.wd") -> dict[str, Net]:
 
 # --- tables, built once ----------------------------------------------------------------------------------------
 
-_POINTS = np.arange(25)
 #: The 21 rolls (low die, high die) in gnubg's order: 1-1, 2-1, 2-2, 3-1, ...
 _ROLLS = [(low, high) for high in range(1, 7) for low in range(1, high + 1)]
 
@@ -171,55 +179,20 @@ def _escape_tables() -> tuple[Ints, Ints]:
     return escapes, beyond
 
 
-_ESCAPES, _ESCAPES_BEYOND = _escape_tables()
-# an opposing chequer on its point p (my point 23 - p) has my points 24 - p + b ahead of it, b + 1 pips away
-# (b < 12, b < p)
-_MASK_LOW = (1 << np.minimum(_POINTS, 12)) - 1
-
-
 def _hit_ways() -> tuple[list[tuple[int, ...]], Ints]:
     """The ways of hitting (the dice used, in order) and, for each roll, the
     indices of its ways (single dice low then high, then the combinations;
-    the extra way ``len(ways)`` hits nothing)."""
+    the number of ways after the last)."""
     ways: list[tuple[int, ...]] = []
-    slots = np.zeros((21, 4), dtype=np.int64)
+    slots = np.full((21, 4), -1, dtype=np.int64)
     for r, (low, high) in enumerate(_ROLLS):
         mine = [(low,), (high,), (low, high)] if low != high else [(low,) * k for k in range(1, 5)]
-        for s in range(4):
-            if s < len(mine):
-                if mine[s] not in ways:
-                    ways.append(mine[s])
-                slots[r, s] = ways.index(mine[s])
-            else:
-                slots[r, s] = -1
+        for s, way in enumerate(mine):
+            if way not in ways:
+                ways.append(way)
+            slots[r, s] = ways.index(way)
     slots[slots < 0] = len(ways)
     return ways, slots
-
-
-_WAYS, _ROLL_WAYS = _hit_ways()
-_NWAYS = len(_WAYS)
-_WAY_PIPS = np.array([sum(w) for w in _WAYS] + [99])
-_WAY_SINGLE = np.array([len(w) == 1 for w in _WAYS] + [True])
-#: The points stepped on before the target, in pips from the start (0: none);
-#: a non-double's two dice need either step open, the others every one.
-_WAY_STEPS = np.array(
-    [
-        list(w) + [0] if len(w) == 2 and w[0] != w[1] else [w[0] * k for k in range(1, len(w))] + [0] * (4 - len(w))
-        for w in _WAYS
-    ]
-    + [[0, 0, 0]]
-)
-_WAY_EITHER = np.array([len(w) == 2 and w[0] != w[1] for w in _WAYS] + [False])
-# each way's steps as shifts of a mask of closed points (3, ways), and whether the step is there
-_STEP_SHIFT = np.where(_WAY_STEPS > 0, _WAY_PIPS[:, None] - _WAY_STEPS, 0)[:_NWAYS].T.copy()
-_STEP_KEEP = np.where(_WAY_STEPS > 0, -1, 0)[:_NWAYS].T.copy()
-_ROLL_PIPS = _WAY_PIPS[_ROLL_WAYS]  # (21, 4)
-_ROLL_SINGLE = _WAY_SINGLE[_ROLL_WAYS]
-_ROLL_STEPS = _WAY_STEPS[_ROLL_WAYS]  # (21, 4, 3)
-_ROLL_DOUBLE = np.array([low == high for low, high in _ROLLS])
-_ROLL_WEIGHT = np.where(_ROLL_DOUBLE, 1, 2)
-# the other die's pips for the single-die ways 0 and 1 (from the bar it must enter)
-_OTHER_PIPS = np.stack([_ROLL_PIPS[:, 1], _ROLL_PIPS[:, 0]], axis=1)
 
 
 def _enter_loss_table() -> Floats:
@@ -239,297 +212,585 @@ def _enter_loss_table() -> Floats:
     return table
 
 
-_ENTER = _enter_loss_table()
-#: BACKBONE's score of a made point d pips behind the rearmost made point.
-_BACKBONE = np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)])
-#: gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100.
-_SIGMOID = (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32).astype(np.float64)
+class _Tables(NamedTuple):
+    """What the kernels look up, built once."""
+
+    escapes: NDArray[np.int16]  # by mask of the made points ahead (:func:`_escape_tables`)
+    beyond: NDArray[np.int16]
+    way_pips: Ints  # by way of hitting (:func:`_hit_ways`): the pips it moves,
+    way_single: Bools  # whether by one die,
+    way_steps: Ints  # the points stepped on before the target, in pips (0: none; ways, 3),
+    way_either: Bools  # and whether either step will do (a non-double's two dice) or every one is needed
+    way_shift: Ints  # (ways, 3) pips - step, to shift a mask of closed points by (0: no step)
+    way_keep: Ints  # (ways, 3) -1 where there is a step, else 0
+    roll_ways: Ints  # (21, 4) each roll's ways
+    roll_weight: Ints  # of 36
+    enter: Floats  # ENTER (:func:`_enter_loss_table`)
+    backbone: Ints  # BACKBONE's score of a made point d pips behind the rearmost made point
+    sigmoid: Floats32  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
+    top_bit: NDArray[np.int8]  # the highest bit set of each 13-bit number (-1 for 0)
 
 
-# --- helpers -----------------------------------------------------------------------------------------------------
-
-
-def _highest(flags: Bools) -> Ints:
-    """Index of the last True along the last axis; -1 where none."""
-    last = flags.shape[-1] - 1 - np.argmax(flags[..., ::-1], axis=-1)
-    return np.where(flags.any(axis=-1), last, -1)
-
-
-def _lowest(flags: Bools) -> Ints:
-    """Index of the first True along the last axis; -1 where none."""
-    return np.where(flags.any(axis=-1), np.argmax(flags, axis=-1), -1)
-
-
-def rule_differs(boards: NDArray[np.int_]) -> Bools:
-    """Where gnubg-nn's rule for counting hits can differ from gnubg 1.07's:
-    a side with more than two home points occupied but at most two made, and
-    an opposing blot on its ace or deuce point (either side). ``boards``:
-    ``(n, 2, 25)``, ``board[1]`` on roll."""
-    b = np.asarray(boards)
-    home = b[:, :, :6]
-    weak_for_nn = ((home > 0).sum(axis=2) > 2) & ((home > 1).sum(axis=2) <= 2)
-    blot_deep = (b[:, ::-1, 22] == 1) | (b[:, ::-1, 23] == 1)  # the other side's blot, as it counts
-    found: Bools = (weak_for_nn & blot_deep).any(axis=1)
-    return found
-
-
-def _bits(flags: Bools) -> Ints:
-    """Each row of ``flags`` (up to 25 columns) as the bits of an integer."""
-    return np.asarray(flags, dtype=np.int64) @ (1 << np.arange(flags.shape[1], dtype=np.int64))
-
-
-def _hits(me: Ints, op: Ints) -> Ints:
-    """``(rows, ways + 1)``: bit j set where ``me``'s chequer on point j can
-    hit an opposing blot with that way (gnubg 1.07's rule: a blot on one's
-    own ace or deuce point counts only with more than two home points
-    occupied). The opponent's points are looked at as ``me`` counts them."""
-    mine = op[:, 23::-1]  # the opponent's chequers on my points 0..23
-    strong = (me[:, :6] > 0).sum(axis=1) > 2
-    blots = _bits(mine == 1) & np.where(strong, -1, ~3)
-    closed = _bits(mine > 1)
-    movable = _bits((me > 0) & ~((_POINTS < 6) & (me == 2)))
-    # a chequer on point j lands on j - pips, stepping on j - pips + step first
-    first, second, third = ((closed[:, None] << _STEP_SHIFT[m]) & _STEP_KEEP[m] for m in range(3))
-    blocked = np.where(_WAY_EITHER[:_NWAYS], first & second, first | second | third)
-    hit = np.zeros((len(me), _NWAYS + 1), dtype=np.int64)
-    hit[:, :_NWAYS] = movable[:, None] & (blots[:, None] << _WAY_PIPS[:_NWAYS]) & ~blocked
-    return hit
-
-
-def _top_bit(masks: Ints) -> Ints:
-    """The highest bit set in each of ``masks`` (-1 where none)."""
-    return np.where(masks > 0, np.frexp(masks.astype(np.float64))[1] - 1, -1)
-
-
-def _from_home(hit: Ints, me: Ints, op: Ints) -> tuple[Ints, Ints]:
-    """Pips lost and chequers hit by roll (rows, 21), nobody on the bar
-    (``hit``: the masks of each roll's ways, (rows, 21, 4))."""
-    rows = len(me)
-    made = _bits(me > 1)[:, None]
-    blots = _bits(op == 1)[:, None]
-    pips = np.zeros((rows, 21), dtype=np.int64)
-    count = np.zeros((rows, 21), dtype=np.int64)
-    used = np.full((rows, 21), -1)
-    for slot in range(4):
-        h = hit[:, :, slot]
-        k = _top_bit(h)
-        some = k >= 0
-        if slot < 2:  # one die: a hit, unless by the lone chequer that already hit with the other die
-            single = some & _ROLL_SINGLE[:, slot]
-            count += single & ((used != k) | ((made >> np.maximum(k, 0)) & 1 != 0))
-            count += single & _ROLL_DOUBLE & ((h & (h - 1)) != 0)  # a double: another chequer hits as well
-            used = np.where(single, k, used)
-        if slot > 0:  # more dice: one blot hit, two if another stands where a die stops on the way
-            multi = some & ~_ROLL_SINGLE[:, slot]
-            count = np.where(multi & (count == 0), 1, count)
-            on_way = np.zeros((rows, 21), dtype=np.bool_)
-            for step in _ROLL_STEPS[:, slot].T:  # (21,) each
-                on_way |= (step > 0) & ((blots >> np.clip(23 - k + step, 0, 63)) & 1 != 0)
-            count += multi & on_way
-        pips = np.maximum(pips, np.where(some, k - _ROLL_PIPS[:, slot] + 1, 0))
-    return pips, count
-
-
-def _from_bar(hit: Ints, op: Ints) -> tuple[Ints, Ints]:
-    """Pips lost and chequers hit by roll (rows, 21), one chequer on the bar."""
-    rows = len(op)
-    pips = np.zeros((rows, 21), dtype=np.int64)
-    count = np.zeros((rows, 21), dtype=np.int64)
-    entered = np.zeros((rows, 21), dtype=np.bool_)  # a die was given to a hit from the board: the other enters
-    for slot in range(4):
-        h = hit[:, :, slot]
-        on_bar = (h >> 24) != 0
-        single = _ROLL_SINGLE[:, slot]
-        direct = single & on_bar
-        count += direct
-        pips = np.maximum(pips, np.where(direct, 25 - _ROLL_PIPS[:, slot], 0))
-        if slot < 2:
-            k = _top_bit(h & 0xFFFFFF)
-            enters = op[:, _OTHER_PIPS[:, slot] - 1] <= 1
-            board = single & (k >= 1) & ~entered & enters
-            entered |= board
-            count += board
-            pips = np.maximum(pips, np.where(board, k - _ROLL_PIPS[:, slot] + 1, 0))
-        multi = ~single & on_bar
-        count = np.where(multi & (count == 0), 1, count)
-        pips = np.maximum(pips, np.where(multi, 25 - _ROLL_PIPS[:, slot], 0))
-        steps = _ROLL_STEPS[:, slot]
-        passed = (op[:, np.clip(steps + 1, 0, 24)] == 1) & (steps > 0)
-        count += multi & passed.any(axis=-1)
-    return pips, count
-
-
-def _from_bar_two(hit: Ints) -> tuple[Ints, Ints]:
-    """Pips lost and chequers hit by roll (rows, 21), two or more on the bar:
-    only a single die hitting as it enters."""
-    direct = ((hit[:, :, :2] >> 24) != 0) & _ROLL_SINGLE[:, :2]
-    count = direct.sum(axis=-1)
-    pips = np.where(direct, 25 - _ROLL_PIPS[:, :2], 0).max(axis=-1)
-    return pips, count
-
-
-def _pip_loss(me: Ints, op: Ints) -> Floats:
-    """PIPLOSS, P1, P2 ``(rows, 3)`` of ``me`` against ``op``."""
-    hit = _hits(me, op)[:, _ROLL_WAYS]  # (rows, 21, 4)
-    pips = np.zeros((len(me), 21), dtype=np.int64)
-    count = np.zeros((len(me), 21), dtype=np.int64)
-    home, one, more = me[:, 24] == 0, me[:, 24] == 1, me[:, 24] > 1
-    if home.any():
-        pips[home], count[home] = _from_home(hit[home], me[home], op[home])
-    if one.any():
-        pips[one], count[one] = _from_bar(hit[one], op[one])
-    if more.any():
-        pips[more], count[more] = _from_bar_two(hit[more])
-    lost = (pips * _ROLL_WEIGHT).sum(axis=1) / 432.0
-    return np.stack([lost, (count > 0) @ _ROLL_WEIGHT / 36.0, (count > 1) @ _ROLL_WEIGHT / 36.0], axis=1)
-
-
-# --- the 25 inputs of each side ------------------------------------------------------------------------------------
-
-
-def _escape_counts(me: Ints) -> tuple[Ints, Ints]:
-    """``(rows, 25)``: for an opposing chequer on its point p, the rolls (of
-    36) that carry it past ``me``'s made points within 12 pips ahead, and
-    those of them that also pass the first of these points."""
-    masks = (_bits(me > 1)[:, None] >> (24 - _POINTS)) & _MASK_LOW
-    return _ESCAPES[masks], _ESCAPES_BEYOND[masks]
-
-
-def _timing(me: Ints, clear: Ints) -> Ints:
-    """TIMING's pips to spare (before the floor at 0)."""
-    outfield = _POINTS[6:24]
-    in_contact = (outfield >= 12) & (outfield > clear[:, None])
-    spare = np.where(in_contact, np.where(me[:, 6:24] >= 3, me[:, 6:24] - 2, me[:, 6:24] == 1), me[:, 6:24])
-    pips = 24 * me[:, 24] + (outfield * spare).sum(axis=1)
-    free = me[:, 24] + spare.sum(axis=1)
-    for point in range(5, -1, -1):
-        here = me[:, point]
-        extra = np.maximum(here - 2, 0)
-        pips, free = pips + point * extra, free + extra
-        short = np.maximum(2 - here, 0)
-        fill = (short > 0) & (free >= short)
-        pips, free = np.where(fill, pips - point * short, pips), np.where(fill, free - short, free)
-    return np.asarray(pips, dtype=np.int64)
-
-
-def _half(me: Ints, op: Ints, escapes: Ints, beyond: Ints, op_escapes: Ints) -> Floats:
-    """Inputs 3 to 24 of each side (0 to 2, men off, are left at 0)."""
-    f = np.zeros((len(me), 25))
-    rear_op = _highest(op > 0)
-    clear = 23 - rear_op  # points above it are out of contact
-    f[:, 3] = (np.maximum(_POINTS + 1 - clear[:, None], 0) * me * (clear[:, None] < _POINTS)).sum(axis=1) / 167.0
-    f[:, 23] = ((_POINTS + 1) * me * (clear[:, None] > _POINTS)).sum(axis=1) / 100.0
-    f[:, 19] = np.maximum(_timing(me, clear), 0) / 100.0
-    back = _highest(me > 0)
-    f[:, 4] = back / 24.0
-    made = me >= 2
-    anchor = _highest(made[:, :24] & (_POINTS[:24] <= np.where(back == 24, 23, back)[:, None]))
-    f[:, 5] = anchor / 24.0
-    deep = _lowest(made[:, 18:24] & (_POINTS[18:24] <= anchor[:, None]))
-    outer = _highest(made[:, 12:18])
-    forward = np.where(deep >= 0, 6 - deep, np.where(outer >= 0, 12 - outer, 0))
-    f[:, 6] = np.where(forward == 0, 2.0, forward / 6.0)
-    f[:, 7:10] = _pip_loss(me, op)
-    rows = np.arange(len(me))
-    rear = np.maximum(rear_op, 0)
-    f[:, 10] = escapes[rows, rear] / 36.0
-    f[:, 24] = beyond[rows, rear] / 36.0
-    from_15 = np.where(_POINTS >= 15, escapes, 36)
-    worst = np.where(rear_op[:, None] >= _POINTS, from_15, 36).min(axis=1)
-    f[:, 11] = (36 - worst) / 36.0
-    f[:, 12] = f[:, 11] ** 2
-    f[:, 13] = (36 - from_15[:, 15:24].min(axis=1)) / 36.0
-    f[:, 14] = f[:, 13] ** 2
-    f[:, 15] = ((_POINTS - 5) * me * op_escapes * (_POINTS >= 6)).sum(axis=1) / 3600.0
-    total = me.sum(axis=1)
-    mean = -(-(_POINTS * me).sum(axis=1) // np.maximum(total, 1))
-    behind = mean[:, None] < _POINTS
-    spread = (me * behind * (_POINTS - mean[:, None]) ** 2).sum(axis=1)
-    many = (me * behind).sum(axis=1)
-    f[:, 16] = np.where(many > 0, -(-spread // np.maximum(many, 1)), 0) / 400.0
-    op_home = ((op[:, :6] > 1) << np.arange(6)).sum(axis=1)
-    f[:, 17] = np.where(me[:, 24] > 0, _ENTER[(me[:, 24] > 1).astype(np.int64), op_home], 0.0)
-    f[:, 18] = (36 - ((op[:, :6] > 1).sum(axis=1) - 6) ** 2) / 36.0
-    first = _highest(made[:, :24] & (_POINTS[:24] >= 1))
-    below = made[:, :24] & (_POINTS[:24] >= 1) & (_POINTS[:24] < first[:, None])
-    score = (_BACKBONE[np.clip(first[:, None] - _POINTS[:24], 0, 24)] * below).sum(axis=1)
-    behind_count = below.sum(axis=1)
-    f[:, 20] = np.where(behind_count > 0, 1 - score / (11.0 * np.maximum(behind_count, 1)), 0.0)
-    anchors = made[:, 18:24].sum(axis=1)
-    back_men = me[:, 18:25].sum(axis=1)
-    f[:, 21] = np.where(anchors > 1, (back_men - 3) / 4.0, 0.0)
-    f[:, 22] = np.where(anchors == 1, back_men / 8.0, 0.0)
-    return f
-
-
-def _men_off(board: Ints, step: int, first: int) -> Floats:
-    """Inputs 0 to 2: men off, ``first`` then ``step`` to a unit (contact:
-    3, 3 from 6 on; crashed: 5, 5 from 10 on)."""
-    off = 15 - board.sum(axis=1)
-    return np.stack(
-        [np.minimum(off, step) / step, np.clip(off - step, 0, step) / step, np.maximum(off - first, 0) / step], axis=1
+def _tables() -> _Tables:
+    ways, roll_ways = _hit_ways()
+    escapes, beyond = _escape_tables()
+    pips = np.array([sum(w) for w in ways])
+    steps = np.array(
+        [
+            list(w) + [0] if len(w) == 2 and w[0] != w[1] else [w[0] * k for k in range(1, len(w))] + [0] * (4 - len(w))
+            for w in ways
+        ]
+    )
+    return _Tables(
+        escapes.astype(np.int16),  # (small tables stay in the first-level cache)
+        beyond.astype(np.int16),
+        pips,
+        np.array([len(w) == 1 for w in ways]),
+        steps,
+        np.array([len(w) == 2 and w[0] != w[1] for w in ways]),
+        np.where(steps > 0, pips[:, None] - steps, 0),
+        np.where(steps > 0, -1, 0),
+        roll_ways,
+        np.array([1 if low == high else 2 for low, high in _ROLLS]),
+        _enter_loss_table(),
+        np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)]),
+        (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32),
+        np.array([n.bit_length() - 1 for n in range(8192)], dtype=np.int8),
     )
 
 
-def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_]) -> Floats:
+_TABLES = _tables()
+
+
+#: gnubg's classes of positions, as :func:`gnubg_nn.classify` numbers them
+#: (its ``c_bearoff`` is :data:`BEAROFF1`, the one-sided database's).
+OVER, BEAROFF2, BEAROFF1, RACE, CRASHED, CONTACT = range(6)
+
+
+@jit
+def _classify(boards: Ints, classes: Ints) -> None:
+    for r in range(len(boards)):
+        board = boards[r]
+        back = 24
+        while back >= 0 and board[0, back] == 0:
+            back -= 1
+        back_on_roll = 24
+        while back_on_roll >= 0 and board[1, back_on_roll] == 0:
+            back_on_roll -= 1
+        if back < 0 or back_on_roll < 0:
+            classes[r] = OVER
+        elif back + back_on_roll <= 22:  # no contact
+            if back >= 6 or back_on_roll >= 6:
+                classes[r] = RACE
+            else:
+                classes[r] = BEAROFF2 if board[0].sum() <= 6 and board[1].sum() <= 6 else BEAROFF1
+        else:
+            classes[r] = CONTACT
+            for s in range(2):
+                side = board[s]
+                total = side.sum()
+                if (
+                    total <= 6
+                    or (side[0] > 1 and (total <= 6 + side[0] or (side[1] > 1 and 1 + total - side[0] - side[1] <= 6)))
+                    or (side[0] <= 1 and total <= 6 + side[1] - 1)
+                ):
+                    classes[r] = CRASHED
+
+
+def classify(boards: NDArray[np.int_]) -> Ints:
+    """gnubg's class of each board (:data:`CONTACT` ...), as
+    :func:`gnubg_nn.classify` gives it: over when a side has borne off all;
+    a race once no chequer must pass another, in a bearoff database where
+    both sides are home (the two-sided one with at most six chequers a
+    side); crashed where a side has at most six chequers left outside its
+    ace point (or outside a made ace and deuce point, counting one of them
+    as one), else contact."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    classes = np.empty(len(b), dtype=np.int64)
+    _classify(b, classes)
+    return classes
+
+
+# --- the kernels -------------------------------------------------------------------------------------------------
+
+
+@jit
+def _escapes(side: Ints, t: _Tables, escapes: Ints, beyond: Ints) -> None:
+    """For an opposing chequer on each point p (0 to 24, as ``side`` counts),
+    gnubg's Escapes and Escapes1 of ``side``'s made points."""
+    escape_table, beyond_table = t.escapes, t.beyond
+    made = 0
+    for p in range(25):
+        if side[p] > 1:
+            made |= 1 << p
+    for p in range(25):
+        mask = (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
+        escapes[p] = escape_table[mask]
+        beyond[p] = beyond_table[mask]
+
+
+@jit
+def _top_bit(mask: int, table: NDArray[np.int8]) -> int:
+    """The highest bit set in ``mask`` (below 2**26; -1 for none)."""
+    return int(table[mask]) if mask < 8192 else 13 + int(table[mask >> 13])
+
+
+@jit
+def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
+    """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``; a
+    blot on one's own ace or deuce point is a target with more than two home
+    points occupied (``made``: made). ``hit`` (4, ways + 1): room for each
+    way's hitters (a mask), its foremost hitter on the board, the pips lost
+    to it, whether it hits another blot (a single die: with another chequer;
+    more dice: on the way); the last column is left as no hit."""
+    # (the tables' arrays taken out once)
+    way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
+    way_shift, way_keep, roll_ways, roll_weight, top_bit = (
+        t.way_shift,
+        t.way_keep,
+        t.roll_ways,
+        t.roll_weight,
+        t.top_bit,
+    )
+    home = 0
+    for i in range(6):
+        home += me[i] > (1 if made else 0)
+    blots = 0
+    closed = 0
+    for q in range(24):  # the opponent's chequers on my points
+        if op[23 - q] == 1:
+            blots |= 1 << q
+        elif op[23 - q] > 1:
+            closed |= 1 << q
+    if home <= 2:
+        blots &= ~3
+    if not blots:
+        row[at] = row[at + 1] = row[at + 2] = 0
+        return
+    movable = 0
+    for j in range(25):
+        if me[j] > 0 and not (j < 6 and me[j] == 2):
+            movable |= 1 << j
+    nways = len(way_pips)
+    for w in range(nways):  # bit j: my chequer on point j hits with way w
+        pips = way_pips[w]
+        h = (blots << pips) & movable
+        k = -1
+        extra = False
+        if h:
+            # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
+            first = (closed << way_shift[w, 0]) & way_keep[w, 0]
+            second = (closed << way_shift[w, 1]) & way_keep[w, 1]
+            third = (closed << way_shift[w, 2]) & way_keep[w, 2]
+            h &= ~((first & second) if way_either[w] else (first | second | third))
+            k = _top_bit(h & 0xFFFFFF, top_bit)
+            if way_single[w]:
+                extra = (h & (h - 1)) != 0  # another chequer hits with it too
+            elif k >= 0:
+                below = 23 - k  # the foremost hitter's point, as the opponent counts
+                for i in range(3):  # another blot where a die stops on the way
+                    step = way_steps[w, i]
+                    extra |= (step > 0) & (op[min(below + step, 24)] == 1)
+        hit[0, w] = h
+        hit[1, w] = k
+        hit[2, w] = k - pips + 1 if k >= 0 else 0
+        hit[3, w] = extra
+    lost = 0
+    once = 0
+    twice = 0
+    for r in range(21):
+        w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
+        if not hit[0, w0] | hit[0, w1] | hit[0, w2] | hit[0, w3]:
+            continue
+        pips_lost = 0
+        count = 0
+        if me[24] == 0:  # nobody on the bar
+            pips_lost = max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3]))
+            if roll_weight[r] == 1:  # a double: a single die hits one blot, two if another chequer hits as well
+                count = 1 + hit[3, w0] if hit[0, w0] else 0
+                if hit[0, w1]:  # more dice: one blot hit, two if another stands where a die stops
+                    count = max(count, 1) + hit[3, w1]
+                if hit[0, w3]:
+                    count = max(count, 1) + hit[3, w3]
+            else:  # a hit with each die, unless by the lone chequer that already hit with the other
+                count = (hit[0, w0] != 0) + (hit[0, w1] != 0 and (hit[1, w1] != hit[1, w0] or me[hit[1, w1]] > 1))
+            if hit[0, w2]:
+                count = max(count, 1) + hit[3, w2]
+        elif me[24] == 1:  # one on the bar
+            entered = False  # a die was given to a hit from the board: the other must enter
+            for s in range(4):
+                w = roll_ways[r, s]
+                if w == nways:
+                    break
+                on_bar = (hit[0, w] >> 24) & 1
+                if way_single[w]:
+                    if on_bar:
+                        count += 1
+                        pips_lost = max(pips_lost, 25 - way_pips[w])
+                    k = hit[1, w]
+                    if s < 2 and k > 0 and not entered and op[way_pips[roll_ways[r, 1 - s]] - 1] <= 1:
+                        entered = True
+                        count += 1
+                        pips_lost = max(pips_lost, hit[2, w])
+                elif on_bar:
+                    count = max(count, 1)
+                    pips_lost = max(pips_lost, 25 - way_pips[w])
+                    for i in range(3):
+                        step = way_steps[w, i]
+                        if step > 0 and op[step + 1] == 1:  # (gnubg's own count)
+                            count += 1
+                            break
+        else:  # more on the bar: only a single die hitting as it enters
+            for s in range(2):
+                w = roll_ways[r, s]
+                if way_single[w] and (hit[0, w] >> 24) & 1:
+                    count += 1
+                    pips_lost = max(pips_lost, 25 - way_pips[w])
+        lost += pips_lost * roll_weight[r]
+        once += roll_weight[r] if count > 0 else 0
+        twice += roll_weight[r] if count > 1 else 0
+    row[at] = lost / 432.0
+    row[at + 1] = once / 36.0
+    row[at + 2] = twice / 36.0
+
+
+@jit
+def _half(
+    me: Ints,
+    op: Ints,
+    escapes: Ints,
+    beyond: Ints,
+    op_escapes: Ints,
+    crashed: bool,
+    made: bool,
+    t: _Tables,
+    hit: Ints,
+    row: Floats32,
+    at: int,
+) -> None:
+    """The 25 inputs of ``me`` against ``op`` into ``row[at:at + 25]``
+    (``escapes``, ``beyond``: :func:`_escapes` of ``me``; ``op_escapes``: of ``op``)."""
+    if crashed:  # men off: one's own by fives (from 10 on), the opponent's by threes (from 6 on)
+        off, step, first = 15 - me.sum(), 5, 10
+    else:
+        off, step, first = 15 - op.sum(), 3, 6
+    row[at] = min(off, step) / step
+    row[at + 1] = min(max(off - step, 0), step) / step
+    row[at + 2] = max(off - first, 0) / step
+    rear_op = 24
+    while rear_op >= 0 and op[rear_op] == 0:
+        rear_op -= 1
+    clear = 23 - rear_op  # my points above it are out of contact
+    breaking = 0
+    free = 0
+    for p in range(25):
+        if p > clear:
+            breaking += (p + 1 - clear) * me[p]
+        elif p < clear:
+            free += (p + 1) * me[p]
+    row[at + 3] = breaking / 167.0
+    row[at + 23] = free / 100.0
+    pips = 24 * me[24]  # TIMING
+    spare = me[24]
+    for p in range(6, 24):
+        n = me[p]
+        if p >= 12 and p > clear:
+            n = n - 2 if n >= 3 else (1 if n == 1 else 0)
+        pips += p * n
+        spare += n
+    for p in range(5, -1, -1):
+        if me[p] > 2:
+            pips += p * (me[p] - 2)
+            spare += me[p] - 2
+        elif me[p] < 2 and spare >= 2 - me[p]:
+            pips -= p * (2 - me[p])
+            spare -= 2 - me[p]
+    row[at + 19] = max(pips, 0) / 100.0
+    back = 24
+    while back >= 0 and me[back] == 0:
+        back -= 1
+    row[at + 4] = back / 24.0
+    anchor = 23 if back == 24 else back
+    while anchor >= 0 and me[anchor] < 2:
+        anchor -= 1
+    row[at + 5] = anchor / 24.0
+    forward = 0
+    for p in range(18, anchor + 1):
+        if me[p] >= 2:
+            forward = 24 - p
+            break
+    if forward == 0:
+        for p in range(17, 11, -1):
+            if me[p] >= 2:
+                forward = 24 - p
+                break
+    row[at + 6] = 2.0 if forward == 0 else forward / 6.0
+    _pip_loss(me, op, made, t, hit, row, at + 7)
+    rear = max(rear_op, 0)
+    row[at + 10] = escapes[rear] / 36.0
+    row[at + 24] = beyond[rear] / 36.0
+    worst = 36
+    for p in range(15, rear_op + 1):
+        worst = min(worst, escapes[p])
+    row[at + 11] = (36 - worst) / 36.0
+    row[at + 12] = row[at + 11] * row[at + 11]
+    worst = 36
+    for p in range(15, 24):
+        worst = min(worst, escapes[p])
+    row[at + 13] = (36 - worst) / 36.0
+    row[at + 14] = row[at + 13] * row[at + 13]
+    mobility = 0
+    for p in range(6, 25):
+        mobility += (p - 5) * me[p] * op_escapes[p]
+    row[at + 15] = mobility / 3600.0
+    total = 0
+    moment = 0
+    for p in range(25):
+        total += me[p]
+        moment += p * me[p]
+    mean = -(-moment // max(total, 1))
+    spread = 0
+    behind = 0
+    for p in range(mean + 1, 25):
+        spread += me[p] * (p - mean) ** 2
+        behind += me[p]
+    row[at + 16] = (-(-spread // behind) if behind else 0) / 400.0
+    op_home = 0
+    closed = 0
+    for i in range(6):
+        if op[i] > 1:
+            op_home |= 1 << i
+            closed += 1
+    row[at + 17] = t.enter[1 if me[24] > 1 else 0, op_home] if me[24] > 0 else 0.0
+    row[at + 18] = (36 - (closed - 6) ** 2) / 36.0
+    first = 23  # BACKBONE
+    while first > 0 and me[first] < 2:
+        first -= 1
+    score = 0
+    count = 0
+    for p in range(1, first):
+        if me[p] >= 2:
+            score += t.backbone[first - p]
+            count += 1
+    row[at + 20] = 1.0 - score / (11.0 * count) if count else 0.0
+    anchors = 0
+    back_men = me[24]
+    for p in range(18, 24):
+        anchors += me[p] >= 2
+        back_men += me[p]
+    row[at + 21] = (back_men - 3) / 4.0 if anchors > 1 else 0.0
+    row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
+
+
+#: Boards evaluated together by :func:`_outputs`.
+_BLOCK = 16
+
+
+class _Room(NamedTuple):
+    """Scratch arrays of a kernel call, made once per call."""
+
+    hit: Ints  # (:func:`_pip_loss`)
+    escapes: Ints  # (2, 25) each side's (:func:`_escapes`)
+    beyond: Ints
+    row: Floats32  # one board's inputs
+    sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
+    nonzero: Ints  # (253) the inputs that are not 0 (:func:`_hidden`)
+    values: Floats32  # and their values
+    units: Floats32  # (hidden units, block) the hidden units of a block of boards
+    outs: Floats32  # (outputs, block) their outputs
+    tenths: Floats32  # (hidden units) room for :func:`_sigmoid`
+    looked: Floats32
+
+
+def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
+    """Room for the kernels, for nets of ``hidden`` units and ``outputs`` outputs."""
+    hit = np.zeros((4, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
+    hit[1] = -1
+    z = np.zeros((2, 25), dtype=np.int64)
+    return _Room(
+        hit,
+        z,
+        z.copy(),
+        np.zeros(250, np.float32),
+        np.zeros(hidden, np.float32),
+        np.zeros(253, np.int64),
+        np.zeros(253, np.float32),
+        np.zeros((hidden, _BLOCK), np.float32),
+        np.zeros((outputs, _BLOCK), np.float32),
+        np.zeros(max(hidden, _BLOCK), np.float32),
+        np.zeros(max(hidden, _BLOCK), np.float32),
+    )
+
+
+@jit
+def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Room) -> None:
+    """The 250 inputs of ``board`` into ``room.row``."""
+    row = room.row
+    for s in range(2):
+        for p in range(25):
+            n = board[s, p]
+            at = 100 * s + 4 * p
+            row[at] = 1.0 if (n >= 1 if p == 24 else n == 1) else 0.0
+            row[at + 1] = 1.0 if (n >= 2 if p == 24 else n == 2) else 0.0
+            row[at + 2] = 1.0 if n >= 3 else 0.0
+            row[at + 3] = max(n - 3, 0) / 2.0
+        _escapes(board[s], t, room.escapes[s], room.beyond[s])
+    e, b = room.escapes, room.beyond
+    _half(board[1], board[0], e[1], b[1], e[0], crashed, made, t, room.hit, row, 200)
+    _half(board[0], board[1], e[0], b[0], e[1], crashed, made, t, room.hit, row, 225)
+
+
+@jit
+def _fill(boards: Ints, crashed: Bools, made: bool, t: _Tables, room: _Room, x: Floats32) -> None:
+    """Row r of ``x``: the 250 inputs of board r."""
+    for r in range(len(boards)):
+        _board_inputs(boards[r], crashed[r], made, t, room)
+        for i in range(250):
+            x[r, i] = room.row[i]
+
+
+def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = False) -> Floats32:
     """gnubg 1.07's 250 inputs ``(n, 250)`` of the contact (or, where
-    ``crashed``, the crashed) net: four per point and side, side 0 first,
-    then the 25 of the side on roll and those of its opponent."""
-    b = np.asarray(boards, dtype=np.int64)
-    n = len(b)
-    base = np.stack([b == 1, b == 2, b >= 3, np.maximum(b - 3, 0) / 2.0], axis=-1).astype(np.float64)
-    base[:, :, 24, 0], base[:, :, 24, 1] = b[:, :, 24] >= 1, b[:, :, 24] >= 2
-    me = np.concatenate([b[:, 1], b[:, 0]])
-    op = np.concatenate([b[:, 0], b[:, 1]])
-    escapes, beyond = _escape_counts(me)
-    half = _half(me, op, escapes, beyond, np.roll(escapes, n, axis=0))
-    crash = np.concatenate([crashed, crashed])
-    half[:, 0:3] = np.where(crash[:, None], _men_off(me, 5, 10), _men_off(op, 3, 6))
-    return np.concatenate([base.reshape(n, 200), half[:n], half[n:]], axis=1)
+    ``crashed``, the crashed) net, as gnubg's float32: four per point and
+    side, side 0 first, then the 25 of the side on roll and those of its
+    opponent (``made``: gnubg-nn's rule for the shots, :func:`rule_differs`)."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    x = np.empty((len(b), 250), dtype=np.float32)
+    _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, _room(_TABLES, 1, 1), x)
+    return x
 
 
-def _sigmoid(x: Floats) -> Floats:
-    """gnubg's 1 / (1 + e^x): the float32 argument's tenths looked up in
-    :data:`_SIGMOID`, linear in between; beyond ±10 a constant."""
-    a = np.abs(x.astype(np.float32))
-    tenths = np.float32(10) * a
-    i = np.minimum(np.floor(tenths), 100).astype(np.int64)
-    small = 1.0 / (1.0 + _SIGMOID[i] * ((10 - i) + tenths.astype(np.float64)))
-    small = np.where(a < 10, small, 1.0 / 19931.370438230298)
-    return np.where(x >= 0, small, 1.0 - small)
+@jit
+def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
+    """gnubg's 1 / (1 + e^-(beta x)) of each of ``x``, in place, in float32:
+    the tenths looked up in ``table``, linear in between; beyond ±10 a
+    constant (the look-up apart, so that the rest is vectorised)."""
+    minus_beta = np.float32(-beta)
+    tenths, looked = room.tenths, room.looked
+    for j in range(len(x)):
+        x[j] *= minus_beta
+        tenths[j] = min(np.float32(10) * abs(x[j]), np.float32(100))
+    for j in range(len(x)):
+        looked[j] = table[np.int32(tenths[j])]
+    far = np.float32(1 / 19931.370438230298)
+    for j in range(len(x)):
+        v = x[j]
+        near = np.float32(1) / (np.float32(1) + looked[j] * ((np.float32(10) - np.floor(tenths[j])) + tenths[j]))
+        small = near if abs(v) < np.float32(10) else far
+        x[j] = small if v >= 0 else np.float32(1) - small
 
 
-def _forward(net: Net, x: Floats) -> Floats:
-    """The net's five outputs for the inputs ``x`` (rows, inputs), on one
-    thread: products this small lose more to BLAS's threads than they gain
-    (a third of the analysis's time on one core, and worker processes
-    already use every core)."""
-    with _BLAS.limit(limits=1, user_api="blas"):
-        units = _sigmoid(-net.beta_hidden * (x @ net.hidden + net.hidden_bias))
-        return _sigmoid(-net.beta_output * (units @ net.output + net.output_bias))
+@jit
+def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
+    """The net's hidden units of the inputs ``room.row`` into
+    ``room.units[:, slot]``, in gnubg's arithmetic: float32, each unit's sum
+    from its threshold input by input (the inputs that are 0 skipped; four
+    at a time, in order)."""
+    row, sums, nonzero, values, units = room.row, room.sums, room.nonzero, room.values, room.units
+    n = 0
+    for i in range(len(row)):  # the inputs that are not 0, and three of no weight after them
+        nonzero[n] = i
+        values[n] = row[i]
+        n += row[i] != 0
+    for m in range(n, n + 3):
+        nonzero[m] = 0
+        values[m] = 0
+    w, bias = net.hidden, net.hidden_bias
+    for j in range(len(sums)):
+        sums[j] = bias[j]
+    for m in range(0, n, 4):
+        i0, i1, i2, i3 = nonzero[m], nonzero[m + 1], nonzero[m + 2], nonzero[m + 3]
+        v0, v1, v2, v3 = values[m], values[m + 1], values[m + 2], values[m + 3]
+        for j in range(len(sums)):
+            sums[j] = (((sums[j] + w[i0, j] * v0) + w[i1, j] * v1) + w[i2, j] * v2) + w[i3, j] * v3
+    _sigmoid(sums, net.beta_hidden, table, room)
+    for j in range(len(sums)):
+        units[j, slot] = sums[j]
 
 
-def probabilities(boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net) -> Floats:
+@jit
+def _outputs(net: Net, room: _Room, table: Floats32) -> None:
+    """The net's five outputs ``room.outs`` (5, block) of the hidden units
+    ``room.units`` (hidden units, block) of a block of boards, each summed
+    from its threshold unit by unit in float32 (as gnubg does)."""
+    outs, units, output, bias = room.outs, room.units, net.output, net.output_bias
+    for b in range(outs.shape[1]):
+        for k in range(5):
+            outs[k, b] = bias[k]
+    for j in range(len(units)):
+        w0, w1, w2, w3, w4 = output[j, 0], output[j, 1], output[j, 2], output[j, 3], output[j, 4]
+        for b in range(outs.shape[1]):
+            u = units[j, b]
+            outs[0, b] += u * w0
+            outs[1, b] += u * w1
+            outs[2, b] += u * w2
+            outs[3, b] += u * w3
+            outs[4, b] += u * w4
+    for k in range(5):
+        _sigmoid(outs[k], net.beta_output, table, room)
+
+
+@jit
+def _evaluate(
+    boards: Ints,
+    crashed: Bools,
+    made: bool,
+    t: _Tables,
+    contact: Net,
+    crashed_net: Net,
+    room: _Room,
+    rows: Ints,
+    p: Floats,
+) -> None:
+    """Row r of ``p``: the five probabilities of board r, with gnubg's
+    sanity checks; the boards of each net in blocks of :data:`_BLOCK`
+    (``rows``: room for their numbers)."""
+    table, outs = t.sigmoid, room.outs
+    for net, crash in ((contact, False), (crashed_net, True)):
+        count = 0
+        for r in range(len(boards)):
+            rows[count] = r
+            count += crashed[r] == crash
+        for start in range(0, count, _BLOCK):
+            block = rows[start : min(start + _BLOCK, count)]
+            for slot in range(len(block)):
+                _board_inputs(boards[block[slot]], crash, made, t, room)
+                _hidden(net, room, table, slot)
+            _outputs(net, room, table)
+            for slot in range(len(block)):
+                _sanity(boards[block[slot]], outs[:, slot], p[block[slot]])
+
+
+@jit
+def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
+    """gnubg's sanity checks of the outputs ``q`` into ``p`` (see :func:`probabilities`)."""
+    if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
+        q[1] = q[2] = 0
+    if board[1].sum() < 15:
+        q[3] = q[4] = 0
+    q[1] = min(q[1], q[0])
+    q[3] = min(q[3], np.float32(1) - q[0])
+    q[2] = min(q[2], q[1])
+    q[4] = min(q[4], q[3])
+    p[0] = q[0]
+    for i in range(1, 5):
+        p[i] = q[i] if q[i] >= 1e-4 else 0.0
+
+
+def probabilities(
+    boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net, made: bool = False
+) -> Floats:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` (win, win gammon, win
     backgammon, lose gammon, lose backgammon, of the side on roll) of
     contact positions (crashed ones where ``crashed``), from gnubg 1.07's
-    inputs, with gnubg's sanity checks: no gammons won (lost) once the
-    opponent (the side on roll) has borne off, gammons at most the wins
-    (losses), backgammons at most the gammons; and, as gnubg gives them,
-    gammon and backgammon chances below 1e-4 as 0."""
-    b = np.asarray(boards, dtype=np.int64)
-    crash = np.asarray(crashed, dtype=np.bool_)
-    x = inputs(b, crash)
+    inputs (``made``: gnubg-nn's rule for the shots), with gnubg's sanity
+    checks: no gammons won (lost) once the opponent (the side on roll) has
+    borne off, gammons at most the wins (losses), backgammons at most the
+    gammons; and, as gnubg gives them, gammon and backgammon chances below
+    1e-4 as 0."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
     p = np.empty((len(b), 5))
-    for net, rows in ((contact, ~crash), (crashed_net, crash)):
-        if rows.any():
-            p[rows] = _forward(net, x[rows])
-    on_board = b.sum(axis=2)
-    p[on_board[:, 0] < 15, 1:3] = 0.0
-    p[on_board[:, 1] < 15, 3:5] = 0.0
-    p[:, 1] = np.minimum(p[:, 1], p[:, 0])
-    p[:, 3] = np.minimum(p[:, 3], 1.0 - p[:, 0])
-    p[:, 2] = np.minimum(p[:, 2], p[:, 1])
-    p[:, 4] = np.minimum(p[:, 4], p[:, 3])
-    p[:, 1:][p[:, 1:] < 1e-4] = 0.0
+    room = _room(_TABLES, len(contact.hidden_bias), len(contact.output_bias))
+    crash = np.ascontiguousarray(crashed, dtype=np.bool_)
+    _evaluate(b, crash, made, _TABLES, contact, crashed_net, room, np.empty(len(b), dtype=np.int64), p)
     return p
