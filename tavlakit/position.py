@@ -23,6 +23,8 @@ from .rules import DEFAULT_RULES, ResultKind, Rules
 
 CHECKERS = 15
 _START = {24: 2, 13: 5, 8: 3, 6: 5}
+#: :meth:`Position.initial`, once made.
+_INITIAL: Position | None = None
 
 
 class Position:
@@ -53,8 +55,12 @@ class Position:
 
     @classmethod
     def initial(cls) -> Position:
-        """The starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6 each)."""
-        return cls.from_points(_START, _START)
+        """The starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6 each),
+        made once (positions do not change)."""
+        global _INITIAL
+        if _INITIAL is None:
+            _INITIAL = cls.from_points(_START, _START)
+        return _INITIAL
 
     @classmethod
     def from_points(
