@@ -245,6 +245,23 @@ def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
     assert [j.values for j in rolls] == [j.values for j in again]
 
 
+def test_a_full_table_cache_is_emptied_without_losing_the_positions_asked_for() -> None:
+    """Positions asked for again with new ones, the evaluator's tables full:
+    every table comes back, the same as a fresh evaluator's."""
+    from tavlakit.analysis.equity import Evaluator
+
+    rules = Rules.preset("backgammon")
+    ev, fresh = Evaluator(rules), Evaluator(rules)
+    start = tk.Position.initial()
+    ev.plays_table(start)
+    ev._tables.update({i: None for i in range(501)})  # type: ignore[misc]
+    later = start.legal_positions((3, 1), rules)[0].flip()
+    tables = ev.plays_tables([start, later])
+    for table, theirs in zip(tables, fresh.plays_tables([start, later])):
+        assert table[0] == theirs[0] and (table[1] == theirs[1]).all()
+    assert len(ev._tables) == 2
+
+
 def test_a_rolls_settled_efficiency_is_that_of_each_of_its_plays() -> None:
     """The shortcut that skips decoding the plays of a roll (their cube
     efficiency cannot differ) against decoding every play."""

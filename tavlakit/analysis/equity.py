@@ -243,10 +243,10 @@ class Evaluator:
 
     def plays_tables(self, positions: list[Position]) -> list[PlaysTable]:
         """:meth:`plays_table` of many positions, scored together in one batch."""
+        if len(self._tables) > 500:  # some megabytes; positions seldom come back after their game
+            self._tables.clear()
         todo = [pos for pos in dict.fromkeys(positions) if pos not in self._tables]
         if todo:
-            if len(self._tables) > 500:  # some megabytes; positions seldom come back after their game
-                self._tables.clear()
             net = [pos for pos in todo if self.net_view(pos) is not None]
             self._tables.update(zip(net, _net_plays([net_board(pos) for pos in net], ROLLS)))
             self._tables.update((pos, self._engine_table(pos)) for pos in todo if pos not in self._tables)
