@@ -64,7 +64,7 @@ bar), as :func:`gnubg_nn.probabilities` takes a board.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -661,6 +661,32 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
 
 
 @jit
+def _race_inputs(board: Ints, row: Floats32) -> None:
+    """The race net's 214 inputs of ``board`` into ``row[:214]``: for each
+    side (side 0 first, 107 each) four per point 0 to 22 as the contact net's,
+    the men borne off (one input for each of 1 to 14), and the chequers'
+    crossings into the home board (outer board 1, opposing outer 2,
+    opposing home 3) by tens."""
+    for s in range(2):
+        side = board[s]
+        at = 107 * s
+        off = 15
+        for i in range(23):
+            n = side[i]
+            off -= n
+            row[at + 4 * i] = 1.0 if n == 1 else 0.0
+            row[at + 4 * i + 1] = 1.0 if n == 2 else 0.0
+            row[at + 4 * i + 2] = 1.0 if n >= 3 else 0.0
+            row[at + 4 * i + 3] = (n - 3) / 2.0 if n > 3 else 0.0
+        for k in range(14):
+            row[at + 92 + k] = 1.0 if off == k + 1 else 0.0
+        crossings = 0
+        for i in range(6, 24):
+            crossings += (i // 6) * side[i]
+        row[at + 106] = crossings / 10.0
+
+
+@jit
 def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
     """gnubg's 1 / (1 + e^-(beta x)) of each of ``x``, in place, in float32:
     the tenths looked up in ``table``, linear in between; beyond ±10 a
@@ -688,7 +714,7 @@ def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
     at a time, in order)."""
     row, sums, nonzero, values, units = room.row, room.sums, room.nonzero, room.values, room.units
     n = 0
-    for i in range(len(row)):  # the inputs that are not 0, and three of no weight after them
+    for i in range(len(net.hidden)):  # the inputs that are not 0, and three of no weight after them
         nonzero[n] = i
         values[n] = row[i]
         n += row[i] != 0
@@ -733,28 +759,31 @@ def _outputs(net: Net, room: _Room, table: Floats32) -> None:
 @jit
 def _evaluate(
     boards: Ints,
-    crashed: Bools,
+    classes: Ints,
     made: bool,
     t: _Tables,
-    contact: Net,
-    crashed_net: Net,
+    nets: tuple[Net, Net, Net],
     room: _Room,
     rows: Ints,
     p: Floats,
 ) -> None:
-    """Row r of ``p``: the five probabilities of board r, with gnubg's
-    sanity checks; the boards of each net in blocks of :data:`_BLOCK`
-    (``rows``: room for their numbers)."""
+    """Row r of ``p``: the five probabilities of board r (of class
+    ``classes[r]``: contact, crashed or race), with gnubg's sanity checks;
+    the boards of each net in blocks of :data:`_BLOCK` (``rows``: room for
+    their numbers)."""
     table, outs = t.sigmoid, room.outs
-    for net, crash in ((contact, False), (crashed_net, True)):
+    for net, kind in ((nets[0], CONTACT), (nets[1], CRASHED), (nets[2], RACE)):
         count = 0
         for r in range(len(boards)):
             rows[count] = r
-            count += crashed[r] == crash
+            count += classes[r] == kind
         for start in range(0, count, _BLOCK):
             block = rows[start : min(start + _BLOCK, count)]
             for slot in range(len(block)):
-                _board_inputs(boards[block[slot]], crash, made, t, room)
+                if kind == RACE:
+                    _race_inputs(boards[block[slot]], room.row)
+                else:
+                    _board_inputs(boards[block[slot]], kind == CRASHED, made, t, room)
                 _hidden(net, room, table, slot)
             _outputs(net, room, table)
             for slot in range(len(block)):
@@ -762,12 +791,55 @@ def _evaluate(
 
 
 @jit
+def _counts(side: Ints) -> tuple[int, int, int, int, int, int]:
+    """gnubg's counts of one side for its sanity checks: its chequers, its
+    rearmost point, its crossings to come (of each chequer: 1 from the home
+    board, up to 4 from the opponent's and 5 from the bar), those to come
+    before none is left outside the home board (plus 1), those before none
+    is left in the opponent's home board, and the most turns it can need
+    to bear off as gnubg-nn counts them (a roll moves at least 3 pips and
+    bears off at most 2 chequers)."""
+    total = back = cross = backgammon = pips = 0
+    gammon = 1
+    for p in range(25):
+        n = side[p]
+        if n:
+            back = p
+            quarter = min(p // 6, 4)
+            total += n
+            cross += (quarter + 1) * n
+            gammon += quarter * n
+            backgammon += max(quarter - 2, 0) * n
+            pips += (p + 1) * n
+    return total, back, cross, gammon, backgammon, max(-(-pips // 3), -(-total // 2), 1)
+
+
+@jit
 def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
-    """gnubg's sanity checks of the outputs ``q`` into ``p`` (see :func:`probabilities`)."""
-    if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
+    """gnubg-nn's sanity checks of the outputs ``q`` into ``p`` (see :func:`probabilities`)."""
+    men0, back0, cross0, gammon0, backgammon0, turns0 = _counts(board[0])
+    men1, back1, cross1, gammon1, backgammon1, turns1 = _counts(board[1])
+    q[0] = min(max(q[0], np.float32(0)), np.float32(1))
+    race = back0 + back1 < 24
+    if men0 < 15:  # no gammons won once the opponent has borne off
         q[1] = q[2] = 0
-    if board[1].sum() < 15:
+    elif race:
+        if cross1 > 8 * gammon0:  # no gammon in time
+            q[1] = 0
+        elif gammon0 > 4 * (turns1 - 1):  # a certain gammon (and win)
+            q[0] = q[1] = 1
+        if cross1 > 8 * backgammon0:  # no backgammon in time
+            q[2] = 0
+    if men1 < 15:
         q[3] = q[4] = 0
+    elif race:
+        if cross0 > 8 * gammon1 - 4:
+            q[3] = 0
+        elif gammon1 > 4 * turns0:
+            q[0] = 0
+            q[3] = 1
+        if cross0 > 8 * backgammon1 - 4:
+            q[4] = 0
     q[1] = min(q[1], q[0])
     q[3] = min(q[3], np.float32(1) - q[0])
     q[2] = min(q[2], q[1])
@@ -778,19 +850,41 @@ def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
 
 
 def probabilities(
-    boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net, made: bool = False
+    boards: NDArray[np.int_],
+    classes: NDArray[np.int_],
+    contact: Net,
+    crashed_net: Net,
+    race_net: Net,
+    made: bool = False,
 ) -> Floats:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` (win, win gammon, win
     backgammon, lose gammon, lose backgammon, of the side on roll) of
-    contact positions (crashed ones where ``crashed``), from gnubg 1.07's
-    inputs (``made``: gnubg-nn's rule for the shots), with gnubg's sanity
-    checks: no gammons won (lost) once the opponent (the side on roll) has
-    borne off, gammons at most the wins (losses), backgammons at most the
-    gammons; and, as gnubg gives them, gammon and backgammon chances below
-    1e-4 as 0."""
+    contact, crashed and race positions (``classes``: :func:`classify`'s),
+    from gnubg 1.07's inputs (``made``: gnubg-nn's rule for the shots), with
+    gnubg's sanity checks: no gammons won (lost) once the opponent (the
+    side on roll) has borne off, gammons at most the wins (losses),
+    backgammons at most the gammons; and, as gnubg gives them, gammon and
+    backgammon chances below 1e-4 as 0. In a race, also certain and
+    impossible wins, gammons and backgammons, counting the crossings each
+    side has left against the turns the other may need (from the one-sided
+    bearoff database once all its chequers are home), but not gnubg's own
+    backgammon chances of a race (where a side has borne off none with a
+    chequer left in the opponent's home board: :func:`race_backgammon`)."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
+    kinds = np.ascontiguousarray(classes, dtype=np.int64)
     p = np.empty((len(b), 5))
     room = _room(_TABLES, len(contact.hidden_bias), len(contact.output_bias))
-    crash = np.ascontiguousarray(crashed, dtype=np.bool_)
-    _evaluate(b, crash, made, _TABLES, contact, crashed_net, room, np.empty(len(b), dtype=np.int64), p)
+    nets = (contact, crashed_net, race_net)
+    _evaluate(b, kinds, made, _TABLES, nets, room, np.empty(len(b), dtype=np.int64), p)
     return p
+
+
+def race_backgammon(boards: NDArray[np.int_]) -> Bools:
+    """Where gnubg's race evaluation (EvalRaceBG) would put its own
+    backgammon chances in place of the net's: a side that has borne off
+    none with a chequer in the opponent's home board."""
+    b = np.asarray(boards)
+    full = b[:, :, :24].sum(axis=2) == 15
+    back = b[:, :, 18:24].sum(axis=2) > 0
+    return (full & back).any(axis=1)
+
