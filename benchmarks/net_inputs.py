@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     nets = nets_of_wd(GNUBG_WD.read_bytes())
-    contact, crashed_net = nets["contact contact250"], nets["crashed"]
+    contact, crashed_net, race_net = nets["contact contact250"], nets["crashed"], nets["race"]
     boards = plays(args.positions)
     crashed = classify(boards) == CRASHED
     print(f"{len(boards)} boards ({crashed.sum()} crashed) after the plays of {args.positions} positions")
@@ -73,7 +73,8 @@ def main() -> None:
         b = np.resize(boards, (n, 2, 25))
         c = np.resize(crashed, n)
         x = per_board(lambda b=b, c=c: inputs(b, c), n, args.repeat)
-        p = per_board(lambda b=b, c=c: probabilities(b, c, contact, crashed_net), n, args.repeat)
+        k = np.where(c, CRASHED, CONTACT)
+        p = per_board(lambda b=b, k=k: probabilities(b, k, contact, crashed_net, race_net), n, args.repeat)
         print(f"{n:>6} {x:>10.2f} {p:>14.2f}")
     use_net(GNUBG_WD)
     reload()

@@ -70,10 +70,10 @@ def test_random_play_positions_are_boards() -> None:
 
 
 @pytest.fixture(scope="module")
-def nets(gnubg_wd: Path) -> tuple[Net, Net]:
-    """gnubg 1.07's contact and crashed nets, from its binary weights."""
+def nets(gnubg_wd: Path) -> tuple[Net, Net, Net]:
+    """gnubg 1.07's contact, crashed and race nets, from its binary weights."""
     found = nets_of_wd(gnubg_wd.read_bytes())
-    return found["contact contact250"], found["crashed"]
+    return found["contact contact250"], found["crashed"], found["race"]
 
 
 Judged = dict[str, tuple[list[list[int]], dict]]
@@ -99,14 +99,13 @@ def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[J
     return {i: (gnubg_nn.board_from_position_id(i), a) for i, a in zip(chosen, answers)}, groups
 
 
-def evaluated(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> tuple[np.ndarray, np.ndarray]:
+def evaluated(judged: Judged, ids: list[str], nets: tuple[Net, Net, Net]) -> tuple[np.ndarray, np.ndarray]:
     """Our five probabilities of the positions, and gnubg's."""
     boards = np.array([judged[i][0] for i in ids])
-    crashed = np.array([gnubg_nn.classify(judged[i][0]) == gnubg_nn.c_crashed for i in ids])
-    return probabilities(boards, crashed, *nets), np.array([judged[i][1]["probs"] for i in ids])
+    return probabilities(boards, classify(boards), *nets), np.array([judged[i][1]["probs"] for i in ids])
 
 
-def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> np.ndarray:
+def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net, Net]) -> np.ndarray:
     """Largest difference of our five probabilities from gnubg's, by position;
     where gnubg gives exactly 0 (its sanity checks), so do we."""
     ours, gnubg = evaluated(judged, ids, nets)
@@ -123,7 +122,7 @@ def nn_errors(judged: Judged, ids: list[str], gnubg_wd: Path) -> np.ndarray:
 
 @pytest.mark.usefixtures("own_net_after")
 def test_flagged_positions_evaluate_as_gnubg(
-    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path
+    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net, Net], gnubg_wd: Path
 ) -> None:
     answers, groups = judged
     flagged = groups["flagged"]
@@ -136,7 +135,7 @@ def test_flagged_positions_evaluate_as_gnubg(
 @pytest.mark.usefixtures("own_net_after")
 @pytest.mark.parametrize("group", ["plain", "off"])
 def test_unflagged_positions_evaluate_as_gnubg(
-    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path, group: str
+    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net, Net], gnubg_wd: Path, group: str
 ) -> None:
     """Where the rule does not bite every input is still gnubg's (and, with
     men off, the sanity checks): we agree with gnubg as well as gnubg-nn
@@ -163,7 +162,7 @@ def test_the_sample_covers_the_cases(judged: tuple[Judged, dict[str, list[str]]]
 
 
 @pytest.mark.usefixtures("own_net_after")
-def test_minimal_pairs(judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path) -> None:
+def test_minimal_pairs(judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net, Net], gnubg_wd: Path) -> None:
     answers = judged[0]
     for ids, flagged in ((FLAGGED, True), (CONTROLS, False)):
         boards = np.array([answers[i][0] for i in ids])
@@ -267,11 +266,13 @@ def test_gnubg_nns_rule_gives_gnubg_nns_evaluation(corpus_dir: Path, own_net_aft
     boards = np.array(list(random_play(13, 3000).values()) + corpus_boards(corpus_dir))
     classes = classify(boards)
     boards = boards[(classes == CONTACT) | (classes == CRASHED)]
-    crashed = classify(boards) == CRASHED
+    classes = classify(boards)
+    crashed = classes == CRASHED
     theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
-    ours = probabilities(boards, crashed, own["contact contact250"], own["crashed"], made=True)
+    nets = own["contact contact250"], own["crashed"], own["race"]
+    ours = probabilities(boards, classes, *nets, made=True)
     assert len(boards) > 3000 and crashed.sum() > 100 and rule_differs(boards).sum() > 200
     assert np.abs(ours - theirs).max() < 1e-6
     flagged = rule_differs(boards)
-    gnubgs = probabilities(boards[flagged], crashed[flagged], own["contact contact250"], own["crashed"])
+    gnubgs = probabilities(boards[flagged], classes[flagged], *nets)
     assert np.median(np.abs(gnubgs - theirs[flagged]).max(axis=1)) > 1e-3  # the rule is what differs

@@ -787,7 +787,55 @@ def _evaluate(
                 _hidden(net, room, table, slot)
             _outputs(net, room, table)
             for slot in range(len(block)):
+                side = _race_backgammon(boards[block[slot]]) if kind == RACE else -1
+                if side >= 0:  # gnubg's chance of a backgammon: 0 (2 is not asked for)
+                    outs[2 if side == 1 else 4, slot] = 0
                 _sanity(boards[block[slot]], outs[:, slot], p[block[slot]])
+
+
+@jit
+def _race_backgammon(board: Ints) -> int:
+    """Which side gnubg's race evaluation (EvalRaceBG) gives its own
+    backgammon chances to, in place of the net's: 1 (the side on roll)
+    where its opponent has borne off none with a chequer left in its home
+    board, else 0 the other way round; -1 for neither. 2 where that chance
+    needs gnubg's table of race backgammons (it is 0 unless the side's
+    chequers home, by fours, take no more turns than the straggler's pips
+    in the home board, by threes, with a turn less for the side on roll)."""
+    side = -1
+    for s in (1, 0):
+        total = 0
+        back = 0
+        for p in range(24):
+            total += board[1 - s, p]
+            back += board[1 - s, p] if p >= 18 else 0
+        if side < 0 and total == 15 and back > 0:
+            side = s
+    if side < 0:
+        return -1
+    home = 0
+    pips = 0
+    for p in range(6):
+        home += board[side, p]
+    for p in range(18, 23):
+        pips += board[1 - side, p] * (p - 17)
+    return 2 if (home + 3) // 4 - (side == 1) <= (pips + 2) // 3 else side
+
+
+@jit
+def _race_backgammons(boards: Ints, out: Bools) -> None:
+    for r in range(len(boards)):
+        out[r] = _race_backgammon(boards[r]) == 2
+
+
+def race_backgammon(boards: NDArray[np.int_]) -> Bools:
+    """The race boards :func:`probabilities` cannot evaluate as gnubg does:
+    those where gnubg's race evaluation puts its own chance of a backgammon
+    (from a table of race backgammons) in place of the net's."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    out = np.empty(len(b), dtype=np.bool_)
+    _race_backgammons(b, out)
+    return out
 
 
 @jit
@@ -864,12 +912,13 @@ def probabilities(
     gnubg's sanity checks: no gammons won (lost) once the opponent (the
     side on roll) has borne off, gammons at most the wins (losses),
     backgammons at most the gammons; and, as gnubg gives them, gammon and
-    backgammon chances below 1e-4 as 0. In a race, also certain and
-    impossible wins, gammons and backgammons, counting the crossings each
-    side has left against the turns the other may need (from the one-sided
-    bearoff database once all its chequers are home), but not gnubg's own
-    backgammon chances of a race (where a side has borne off none with a
-    chequer left in the opponent's home board: :func:`race_backgammon`)."""
+    backgammon chances below 1e-4 as 0. In a race, as gnubg-nn checks
+    them: gammons and backgammons impossible when the other side's
+    crossings to come are more than eight times one's own, gammons (and
+    wins) certain when one's own are more than four times the turns the
+    other side may need, and gnubg's own chance of a backgammon where it
+    is 0; not the race boards of :func:`race_backgammon`, where it needs
+    gnubg's table."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
     kinds = np.ascontiguousarray(classes, dtype=np.int64)
     p = np.empty((len(b), 5))
@@ -877,14 +926,4 @@ def probabilities(
     nets = (contact, crashed_net, race_net)
     _evaluate(b, kinds, made, _TABLES, nets, room, np.empty(len(b), dtype=np.int64), p)
     return p
-
-
-def race_backgammon(boards: NDArray[np.int_]) -> Bools:
-    """Where gnubg's race evaluation (EvalRaceBG) would put its own
-    backgammon chances in place of the net's: a side that has borne off
-    none with a chequer in the opponent's home board."""
-    b = np.asarray(boards)
-    full = b[:, :, :24].sum(axis=2) == 15
-    back = b[:, :, 18:24].sum(axis=2) > 0
-    return (full & back).any(axis=1)
 
