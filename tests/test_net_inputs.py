@@ -24,6 +24,7 @@ from tavlakit.analysis.net_inputs import (
     inputs,
     nets_of_wd,
     probabilities,
+    race_backgammon,
 )
 from tavlakit.formats.mat import load_mat
 from tavlakit.replay import replay
@@ -276,3 +277,72 @@ def test_gnubg_nns_rule_gives_gnubg_nns_evaluation(corpus_dir: Path, own_net_aft
     flagged = rule_differs(boards)
     gnubgs = probabilities(boards[flagged], classes[flagged], *nets)
     assert np.median(np.abs(gnubgs - theirs[flagged]).max(axis=1)) > 1e-3  # the rule is what differs
+
+
+def race_counts(boards: np.ndarray) -> dict[str, np.ndarray]:
+    """Per race board, which of gnubg-nn's race checks apply (worked out
+    here from the rules as measured against gnubg-nn: each side's
+    crossings to come, 1 a chequer from its home board up to 4 from the
+    opponent's; those before a gammon is saved, 0 from home, plus 1; the
+    turns a side may need, its pips by threes or its chequers by twos)."""
+    quarter = np.arange(24) // 6
+    men = boards[:, :, :24].sum(axis=2)
+    cross = boards[:, :, :24] @ (quarter + 1)
+    gammon = 1 + boards[:, :, :24] @ quarter
+    turns = np.maximum(-(-(boards[:, :, :24] @ np.arange(1, 25)) // 3), -(-men // 2))
+    in_home = boards[:, :, 18:24].sum(axis=2)
+    full = men == 15
+    return {
+        "opponent off: no gammon won": ~full[:, 0],
+        "gammon (and win) certain": full[:, 0] & (gammon[:, 0] > 4 * (turns[:, 1] - 1)),
+        "backgammon won impossible": full[:, 0] & (cross[:, 1] > 8 * in_home[:, 0]),
+        "none off: no gammon lost": ~full[:, 1],
+        "gammon lost (and no win) certain": full[:, 1] & (gammon[:, 1] > 4 * turns[:, 0]),
+        "backgammon lost impossible": full[:, 1] & (cross[:, 0] > 8 * in_home[:, 1] - 4),
+        "backgammon: 0 by gnubg's rule": (full & (in_home > 0)).any(axis=1) & ~race_backgammon(boards),
+        "backgammon: gnubg's table": race_backgammon(boards),
+    }
+
+
+@pytest.fixture(scope="module")
+def race_boards(corpus_dir: Path) -> np.ndarray:
+    """The race boards of random play, of boards scattered at random and of the corpus's 7-point match."""
+    boards = np.array(played_boards(21, 200) + scattered_boards(22, 20_000) + corpus_boards(corpus_dir))
+    return boards[classify(boards) == RACE]
+
+
+@pytest.mark.parametrize("weights", ["own", "gnubg"])
+def test_race_boards_evaluate_as_gnubg_nn(
+    race_boards: np.ndarray,
+    weights: str,
+    gnubg_wd: Path,
+    own_net_after: None,  # noqa: F811
+) -> None:
+    """Race boards come out of :func:`evaluate` as gnubg-nn evaluates them,
+    with gnubg-nn's weights and with gnubg's; the net takes those that need
+    no table of gnubg's, and each of the race checks is met often."""
+    use_net(None if weights == "own" else gnubg_wd)
+    theirs = np.array([gnubg_nn.probabilities(b, 0) for b in race_boards.tolist()])
+    assert np.abs(evaluate(race_boards) - theirs).max() < 1e-6
+    counts = {name: int(hit.sum()) for name, hit in race_counts(race_boards).items()}
+    assert min(counts.values()) >= 20, counts
+    kept = ~race_backgammon(race_boards)
+    nets = nets_of_wd(gnubg_wd.read_bytes()) if weights == "gnubg" else _nets_of_text(OWN.read_text("ascii"))
+    three = nets["contact contact250"], nets["crashed"], nets["race"]
+    ours = probabilities(race_boards[kept], classify(race_boards[kept]), *three)
+    assert np.abs(ours - theirs[kept]).max() < 1e-6  # the net itself, not gnubg-nn behind evaluate
+    assert (ours[:, 0] == 1).sum() > 20 and (ours[:, 0] == 0).sum() > 20  # wins and losses made certain
+
+
+def test_every_class_evaluates_as_gnubg_nn(corpus_dir: Path, own_net_after: None) -> None:  # noqa: F811
+    """A batch of every class, mixed (the boards of random games to the end,
+    scattered boards, the corpus's match): :func:`evaluate` gives each
+    board what gnubg-nn gives it, but for the contact and crashed boards
+    whose shots the two home board rules count apart."""
+    use_net(None)
+    boards = np.array(played_boards(23, 30) + scattered_boards(24, 3000) + corpus_boards(corpus_dir))
+    boards = boards[~rule_differs(boards)]
+    classes = classify(boards)
+    assert (np.bincount(classes, minlength=6) > 20).all()
+    theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
+    assert np.abs(evaluate(boards) - theirs).max() < 1e-6

@@ -64,7 +64,7 @@ bar), as :func:`gnubg_nn.probabilities` takes a board.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -790,7 +790,7 @@ def _evaluate(
                 side = _race_backgammon(boards[block[slot]]) if kind == RACE else -1
                 if side >= 0:  # gnubg's chance of a backgammon: 0 (2 is not asked for)
                     outs[2 if side == 1 else 4, slot] = 0
-                _sanity(boards[block[slot]], outs[:, slot], p[block[slot]])
+                _sanity(boards[block[slot]], kind == RACE, outs[:, slot], p[block[slot]])
 
 
 @jit
@@ -839,51 +839,45 @@ def race_backgammon(boards: NDArray[np.int_]) -> Bools:
 
 
 @jit
-def _counts(side: Ints) -> tuple[int, int, int, int, int, int]:
+def _counts(side: Ints) -> tuple[int, int, int, int, int]:
     """gnubg's counts of one side for its sanity checks: its chequers, its
-    rearmost point, its crossings to come (of each chequer: 1 from the home
-    board, up to 4 from the opponent's and 5 from the bar), those to come
-    before none is left outside the home board (plus 1), those before none
-    is left in the opponent's home board, and the most turns it can need
-    to bear off as gnubg-nn counts them (a roll moves at least 3 pips and
-    bears off at most 2 chequers)."""
-    total = back = cross = backgammon = pips = 0
+    crossings to come (of each chequer: 1 from the home board, up to 4 from
+    the opponent's and 5 from the bar), those to come before none is left
+    outside the home board (plus 1), those before none is left in the
+    opponent's home board, and the most turns it can need to bear off as
+    gnubg-nn counts them (a roll moves at least 3 pips and bears off at
+    most 2 chequers; not gnubg's one-sided bearoff database)."""
+    total = cross = backgammon = pips = 0
     gammon = 1
     for p in range(25):
         n = side[p]
         if n:
-            back = p
             quarter = min(p // 6, 4)
             total += n
             cross += (quarter + 1) * n
             gammon += quarter * n
             backgammon += max(quarter - 2, 0) * n
             pips += (p + 1) * n
-    return total, back, cross, gammon, backgammon, max(-(-pips // 3), -(-total // 2), 1)
+    return total, cross, gammon, backgammon, max(-(-pips // 3), -(-total // 2), 1)
 
 
 @jit
-def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
-    """gnubg-nn's sanity checks of the outputs ``q`` into ``p`` (see :func:`probabilities`)."""
-    men0, back0, cross0, gammon0, backgammon0, turns0 = _counts(board[0])
-    men1, back1, cross1, gammon1, backgammon1, turns1 = _counts(board[1])
-    q[0] = min(max(q[0], np.float32(0)), np.float32(1))
-    race = back0 + back1 < 24
+def _sanity(board: Ints, race: bool, q: Floats32, p: Floats) -> None:
+    """gnubg-nn's sanity checks of the outputs ``q`` into ``p``, those of
+    a race too where ``race`` (see :func:`probabilities`)."""
+    men0, cross0, gammon0, backgammon0, turns0 = _counts(board[0])
+    men1, cross1, gammon1, backgammon1, turns1 = _counts(board[1])
     if men0 < 15:  # no gammons won once the opponent has borne off
         q[1] = q[2] = 0
-    elif race:
-        if cross1 > 8 * gammon0:  # no gammon in time
-            q[1] = 0
-        elif gammon0 > 4 * (turns1 - 1):  # a certain gammon (and win)
+    elif race:  # (no gammon impossible: gnubg-nn leaves a gammon of no chance as the net has it)
+        if gammon0 > 4 * (turns1 - 1):  # a certain gammon (and win)
             q[0] = q[1] = 1
         if cross1 > 8 * backgammon0:  # no backgammon in time
             q[2] = 0
     if men1 < 15:
         q[3] = q[4] = 0
     elif race:
-        if cross0 > 8 * gammon1 - 4:
-            q[3] = 0
-        elif gammon1 > 4 * turns0:
+        if gammon1 > 4 * turns0:
             q[0] = 0
             q[3] = 1
         if cross0 > 8 * backgammon1 - 4:
@@ -926,4 +920,3 @@ def probabilities(
     nets = (contact, crashed_net, race_net)
     _evaluate(b, kinds, made, _TABLES, nets, room, np.empty(len(b), dtype=np.int64), p)
     return p
-
