@@ -9,8 +9,8 @@ evaluate within 1e-4 of gnubg's own, so luck, errors and marks come out as
 gnubg's. The net in use is a setting of the whole process (gnubg-nn has one
 active net): :func:`use_net` sets it, :func:`net_in_use` says which.
 
-:func:`evaluate` gives many boards' probabilities at once: contact and
-crashed positions from gnubg 1.07's own inputs in one batch
+:func:`evaluate` gives many boards' probabilities at once: contact,
+crashed and race positions from gnubg 1.07's own inputs in one batch
 (:mod:`.net_inputs`), with gnubg's binary weights and with gnubg-nn's own.
 gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
 three of those nets' inputs (the shots at blots on the 1- and 2-points),
