@@ -22,7 +22,8 @@ from pathlib import Path
 import gnubg_nn
 import numpy as np
 
-from tavlakit.analysis.equity import ROLLS, boards_from_keys
+from tavlakit.analysis.equity import ROLLS
+from tavlakit.analysis.keys import boards_of_keys
 from tavlakit.analysis.net import GNUBG_WD, reload, use_net
 from tavlakit.analysis.net_inputs import CONTACT, CRASHED, classify, inputs, nets_of_wd, probabilities
 
@@ -38,7 +39,7 @@ def plays(positions: int) -> np.ndarray:
     boards = [gnubg_nn.board_from_position_id(i) for i in ids]
     boards = [b for b in boards if gnubg_nn.classify(b) == gnubg_nn.c_contact][:positions]
     keys = [k[0] for b in boards for r in ROLLS for k in gnubg_nn.best_move(b, r[0], r[1], list=1)[1]]
-    found = boards_from_keys(keys)
+    found = boards_of_keys(keys, flip=True)
     classes = classify(found)
     return found[(classes == CONTACT) | (classes == CRASHED)]
 
