@@ -22,7 +22,8 @@ from pathlib import Path
 import gnubg_nn
 import numpy as np
 
-from tavlakit.analysis.equity import ROLLS, boards_from_keys
+from tavlakit.analysis.equity import ROLLS
+from tavlakit.analysis.keys import boards_of_keys
 from tavlakit.analysis.net import GNUBG_WD, reload, use_net
 from tavlakit.analysis.net_inputs import CONTACT, CRASHED, classify, inputs, nets_of_wd, probabilities
 
@@ -38,7 +39,7 @@ def plays(positions: int) -> np.ndarray:
     boards = [gnubg_nn.board_from_position_id(i) for i in ids]
     boards = [b for b in boards if gnubg_nn.classify(b) == gnubg_nn.c_contact][:positions]
     keys = [k[0] for b in boards for r in ROLLS for k in gnubg_nn.best_move(b, r[0], r[1], list=1)[1]]
-    found = boards_from_keys(keys)
+    found = boards_of_keys(keys, flip=True)
     classes = classify(found)
     return found[(classes == CONTACT) | (classes == CRASHED)]
 
@@ -64,7 +65,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     nets = nets_of_wd(GNUBG_WD.read_bytes())
-    contact, crashed_net = nets["contact contact250"], nets["crashed"]
+    contact, crashed_net, race_net = nets["contact contact250"], nets["crashed"], nets["race"]
     boards = plays(args.positions)
     crashed = classify(boards) == CRASHED
     print(f"{len(boards)} boards ({crashed.sum()} crashed) after the plays of {args.positions} positions")
@@ -73,7 +74,8 @@ def main() -> None:
         b = np.resize(boards, (n, 2, 25))
         c = np.resize(crashed, n)
         x = per_board(lambda b=b, c=c: inputs(b, c), n, args.repeat)
-        p = per_board(lambda b=b, c=c: probabilities(b, c, contact, crashed_net), n, args.repeat)
+        k = np.where(c, CRASHED, CONTACT)
+        p = per_board(lambda b=b, k=k: probabilities(b, k, contact, crashed_net, race_net), n, args.repeat)
         print(f"{n:>6} {x:>10.2f} {p:>14.2f}")
     use_net(GNUBG_WD)
     reload()

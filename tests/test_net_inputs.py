@@ -24,6 +24,7 @@ from tavlakit.analysis.net_inputs import (
     inputs,
     nets_of_wd,
     probabilities,
+    race_backgammon,
 )
 from tavlakit.formats.mat import load_mat
 from tavlakit.replay import replay
@@ -70,10 +71,10 @@ def test_random_play_positions_are_boards() -> None:
 
 
 @pytest.fixture(scope="module")
-def nets(gnubg_wd: Path) -> tuple[Net, Net]:
-    """gnubg 1.07's contact and crashed nets, from its binary weights."""
+def nets(gnubg_wd: Path) -> tuple[Net, Net, Net]:
+    """gnubg 1.07's contact, crashed and race nets, from its binary weights."""
     found = nets_of_wd(gnubg_wd.read_bytes())
-    return found["contact contact250"], found["crashed"]
+    return found["contact contact250"], found["crashed"], found["race"]
 
 
 Judged = dict[str, tuple[list[list[int]], dict]]
@@ -99,14 +100,13 @@ def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[J
     return {i: (gnubg_nn.board_from_position_id(i), a) for i, a in zip(chosen, answers)}, groups
 
 
-def evaluated(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> tuple[np.ndarray, np.ndarray]:
+def evaluated(judged: Judged, ids: list[str], nets: tuple[Net, Net, Net]) -> tuple[np.ndarray, np.ndarray]:
     """Our five probabilities of the positions, and gnubg's."""
     boards = np.array([judged[i][0] for i in ids])
-    crashed = np.array([gnubg_nn.classify(judged[i][0]) == gnubg_nn.c_crashed for i in ids])
-    return probabilities(boards, crashed, *nets), np.array([judged[i][1]["probs"] for i in ids])
+    return probabilities(boards, classify(boards), *nets), np.array([judged[i][1]["probs"] for i in ids])
 
 
-def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net]) -> np.ndarray:
+def errors(judged: Judged, ids: list[str], nets: tuple[Net, Net, Net]) -> np.ndarray:
     """Largest difference of our five probabilities from gnubg's, by position;
     where gnubg gives exactly 0 (its sanity checks), so do we."""
     ours, gnubg = evaluated(judged, ids, nets)
@@ -123,7 +123,7 @@ def nn_errors(judged: Judged, ids: list[str], gnubg_wd: Path) -> np.ndarray:
 
 @pytest.mark.usefixtures("own_net_after")
 def test_flagged_positions_evaluate_as_gnubg(
-    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path
+    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net, Net], gnubg_wd: Path
 ) -> None:
     answers, groups = judged
     flagged = groups["flagged"]
@@ -136,7 +136,7 @@ def test_flagged_positions_evaluate_as_gnubg(
 @pytest.mark.usefixtures("own_net_after")
 @pytest.mark.parametrize("group", ["plain", "off"])
 def test_unflagged_positions_evaluate_as_gnubg(
-    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path, group: str
+    judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net, Net], gnubg_wd: Path, group: str
 ) -> None:
     """Where the rule does not bite every input is still gnubg's (and, with
     men off, the sanity checks): we agree with gnubg as well as gnubg-nn
@@ -163,7 +163,7 @@ def test_the_sample_covers_the_cases(judged: tuple[Judged, dict[str, list[str]]]
 
 
 @pytest.mark.usefixtures("own_net_after")
-def test_minimal_pairs(judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net], gnubg_wd: Path) -> None:
+def test_minimal_pairs(judged: tuple[Judged, dict[str, list[str]]], nets: tuple[Net, Net, Net], gnubg_wd: Path) -> None:
     answers = judged[0]
     for ids, flagged in ((FLAGGED, True), (CONTROLS, False)):
         boards = np.array([answers[i][0] for i in ids])
@@ -267,11 +267,82 @@ def test_gnubg_nns_rule_gives_gnubg_nns_evaluation(corpus_dir: Path, own_net_aft
     boards = np.array(list(random_play(13, 3000).values()) + corpus_boards(corpus_dir))
     classes = classify(boards)
     boards = boards[(classes == CONTACT) | (classes == CRASHED)]
-    crashed = classify(boards) == CRASHED
+    classes = classify(boards)
+    crashed = classes == CRASHED
     theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
-    ours = probabilities(boards, crashed, own["contact contact250"], own["crashed"], made=True)
+    nets = own["contact contact250"], own["crashed"], own["race"]
+    ours = probabilities(boards, classes, *nets, made=True)
     assert len(boards) > 3000 and crashed.sum() > 100 and rule_differs(boards).sum() > 200
     assert np.abs(ours - theirs).max() < 1e-6
     flagged = rule_differs(boards)
-    gnubgs = probabilities(boards[flagged], crashed[flagged], own["contact contact250"], own["crashed"])
+    gnubgs = probabilities(boards[flagged], classes[flagged], *nets)
     assert np.median(np.abs(gnubgs - theirs[flagged]).max(axis=1)) > 1e-3  # the rule is what differs
+
+
+def race_counts(boards: np.ndarray) -> dict[str, np.ndarray]:
+    """Per race board, which of gnubg-nn's race checks apply (worked out
+    here from the rules as measured against gnubg-nn: each side's
+    crossings to come, 1 a chequer from its home board up to 4 from the
+    opponent's; those before a gammon is saved, 0 from home, plus 1; the
+    turns a side may need, its pips by threes or its chequers by twos)."""
+    quarter = np.arange(24) // 6
+    men = boards[:, :, :24].sum(axis=2)
+    cross = boards[:, :, :24] @ (quarter + 1)
+    gammon = 1 + boards[:, :, :24] @ quarter
+    turns = np.maximum(-(-(boards[:, :, :24] @ np.arange(1, 25)) // 3), -(-men // 2))
+    in_home = boards[:, :, 18:24].sum(axis=2)
+    full = men == 15
+    return {
+        "opponent off: no gammon won": ~full[:, 0],
+        "gammon (and win) certain": full[:, 0] & (gammon[:, 0] > 4 * (turns[:, 1] - 1)),
+        "backgammon won impossible": full[:, 0] & (cross[:, 1] > 8 * in_home[:, 0]),
+        "none off: no gammon lost": ~full[:, 1],
+        "gammon lost (and no win) certain": full[:, 1] & (gammon[:, 1] > 4 * turns[:, 0]),
+        "backgammon lost impossible": full[:, 1] & (cross[:, 0] > 8 * in_home[:, 1] - 4),
+        "backgammon: 0 by gnubg's rule": (full & (in_home > 0)).any(axis=1) & ~race_backgammon(boards),
+        "backgammon: gnubg's table": race_backgammon(boards),
+    }
+
+
+@pytest.fixture(scope="module")
+def race_boards(corpus_dir: Path) -> np.ndarray:
+    """The race boards of random play, of boards scattered at random and of the corpus's 7-point match."""
+    boards = np.array(played_boards(21, 200) + scattered_boards(22, 20_000) + corpus_boards(corpus_dir))
+    return boards[classify(boards) == RACE]
+
+
+@pytest.mark.parametrize("weights", ["own", "gnubg"])
+def test_race_boards_evaluate_as_gnubg_nn(
+    race_boards: np.ndarray,
+    weights: str,
+    gnubg_wd: Path,
+    own_net_after: None,  # noqa: F811
+) -> None:
+    """Race boards come out of :func:`evaluate` as gnubg-nn evaluates them,
+    with gnubg-nn's weights and with gnubg's; the net takes those that need
+    no table of gnubg's, and each of the race checks is met often."""
+    use_net(None if weights == "own" else gnubg_wd)
+    theirs = np.array([gnubg_nn.probabilities(b, 0) for b in race_boards.tolist()])
+    assert np.abs(evaluate(race_boards) - theirs).max() < 1e-6
+    counts = {name: int(hit.sum()) for name, hit in race_counts(race_boards).items()}
+    assert min(counts.values()) >= 20, counts
+    kept = ~race_backgammon(race_boards)
+    nets = nets_of_wd(gnubg_wd.read_bytes()) if weights == "gnubg" else _nets_of_text(OWN.read_text("ascii"))
+    three = nets["contact contact250"], nets["crashed"], nets["race"]
+    ours = probabilities(race_boards[kept], classify(race_boards[kept]), *three)
+    assert np.abs(ours - theirs[kept]).max() < 1e-6  # the net itself, not gnubg-nn behind evaluate
+    assert (ours[:, 0] == 1).sum() > 20 and (ours[:, 0] == 0).sum() > 20  # wins and losses made certain
+
+
+def test_every_class_evaluates_as_gnubg_nn(corpus_dir: Path, own_net_after: None) -> None:  # noqa: F811
+    """A batch of every class, mixed (the boards of random games to the end,
+    scattered boards, the corpus's match): :func:`evaluate` gives each
+    board what gnubg-nn gives it, but for the contact and crashed boards
+    whose shots the two home board rules count apart."""
+    use_net(None)
+    boards = np.array(played_boards(23, 30) + scattered_boards(24, 3000) + corpus_boards(corpus_dir))
+    boards = boards[~rule_differs(boards)]
+    classes = classify(boards)
+    assert (np.bincount(classes, minlength=6) > 20).all()
+    theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
+    assert np.abs(evaluate(boards) - theirs).max() < 1e-6

@@ -9,8 +9,8 @@ evaluate within 1e-4 of gnubg's own, so luck, errors and marks come out as
 gnubg's. The net in use is a setting of the whole process (gnubg-nn has one
 active net): :func:`use_net` sets it, :func:`net_in_use` says which.
 
-:func:`evaluate` gives many boards' probabilities at once: contact and
-crashed positions from gnubg 1.07's own inputs in one batch
+:func:`evaluate` gives many boards' probabilities at once: contact,
+crashed and race positions from gnubg 1.07's own inputs in one batch
 (:mod:`.net_inputs`), with gnubg's binary weights and with gnubg-nn's own.
 gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
 three of those nets' inputs (the shots at blots on the 1- and 2-points),
@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from ..i18n import _
 from ..position import CHECKERS
-from .net_inputs import CONTACT, CRASHED, OVER, Net, classify, nets_of_wd, probabilities
+from .net_inputs import CONTACT, CRASHED, OVER, RACE, Net, classify, nets_of_wd, probabilities, race_backgammon
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
@@ -48,9 +48,9 @@ _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250",
 
 _handles: dict[str, Any] = {}
 _digests: dict[str, str] = {}
-#: The contact and crashed nets :func:`evaluate` batches, per weights file (gnubg-nn's own once first
-#: needed), and whether their inputs follow gnubg-nn's home board rule.
-_batched: dict[str, tuple[Net, Net, bool]] = {}
+#: The contact, crashed and race nets :func:`evaluate` batches, per weights file (gnubg-nn's own once
+#: first needed), and whether the contact nets' inputs follow gnubg-nn's home board rule.
+_batched: dict[str, tuple[Net, Net, Net, bool]] = {}
 _current: str = str(OWN)
 
 
@@ -93,17 +93,20 @@ def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second),
     with the weights in use: contact and crashed positions from their
     inputs in one batch (:mod:`.net_inputs`: gnubg 1.07's, or gnubg-nn's for
-    other text weights), race and bearoff positions by gnubg-nn one by one,
-    a finished game (the side not on roll has borne off) as gnubg scores it."""
+    other text weights), and so race positions, but for those whose
+    backgammon chances gnubg takes from its table of race backgammons;
+    those and bearoff positions by gnubg-nn one by one; a finished game
+    (the side not on roll has borne off) as gnubg scores it."""
     boards = np.asarray(boards, dtype=np.int64)
     probs = np.zeros((len(boards), 5))
     if not len(boards):
         return probs
     classes = classify(boards)
-    net = (classes == CONTACT) | (classes == CRASHED)
-    contact, crashed, made = _nets()
+    net = (classes == CONTACT) | (classes == CRASHED) | (classes == RACE)
+    race = np.flatnonzero(classes == RACE)
+    net[race[race_backgammon(boards[race])]] = False
     if net.any():
-        probs[net] = probabilities(boards[net], classes[net] == CRASHED, contact, crashed, made)
+        probs[net] = probabilities(boards[net], classes[net], *_nets())
     over = classes == OVER
     if over.any():  # the side on roll lost: gammon with none off, backgammon with one in the winner's home or the bar
         left = boards[over, 1]
@@ -116,13 +119,14 @@ def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     return probs
 
 
-def _nets() -> tuple[Net, Net, bool]:
-    """The contact and crashed nets of the weights in use, and whether
-    their inputs count gnubg-nn's home board rule (other text weights,
-    trained on gnubg-nn's inputs) rather than gnubg 1.07's."""
+def _nets() -> tuple[Net, Net, Net, bool]:
+    """The contact, crashed and race nets of the weights in use, and
+    whether the contact nets' inputs count gnubg-nn's home board rule
+    (other text weights, trained on gnubg-nn's inputs) rather than gnubg
+    1.07's."""
     if _current not in _batched:  # gnubg-nn's own: read when first needed
         own = _nets_of_text(OWN.read_text(encoding="ascii"))
-        _batched[_current] = (own["contact contact250"], own["crashed"], False)
+        _batched[_current] = (own["contact contact250"], own["crashed"], own["race"], False)
     return _batched[_current]
 
 
@@ -135,17 +139,18 @@ def _load(path: Path, shown: str) -> Any:
     if data.startswith(b"GNU Backgammon "):  # text weights: gnubg-nn's own, or others trained on gnubg-nn's inputs
         handle = _net_load(path, shown)
         nets = _nets_of_text(data.decode("ascii", "replace"))
-        if "contact contact250" not in nets or "crashed" not in nets:
-            reason = _("no contact or crashed net")
+        if "contact contact250" not in nets or "crashed" not in nets or "race" not in nets:
+            reason = _("no contact, crashed or race net")
             raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=reason))
-        _batched[str(path)] = (nets["contact contact250"], nets["crashed"], path.resolve() != OWN.resolve())
+        own_rule = path.resolve() != OWN.resolve()
+        _batched[str(path)] = (nets["contact contact250"], nets["crashed"], nets["race"], own_rule)
         return handle
     nets = nets_of_wd(data, shown)
     with tempfile.TemporaryDirectory() as folder:
         text = Path(folder) / "gnubg.weights"
         text.write_text(_text_of_nets(nets), encoding="ascii")
         handle = _net_load(text, shown)
-    _batched[str(path)] = (nets["contact contact250"], nets["crashed"], False)
+    _batched[str(path)] = (nets["contact contact250"], nets["crashed"], nets["race"], False)
     return handle
 
 

@@ -1,4 +1,4 @@
-"""gnubg 1.07's contact and crashed nets: their inputs and outputs for many boards at once.
+"""gnubg 1.07's contact, crashed and race nets: their inputs and outputs for many boards at once.
 
 Every contact and crashed position tavlakit judges is evaluated here
 (:func:`.net.evaluate`), not by gnubg-nn. gnubg-nn's pypi build (1.1.0a6
@@ -20,6 +20,22 @@ contact and crashed position of 26 000 of random play is reproduced within
 2.4e-7. With this module's prototype the luck of gnubg's reference records
 came out within 0.5% of gnubg's instead of up to 5%. :func:`classify` gives
 gnubg's class of each board as :func:`gnubg_nn.classify` does.
+
+Race positions are evaluated here too, from the race net's 214 inputs
+(no home board rule there) and gnubg-nn's race checks, as measured
+against gnubg-nn (they are not the recent gnubg source's): a certain
+gammon, won or lost, also makes the win certain or impossible; no
+certain win or loss of its own, no gammon made impossible; the turns a
+side may need are its pips by threes or its chequers by twos, whichever
+is more (not gnubg's one-sided bearoff database); and gnubg's own chance
+of a race backgammon where it comes out 0 without gnubg's table. On
+108 000 race boards (the plays of gnubg's reference records, random play,
+boards scattered at random) every one of the 74 000 not left to that
+table came out within 5e-7 of gnubg-nn, with gnubg-nn's weights and
+with gnubg's. :func:`race_backgammon` says which boards need the table
+(half the race boards of the reference records' plays). A race board
+takes about 0.6 µs in batches of 450 (1 in batches of 50; gnubg-nn, a
+board at a time: 2.3).
 
 The kernels are compiled by numba (cached on disk: about 9 s the first time,
 then a fifth of a second to load); in batches of 450 boards they take about
@@ -661,6 +677,32 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
 
 
 @jit
+def _race_inputs(board: Ints, row: Floats32) -> None:
+    """The race net's 214 inputs of ``board`` into ``row[:214]``: for each
+    side (side 0 first, 107 each) four per point 0 to 22 as the contact net's,
+    the men borne off (one input for each of 1 to 14), and the chequers'
+    crossings into the home board (outer board 1, opposing outer 2,
+    opposing home 3) by tens."""
+    for s in range(2):
+        side = board[s]
+        at = 107 * s
+        off = 15
+        for i in range(23):
+            n = side[i]
+            off -= n
+            row[at + 4 * i] = 1.0 if n == 1 else 0.0
+            row[at + 4 * i + 1] = 1.0 if n == 2 else 0.0
+            row[at + 4 * i + 2] = 1.0 if n >= 3 else 0.0
+            row[at + 4 * i + 3] = (n - 3) / 2.0 if n > 3 else 0.0
+        for k in range(14):
+            row[at + 92 + k] = 1.0 if off == k + 1 else 0.0
+        crossings = 0
+        for i in range(6, 24):
+            crossings += (i // 6) * side[i]
+        row[at + 106] = crossings / 10.0
+
+
+@jit
 def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
     """gnubg's 1 / (1 + e^-(beta x)) of each of ``x``, in place, in float32:
     the tenths looked up in ``table``, linear in between; beyond ±10 a
@@ -688,7 +730,7 @@ def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
     at a time, in order)."""
     row, sums, nonzero, values, units = room.row, room.sums, room.nonzero, room.values, room.units
     n = 0
-    for i in range(len(row)):  # the inputs that are not 0, and three of no weight after them
+    for i in range(len(net.hidden)):  # the inputs that are not 0, and three of no weight after them
         nonzero[n] = i
         values[n] = row[i]
         n += row[i] != 0
@@ -733,41 +775,129 @@ def _outputs(net: Net, room: _Room, table: Floats32) -> None:
 @jit
 def _evaluate(
     boards: Ints,
-    crashed: Bools,
+    classes: Ints,
     made: bool,
     t: _Tables,
-    contact: Net,
-    crashed_net: Net,
+    nets: tuple[Net, Net, Net],
     room: _Room,
     rows: Ints,
     p: Floats,
 ) -> None:
-    """Row r of ``p``: the five probabilities of board r, with gnubg's
-    sanity checks; the boards of each net in blocks of :data:`_BLOCK`
-    (``rows``: room for their numbers)."""
+    """Row r of ``p``: the five probabilities of board r (of class
+    ``classes[r]``: contact, crashed or race), with gnubg's sanity checks;
+    the boards of each net in blocks of :data:`_BLOCK` (``rows``: room for
+    their numbers)."""
     table, outs = t.sigmoid, room.outs
-    for net, crash in ((contact, False), (crashed_net, True)):
+    for net, kind in ((nets[0], CONTACT), (nets[1], CRASHED), (nets[2], RACE)):
         count = 0
         for r in range(len(boards)):
             rows[count] = r
-            count += crashed[r] == crash
+            count += classes[r] == kind
         for start in range(0, count, _BLOCK):
             block = rows[start : min(start + _BLOCK, count)]
             for slot in range(len(block)):
-                _board_inputs(boards[block[slot]], crash, made, t, room)
+                if kind == RACE:
+                    _race_inputs(boards[block[slot]], room.row)
+                else:
+                    _board_inputs(boards[block[slot]], kind == CRASHED, made, t, room)
                 _hidden(net, room, table, slot)
             _outputs(net, room, table)
             for slot in range(len(block)):
-                _sanity(boards[block[slot]], outs[:, slot], p[block[slot]])
+                side = _race_backgammon(boards[block[slot]]) if kind == RACE else -1
+                if side >= 0:  # gnubg's chance of a backgammon: 0 (2 is not asked for)
+                    outs[2 if side == 1 else 4, slot] = 0
+                _sanity(boards[block[slot]], kind == RACE, outs[:, slot], p[block[slot]])
 
 
 @jit
-def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
-    """gnubg's sanity checks of the outputs ``q`` into ``p`` (see :func:`probabilities`)."""
-    if board[0].sum() < 15:  # no gammons won (lost) once the opponent (the side on roll) has borne off
+def _race_backgammon(board: Ints) -> int:
+    """Which side gnubg's race evaluation (EvalRaceBG) gives its own
+    backgammon chances to, in place of the net's: 1 (the side on roll)
+    where its opponent has borne off none with a chequer left in its home
+    board, else 0 the other way round; -1 for neither. 2 where that chance
+    needs gnubg's table of race backgammons (it is 0 unless the side's
+    chequers home, by fours, take no more turns than the straggler's pips
+    in the home board, by threes, with a turn less for the side on roll)."""
+    side = -1
+    for s in (1, 0):
+        total = 0
+        back = 0
+        for p in range(24):
+            total += board[1 - s, p]
+            back += board[1 - s, p] if p >= 18 else 0
+        if side < 0 and total == 15 and back > 0:
+            side = s
+    if side < 0:
+        return -1
+    home = 0
+    pips = 0
+    for p in range(6):
+        home += board[side, p]
+    for p in range(18, 23):
+        pips += board[1 - side, p] * (p - 17)
+    return 2 if (home + 3) // 4 - (side == 1) <= (pips + 2) // 3 else side
+
+
+@jit
+def _race_backgammons(boards: Ints, out: Bools) -> None:
+    for r in range(len(boards)):
+        out[r] = _race_backgammon(boards[r]) == 2
+
+
+def race_backgammon(boards: NDArray[np.int_]) -> Bools:
+    """The race boards :func:`probabilities` cannot evaluate as gnubg does:
+    those where gnubg's race evaluation puts its own chance of a backgammon
+    (from a table of race backgammons) in place of the net's."""
+    b = np.ascontiguousarray(boards, dtype=np.int64)
+    out = np.empty(len(b), dtype=np.bool_)
+    _race_backgammons(b, out)
+    return out
+
+
+@jit
+def _counts(side: Ints) -> tuple[int, int, int, int, int]:
+    """gnubg's counts of one side for its sanity checks: its chequers, its
+    crossings to come (of each chequer: 1 from the home board, up to 4 from
+    the opponent's and 5 from the bar), those to come before none is left
+    outside the home board (plus 1), those before none is left in the
+    opponent's home board, and the most turns it can need to bear off as
+    gnubg-nn counts them (a roll moves at least 3 pips and bears off at
+    most 2 chequers; not gnubg's one-sided bearoff database)."""
+    total = cross = backgammon = pips = 0
+    gammon = 1
+    for p in range(25):
+        n = side[p]
+        if n:
+            quarter = min(p // 6, 4)
+            total += n
+            cross += (quarter + 1) * n
+            gammon += quarter * n
+            backgammon += max(quarter - 2, 0) * n
+            pips += (p + 1) * n
+    return total, cross, gammon, backgammon, max(-(-pips // 3), -(-total // 2), 1)
+
+
+@jit
+def _sanity(board: Ints, race: bool, q: Floats32, p: Floats) -> None:
+    """gnubg-nn's sanity checks of the outputs ``q`` into ``p``, those of
+    a race too where ``race`` (see :func:`probabilities`)."""
+    men0, cross0, gammon0, backgammon0, turns0 = _counts(board[0])
+    men1, cross1, gammon1, backgammon1, turns1 = _counts(board[1])
+    if men0 < 15:  # no gammons won once the opponent has borne off
         q[1] = q[2] = 0
-    if board[1].sum() < 15:
+    elif race:  # (no gammon impossible: gnubg-nn leaves a gammon of no chance as the net has it)
+        if gammon0 > 4 * (turns1 - 1):  # a certain gammon (and win)
+            q[0] = q[1] = 1
+        if cross1 > 8 * backgammon0:  # no backgammon in time
+            q[2] = 0
+    if men1 < 15:
         q[3] = q[4] = 0
+    elif race:
+        if gammon1 > 4 * turns0:
+            q[0] = 0
+            q[3] = 1
+        if cross0 > 8 * backgammon1 - 4:
+            q[4] = 0
     q[1] = min(q[1], q[0])
     q[3] = min(q[3], np.float32(1) - q[0])
     q[2] = min(q[2], q[1])
@@ -778,19 +908,31 @@ def _sanity(board: Ints, q: Floats32, p: Floats) -> None:
 
 
 def probabilities(
-    boards: NDArray[np.int_], crashed: NDArray[np.bool_], contact: Net, crashed_net: Net, made: bool = False
+    boards: NDArray[np.int_],
+    classes: NDArray[np.int_],
+    contact: Net,
+    crashed_net: Net,
+    race_net: Net,
+    made: bool = False,
 ) -> Floats:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` (win, win gammon, win
     backgammon, lose gammon, lose backgammon, of the side on roll) of
-    contact positions (crashed ones where ``crashed``), from gnubg 1.07's
-    inputs (``made``: gnubg-nn's rule for the shots), with gnubg's sanity
-    checks: no gammons won (lost) once the opponent (the side on roll) has
-    borne off, gammons at most the wins (losses), backgammons at most the
-    gammons; and, as gnubg gives them, gammon and backgammon chances below
-    1e-4 as 0."""
+    contact, crashed and race positions (``classes``: :func:`classify`'s),
+    from gnubg 1.07's inputs (``made``: gnubg-nn's rule for the shots), with
+    gnubg's sanity checks: no gammons won (lost) once the opponent (the
+    side on roll) has borne off, gammons at most the wins (losses),
+    backgammons at most the gammons; and, as gnubg gives them, gammon and
+    backgammon chances below 1e-4 as 0. In a race, as gnubg-nn checks
+    them: gammons and backgammons impossible when the other side's
+    crossings to come are more than eight times one's own, gammons (and
+    wins) certain when one's own are more than four times the turns the
+    other side may need, and gnubg's own chance of a backgammon where it
+    is 0; not the race boards of :func:`race_backgammon`, where it needs
+    gnubg's table."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
+    kinds = np.ascontiguousarray(classes, dtype=np.int64)
     p = np.empty((len(b), 5))
     room = _room(_TABLES, len(contact.hidden_bias), len(contact.output_bias))
-    crash = np.ascontiguousarray(crashed, dtype=np.bool_)
-    _evaluate(b, crash, made, _TABLES, contact, crashed_net, room, np.empty(len(b), dtype=np.int64), p)
+    nets = (contact, crashed_net, race_net)
+    _evaluate(b, kinds, made, _TABLES, nets, room, np.empty(len(b), dtype=np.int64), p)
     return p
