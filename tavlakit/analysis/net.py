@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from ..i18n import _
 from ..position import CHECKERS
-from .net_inputs import CONTACT, CRASHED, OVER, RACE, Net, classify, nets_of_wd, probabilities, race_backgammon
+from .net_inputs import OVER, Net, classify, nets_of_wd, probabilities
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
@@ -98,22 +98,18 @@ def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     those and bearoff positions by gnubg-nn one by one; a finished game
     (the side not on roll has borne off) as gnubg scores it."""
     boards = np.asarray(boards, dtype=np.int64)
-    probs = np.zeros((len(boards), 5))
     if not len(boards):
-        return probs
+        return np.zeros((0, 5))
     classes = classify(boards)
-    net = (classes == CONTACT) | (classes == CRASHED) | (classes == RACE)
-    race = np.flatnonzero(classes == RACE)
-    net[race[race_backgammon(boards[race])]] = False
-    if net.any():
-        probs[net] = probabilities(boards[net], classes[net], *_nets())
+    probs = probabilities(boards, classes, *_nets())  # (NaN where gnubg-nn evaluates)
     over = classes == OVER
     if over.any():  # the side on roll lost: gammon with none off, backgammon with one in the winner's home or the bar
         left = boards[over, 1]
         gammon = left.sum(axis=1) == CHECKERS
+        probs[over] = 0.0
         probs[over, 3] = gammon
         probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
-    rest = np.flatnonzero(~net & ~over)
+    rest = np.flatnonzero(np.isnan(probs[:, 0]))
     if len(rest):
         probs[rest] = [gnubg_nn.probabilities(board, 0) for board in boards[rest].tolist()]
     return probs

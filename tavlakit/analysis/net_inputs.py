@@ -792,7 +792,7 @@ def _evaluate(
         count = 0
         for r in range(len(boards)):
             rows[count] = r
-            count += classes[r] == kind
+            count += classes[r] == kind and not (kind == RACE and _race_backgammon(boards[r]) == 2)
         for start in range(0, count, _BLOCK):
             block = rows[start : min(start + _BLOCK, count)]
             for slot in range(len(block)):
@@ -927,11 +927,12 @@ def probabilities(
     crossings to come are more than eight times one's own, gammons (and
     wins) certain when one's own are more than four times the turns the
     other side may need, and gnubg's own chance of a backgammon where it
-    is 0; not the race boards of :func:`race_backgammon`, where it needs
-    gnubg's table."""
+    is 0. The rows of other boards are NaN: bearoff positions, finished
+    games, and the race boards of :func:`race_backgammon`, where gnubg
+    takes the chance of a backgammon from its table."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
     kinds = np.ascontiguousarray(classes, dtype=np.int64)
-    p = np.empty((len(b), 5))
+    p = np.full((len(b), 5), np.nan)
     room = _room(_TABLES, len(contact.hidden_bias), len(contact.output_bias))
     nets = (contact, crashed_net, race_net)
     _evaluate(b, kinds, made, _TABLES, nets, room, np.empty(len(b), dtype=np.int64), p)
