@@ -237,7 +237,6 @@ class Judge:
         found = [self._plays(pos) for pos, _state in todo]
         keys = [key for plays in found for key in plays[0]]
         p = np.concatenate([plays[1] for plays in found])
-        boards = np.concatenate([plays[3] for plays in found])
         starts: list[int] = []
         ends: list[int] = []
         for plays in found:
@@ -247,7 +246,7 @@ class Judge:
         settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
         for pos, _state in todo:  # (a play of the last four checkers may end the game: no efficiency then)
             settled.extend([None] * 21 if CHECKERS - pos.off()[0] <= 4 else settled_efficiency(*pos.points(), PIPS))
-        x = _efficiencies(boards, starts, ends, settled)
+        x = _efficiencies([plays[3] for plays in found], starts, ends, settled)
         values = np.empty(len(keys))
         groups: dict[CubeState, list[int]] = {}
         for index, (_pos, state) in enumerate(todo):
@@ -529,20 +528,22 @@ class Judge:
 
 
 def _efficiencies(
-    boards: npt.NDArray[np.int64], starts: list[int], ends: list[int], settled: list[float | None]
+    boards: list[npt.NDArray[np.int64]], starts: list[int], ends: list[int], settled: list[float | None]
 ) -> Array:
     """The cube efficiency of each play: its roll's settled one where it has
-    one, else worked out from where the play leads (``boards``)."""
-    x = np.empty(len(boards))
-    open_rows = []
-    for start, end, value in zip(starts, ends, settled):
+    one, else worked out from where the play leads (``boards``: each
+    position's plays, 21 rolls a position in ``starts`` and ``ends``)."""
+    x = np.empty(ends[-1] if ends else 0)
+    open_rows, open_boards = [], []
+    for index, (start, end, value) in enumerate(zip(starts, ends, settled)):
         if value is None:
+            top = starts[index - index % 21]  # the position's first play
             open_rows.append(np.arange(start, end))
+            open_boards.append(boards[index // 21][start - top : end - top])
         else:
             x[start:end] = value
     if open_rows:
-        rows = np.concatenate(open_rows)
-        x[rows] = efficiency_many(boards[rows])
+        x[np.concatenate(open_rows)] = efficiency_many(np.concatenate(open_boards))
     return x
 
 
