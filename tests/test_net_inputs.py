@@ -193,6 +193,19 @@ def test_weights_read_as_gnubg_lists_them(gnubg_wd: Path) -> None:
             nets_of_wd(bad)
 
 
+def test_other_text_weights_evaluate_by_gnubg_nns_rule(tmp_path: Path, own_net_after: None) -> None:  # noqa: F811
+    """Text weights other than gnubg-nn's own were trained on gnubg-nn's
+    inputs: evaluated with its rule, as gnubg-nn evaluates them, even where
+    the two rules differ (here gnubg-nn's own weights under another name)."""
+    other = tmp_path / "trained.weights"
+    other.write_bytes(OWN.read_bytes())
+    use_net(other)
+    boards = [gnubg_nn.board_from_position_id(pid) for pid in ("4HPwBRCoc/ABMA", *FLAGGED, *CONTROLS)]
+    ours = evaluate(np.array(boards, dtype=np.int64))
+    theirs = np.array([gnubg_nn.probabilities(board, 0) for board in boards])
+    assert np.abs(ours - theirs).max() < 1e-6
+
+
 def test_gnubg_nns_own_weights_evaluate_by_gnubgs_rule(own_net_after: None) -> None:  # noqa: F811
     """gnubg-nn's own weights were trained on gnubg's rule (its source has
     it): evaluated from gnubg 1.07's inputs, a position the two rules tell

@@ -127,10 +127,9 @@ class Evaluator:
         self.rules = rules
         # gnubg's own move generator follows these two options' backgammon values
         self.net_moves = rules.larger_die and rules.hit_and_run
-        # gnubg-nn's 1-ply evaluation is the 36-throw average of the best plays
-        # chosen by money equity: the same number when that is our equity (and it
-        # scores a finished game as these rules do: gammon, backgammon, exactly)
-        self.net_average = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
+        # gnubg scores a finished game as these rules do (gammon, backgammon):
+        # its plays may then end the game too
+        self.gnubg_scoring = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
         self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, 4 * cache_size)
         # per (position, roll): the best play's equity, the number of plays, the best play's position key
         self._rolls: _Cache[tuple[Position, Roll], tuple[float, int, str]] = _Cache(self._best_roll, 21 * cache_size)
@@ -228,14 +227,14 @@ class Evaluator:
         """``pos`` as the net sees it when the net finds the plays (gnubg's
         move rules; the last four checkers only under gnubg's own scoring,
         since a play may finish the game); None when the engine finds them."""
-        if not self.net_moves or (not self.net_average and _near_end(pos)):
+        if not self.net_moves or (not self.gnubg_scoring and _near_end(pos)):
             return None
         return net_board(pos)
 
     def plays_table(self, pos: Position) -> PlaysTable:
-        """Every roll's plays of ``pos``: their keys and five probabilities
-        (the opponent on roll), ``spans[r]`` the rows of ``ROLLS[r]``, and
-        their boards; gnubg-nn lists the plays (the engine where gnubg's
+        """Every roll's plays of ``pos``: their keys (where each leads, the
+        mover's view), five probabilities and boards (the opponent on roll),
+        ``spans[r]`` the rows of ``ROLLS[r]``; gnubg-nn lists the plays (the engine where gnubg's
         move rules are not in force, and near the end unless gnubg's own
         scoring is)."""
         found = self._tables.get(pos)
