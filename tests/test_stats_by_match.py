@@ -49,6 +49,8 @@ def test_layout_shows_gnubgs_own_counts() -> None:
     assert "Evaluated at 0 ply with gnubg-nn's own weights" in result.output.splitlines()
     assert "Match equity table: Kazaross XG2 25 point MET" in result.output.splitlines()
     assert "Tavla" not in result.output
+    money = run("stats", "--by", "match", STATS / "money-cube-15.mat")  # a money session: no table
+    assert money.exit_code == 0 and "Match equity table" not in money.output and "Evaluated at 0 ply" in money.output
 
 
 def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:

@@ -246,12 +246,13 @@ def run(
         weights = net_in_use()
         shown = _("the weights {path}").format(path=weights) if weights else _("gnubg-nn's own weights")
         typer.echo(_("Evaluated at {ply} ply with {weights}").format(ply=ply, weights=shown))
-        used = [Rules.preset(row["rules"]) for row in rows if row["rules"] != "custom"] + ([rules] if rules else [])
-        if met_path is not None or any(r.cube for r in used):
+        ruled = [(rules or (Rules.preset(row["rules"]) if row["rules"] != "custom" else None), row) for row in rows]
+        matches = [r for r, row in ruled if r is not None and row["length"]]  # (money sessions: no table)
+        if (met_path is not None and any(row["length"] for _r, row in ruled)) or any(r.cube for r in matches):
             typer.echo(_("Match equity table: {met}").format(met=table.name))
-        if met_path is None and any(not r.cube for r in used):
+        if met_path is None and any(not r.cube for r in matches):
             typer.echo(_("Without a cube (Tavla): tavlakit's own match equity table (see docs/tavla-met.md)"))
-        if any(r.mars == "outside-home" for r in used):
+        if any(r is not None and r.mars == "outside-home" for r, _row in ruled):
             typer.echo(
                 _("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)")
             )
