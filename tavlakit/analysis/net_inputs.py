@@ -669,7 +669,7 @@ def inputs(boards: NDArray[np.int_], crashed: NDArray[np.bool_], made: bool = Fa
     """gnubg 1.07's 250 inputs ``(n, 250)`` of the contact (or, where
     ``crashed``, the crashed) net, as gnubg's float32: four per point and
     side, side 0 first, then the 25 of the side on roll and those of its
-    opponent (``made``: gnubg-nn's rule for the shots, :func:`rule_differs`)."""
+    opponent (``made``: gnubg-nn's rule for the shots: more than two home points made)."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
     x = np.empty((len(b), 250), dtype=np.float32)
     _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, _room(_TABLES, 1, 1), x)
