@@ -188,7 +188,7 @@ def efficiency_of(mover: Sequence[int], opponent: Sequence[int]) -> float:
 def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
     """:func:`efficiency` of many boards at once: an (n, 2, 25) array of
     gnubg boards ``[side not on roll, side on roll]``."""
-    b = np.asarray(boards)
+    b = np.asarray(boards, dtype=np.int64)
     other, mover = b[:, 0, :], b[:, 1, :]
     over = (mover.sum(axis=1) == 0) | (other.sum(axis=1) == 0)
     # each side's rearmost checker (own numbering, 24 = the bar): contact while they have to pass

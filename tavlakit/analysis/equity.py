@@ -45,7 +45,7 @@ ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
 #: Every roll's plays of a position (:meth:`Evaluator.plays_table`): the keys of where they lead
 #: (the mover's view), their (n, 5) probabilities and boards (n, 2, 25) with the opponent on roll,
 #: and each roll's rows.
-PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]], npt.NDArray[np.int64]]
+PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]], npt.NDArray[np.int8]]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

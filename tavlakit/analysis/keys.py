@@ -20,7 +20,8 @@ import numpy.typing as npt
 
 from .jit import jit
 
-Boards = npt.NDArray[np.int64]
+#: Boards ``(n, 2, 25)``, a byte a count (a tenth of the memory of 64-bit counts: a game's plays are kept).
+Boards = npt.NDArray[np.int8]
 
 
 @jit
@@ -45,7 +46,7 @@ def _decode(letters: npt.NDArray[np.uint8], boards: Boards, flip: bool) -> None:
 def boards_of_keys(keys: list[str], flip: bool = False) -> Boards:
     """The boards ``(n, 2, 25)`` of ``keys`` (each side's 25 counts; ``flip``:
     the two sides swapped, the turn passed)."""
-    boards = np.zeros((len(keys), 2, 25), dtype=np.int64)
+    boards = np.zeros((len(keys), 2, 25), dtype=np.int8)
     if keys:
         letters = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(len(keys), 20)
         _decode(letters, boards, flip)

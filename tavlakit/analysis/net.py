@@ -88,7 +88,7 @@ def net_digest() -> str | None:
     return None if _current == str(OWN) else _digests[_current]
 
 
-def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+def evaluate(boards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
     """gnubg's 0-ply probabilities ``(n, 5)`` of the side on roll for many
     ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second),
     with the weights in use: contact and crashed positions from their
@@ -97,21 +97,21 @@ def evaluate(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     backgammon chances gnubg takes from its table of race backgammons;
     those and bearoff positions by gnubg-nn one by one; a finished game
     (the side not on roll has borne off) as gnubg scores it."""
-    boards = np.asarray(boards, dtype=np.int64)
-    if not len(boards):
+    b: npt.NDArray[np.int64] = np.ascontiguousarray(boards, dtype=np.int64)
+    if not len(b):
         return np.zeros((0, 5))
-    classes = classify(boards)
-    probs = probabilities(boards, classes, *_nets())  # (NaN where gnubg-nn evaluates)
+    classes = classify(b)
+    probs = probabilities(b, classes, *_nets())  # (NaN where gnubg-nn evaluates)
     over = classes == OVER
     if over.any():  # the side on roll lost: gammon with none off, backgammon with one in the winner's home or the bar
-        left = boards[over, 1]
+        left = b[over, 1]
         gammon = left.sum(axis=1) == CHECKERS
         probs[over] = 0.0
         probs[over, 3] = gammon
         probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
     rest = np.flatnonzero(np.isnan(probs[:, 0]))
     if len(rest):
-        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in boards[rest].tolist()]
+        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in b[rest].tolist()]
     return probs
 
 

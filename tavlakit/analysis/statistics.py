@@ -528,7 +528,7 @@ class Judge:
 
 
 def _efficiencies(
-    boards: list[npt.NDArray[np.int64]], starts: list[int], ends: list[int], settled: list[float | None]
+    boards: list[npt.NDArray[np.int8]], starts: list[int], ends: list[int], settled: list[float | None]
 ) -> Array:
     """The cube efficiency of each play: its roll's settled one where it has
     one, else worked out from where the play leads (``boards``: each
