@@ -9,8 +9,9 @@ checkers there, then a zero.
 >>> start = boards_of_keys(["OAHDPAABDAOAHDPAABDA"])  # the starting position
 >>> start[0, 1, [5, 7, 12, 23]].tolist()  # the side on roll's 6, 8, 13 and 24 points
 [5, 3, 5, 2]
->>> boards_of_keys(["OAHDPAABDAOAHDPAABDA"], flip=True)[0, 0, 5].tolist()  # the turn passed
-5
+>>> after = boards_of_keys(["OAHDPAABDAOAHDPAABBC"])  # 24/21 24/23 played, seen by the mover
+>>> after[0, 1, 20:24].tolist(), boards_of_keys(["OAHDPAABDAOAHDPAABBC"], flip=True)[0, 0, 20:24].tolist()
+([1, 0, 1, 0], [1, 0, 1, 0])
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy.typing as npt
 
 from .jit import jit
 
-#: Boards ``(n, 2, 25)``, a byte a count (a tenth of the memory of 64-bit counts: a game's plays are kept).
+#: Boards ``(n, 2, 25)``, a byte a count (an eighth of the memory of 64-bit counts: a game's plays are kept).
 Boards = npt.NDArray[np.int8]
 
 
