@@ -116,8 +116,9 @@ def _cold_best(run: Callable[[], object], repeat: int) -> float:
 
 def _clear_caches() -> None:
     """Our caches and gnubg-nn's own evaluation cache (a fresh copy of the
-    net in use: a warm cache makes its move search 2-3 times as fast, and
-    gnubg's side clears its cache before each run too)."""
+    net in use: gnubg-nn still evaluates the bearoff positions and some race
+    positions, and gnubg's side clears its cache before each run too; each
+    run's evaluators are new)."""
     from tavlakit.analysis import cubeful
     from tavlakit.analysis.net import reload
 
