@@ -122,6 +122,12 @@ def mwc2eq(mwc: float, state: CubeState) -> float:
     return (2.0 * mwc - (win + lose)) / (win - lose)
 
 
+def double_pass(state: CubeState) -> float:
+    """The doubler's equity (EMG) when the double is passed: the cash, its
+    MWC at the score in a match, 1 for money."""
+    return mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
+
+
 def mwc_scale(state: CubeState) -> float:
     """MWC per unit of EMG (or, for money, points per unit: the cube value):
     how gnubg turns an error or luck in EMG into MWC."""
@@ -428,8 +434,8 @@ def _double_values(p: Array, state: CubeState, x: Array, nd: Array) -> tuple[Arr
     if state.length:
         win, lose = state.win_lose()
         dt = (2.0 * _match_cubeful(p, state.doubled(), x) - (win + lose)) / (win - lose)
-        return dt, mwc2eq(state.mwc(state.mover, state.value), state)
-    return 2.0 * _money_cubeful(p, state.doubled(), x), 1.0
+        return dt, double_pass(state)
+    return 2.0 * _money_cubeful(p, state.doubled(), x), double_pass(state)
 
 
 def on_roll_many(p: Array, state: CubeState, x: Array) -> Array:
@@ -502,11 +508,8 @@ def recorded_decision(no_double: float, double_take: float, gammons: bool, state
     >>> d.optimal, d.action
     (0.6, 'no double, take')
     """
-    if state.length:
-        nd, dt = mwc2eq(no_double, state), mwc2eq(double_take, state)
-        dp = mwc2eq(state.mwc(state.mover, state.value), state)
-    else:
-        nd, dt, dp = no_double, double_take, 1.0
+    nd, dt = (mwc2eq(no_double, state), mwc2eq(double_take, state)) if state.length else (no_double, double_take)
+    dp = double_pass(state)
     optimal, action = _best(nd, dt, dp, gammons, state)
     return CubeDecision(nd, dt, dp, optimal, action, True)
 
@@ -541,6 +544,7 @@ __all__ = [
     "eq2mwc",
     "cubeful_many",
     "cubeless_many",
+    "double_pass",
     "efficiency_many",
     "gammon_prices",
     "match_cubeful",

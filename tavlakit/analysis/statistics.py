@@ -53,6 +53,7 @@ from .cubeful import (
     _best,
     cube_decision_many,
     cubeless_many,
+    double_pass,
     efficiency_many,
     efficiency_of,
     eq2mwc,
@@ -350,8 +351,7 @@ class Judge:
         nd = mine(opp, 1.0)
         if not self.rules.cube or not state.available():
             return nd, None, nd
-        dp = mwc2eq(state.mwc(state.mover, state.value), state) if state.length else 1.0
-        return nd, mine(state.doubled().flipped(), 2.0), dp
+        return nd, mine(state.doubled().flipped(), 2.0), double_pass(state)
 
     def _plays(self, pos: Position) -> PlaysTable:
         """Every roll's plays of ``pos`` (:meth:`Evaluator.plays_table`),
