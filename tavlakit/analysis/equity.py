@@ -259,7 +259,8 @@ class Evaluator:
             afters.extend(pos.legal_positions(roll, self.rules) or [pos.flip()])  # the opponent on roll
             spans.append((start, len(afters)))
         keys = [after.flip().position_key() for after in afters]
-        return keys, self.probabilities_many(afters), spans, boards_of_keys(keys, flip=True)
+        boards = np.array([net_board(after) for after in afters], dtype=np.int8)
+        return keys, self.probabilities_many(afters), spans, boards
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)

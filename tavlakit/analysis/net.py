@@ -70,8 +70,8 @@ def use_net(path: str | Path | None) -> None:
 
 def reload() -> None:
     """Load the weights in use again, so that gnubg-nn's evaluation cache
-    starts empty (for timings: a warm cache makes its move search two to
-    three times as fast)."""
+    starts empty (for timings: gnubg-nn still evaluates the bearoff
+    positions and some race positions)."""
     path = Path(_current)
     _handles[_current] = _net_load(path, _current) if _current == str(OWN) else _load(path, _current)
     gnubg_nn.net_use(_handles[_current])

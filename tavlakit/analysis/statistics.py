@@ -745,7 +745,7 @@ def _recorded(rows: dict[int, dict[str, Any]], match: Match, rg: ReplayedGame, j
         values: tuple[tuple[str, float | None], ...]
         if kind == "roll":
             cube = analysis.cube_error
-            if cube is None and len(analysis.cube_options) == 2:
+            if cube is None and analysis.program == GNUBG and len(analysis.cube_options) == 2:
                 state = judge.state(match, rg, step.player, step.cube, step.owner)
                 cube = _recorded_cube_error(analysis.cube_options, "no double", state)
             values = (
