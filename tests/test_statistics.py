@@ -235,6 +235,31 @@ def test_keys_decoded_in_bulk_as_one_by_one() -> None:
     assert (boards_of_keys(keys, flip=True) == one_by_one[:, ::-1]).all()
 
 
+def test_a_games_plays_are_scored_once_each_and_alike_where_they_meet_again() -> None:
+    """Every play of every roll of a game's positions (boards met more than
+    once among them): the distinct boards are numpy's, and the net scores
+    each row as it scores that board alone."""
+    import numpy as np
+
+    from tavlakit.analysis.equity import ROLLS, _net_plays, net_board
+    from tavlakit.analysis.keys import distinct_boards
+    from tavlakit.analysis.net import evaluate
+
+    match = tk.read_match(DATA / "match-3p-31.mat")
+    rg = next(iter(replay(match, Rules.preset("backgammon"))))
+    positions = [net_board(step.before) for step in rg.steps if step.turn.kind == "roll" and step.known]
+    after = np.concatenate([table[3] for table in _net_plays(positions, ROLLS)])
+    rows, numbers = distinct_boards(after)
+    unique, first, inverse = np.unique(after.reshape(len(after), -1), axis=0, return_index=True, return_inverse=True)
+    assert len(rows) == len(unique) < 0.95 * len(after)  # some boards met again
+    assert sorted(rows.tolist()) == sorted(first.tolist())
+    assert (after[rows][numbers] == after).all()
+    probs = evaluate(after)
+    alone = evaluate(after[rows])
+    assert (probs == alone[numbers]).all()
+    assert (probs[first[inverse.ravel()]] == probs).all()
+
+
 def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
     judge, fresh = Judge(Rules.preset("backgammon")), Judge(Rules.preset("backgammon"))
     match = tk.read_match(DATA / "match-3p-31.mat")

@@ -44,6 +44,57 @@ def _decode(letters: npt.NDArray[np.uint8], boards: Boards, flip: bool) -> None:
                         side, point = side + 1, 0
 
 
+@jit
+def _first_rows(boards: Boards, table: npt.NDArray[np.int64], first: npt.NDArray[np.int64]) -> int:
+    """``first[r]``: the first row with the board of row r (open addressing
+    on a hash of the counts; ``table``: a power of two longer than
+    ``boards``, all -1); how many distinct boards."""
+    mask = len(table) - 1
+    distinct = 0
+    for r in range(len(boards)):
+        board = boards[r]
+        h = np.uint64(0)
+        for s in range(2):
+            for q in range(25):
+                h = (h ^ np.uint64(board[s, q])) * np.uint64(0x100000001B3)
+        at = np.int64(h >> np.uint64(33)) & mask
+        while True:
+            row = table[at]
+            if row < 0:
+                table[at] = r
+                first[r] = r
+                distinct += 1
+                break
+            same = True
+            for s in range(2):
+                for q in range(25):
+                    same &= boards[row, s, q] == board[s, q]
+            if same:
+                first[r] = row
+                break
+            at = (at + 1) & mask
+    return distinct
+
+
+def distinct_boards(boards: Boards) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The rows of ``boards`` that are the first with their board, and for
+    each row its board's number among those: ``boards[rows][numbers]``
+    is ``boards`` again.
+
+    >>> b = np.zeros((3, 2, 25), dtype=np.int8); b[1, 0, 5] = 1
+    >>> rows, numbers = distinct_boards(b)
+    >>> rows.tolist(), numbers.tolist()
+    ([0, 1], [0, 1, 0])
+    """
+    first = np.empty(len(boards), dtype=np.int64)
+    table = np.full(1 << max(4, (2 * len(boards)).bit_length()), -1, dtype=np.int64)
+    _first_rows(np.ascontiguousarray(boards, dtype=np.int8), table, first)
+    rows = np.flatnonzero(first == np.arange(len(boards)))
+    numbers = np.empty(len(boards), dtype=np.int64)
+    numbers[rows] = np.arange(len(rows))
+    return rows, numbers[first]
+
+
 def boards_of_keys(keys: list[str], flip: bool = False) -> Boards:
     """The boards ``(n, 2, 25)`` of ``keys`` (each side's 25 counts; ``flip``:
     the two sides swapped, the turn passed)."""
@@ -54,4 +105,4 @@ def boards_of_keys(keys: list[str], flip: bool = False) -> Boards:
     return boards
 
 
-__all__ = ["boards_of_keys"]
+__all__ = ["boards_of_keys", "distinct_boards"]

@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from ..i18n import _
 from ..position import CHECKERS
+from .keys import distinct_boards
 from .net_inputs import OVER, Net, classify, nets_of_wd, probabilities
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
@@ -96,10 +97,13 @@ def evaluate(boards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
     other text weights), and so race positions, but for those whose
     backgammon chances gnubg takes from its table of race backgammons;
     those and bearoff positions by gnubg-nn one by one; a finished game
-    (the side not on roll has borne off) as gnubg scores it."""
-    b: npt.NDArray[np.int64] = np.ascontiguousarray(boards, dtype=np.int64)
-    if not len(b):
+    (the side not on roll has borne off) as gnubg scores it. A board met
+    more than once (a game's plays: one in ten) is evaluated once."""
+    given: npt.NDArray[np.int8] = np.ascontiguousarray(boards, dtype=np.int8)
+    if not len(given):
         return np.zeros((0, 5))
+    rows, numbers = distinct_boards(given)
+    b = given[rows]
     classes = classify(b)
     probs = probabilities(b, classes, *_nets())  # (NaN where gnubg-nn evaluates)
     over = classes == OVER
@@ -111,8 +115,8 @@ def evaluate(boards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
         probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
     rest = np.flatnonzero(np.isnan(probs[:, 0]))
     if len(rest):
-        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in b[rest].tolist()]
-    return probs
+        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in b[rest]]
+    return probs[numbers]
 
 
 def _nets() -> tuple[Net, Net, Net, bool]:
