@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from itertools import chain
+from itertools import accumulate, chain
 from typing import Generic, TypeVar
 
 import gnubg_nn  # type: ignore[import-untyped]
@@ -290,13 +290,12 @@ def _net_plays(boards: list[list[list[int]]], rolls: tuple[Roll, ...]) -> list[P
     (:func:`.net.evaluate`); a dance as the board passed to the opponent."""
     moved: list[str] = []  # where each play leads, the mover still second
     spans: list[list[tuple[int, int]]] = []
+    moves, key_of_board = gnubg_nn.moves, gnubg_nn.key_of_board
     for board in boards:
-        top, found = len(moved), []
-        for a, b in rolls:
-            start = len(moved)
-            moved.extend(gnubg_nn.moves(board, a, b) or (gnubg_nn.key_of_board(board),))
-            found.append((start - top, len(moved) - top))
-        spans.append(found)
+        listed: list[tuple[str, ...]] = [moves(board, a, b) or (key_of_board(board),) for a, b in rolls]
+        ends = list(accumulate(map(len, listed)))
+        spans.append(list(zip([0, *ends[:-1]], ends)))
+        moved.extend(chain.from_iterable(listed))
     after = boards_of_keys(moved, flip=True)  # the opponent on roll
     probs = evaluate(after)
     tables = []
