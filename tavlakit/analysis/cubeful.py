@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from ..position import Position
 from .equity import Probabilities
+from .jit import jit
 from .met import MatchEquityTable, default_met
 
 Array = npt.NDArray[np.float64]
@@ -194,17 +195,34 @@ def efficiency_of(mover: Sequence[int], opponent: Sequence[int]) -> float:
 def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
     """:func:`efficiency` of many boards at once: an (n, 2, 25) array of
     gnubg boards ``[side not on roll, side on roll]``."""
-    b = np.asarray(boards, dtype=np.int64)
-    other, mover = b[:, 0, :], b[:, 1, :]
-    over = (mover.sum(axis=1) == 0) | (other.sum(axis=1) == 0)
-    # each side's rearmost checker (own numbering, 24 = the bar): contact while they have to pass
-    back = 24 - np.argmax(mover[:, ::-1] > 0, axis=1)
-    their_back = 24 - np.argmax(other[:, ::-1] > 0, axis=1)
-    contact = back + their_back >= 23
-    bearoff = (mover[:, 6:].sum(axis=1) == 0) & (other[:, 6:].sum(axis=1) == 0)
-    pips = mover @ np.arange(1, 26)
-    race = np.clip(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN, RACE_MAX)
-    return np.where(over, 0.0, np.where(contact, CONTACT_X, np.where(bearoff, BEAROFF_X, race)))
+    b = np.asarray(boards)
+    x = np.empty(len(b))
+    _efficiencies(np.ascontiguousarray(b, dtype=np.int8 if b.dtype == np.int8 else np.int64), x)
+    return x
+
+
+@jit
+def _efficiencies(boards: npt.NDArray[np.integer], x: Array) -> None:
+    for r in range(len(boards)):
+        other, mover = boards[r, 0], boards[r, 1]
+        back = their_back = -1  # each side's rearmost checker (own numbering, 24 = the bar)
+        outside = pips = 0
+        for p in range(25):
+            if mover[p]:
+                back = p
+            if other[p]:
+                their_back = p
+            if p >= 6:
+                outside += mover[p] + other[p]
+            pips += (p + 1) * mover[p]
+        if back < 0 or their_back < 0:  # over
+            x[r] = 0.0
+        elif back + their_back >= 23:  # contact while they have to pass
+            x[r] = CONTACT_X
+        elif outside == 0:
+            x[r] = BEAROFF_X
+        else:
+            x[r] = min(max(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN), RACE_MAX)
 
 
 def settled_efficiency(mover: Sequence[int], opponent: Sequence[int], pips: Sequence[int]) -> list[float | None]:
