@@ -611,7 +611,7 @@ class _Room(NamedTuple):
     beyond: Ints
     row: Floats32  # one board's inputs
     sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
-    nonzero: Ints  # (253) the inputs that are not 0 (:func:`_hidden`)
+    nonzero: Ints  # (257) the inputs that are not 0 (:func:`_hidden`)
     values: Floats32  # and their values
     units: Floats32  # (hidden units, block) the hidden units of a block of boards
     outs: Floats32  # (outputs, block) their outputs
@@ -631,8 +631,8 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
         z.copy(),
         np.zeros(250, np.float32),
         np.zeros(hidden, np.float32),
-        np.zeros(253, np.int64),
-        np.zeros(253, np.float32),
+        np.zeros(257, np.int64),
+        np.zeros(257, np.float32),
         np.zeros((hidden, _BLOCK), np.float32),
         np.zeros((outputs, _BLOCK), np.float32),
         np.zeros(max(hidden, _BLOCK), np.float32),
@@ -729,25 +729,28 @@ def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
 def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
     """The net's hidden units of the inputs ``room.row`` into
     ``room.units[:, slot]``, in gnubg's arithmetic: float32, each unit's sum
-    from its threshold input by input (the inputs that are 0 skipped; four
-    at a time, in order)."""
+    from its threshold input by input (the inputs that are 0 skipped; eight
+    at a time, in order: each unit's sum loaded and stored once for eight)."""
     row, sums, nonzero, values, units = room.row, room.sums, room.nonzero, room.values, room.units
     n = 0
-    for i in range(len(net.hidden)):  # the inputs that are not 0, and three of no weight after them
+    for i in range(len(net.hidden)):  # the inputs that are not 0, and seven of no weight after them
         nonzero[n] = i
         values[n] = row[i]
         n += row[i] != 0
-    for m in range(n, n + 3):
+    for m in range(n, n + 7):
         nonzero[m] = 0
         values[m] = 0
     w, bias = net.hidden, net.hidden_bias
     for j in range(len(sums)):
         sums[j] = bias[j]
-    for m in range(0, n, 4):
+    for m in range(0, n, 8):
         i0, i1, i2, i3 = nonzero[m], nonzero[m + 1], nonzero[m + 2], nonzero[m + 3]
         v0, v1, v2, v3 = values[m], values[m + 1], values[m + 2], values[m + 3]
+        i4, i5, i6, i7 = nonzero[m + 4], nonzero[m + 5], nonzero[m + 6], nonzero[m + 7]
+        v4, v5, v6, v7 = values[m + 4], values[m + 5], values[m + 6], values[m + 7]
         for j in range(len(sums)):
-            sums[j] = (((sums[j] + w[i0, j] * v0) + w[i1, j] * v1) + w[i2, j] * v2) + w[i3, j] * v3
+            a = (((sums[j] + w[i0, j] * v0) + w[i1, j] * v1) + w[i2, j] * v2) + w[i3, j] * v3
+            sums[j] = (((a + w[i4, j] * v4) + w[i5, j] * v5) + w[i6, j] * v6) + w[i7, j] * v7
     _sigmoid(sums, net.beta_hidden, table, room)
     for j in range(len(sums)):
         units[j, slot] = sums[j]
