@@ -609,9 +609,9 @@ class _Room(NamedTuple):
     hit: Ints  # (:func:`_pip_loss`)
     escapes: Ints  # (2, 25) each side's (:func:`_escapes`)
     beyond: Ints
-    row: Floats32  # one board's inputs
+    row: Floats32  # (250) room for the inputs of :func:`_half`
     sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
-    nonzero: Ints  # (257) the inputs that are not 0 (:func:`_hidden`)
+    nonzero: Ints  # (257) the inputs that are not 0, in order (:func:`_board_inputs`)
     values: Floats32  # and their values
     units: Floats32  # (hidden units, block) the hidden units of a block of boards
     outs: Floats32  # (outputs, block) their outputs
@@ -642,30 +642,42 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
 
 
 @jit
-def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Room) -> None:
-    """The 250 inputs of ``board`` into ``room.row``."""
-    row = room.row
+def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Room) -> int:
+    """The 250 inputs of ``board``: those that are not 0, in order, into
+    ``room.nonzero`` (their numbers) and ``room.values``; how many."""
+    row, nonzero, values = room.row, room.nonzero, room.values
+    n = 0
     for s in range(2):
-        for p in range(25):
-            n = board[s, p]
-            at = 100 * s + 4 * p
-            row[at] = 1.0 if (n >= 1 if p == 24 else n == 1) else 0.0
-            row[at + 1] = 1.0 if (n >= 2 if p == 24 else n == 2) else 0.0
-            row[at + 2] = 1.0 if n >= 3 else 0.0
-            row[at + 3] = max(n - 3, 0) / 2.0
+        for p in range(25):  # four by point, most of them 0: only the others written
+            count = board[s, p]
+            if count:
+                at = 100 * s + 4 * p
+                first = at if p == 24 else at + min(count, 3) - 1  # the bar's: one, two, three or more
+                for i in range(first, at + min(count, 3)):  # a point's: one, two, or three or more
+                    nonzero[n] = i
+                    values[n] = 1.0
+                    n += 1
+                if count > 3:
+                    nonzero[n] = at + 3
+                    values[n] = (count - 3) / 2.0
+                    n += 1
         _escapes(board[s], t, room.escapes[s], room.beyond[s])
     e, b = room.escapes, room.beyond
     _half(board[1], board[0], e[1], b[1], e[0], crashed, made, t, room.hit, row, 200)
     _half(board[0], board[1], e[0], b[0], e[1], crashed, made, t, room.hit, row, 225)
+    for i in range(200, 250):
+        nonzero[n] = i
+        values[n] = row[i]
+        n += row[i] != 0
+    return n
 
 
 @jit
 def _fill(boards: Ints, crashed: Bools, made: bool, t: _Tables, room: _Room, x: Floats32) -> None:
-    """Row r of ``x``: the 250 inputs of board r."""
+    """Row r of ``x`` (zeros): the 250 inputs of board r."""
     for r in range(len(boards)):
-        _board_inputs(boards[r], crashed[r], made, t, room)
-        for i in range(250):
-            x[r, i] = room.row[i]
+        for m in range(_board_inputs(boards[r], crashed[r], made, t, room)):
+            x[r, room.nonzero[m]] = room.values[m]
 
 
 def inputs(boards: NDArray[np.integer[Any]], crashed: NDArray[np.bool_], made: bool = False) -> Floats32:
@@ -674,35 +686,47 @@ def inputs(boards: NDArray[np.integer[Any]], crashed: NDArray[np.bool_], made: b
     side, side 0 first, then the 25 of the side on roll and those of its
     opponent (``made``: gnubg-nn's rule for the shots: more than two home points made)."""
     b = np.ascontiguousarray(boards, dtype=np.int64)
-    x = np.empty((len(b), 250), dtype=np.float32)
+    x = np.zeros((len(b), 250), dtype=np.float32)
     _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, _room(_TABLES, 1, 1), x)
     return x
 
 
 @jit
-def _race_inputs(board: Ints, row: Floats32) -> None:
-    """The race net's 214 inputs of ``board`` into ``row[:214]``: for each
-    side (side 0 first, 107 each) four per point 0 to 22 as the contact net's,
-    the men borne off (one input for each of 1 to 14), and the chequers'
-    crossings into the home board (outer board 1, opposing outer 2,
-    opposing home 3) by tens."""
+def _race_inputs(board: Ints, room: _Room) -> int:
+    """The race net's 214 inputs of ``board``, as :func:`_board_inputs`
+    gives the contact net's: for each side (side 0 first, 107 each) four
+    per point 0 to 22 as the contact net's, the men borne off (one input
+    for each of 1 to 14), and the chequers' crossings into the home board
+    (outer board 1, opposing outer 2, opposing home 3) by tens."""
+    nonzero, values = room.nonzero, room.values
+    n = 0
     for s in range(2):
         side = board[s]
         at = 107 * s
         off = 15
         for i in range(23):
-            n = side[i]
-            off -= n
-            row[at + 4 * i] = 1.0 if n == 1 else 0.0
-            row[at + 4 * i + 1] = 1.0 if n == 2 else 0.0
-            row[at + 4 * i + 2] = 1.0 if n >= 3 else 0.0
-            row[at + 4 * i + 3] = (n - 3) / 2.0 if n > 3 else 0.0
-        for k in range(14):
-            row[at + 92 + k] = 1.0 if off == k + 1 else 0.0
+            count = side[i]
+            off -= count
+            if count:
+                nonzero[n] = at + 4 * i + min(count, 3) - 1
+                values[n] = 1.0
+                n += 1
+                if count > 3:
+                    nonzero[n] = at + 4 * i + 3
+                    values[n] = (count - 3) / 2.0
+                    n += 1
+        if 1 <= off <= 14:
+            nonzero[n] = at + 91 + off
+            values[n] = 1.0
+            n += 1
         crossings = 0
         for i in range(6, 24):
             crossings += (i // 6) * side[i]
-        row[at + 106] = crossings / 10.0
+        if crossings:
+            nonzero[n] = at + 106
+            values[n] = crossings / 10.0
+            n += 1
+    return n
 
 
 @jit
@@ -726,18 +750,14 @@ def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
 
 
 @jit
-def _hidden(net: Net, room: _Room, table: Floats32, slot: int) -> None:
-    """The net's hidden units of the inputs ``room.row`` into
-    ``room.units[:, slot]``, in gnubg's arithmetic: float32, each unit's sum
-    from its threshold input by input (the inputs that are 0 skipped; eight
-    at a time, in order: each unit's sum loaded and stored once for eight)."""
-    row, sums, nonzero, values, units = room.row, room.sums, room.nonzero, room.values, room.units
-    n = 0
-    for i in range(len(net.hidden)):  # the inputs that are not 0, and seven of no weight after them
-        nonzero[n] = i
-        values[n] = row[i]
-        n += row[i] != 0
-    for m in range(n, n + 7):
+def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
+    """The net's hidden units of the ``n`` inputs that are not 0 in
+    ``room.nonzero`` and ``room.values`` into ``room.units[:, slot]``, in
+    gnubg's arithmetic: float32, each unit's sum from its threshold input
+    by input (the inputs that are 0 skipped; eight at a time, in order:
+    each unit's sum loaded and stored once for eight)."""
+    sums, nonzero, values, units = room.sums, room.nonzero, room.values, room.units
+    for m in range(n, n + 7):  # seven of no weight after them
         nonzero[m] = 0
         values[m] = 0
     w, bias = net.hidden, net.hidden_bias
@@ -806,11 +826,8 @@ def _evaluate(
                 for s in range(2):
                     for q in range(25):
                         board[s, q] = boards[block[slot], s, q]
-                if kind == RACE:
-                    _race_inputs(board, room.row)
-                else:
-                    _board_inputs(board, kind == CRASHED, made, t, room)
-                _hidden(net, room, table, slot)
+                n = _race_inputs(board, room) if kind == RACE else _board_inputs(board, kind == CRASHED, made, t, room)
+                _hidden(net, room, n, table, slot)
             _outputs(net, room, table)
             for slot in range(len(block)):
                 board = room.boards[slot]
