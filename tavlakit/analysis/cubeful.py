@@ -195,14 +195,15 @@ def efficiency_of(mover: Sequence[int], opponent: Sequence[int]) -> float:
 def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
     """:func:`efficiency` of many boards at once: an (n, 2, 25) array of
     gnubg boards ``[side not on roll, side on roll]``."""
-    b = np.asarray(boards)
+    b = np.ascontiguousarray(boards, dtype=np.int8)
     x = np.empty(len(b))
-    _efficiencies(np.ascontiguousarray(b, dtype=np.int8 if b.dtype == np.int8 else np.int64), x)
+    _efficiencies(b, x)
     return x
 
 
 @jit
-def _efficiencies(boards: npt.NDArray[np.integer], x: Array) -> None:
+def _efficiencies(boards: npt.NDArray[np.int8], x: Array) -> None:
+    """``x[r]``: the cube efficiency of board r (:func:`efficiency_many`)."""
     for r in range(len(boards)):
         other, mover = boards[r, 0], boards[r, 1]
         back = their_back = -1  # each side's rearmost checker (own numbering, 24 = the bar)

@@ -332,7 +332,7 @@ def classify(boards: NDArray[np.integer[Any]]) -> Ints:
 
 
 @jit
-def _escapes(side: Ints, t: _Tables, escapes: Ints, beyond: Ints) -> None:
+def _escapes(side: Bytes, t: _Tables, escapes: Ints, beyond: Ints) -> None:
     """For an opposing chequer on each point p (0 to 24, as ``side`` counts),
     gnubg's Escapes and Escapes1 of ``side``'s made points."""
     escape_table, beyond_table = t.escapes, t.beyond
@@ -353,7 +353,7 @@ def _top_bit(mask: int, table: NDArray[np.int8]) -> int:
 
 
 @jit
-def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
+def _pip_loss(me: Bytes, op: Bytes, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
     """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``; a
     blot on one's own ace or deuce point is a target with more than two home
     points occupied (``made``: made). ``hit`` (4, ways + 1): room for each
@@ -473,8 +473,8 @@ def _pip_loss(me: Ints, op: Ints, made: bool, t: _Tables, hit: Ints, row: Floats
 
 @jit
 def _half(
-    me: Ints,
-    op: Ints,
+    me: Bytes,
+    op: Bytes,
     escapes: Ints,
     beyond: Ints,
     op_escapes: Ints,
@@ -617,7 +617,6 @@ class _Room(NamedTuple):
     outs: Floats32  # (outputs, block) their outputs
     tenths: Floats32  # (hidden units) room for :func:`_sigmoid`
     looked: Floats32
-    boards: Ints  # (block, 2, 25) the boards of a block, widened from bytes
 
 
 def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
@@ -637,12 +636,11 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
         np.zeros((outputs, _BLOCK), np.float32),
         np.zeros(max(hidden, _BLOCK), np.float32),
         np.zeros(max(hidden, _BLOCK), np.float32),
-        np.zeros((_BLOCK, 2, 25), np.int64),
     )
 
 
 @jit
-def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Room) -> int:
+def _board_inputs(board: Bytes, crashed: bool, made: bool, t: _Tables, room: _Room) -> int:
     """The 250 inputs of ``board``: those that are not 0, in order, into
     ``room.nonzero`` (their numbers) and ``room.values``; how many."""
     row, nonzero, values = room.row, room.nonzero, room.values
@@ -673,7 +671,7 @@ def _board_inputs(board: Ints, crashed: bool, made: bool, t: _Tables, room: _Roo
 
 
 @jit
-def _fill(boards: Ints, crashed: Bools, made: bool, t: _Tables, room: _Room, x: Floats32) -> None:
+def _fill(boards: Bytes, crashed: Bools, made: bool, t: _Tables, room: _Room, x: Floats32) -> None:
     """Row r of ``x`` (zeros): the 250 inputs of board r."""
     for r in range(len(boards)):
         for m in range(_board_inputs(boards[r], crashed[r], made, t, room)):
@@ -685,14 +683,14 @@ def inputs(boards: NDArray[np.integer[Any]], crashed: NDArray[np.bool_], made: b
     ``crashed``, the crashed) net, as gnubg's float32: four per point and
     side, side 0 first, then the 25 of the side on roll and those of its
     opponent (``made``: gnubg-nn's rule for the shots: more than two home points made)."""
-    b = np.ascontiguousarray(boards, dtype=np.int64)
+    b = np.ascontiguousarray(boards, dtype=np.int8)
     x = np.zeros((len(b), 250), dtype=np.float32)
     _fill(b, np.ascontiguousarray(crashed, dtype=np.bool_), made, _TABLES, _room(_TABLES, 1, 1), x)
     return x
 
 
 @jit
-def _race_inputs(board: Ints, room: _Room) -> int:
+def _race_inputs(board: Bytes, room: _Room) -> int:
     """The race net's 214 inputs of ``board``, as :func:`_board_inputs`
     gives the contact net's: for each side (side 0 first, 107 each) four
     per point 0 to 22 as the contact net's, the men borne off (one input
@@ -822,15 +820,12 @@ def _evaluate(
         for start in range(0, count, _BLOCK):
             block = rows[start : min(start + _BLOCK, count)]
             for slot in range(len(block)):
-                board = room.boards[slot]  # (the kernels are half as fast again on bytes)
-                for s in range(2):
-                    for q in range(25):
-                        board[s, q] = boards[block[slot], s, q]
+                board = boards[block[slot]]
                 n = _race_inputs(board, room) if kind == RACE else _board_inputs(board, kind == CRASHED, made, t, room)
                 _hidden(net, room, n, table, slot)
             _outputs(net, room, table)
             for slot in range(len(block)):
-                board = room.boards[slot]
+                board = boards[block[slot]]
                 side = _race_backgammon(board) if kind == RACE else -1
                 if side >= 0:  # gnubg's chance of a backgammon: 0 (2 is not asked for)
                     outs[2 if side == 1 else 4, slot] = 0
@@ -838,7 +833,7 @@ def _evaluate(
 
 
 @jit
-def _race_backgammon(board: Ints | Bytes) -> int:
+def _race_backgammon(board: Bytes) -> int:
     """Which side gnubg's race evaluation (EvalRaceBG) gives its own
     backgammon chances to, in place of the net's: 1 (the side on roll)
     where its opponent has borne off none with a chequer left in its home
@@ -867,7 +862,7 @@ def _race_backgammon(board: Ints | Bytes) -> int:
 
 
 @jit
-def _race_backgammons(boards: Ints, out: Bools) -> None:
+def _race_backgammons(boards: Bytes, out: Bools) -> None:
     for r in range(len(boards)):
         out[r] = _race_backgammon(boards[r]) == 2
 
@@ -876,14 +871,14 @@ def race_backgammon(boards: NDArray[np.integer[Any]]) -> Bools:
     """The race boards :func:`probabilities` cannot evaluate as gnubg does:
     those where gnubg's race evaluation puts its own chance of a backgammon
     (from a table of race backgammons) in place of the net's."""
-    b = np.ascontiguousarray(boards, dtype=np.int64)
+    b = np.ascontiguousarray(boards, dtype=np.int8)
     out = np.empty(len(b), dtype=np.bool_)
     _race_backgammons(b, out)
     return out
 
 
 @jit
-def _counts(side: Ints) -> tuple[int, int, int, int, int]:
+def _counts(side: Bytes) -> tuple[int, int, int, int, int]:
     """gnubg's counts of one side for its sanity checks: its chequers, its
     crossings to come (of each chequer: 1 from the home board, up to 4 from
     the opponent's and 5 from the bar), those to come before none is left
@@ -906,7 +901,7 @@ def _counts(side: Ints) -> tuple[int, int, int, int, int]:
 
 
 @jit
-def _sanity(board: Ints, race: bool, q: Floats32, p: Floats) -> None:
+def _sanity(board: Bytes, race: bool, q: Floats32, p: Floats) -> None:
     """gnubg-nn's sanity checks of the outputs ``q`` into ``p``, those of
     a race too where ``race`` (see :func:`probabilities`)."""
     men0, cross0, gammon0, backgammon0, turns0 = _counts(board[0])
