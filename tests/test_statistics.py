@@ -287,27 +287,28 @@ def test_a_full_table_cache_is_emptied_without_losing_the_positions_asked_for() 
     assert len(ev._tables) == 2
 
 
-def test_a_rolls_settled_efficiency_is_that_of_each_of_its_plays() -> None:
-    """The shortcut that skips decoding the plays of a roll (their cube
-    efficiency cannot differ) against decoding every play."""
-    from tavlakit.analysis.cubeful import efficiency, settled_efficiency
+def test_each_plays_cube_efficiency_is_that_of_the_position_it_leads_to() -> None:
+    """The efficiencies the statistics take from a plays table's boards
+    against those of the engine's own plays of each roll, position by
+    position (the opponent on roll: contact, race and bearoff ones)."""
+    from tavlakit.analysis.cubeful import CONTACT_X, efficiency, efficiency_many
+    from tavlakit.analysis.equity import ROLLS, Evaluator
 
     rules = Rules.preset("backgammon")
-    settled = open_ = 0
+    ev = Evaluator(rules)
+    kinds = set()
     for name in ("match-9p-94", "money-nocube-16"):
         match = tk.read_match(DATA / f"{name}.mat")
         for rg in replay(match, rules):
             for step in rg.steps[::3]:
-                if step.turn.kind != "roll" or not step.known or 15 - step.before.off()[0] <= 4:
+                if step.turn.kind != "roll" or not step.known:
                     continue
-                mover, opponent = step.before.points()
-                rolls = ((6, 6), (6, 5), (3, 1), (2, 2), (1, 1))
-                for roll, value in zip(rolls, settled_efficiency(mover, opponent, [24, 11, 4, 8, 4])):
+                _keys, _probs, spans, boards = ev.plays_table(step.before)
+                x = efficiency_many(boards)
+                for roll, (start, end) in zip(ROLLS, spans):
                     plays = step.before.legal_positions(roll, rules) or [step.before.flip()]
-                    found = {round(efficiency(after), 9) for after in plays}
-                    if value is None:
-                        open_ += 1
-                    else:
-                        settled += 1
-                        assert found == {round(value, 9)}, (step.before.position_id(), roll)
-    assert settled > 300 and open_ > 5
+                    found = sorted(round(efficiency(after), 9) for after in plays)
+                    ours = sorted(round(v, 9) for v in x[start:end].tolist())
+                    assert ours == found, (step.before.position_id(), roll)
+                    kinds.update("contact" if v == CONTACT_X else "other" for v in found)
+    assert kinds == {"contact", "other"}

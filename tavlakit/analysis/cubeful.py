@@ -226,28 +226,6 @@ def _efficiencies(boards: npt.NDArray[np.int8], x: Array) -> None:
             x[r] = min(max(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN), RACE_MAX)
 
 
-def settled_efficiency(mover: Sequence[int], opponent: Sequence[int], pips: Sequence[int]) -> list[float | None]:
-    """For each number of pips in ``pips``: the cube efficiency of every
-    position a play of that many pips leads to from a position (boards as
-    :func:`efficiency_of`'s; the opponent then on roll, with more than four
-    of the mover's checkers left) when no such play can change it; None
-    when it depends on the play.
-
-    >>> from tavlakit import Position
-    >>> mover, opponent = Position.initial().points()
-    >>> settled_efficiency(mover, opponent, [3, 24]) == [CONTACT_X, None]
-    True
-    """
-    mine = max(i for i, count in enumerate(mover) if count)  # each side's rearmost checker
-    theirs = max(i for i, count in enumerate(opponent) if count)
-    if mine + theirs >= 23:  # contact now: kept if the rearmost checker cannot get past
-        return [CONTACT_X if mine - n + theirs >= 23 else None for n in pips]
-    if any(opponent[6:]):  # a race: the opponent on roll is not yet home
-        race = sum(i * c for i, c in enumerate(opponent, 1)) * RACE_FACTOR + RACE_COEFFICIENT
-        return [float(np.clip(race, RACE_MIN, RACE_MAX))] * len(pips)
-    return [BEAROFF_X if not any(mover[6:]) else None] * len(pips)
-
-
 # --- cubeful 0-ply: money ------------------------------------------------------
 #
 # Every function below takes many positions at once: ``p`` is an (n, 5)
@@ -572,5 +550,4 @@ __all__ = [
     "mwc_scale",
     "on_roll_many",
     "recorded_decision",
-    "settled_efficiency",
 ]

@@ -41,7 +41,7 @@ import pandas as pd
 from ..formats.sgf import GNUBG
 from ..i18n import N_, _
 from ..ids import decode_position_key
-from ..position import CHECKERS, Position
+from ..position import Position
 from ..record import Candidate, Match
 from ..replay import ReplayedGame, default_rules, replay
 from ..rules import Rules
@@ -61,7 +61,6 @@ from .cubeful import (
     mwc_scale,
     on_roll_many,
     recorded_decision,
-    settled_efficiency,
 )
 from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll
 from .luck import luck_mark, luck_rating
@@ -83,8 +82,6 @@ RATINGS = (
 )
 #: The plies of analysis implemented.
 PLIES = (0, 1, 2)
-#: The most pips a play of each of :data:`ROLLS` moves.
-PIPS = tuple((a + b) * (1 + (a == b)) for a, b in ROLLS)
 #: The kinds of judged turns (translated when shown).
 KINDS = (N_("roll"), N_("no double"), N_("double"), N_("take"), N_("pass"))
 
@@ -244,10 +241,7 @@ class Judge:
             offset = ends[-1] if ends else 0
             starts.extend(offset + start for start, _end in plays[2])
             ends.extend(offset + end for _start, end in plays[2])
-        settled: list[float | None] = []  # each roll's one efficiency of all its plays, if it has one
-        for pos, _state in todo:  # (a play of the last four checkers may end the game: no efficiency then)
-            settled.extend([None] * 21 if CHECKERS - pos.off()[0] <= 4 else settled_efficiency(*pos.points(), PIPS))
-        x = _efficiencies([plays[3] for plays in found], starts, ends, settled)
+        x = efficiency_many(np.concatenate([plays[3] for plays in found]))  # each play's, the opponent on roll
         values = np.empty(len(keys))
         groups: dict[CubeState, list[int]] = {}
         for index, (_pos, state) in enumerate(todo):
@@ -525,26 +519,6 @@ class Judge:
                 "close": close,
             },
         )
-
-
-def _efficiencies(
-    boards: list[npt.NDArray[np.int8]], starts: list[int], ends: list[int], settled: list[float | None]
-) -> Array:
-    """The cube efficiency of each play: its roll's settled one where it has
-    one, else worked out from where the play leads (``boards``: each
-    position's plays, 21 rolls a position in ``starts`` and ``ends``)."""
-    x = np.empty(ends[-1] if ends else 0)
-    open_rows, open_boards = [], []
-    for index, (start, end, value) in enumerate(zip(starts, ends, settled)):
-        if value is None:
-            top = starts[index - index % 21]  # the position's first play
-            open_rows.append(np.arange(start, end))
-            open_boards.append(boards[index // 21][start - top : end - top])
-        else:
-            x[start:end] = value
-    if open_rows:
-        x[np.concatenate(open_rows)] = efficiency_many(np.concatenate(open_boards))
-    return x
 
 
 def _passed(key: str) -> Position:
