@@ -146,7 +146,7 @@ class Evaluator:
         before evaluated in one batch."""
         todo = [pos for pos in dict.fromkeys(positions) if pos not in self._probs and pos.winner() is None]
         if todo:
-            for pos, p in zip(todo, evaluate(np.array([net_board(pos) for pos in todo], dtype=np.int64)).tolist()):
+            for pos, p in zip(todo, evaluate(np.array([net_board(pos) for pos in todo], dtype=np.int8)).tolist()):
                 self._probs.put(pos, (p[0], p[1], p[2], p[3], p[4]))
         return _as_array([self._probs(pos) for pos in positions])
 
@@ -161,7 +161,7 @@ class Evaluator:
     def _probabilities(self, pos: Position) -> Probabilities:
         winner = pos.winner()
         if winner is None:
-            p = evaluate(np.array([net_board(pos)], dtype=np.int64))[0].tolist()
+            p = evaluate(np.array([net_board(pos)], dtype=np.int8))[0].tolist()
             return p[0], p[1], p[2], p[3], p[4]
         kind = pos.result_kind(self.rules) or "single"
         multiplier = RESULT_MULTIPLIER[kind]
