@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from tavlakit.formats import FORMATS, read_match, write_match
-from tavlakit.record import Game, Match
+from tavlakit.record.match import Game, Match
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

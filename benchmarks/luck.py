@@ -23,8 +23,8 @@ from pathlib import Path
 import tavlakit as tk
 from tavlakit import Position, Rules
 from tavlakit.analysis import analyse
-from tavlakit.analysis.equity import Evaluator
 from tavlakit.analysis.luck import opening_luck, roll_luck
+from tavlakit.evaluation.equity import Evaluator
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parents[1] / "shared" / "corpus"

@@ -92,8 +92,8 @@ def plays_alone(path: Path, repeat: int) -> float:
     """CPU time of listing and scoring every play of the 21 rolls of every
     position the analysis judges, each once (fresh caches): the part of
     tavlakit's analysis that gnubg spends most of its own time on too."""
-    from tavlakit.analysis.equity import Evaluator
-    from tavlakit.replay import replay
+    from tavlakit.evaluation.equity import Evaluator
+    from tavlakit.replay.walker import replay
 
     rules = Rules.preset("backgammon")
     match = tk.read_match(path)
@@ -120,7 +120,7 @@ def _clear_caches() -> None:
     positions, and gnubg's side clears its cache before each run too; each
     run's evaluators are new)."""
     from tavlakit.analysis import cubeful
-    from tavlakit.analysis.net import reload
+    from tavlakit.evaluation.net import reload
 
     for cached in (cubeful._win_lose, cubeful.gammon_prices, cubeful._results):
         cached.cache_clear()
@@ -135,7 +135,7 @@ def main() -> None:
     parser.add_argument("--net", type=Path, help="tavlakit's weights (default gnubg-nn's own)")
     args = parser.parse_args()
     if args.net:
-        from tavlakit.analysis.net import use_net
+        from tavlakit.evaluation.net import use_net
 
         use_net(args.net)
     files = [f.resolve() for f in args.files] or sorted(DATA.glob("*.mat"))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import gnubg_nn as g
 
 from tavlakit import Position, Rules
-from tavlakit.movegen import legal_results
+from tavlakit.engine.movegen import legal_results
 
 START_ID = "4HPwATDgc/ABMA"
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]

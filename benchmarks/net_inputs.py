@@ -22,10 +22,10 @@ from pathlib import Path
 import gnubg_nn
 import numpy as np
 
-from tavlakit.analysis.equity import ROLLS
-from tavlakit.analysis.keys import boards_of_keys
-from tavlakit.analysis.net import GNUBG_WD, reload, use_net
-from tavlakit.analysis.net_inputs import CONTACT, CRASHED, classify, inputs, nets_of_wd, probabilities
+from tavlakit.evaluation.equity import ROLLS
+from tavlakit.evaluation.keys import boards_of_keys
+from tavlakit.evaluation.net import GNUBG_WD, reload, use_net
+from tavlakit.evaluation.net_inputs import CONTACT, CRASHED, classify, inputs, nets_of_wd, probabilities
 
 SELFPLAY = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg"
 

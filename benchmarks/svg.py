@@ -14,8 +14,9 @@ from pathlib import Path
 
 from movegen import best_time  # benchmarks/movegen.py
 
-from tavlakit import Position, svg
-from tavlakit.play import Play
+from tavlakit import Position
+from tavlakit.engine.play import Play
+from tavlakit.pictures import svg
 
 TABLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft.tsv"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tavlakit.formats.mat import read_mat
 from tavlakit.formats.text import decode
-from tavlakit.replay import default_rules, validate
+from tavlakit.replay.walker import default_rules, validate
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -1,4 +1,4 @@
-"""Viewer speed and size: ``tavlakit.viewer.html`` of a 25-game match (the
+"""Viewer speed and size: ``tavlakit.pictures.viewer.html`` of a 25-game match (the
 first 25 games of the corpus's longest gnubg session when the shared corpus
 is there, else gnubg's self-play games of tests/data one after the other).
 Prints pages/s, turns/s and the page's bytes, without and with analysis.
@@ -13,9 +13,9 @@ import argparse
 import time
 from pathlib import Path
 
-from tavlakit import viewer
 from tavlakit.formats import read_match
-from tavlakit.record import Match
+from tavlakit.pictures import viewer
+from tavlakit.record.match import Match
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO.parents[1] / "shared" / "corpus"

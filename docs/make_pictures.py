@@ -18,8 +18,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import tavlakit as tk
-from tavlakit import svg
-from tavlakit.replay import Step, replay
+from tavlakit.pictures import svg
+from tavlakit.replay.walker import Step, replay
 
 DOCS = Path(__file__).resolve().parent
 MATCH = DOCS.parent / "tests" / "data" / "gnubg" / "selfplay-7p-5.mat"

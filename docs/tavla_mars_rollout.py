@@ -17,9 +17,9 @@ import sys
 import gnubg_nn
 
 from tavlakit import Position, Rules
-from tavlakit.analysis.equity import net_board
 from tavlakit.analysis.outcomes import wilson
-from tavlakit.ids import decode_position_key
+from tavlakit.engine.ids import decode_position_key
+from tavlakit.evaluation.equity import net_board
 
 RULES = {name: Rules.preset(name) for name in ("tavla", "tavla-outside-home")}
 

@@ -7,20 +7,20 @@
 
 from . import formats, replay
 from ._version import __version__
-from .dicenames import dice_name, parse_dice
+from .engine.dicenames import dice_name, parse_dice
+from .engine.numbering import Numbering
+from .engine.play import BAR, OFF, Move, Play
+from .engine.position import Position
+from .engine.rules import Rules
 from .formats import read_match, read_matches, write_match
 from .formats.position_text import PositionRecord, read_position, read_positions
-from .numbering import Numbering
-from .play import BAR, OFF, Move, Play
-from .position import Position
-from .problem import Problem, ProblemError
-from .record import Game, Match, Result, Turn
-from .replay import validate
-from .rules import Rules
+from .record.match import Game, Match, Result, Turn
+from .record.problem import Problem, ProblemError
+from .replay.walker import validate
 
 #: Modules imported on first use: ``analysis`` brings in pandas, and the
 #: pictures are not needed to read or check a record.
-_LAZY = ("analysis", "svg", "viewer")
+_LAZY = {"analysis": ".analysis", "svg": ".pictures.svg", "viewer": ".pictures.viewer"}
 
 
 def __getattr__(name: str) -> object:
@@ -28,7 +28,7 @@ def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return importlib.import_module(f".{name}", __name__)
+        return importlib.import_module(_LAZY[name], __name__)
     raise AttributeError(f"module 'tavlakit' has no attribute {name!r}")
 
 

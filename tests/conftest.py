@@ -58,7 +58,7 @@ def corpus_dir() -> Path:
 @pytest.fixture(scope="session")
 def gnubg_wd() -> Path:
     """gnubg 1.07's binary weights (Debian's gnubg package, installed by .ci/run)."""
-    from tavlakit.analysis.net import GNUBG_WD
+    from tavlakit.evaluation.net import GNUBG_WD
 
     if not GNUBG_WD.exists():
         pytest.skip("Debian's gnubg is not installed (apt-get install gnubg)")

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 
 from tavlakit.formats import open_games, read_match, write_match
-from tavlakit.replay import default_rules, validate
+from tavlakit.replay.walker import default_rules, validate
 
 #: Wall-clock seconds one mutated file may take before it counts as a hang.
 LIMIT = 20

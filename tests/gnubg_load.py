@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # gnubg's embedded Python has no tavlakit
-    from tavlakit.record import Match
+    from tavlakit.record.match import Match
 
 SIDE = {"X": 0, "O": 1}
 

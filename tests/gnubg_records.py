@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tavlakit.play import Move
-from tavlakit.record import Game, Match, Result, Turn
+from tavlakit.engine.play import Move
+from tavlakit.record.match import Game, Match, Result, Turn
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 SIDE = {"X": 0, "O": 1}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from gnubg_records import DATA, gnubg_dump
 
 import tavlakit as tk
-from tavlakit.position import Position
+from tavlakit.engine.position import Position
 
 BG = tk.Rules.preset("backgammon")
 LEFT, RIGHT = 5, 33  # 0-based columns of the cells in gnubg's export

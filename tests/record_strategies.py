@@ -15,9 +15,9 @@ from typing import Protocol, TypeVar
 
 from hypothesis import strategies as st
 
-from tavlakit.position import Position
-from tavlakit.record import Game, Match, Result, Turn
-from tavlakit.rules import Rules
+from tavlakit.engine.position import Position
+from tavlakit.engine.rules import Rules
+from tavlakit.record.match import Game, Match, Result, Turn
 
 BACKGAMMON = Rules.preset("backgammon")
 T = TypeVar("T")

@@ -213,8 +213,8 @@ def test_mars_rates_and_first_roll_hand_made() -> None:
 def test_opening_luck_follows_the_rules() -> None:
     """Under Tavla's re-roll the first roll is an ordinary roll (36-throw
     average); under backgammon's opening dice gnubg's 30-throw average."""
-    from tavlakit.analysis.equity import Evaluator
     from tavlakit.analysis.luck import opening_luck, roll_luck
+    from tavlakit.evaluation.equity import Evaluator
 
     start = tk.Position.initial()
     for path, rules, luck in ((TAVLA, "tavla", roll_luck), (GNUBG / "selfplay-3p-7.mat", "backgammon", opening_luck)):

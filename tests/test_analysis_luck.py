@@ -10,8 +10,8 @@ import pytest
 from gnubg_jobs import run_gnubg
 
 from tavlakit import Position, Rules
-from tavlakit.analysis.equity import ROLLS, WEIGHTS, Evaluator, equity
 from tavlakit.analysis.luck import DECIMALS, luck_mark, luck_rating, opening_luck, play_error, roll_luck
+from tavlakit.evaluation.equity import ROLLS, WEIGHTS, Evaluator, equity
 
 DATA = Path(__file__).parent / "data" / "luck"
 BACKGAMMON = Rules.preset("backgammon")

@@ -16,7 +16,7 @@ from test_svg import NS, expected, stacks
 from typer.testing import CliRunner
 
 from tavlakit.cli import app
-from tavlakit.position import Position
+from tavlakit.engine.position import Position
 
 runner = CliRunner()
 

@@ -12,11 +12,12 @@ import pandas as pd
 from typer.testing import CliRunner
 
 import tavlakit as tk
-from tavlakit import Position, viewer
+from tavlakit import Position
 from tavlakit.analysis.outcomes import wilson
 from tavlakit.cli import app
-from tavlakit.play import Play
-from tavlakit.record import Game, Match, Result, Turn
+from tavlakit.engine.play import Play
+from tavlakit.pictures import viewer
+from tavlakit.record.match import Game, Match, Result, Turn
 
 SELFPLAY = Path(__file__).resolve().parent / "data" / "gnubg" / "selfplay-7p-5.mat"
 #: White on the bar against Black's six closed home points.

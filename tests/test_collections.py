@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit.analysis.collection import rename_players
 from tavlakit.cli import app
-from tavlakit.fingerprint import fingerprint
+from tavlakit.collections.names import PlayerNames
 from tavlakit.formats import find_records
-from tavlakit.names import PlayerNames
+from tavlakit.record.fingerprint import fingerprint
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"

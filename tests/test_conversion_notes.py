@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from tavlakit.engine.rules import DEFAULT_RULES
 from tavlakit.formats.mat import load_mat, write_mat
 from tavlakit.formats.sgf import read_sgf
-from tavlakit.matchscore import ScoreKeeper
-from tavlakit.rules import DEFAULT_RULES
+from tavlakit.record.matchscore import ScoreKeeper
 
 
 def crawford_games(match) -> list[int]:

@@ -9,7 +9,7 @@ import pytest
 from gnubg_cube import ask_gnubg_cube
 
 from tavlakit import Position
-from tavlakit.analysis.cubeful import CubeState, cube_decision, efficiency, eq2mwc, mwc2eq
+from tavlakit.evaluation.cubeful import CubeState, cube_decision, efficiency, eq2mwc, mwc2eq
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 
@@ -167,8 +167,8 @@ def test_two_ply_cube_decisions_near_gnubgs_and_nearer_than_one_ply(gnubg_bin: P
 def test_cubeless_is_cubeful_with_a_dead_cube() -> None:
     import numpy as np
 
-    from tavlakit.analysis.cubeful import cubeful_many, cubeless_many
-    from tavlakit.analysis.met import default_met
+    from tavlakit.evaluation.cubeful import cubeful_many, cubeless_many
+    from tavlakit.evaluation.met import default_met
 
     rng = np.random.default_rng(7)
     win = rng.uniform(0.02, 0.98, 200)

@@ -17,7 +17,7 @@ import pytest
 from gnubg_records import DATA, dump_names
 
 from tavlakit.formats.mat import load_mat
-from tavlakit.replay import validate
+from tavlakit.replay.walker import validate
 
 CASES = 40  # per test (bounds the time: about a second each)
 ROW = re.compile(r"\s*\d+\)")

@@ -7,7 +7,7 @@ from itertools import product
 import pytest
 
 import tavlakit as tk
-from tavlakit.dicenames import FIVES, JOINERS
+from tavlakit.engine.dicenames import FIVES, JOINERS
 
 ROLLS = [(h, lo) for h in range(1, 7) for lo in range(1, h + 1)]
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pytest
 
 from tavlakit import Position, Rules
-from tavlakit.movegen import legal_results
+from tavlakit.engine.movegen import legal_results
 
 g = pytest.importorskip("gnubg_nn")
 

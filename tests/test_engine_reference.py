@@ -14,7 +14,7 @@ import pytest
 from test_engine_gnubg import ROLLS, played_boards, random_boards, to_array
 
 from tavlakit import Rules
-from tavlakit.movegen import legal_results
+from tavlakit.engine.movegen import legal_results
 
 State = tuple[tuple[int, ...], tuple[int, ...]]  # board, checkers that may not move on
 

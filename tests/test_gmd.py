@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 import tavlakit as tk
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
 from tavlakit.formats import by_content, by_extension, find_records
 from tavlakit.formats.gmd import load_gmd
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf
-from tavlakit.play import Move
-from tavlakit.position import Position
-from tavlakit.record import Match, Result
-from tavlakit.replay import replay
+from tavlakit.record.match import Match, Result
+from tavlakit.replay.walker import replay
 
 
 def gmd_rows(corpus: Path) -> list[dict[str, str]]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import pytest
 
 import tavlakit as tk
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
 from tavlakit.formats.mat import load_mat
-from tavlakit.play import Move
-from tavlakit.position import Position
-from tavlakit.record import Game, Turn
-from tavlakit.replay import validate
-from tavlakit.resync import Candidate, choose
+from tavlakit.record.match import Game, Turn
+from tavlakit.replay.resync import Candidate, choose
+from tavlakit.replay.walker import validate
 
 BG = tk.Rules.preset("backgammon")
 OPENING = ("42: 8/4 6/4", "21: 24/23 24/22")

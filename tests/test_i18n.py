@@ -23,7 +23,7 @@ import tavlakit as tk
 from tavlakit import i18n, i18n_tools
 from tavlakit.cli import app
 from tavlakit.formats.mat import load_mat
-from tavlakit.replay import replay
+from tavlakit.replay.walker import replay
 
 REPO = Path(__file__).resolve().parents[1]
 PO = REPO / "tavlakit" / "locale" / "tr" / "LC_MESSAGES" / "tavlakit.po"
@@ -55,7 +55,7 @@ def test_extraction_finds_code_messages_and_cli_help(template: Path) -> None:
     problem code's description, and the replayer's and the readers' messages."""
     import typer.main
 
-    from tavlakit.problem import CODES
+    from tavlakit.record.problem import CODES
 
     with template.open("rb") as f:
         messages = [m for m in read_po(f) if m.id]
@@ -65,7 +65,7 @@ def test_extraction_finds_code_messages_and_cli_help(template: Path) -> None:
     assert set(CODES.values()) <= ids
     places = {path for m in messages for path, _line in m.locations}
     assert {
-        "tavlakit/replay.py",
+        "tavlakit/replay/walker.py",
         "tavlakit/formats/mat.py",
         "tavlakit/formats/sgf.py",
         "tavlakit/cli/lang.py",
@@ -509,7 +509,7 @@ def test_turkish_board_numbered_absolutely_with_colours() -> None:
     """Seeds 000 and 002: White moves 24 -> 1, Black 1 -> 24; each starts
     with two checkers on the opponent's home's far point (White's 24,
     Black's 1) and five on its own home's six (White 6, Black 19)."""
-    from tavlakit.position import render
+    from tavlakit.engine.position import render
 
     tr = turkish()
     start = tk.Position.initial()

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tavlakit import Position
-from tavlakit.ids import (
+from tavlakit.engine.ids import (
     decode_position_id,
     decode_position_key,
     encode_position_id,

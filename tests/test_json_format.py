@@ -14,7 +14,7 @@ from record_strategies import matches
 from tavlakit.formats.jsonfmt import match_to_dict, read_json, write_json
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf
-from tavlakit.record import Match
+from tavlakit.record.match import Match
 
 
 def rewrite(match: Match) -> Match:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tavlakit.engine.play import Move
 from tavlakit.formats.mat import load_mat
-from tavlakit.play import Move
-from tavlakit.record import Match, Turn
+from tavlakit.record.match import Match, Turn
 
 DATA = Path(__file__).parent / "data" / "mat"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from gnubg_load import load_in_gnubg
 
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
 from tavlakit.formats.mat import load_mat, write_mat
-from tavlakit.play import Move
-from tavlakit.position import Position
-from tavlakit.record import Game, Match
+from tavlakit.record.match import Game, Match
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 SELFPLAY = sorted(DATA.glob("selfplay-*.mat"))

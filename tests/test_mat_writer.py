@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tavlakit.engine.play import Move
+from tavlakit.engine.rules import Rules
 from tavlakit.formats.mat import load_mat, write_mat
-from tavlakit.play import Move
-from tavlakit.record import Game, Match, Result, Turn, rules_to_tags
-from tavlakit.rules import Rules
+from tavlakit.record.match import Game, Match, Result, Turn, rules_to_tags
 
 GNUBG_FILES = sorted((Path(__file__).parent / "data" / "gnubg").glob("*.mat"))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from gnubg_ids import ask_gnubg
 
-from tavlakit.matchid import (
+from tavlakit.engine.matchid import (
     MatchState,
     decode_match_id,
     encode_match_id,
@@ -20,7 +20,7 @@ from tavlakit.matchid import (
     parse_gnubg_id,
     parse_xgid,
 )
-from tavlakit.position import Position
+from tavlakit.engine.position import Position
 
 IDS = re.compile(r"Position-ID: (\S{14})\s+Match-ID: (\S{12})")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gnubg_jobs import run_gnubg
 
-from tavlakit.analysis.met import MAXSCORE, default_met, load_met
+from tavlakit.evaluation.met import MAXSCORE, default_met, load_met
 
 GNUBG_METS = Path("/usr/share/gnubg/met")
 
@@ -89,7 +89,7 @@ def test_bad_tables_are_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_default_table_is_package_data() -> None:
-    """Shipped inside the package (wheels include tavlakit/met/)."""
+    """Shipped inside the package (wheels include tavlakit/evaluation/met/)."""
     import tavlakit
 
-    assert (Path(tavlakit.__file__).parent / "met" / "Kazaross-XG2.xml").is_file()
+    assert (Path(tavlakit.__file__).parent / "evaluation" / "met" / "Kazaross-XG2.xml").is_file()

@@ -13,9 +13,9 @@ from test_cubeful import positions
 from typer.testing import CliRunner
 
 from tavlakit import Position, Rules
-from tavlakit.analysis.equity import Evaluator, net_board
-from tavlakit.analysis.net import net_in_use, use_net
 from tavlakit.cli import app
+from tavlakit.evaluation.equity import Evaluator, net_board
+from tavlakit.evaluation.net import net_in_use, use_net
 
 STATS = Path(__file__).parent / "data" / "stats"
 
@@ -135,7 +135,7 @@ def test_analyse_net_option(gnubg_wd: Path, tmp_path: Path, own_net_after: None)
     assert len(nets - {None}) == 1  # the file, judged with gnubg's weights, says whose
 
 
-#: Positions where gnubg-nn's inputs are not gnubg 1.07's (tavlakit.analysis.net_inputs): three home
+#: Positions where gnubg-nn's inputs are not gnubg 1.07's (tavlakit.evaluation.net_inputs): three home
 #: points held with a blot among them and a blot of the other side's on the 1- or 2-point (contact,
 #: twice, and crashed), and the 3-point match's position whose evaluation moved its luck most.
 FLAGGED = ["4HPwBSCoc/ABMA", "4HPwBRCoc/ABMA", "f48DACDUcfABBg", "4Bx8wEgTzw4BCQ"]

@@ -10,9 +10,9 @@ import pytest
 from gnubg_cube import ask_gnubg_cube
 from test_net import own_net_after  # noqa: F401  (a fixture)
 
-from tavlakit.analysis.equity import net_board
-from tavlakit.analysis.net import OWN, _nets_of_text, evaluate, use_net
-from tavlakit.analysis.net_inputs import (
+from tavlakit.evaluation.equity import net_board
+from tavlakit.evaluation.net import OWN, _nets_of_text, evaluate, use_net
+from tavlakit.evaluation.net_inputs import (
     BEAROFF1,
     BEAROFF2,
     CONTACT,
@@ -27,7 +27,7 @@ from tavlakit.analysis.net_inputs import (
     race_backgammon,
 )
 from tavlakit.formats.mat import load_mat
-from tavlakit.replay import replay
+from tavlakit.replay.walker import replay
 
 START = "4HPwATDgc/ABMA"
 

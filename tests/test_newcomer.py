@@ -25,9 +25,9 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit._data import data_dir
 from tavlakit.analysis import Analysis, analyse, players_frame, plots
-from tavlakit.analysis.equity import Evaluator, net_board
 from tavlakit.analysis.luck import play_error
 from tavlakit.cli.stats import stats
+from tavlakit.evaluation.equity import Evaluator, net_board
 
 SAMPLES = data_dir("samples")
 FIBS = SAMPLES / "fibs-bluenote-nori.txt"

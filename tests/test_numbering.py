@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tavlakit import viewer
 from tavlakit.cli import app
+from tavlakit.engine.numbering import Numbering
+from tavlakit.engine.position import Position, render
 from tavlakit.formats import REGISTRY, read_match, write_match
 from tavlakit.formats.mat import write_mat
-from tavlakit.numbering import Numbering
-from tavlakit.position import Position, render
-from tavlakit.replay import replay, validate
-from tavlakit.svg import board as draw
+from tavlakit.pictures import viewer
+from tavlakit.pictures.svg import board as draw
+from tavlakit.replay.walker import replay, validate
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "tavla-t000.mat"
 

@@ -21,11 +21,11 @@ from typer.testing import CliRunner
 import tavlakit as tk
 import tavlakit.analysis.frames as frames_module
 import tavlakit.analysis.statistics as statistics_module
-import tavlakit.viewer as viewer_module
+import tavlakit.pictures.viewer as viewer_module
 from tavlakit.analysis.collection import analyse_paths
 from tavlakit.analysis.statistics import decisions_frame, statistics_frame
 from tavlakit.cli import app
-from tavlakit.replay import replay
+from tavlakit.replay.walker import replay
 
 STATS = Path(__file__).resolve().parent / "data" / "stats"
 #: Small gnubg self-play records: a match, a money session with the cube at 1 ply's data.
@@ -149,7 +149,7 @@ def test_a_met_given_by_its_path_reaches_the_workers(single: tk.analysis.Analysi
     woolsey = Path("/usr/share/gnubg/met/woolsey.xml")
     if not woolsey.exists():
         pytest.skip("gnubg's tables are not installed (apt-get install gnubg)")
-    from tavlakit.analysis.met import load_met
+    from tavlakit.evaluation.met import load_met
 
     path = OWN[0]
     theirs = statistics_frame([tk.read_match(path)], met=load_met(woolsey)).iloc[:2]

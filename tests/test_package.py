@@ -40,7 +40,7 @@ from tavlakit import i18n
 assert i18n.available_languages() == ["en", "tr"], i18n.available_languages()
 i18n.set_language("tr")
 assert i18n._("the file holds no match") == "dosyada maç yok"
-from tavlakit.analysis.met import default_met
+from tavlakit.evaluation.met import default_met
 assert default_met().name == "Kazaross XG2 25 point MET" and abs(default_met().away(1, 2) - 0.67736) < 1e-9
 print("ok", samples)
 """
@@ -92,7 +92,8 @@ def test_wheel_carries_grammars_and_samples(tmp_path: Path) -> None:
         "tavlakit/grammars/sgf.lark",
         "tavlakit/samples/tavla-t000.mat",
         "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo",
-        "tavlakit/met/Kazaross-XG2.xml",
+        "tavlakit/evaluation/met/Kazaross-XG2.xml",
+        "tavlakit/pictures/static/viewer.js",
     } <= names
 
     env_dir = tmp_path / "venv"

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 import tavlakit as tk
 from tavlakit.cli import app
+from tavlakit.collections.parallel import job_count, pmap
 from tavlakit.formats import find_records
-from tavlakit.parallel import job_count, pmap
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
@@ -175,8 +175,8 @@ HEAVY = (
     "numpy",
     "pydantic",
     "typer.rich_utils",
-    "tavlakit.svg",
-    "tavlakit.viewer",
+    "tavlakit.pictures.svg",
+    "tavlakit.pictures.viewer",
     "tavlakit.analysis",
 )
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tavlakit import BAR, OFF, Move, Play, Position, Rules
-from tavlakit.play import parse_part
+from tavlakit.engine.play import parse_part
 
 g = pytest.importorskip("gnubg_nn")
 

@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 import tavlakit as tk
 from tavlakit.cli import app
+from tavlakit.engine.position import Position
+from tavlakit.engine.rules import DEFAULT_RULES
 from tavlakit.formats import find_records
 from tavlakit.formats.position_text import read_positions
-from tavlakit.legality import judge
-from tavlakit.position import Position
-from tavlakit.problem import ProblemError
-from tavlakit.rules import DEFAULT_RULES
+from tavlakit.record.problem import ProblemError
+from tavlakit.replay.legality import judge
 
 runner = CliRunner()
 LANGUAGES = ("DE", "EN", "FR", "JP")

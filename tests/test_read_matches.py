@@ -10,7 +10,7 @@ import pytest
 
 import tavlakit as tk
 from tavlakit.formats import find_records
-from tavlakit.problem import ProblemError
+from tavlakit.record.problem import ProblemError
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 

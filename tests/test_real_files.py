@@ -17,8 +17,8 @@ import pytest
 from tavlakit.formats.jsonfmt import read_json, write_json
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf
-from tavlakit.record import Result, Turn
-from tavlakit.replay import validate
+from tavlakit.record.match import Result, Turn
+from tavlakit.replay.walker import validate
 
 REPO = Path(__file__).resolve().parents[1]
 GALAXY = (REPO / "samples" / "galaxy-match1004844.txt").read_text(encoding="utf-8")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import tavlakit as tk
+from tavlakit.engine.numbering import Numbering
 from tavlakit.formats import REGISTRY, WRITABLE, WriteOptions, open_games
 from tavlakit.formats.mat import write_mat
 from tavlakit.formats.registry import _OPTION_VALUES, by_content, by_extension, named
-from tavlakit.numbering import Numbering
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 MAT = SAMPLES / "tavla-t000.mat"

@@ -11,11 +11,11 @@ import pytest
 from gnubg_records import dump_names, gnubg_dump, match_from_gnubg
 
 import tavlakit as tk
-from tavlakit.play import Move
-from tavlakit.position import Position
-from tavlakit.problem import ProblemError
-from tavlakit.record import Game, Match, Result, Turn
-from tavlakit.replay import replay, validate
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
+from tavlakit.record.match import Game, Match, Result, Turn
+from tavlakit.record.problem import ProblemError
+from tavlakit.replay.walker import replay, validate
 
 BG = tk.Rules.preset("backgammon")
 NAMES = dump_names()
@@ -542,8 +542,8 @@ def test_judging_a_play_leaves_no_reference_cycle() -> None:
     walked, and collecting them cost validate about 4% of its time."""
     import gc
 
-    from tavlakit.legality import judge
-    from tavlakit.rules import DEFAULT_RULES
+    from tavlakit.engine.rules import DEFAULT_RULES
+    from tavlakit.replay.legality import judge
 
     board = Position.initial().board
     gc.collect()

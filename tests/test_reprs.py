@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import tavlakit as tk
-from tavlakit.problem import Problem
-from tavlakit.record import Game, Match, Result
+from tavlakit.record.match import Game, Match, Result
+from tavlakit.record.problem import Problem
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 MATCHES = sorted(DATA.glob("selfplay-*.mat"))

@@ -17,7 +17,7 @@ from gnubg_records import dump_names
 from mutations import BG, KINDS, Cell, layout, replace_cell
 
 from tavlakit.formats.mat import load_mat
-from tavlakit.replay import validate
+from tavlakit.replay.walker import validate
 
 PER_KIND = 25  # cells per fault kind (bounds the time: a few seconds in all)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tavlakit import Move, Play, Position, Rules
-from tavlakit.rules import opening_rolls
+from tavlakit.engine.rules import opening_rolls
 
 TAVLA = Rules.preset("tavla")
 BACKGAMMON = Rules.preset("backgammon")

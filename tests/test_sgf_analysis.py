@@ -17,7 +17,7 @@ from tavlakit.analysis.statistics import statistics_frame
 from tavlakit.formats.jsonfmt import read_json, write_json
 from tavlakit.formats.mat import write_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
-from tavlakit.viewer import html, page_data
+from tavlakit.pictures.viewer import html, page_data
 
 STATS = Path(__file__).parent / "data" / "stats"
 #: gnubg's reference records (tests/data/stats/README.md) and whether the cube was in use.

@@ -14,7 +14,7 @@ from record_strategies import random_match
 
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
-from tavlakit.record import Match
+from tavlakit.record.match import Match
 
 DATA = Path(__file__).parent / "data"
 #: gnubg's own SGF files with its gnubg.match() dump beside them (gnubg-3p-nocube.sgf has none:

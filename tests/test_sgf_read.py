@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import SgfReader, letter_point, point_letter, read_sgf
-from tavlakit.play import Move
-from tavlakit.position import Position
-from tavlakit.record import Game, Match
+from tavlakit.record.match import Game, Match
 
 
 def sgf_sources(corpus: Path) -> list[dict[str, str]]:

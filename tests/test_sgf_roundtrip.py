@@ -9,11 +9,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from record_strategies import matches
 
+from tavlakit.engine.play import Move
+from tavlakit.engine.rules import Rules
 from tavlakit.formats.mat import load_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
-from tavlakit.play import Move
-from tavlakit.record import Game, Match, Turn
-from tavlakit.rules import Rules
+from tavlakit.record.match import Game, Match, Turn
 
 DATA = Path(__file__).parent / "data" / "sgf"
 
@@ -122,8 +122,8 @@ def test_the_writer_judges_plays_under_the_matchs_rules(monkeypatch) -> None:
     """Before: the writer asked for legal plays under backgammon's rules
     whatever the match's (here: a roll left unplayed when the game was
     resigned, written gnubg's way as ;PL[B]DI[64])."""
-    from tavlakit.position import Position
-    from tavlakit.record import Result
+    from tavlakit.engine.position import Position
+    from tavlakit.record.match import Result
 
     asked: list[Rules] = []
     legal_plays = Position.legal_plays

@@ -2,7 +2,7 @@
 
 The reference (tests/data/stats/README.md) is gnubg playing itself with noise,
 then analysing at 0 ply, cubeful. The positions gnubg-nn's inputs get wrong
-are evaluated again from gnubg 1.07's (:mod:`tavlakit.analysis.net_inputs`).
+are evaluated again from gnubg 1.07's (:mod:`tavlakit.evaluation.net_inputs`).
 With gnubg's own weights (``gnubg.wd``) every figure is compared as the issue
 asks: marks and cube counts within 1, errors and luck within 5% or 0.05 EMG,
 the luck-adjusted result within 0.05 (measured: luck within 0.5%, the
@@ -24,7 +24,7 @@ import pytest
 import tavlakit as tk
 from tavlakit import Rules
 from tavlakit.analysis.statistics import STATISTICS_COLUMNS, Judge, fibs_luck_difference, statistics_frame
-from tavlakit.replay import replay
+from tavlakit.replay.walker import replay
 
 DATA = Path(__file__).parent / "data" / "stats"
 RECORDS = ["match-3p-31", "match-5p-52", "match-7p-73", "match-9p-94", "money-cube-15", "money-nocube-16"]
@@ -55,7 +55,7 @@ def test_statistics_agree_with_gnubg(frames: dict, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def frames_gnubg_weights(gnubg_wd: Path) -> dict[str, tuple[pd.DataFrame, dict]]:
-    from tavlakit.analysis.net import use_net
+    from tavlakit.evaluation.net import use_net
 
     use_net(gnubg_wd)
     try:
@@ -87,7 +87,7 @@ def test_live_gnubg(gnubg_bin: Path, gnubg_wd: Path, tmp_path: Path) -> None:
     with gnubg-nn's weights and with gnubg's (then to the issue's bounds)."""
     from gnubg_jobs import run_gnubg
 
-    from tavlakit.analysis.net import use_net
+    from tavlakit.evaluation.net import use_net
 
     records = "live-3p:3:4242:0:1 live-money:0:4343:2:1"
     run_gnubg(gnubg_bin, DATA / "make_stats.py", tmp_path, check=True, STATS_RECORDS=records, STATS_OUT=str(tmp_path))
@@ -223,8 +223,8 @@ def test_cube_decisions_one_by_one() -> None:
 def test_keys_decoded_in_bulk_as_one_by_one() -> None:
     import numpy as np
 
-    from tavlakit.analysis.keys import boards_of_keys
-    from tavlakit.ids import decode_position_key
+    from tavlakit.engine.ids import decode_position_key
+    from tavlakit.evaluation.keys import boards_of_keys
 
     keys = []
     for game in json.loads((DATA / "match-9p-94.json").read_text())["games"]:
@@ -241,9 +241,9 @@ def test_a_games_plays_are_scored_once_each_and_alike_where_they_meet_again() ->
     each row as it scores that board alone."""
     import numpy as np
 
-    from tavlakit.analysis.equity import ROLLS, _net_plays, net_board
-    from tavlakit.analysis.keys import distinct_boards
-    from tavlakit.analysis.net import evaluate
+    from tavlakit.evaluation.equity import ROLLS, _net_plays, net_board
+    from tavlakit.evaluation.keys import distinct_boards
+    from tavlakit.evaluation.net import evaluate
 
     match = tk.read_match(DATA / "match-3p-31.mat")
     rg = next(iter(replay(match, Rules.preset("backgammon"))))
@@ -273,7 +273,7 @@ def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
 def test_a_full_table_cache_is_emptied_without_losing_the_positions_asked_for() -> None:
     """Positions asked for again with new ones, the evaluator's tables full:
     every table comes back, the same as a fresh evaluator's."""
-    from tavlakit.analysis.equity import Evaluator
+    from tavlakit.evaluation.equity import Evaluator
 
     rules = Rules.preset("backgammon")
     ev, fresh = Evaluator(rules), Evaluator(rules)
@@ -291,8 +291,8 @@ def test_each_plays_cube_efficiency_is_that_of_the_position_it_leads_to() -> Non
     """The efficiencies the statistics take from a plays table's boards
     against those of the engine's own plays of each roll, position by
     position (the opponent on roll: contact, race and bearoff ones)."""
-    from tavlakit.analysis.cubeful import CONTACT_X, efficiency, efficiency_many
-    from tavlakit.analysis.equity import ROLLS, Evaluator
+    from tavlakit.evaluation.cubeful import CONTACT_X, efficiency, efficiency_many
+    from tavlakit.evaluation.equity import ROLLS, Evaluator
 
     rules = Rules.preset("backgammon")
     ev = Evaluator(rules)

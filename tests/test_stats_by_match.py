@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit import Rules
 from tavlakit.analysis.statistics import statistics_frame
-from tavlakit.analysis.tavla_met import tavla_met
 from tavlakit.cli import app
-from tavlakit.record import Turn
+from tavlakit.evaluation.met import load_met
+from tavlakit.evaluation.tavla_met import tavla_met
+from tavlakit.record.match import Turn
 
 REPO = Path(__file__).resolve().parents[1]
 STATS = REPO / "tests" / "data" / "stats"
@@ -83,7 +84,7 @@ def test_another_match_equity_table(tmp_path: Path) -> None:
         pytest.skip("gnubg's woolsey.xml is not installed")
     match = tk.read_match(STATS / "match-3p-31.mat")
     default = statistics_frame([match])
-    other = statistics_frame([match], met=tk.analysis.met.load_met(woolsey))
+    other = statistics_frame([match], met=load_met(woolsey))
     # another table: other MWC, the same counts
     assert (default["unforced_moves"] == other["unforced_moves"]).all()
     assert not (default["checker_error_mwc"] == other["checker_error_mwc"]).all()
@@ -173,8 +174,8 @@ def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
 def test_tavla_scores_a_backgammon_as_a_mars() -> None:
     import numpy as np
 
-    from tavlakit.analysis.cubeful import CubeState
     from tavlakit.analysis.statistics import Judge
+    from tavlakit.evaluation.cubeful import CubeState
 
     judge = Judge(Rules.preset("tavla"))
     state = CubeState(length=5, score=(1, 2), mover=0, met=judge.met, crawford=True)

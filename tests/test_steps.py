@@ -1,4 +1,4 @@
-"""The replayer's one annotated record of a game (:class:`~tavlakit.replay.Step`),
+"""The replayer's one annotated record of a game (:class:`~tavlakit.replay.walker.Step`),
 on a game worked by hand, and its readers: the viewer draws the steps and
 shows each problem once, the frames' rows follow them, and the viewer with
 analysis replays the match once."""
@@ -9,14 +9,15 @@ from collections import Counter
 
 import pytest
 
-from tavlakit import replay as replay_module, viewer
 from tavlakit.analysis import plays_frame
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
+from tavlakit.engine.rules import Rules
 from tavlakit.formats import read_match
-from tavlakit.play import Move
-from tavlakit.position import Position
-from tavlakit.record import Game, Match, Turn
-from tavlakit.replay import END, START, ReplayedGame, replay, validate
-from tavlakit.rules import Rules
+from tavlakit.pictures import viewer
+from tavlakit.record.match import Game, Match, Turn
+from tavlakit.replay import walker as replay_module
+from tavlakit.replay.walker import END, START, ReplayedGame, replay, validate
 
 BG = Rules.preset("backgammon")
 

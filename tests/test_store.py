@@ -100,9 +100,9 @@ def test_rerun_analyses_only_what_changed(records: Path, tmp_path: Path) -> None
 
 def test_a_new_column_reanalyses_every_file(records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A column added to the frames (here by monkeypatch, as a developer adds
-    one to tavlakit.schema) analyses the files again: the store then has it,
+    one to tavlakit.collections.schema) analyses the files again: the store then has it,
     instead of reusing the old partitions without it."""
-    from tavlakit import schema
+    from tavlakit.collections import schema
 
     store = tmp_path / "store"
     files = [records / "tavla-t000.mat", records / "galaxy-match1004844.txt"]

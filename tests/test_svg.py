@@ -15,9 +15,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from test_engine_perft import read_table
 
-from tavlakit import svg
-from tavlakit.play import Play
-from tavlakit.position import Position
+from tavlakit.engine.play import Play
+from tavlakit.engine.position import Position
+from tavlakit.pictures import svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 CHECKERS = 15

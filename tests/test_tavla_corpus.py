@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tavlakit as tk
-from tavlakit.replay import replay, validate
+from tavlakit.replay.walker import replay, validate
 
 
 def _cases(corpus: Path) -> list[tuple[Path, dict]]:

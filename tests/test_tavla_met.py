@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tavlakit import Rules
-from tavlakit.analysis.tavla_met import game_chances, start_probabilities, tavla_met
+from tavlakit.evaluation.tavla_met import game_chances, start_probabilities, tavla_met
 
 TAVLA = Rules.preset("tavla")
 

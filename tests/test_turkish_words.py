@@ -11,8 +11,9 @@ from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
 import tavlakit as tk
-from tavlakit import i18n, viewer
+from tavlakit import i18n
 from tavlakit.cli import app
+from tavlakit.pictures import viewer
 
 REPO = Path(__file__).resolve().parents[1]
 CATALOG = REPO / "tavlakit" / "locale" / "tr" / "LC_MESSAGES" / "tavlakit.po"

@@ -16,7 +16,7 @@ from gnubg_records import DATA, dump_names, gnubg_dump
 from mutations import BG, KINDS, LEFT, RIGHT, Cell, layout, replace_cell
 
 from tavlakit.formats.mat import load_mat
-from tavlakit.replay import validate
+from tavlakit.replay.walker import validate
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,13 @@ from gnubg_records import DATA, gnubg_dump
 from typer.testing import CliRunner
 from viewer_reference import gnubg_ids
 
-from tavlakit import viewer
 from tavlakit.analysis.luck import closed_out
 from tavlakit.cli import app
+from tavlakit.engine.position import Position
 from tavlakit.formats import read_match
-from tavlakit.position import Position
-from tavlakit.record import Match
-from tavlakit.replay import validate
+from tavlakit.pictures import viewer
+from tavlakit.record.match import Match
+from tavlakit.replay.walker import validate
 
 SELFPLAY = sorted(DATA.glob("selfplay-*.mat"))
 runner = CliRunner()

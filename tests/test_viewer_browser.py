@@ -17,8 +17,8 @@ import pytest
 from gnubg_records import DATA, gnubg_dump
 from viewer_reference import game_starts, gnubg_ids
 
-from tavlakit import viewer
 from tavlakit.formats import read_match
+from tavlakit.pictures import viewer
 
 CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
 ARGS = [

@@ -15,13 +15,13 @@ import pytest
 
 import tavlakit as tk
 from tavlakit.analysis import plays_frame
-from tavlakit.fingerprint import Fingerprinter
+from tavlakit.engine.position import Position
 from tavlakit.formats import REGISTRY, open_games
 from tavlakit.formats.xg import MAGIC, RECORD_SIZE, _archive, rtf_text
-from tavlakit.position import Position
-from tavlakit.record import Match
-from tavlakit.replay import replay
-from tavlakit.viewer import html, recorded_errors
+from tavlakit.pictures.viewer import html, recorded_errors
+from tavlakit.record.fingerprint import Fingerprinter
+from tavlakit.record.match import Match
+from tavlakit.replay.walker import replay
 
 #: What each corpus file holds, read off XG's own screens of the records
 #: (players, length, games, final score as the match footer says it).

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavlakit.play import Move
-from tavlakit.position import Position
+from tavlakit.engine.play import Move
+from tavlakit.engine.position import Position
 
 
 def gnubg_ids(dump: dict[str, Any]) -> list[str]:

@@ -10,9 +10,9 @@ an incremental Parquet store (:mod:`.store`, :func:`open_store`), Dask
 DataFrames (:mod:`.dask`, imported on first use: ``tavlakit[dask]``).
 """
 
+from ..evaluation.equity import Evaluator, equity
 from .collection import analyse, rename_players
 from .dice import chi2_sf, face_counts, fairness, roll_counts
-from .equity import Evaluator, equity
 from .frames import Analysis, games_frame, players_frame, plays_frame, to_parquet
 from .luck import cumulative_luck, luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .outcomes import first_roll_advantage, mars_rates, wilson

@@ -1,7 +1,7 @@
 """A collection of record files analysed file by file, on every core.
 
 :func:`analyse_file` analyses one file in whatever process runs it (a
-:func:`~tavlakit.parallel.pmap` worker, a Dask worker);
+:func:`~tavlakit.collections.parallel.pmap` worker, a Dask worker);
 :func:`combine` puts the files back together in input order, so the frames
 equal those of ``analyse(read_matches(paths))`` whatever ran them.
 
@@ -22,19 +22,19 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from typing_extensions import TypeIs
 
-from ..fingerprint import Fingerprinter, Twins, duplicate_problem, duplicates
+from ..collections.names import PlayerNames
+from ..collections.parallel import Progress, pmap
+from ..engine.rules import Rules
+from ..evaluation.net import net_in_use, use_net
 from ..formats import find_records, open_games
 from ..i18n import _
-from ..names import PlayerNames
-from ..parallel import Progress, pmap
-from ..problem import Problem, internal_problem
-from ..record import Match
-from ..replay import default_rules
-from ..rules import Rules
+from ..record.fingerprint import Fingerprinter, Twins, duplicate_problem, duplicates
+from ..record.match import Match
+from ..record.problem import Problem, internal_problem
+from ..replay.walker import default_rules
 from . import frames
 from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
-from .net import net_in_use, use_net
 
 if TYPE_CHECKING:
     from .statistics import Judging
@@ -90,7 +90,7 @@ def analyse_file(
     is a located problem in the result, never an exception. ``statistics=True``
     judges each game in the same replay (``met``: a match equity table or
     its path; ``ply``: 0, 1 or 2), as :func:`analyse`; ``net``: the weights
-    to evaluate with (:func:`~tavlakit.analysis.net.use_net`; None: gnubg-nn's own)."""
+    to evaluate with (:func:`~tavlakit.evaluation.net.use_net`; None: gnubg-nn's own)."""
     source = str(path)
     use_net(net)
     judging = None
@@ -224,7 +224,7 @@ def analyse(
     table or its path, default gnubg's; ``ply`` 0, 1 or 2). Without it they
     are worked out on first use, which reads and replays everything again.
 
-    ``net``: the weights to evaluate with from now on (:func:`~tavlakit.analysis.net.use_net`:
+    ``net``: the weights to evaluate with from now on (:func:`~tavlakit.evaluation.net.use_net`:
     gnubg's ``gnubg.wd`` gives gnubg's own numbers); default the net in use.
     """
     if net is not None:
@@ -258,7 +258,7 @@ def analyse_paths(
 
 def rename_players(analysis: Analysis, names: PlayerNames) -> Analysis:
     """The analysis with each player's spellings merged into one name
-    (see :class:`~tavlakit.names.PlayerNames`), so that
+    (see :class:`~tavlakit.collections.names.PlayerNames`), so that
     ``players_frame`` counts one person once."""
     plays, games = analysis.plays.copy(), analysis.games.copy()
     tables = {"plays": plays, "games": games}

@@ -1,7 +1,7 @@
 """Frames built piece by piece from rows, with fixed column types.
 
 ``columns`` maps each column's name to its kind (``"string"``, ``"Int64"``,
-``"boolean"``, ``"float64"``), as :data:`~tavlakit.schema.PLAY_COLUMNS`
+``"boolean"``, ``"float64"``), as :data:`~tavlakit.collections.schema.PLAY_COLUMNS`
 does; every frame made here has exactly those columns with those dtypes,
 so batches concatenate and Parquet files written in parts share a schema.
 

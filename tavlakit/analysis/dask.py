@@ -21,8 +21,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..engine.rules import Rules
 from ..formats import find_records
-from ..rules import Rules
 from . import frames
 from .collection import FileAnalysis, _relabel, analyse_file, combine
 from .store import Mapper

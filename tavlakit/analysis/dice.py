@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .equity import ROLLS, WEIGHTS
+from ..evaluation.equity import ROLLS, WEIGHTS
 from .outcomes import wilson
 
 FACES = tuple(range(1, 7))

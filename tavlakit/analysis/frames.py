@@ -1,6 +1,6 @@
 """pandas frames of replayed records: one row per turn, per game, per player.
 
-Every function takes one :class:`~tavlakit.record.Match` or any iterable of
+Every function takes one :class:`~tavlakit.record.match.Match` or any iterable of
 them (a list, or ``tk.read_matches(paths)`` streaming file by file). The
 rules come from ``rules=``, else each match's tags, else backgammon.
 :func:`analyse_matches` replays once and gives all three frames.
@@ -31,16 +31,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..dicenames import dice_name
-from ..play import Play
-from ..position import Position
-from ..problem import Problem
-from ..record import Match
-from ..replay import ReplayedGame, Step, default_rules, replay
-from ..rules import Rules
-from ..schema import GAME_COLUMNS, PLAY_COLUMNS
+from ..collections.schema import GAME_COLUMNS, PLAY_COLUMNS
+from ..engine.dicenames import dice_name
+from ..engine.play import Play
+from ..engine.position import Position
+from ..engine.rules import Rules
+from ..evaluation.equity import Evaluator
+from ..record.match import Match
+from ..record.problem import Problem
+from ..replay.walker import ReplayedGame, Step, default_rules, replay
 from .columns import Builder, Labels, column_values, rows_frame
-from .equity import Evaluator
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
 
@@ -353,7 +353,7 @@ def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True)
     opponent); ``luck`` is in equity units of the rules (:mod:`.luck`),
     ``error`` the equity the play lost against the best 0-ply play.
     ``recorded_error`` and ``recorded_luck`` are what the record's own
-    analyser wrote (:attr:`Turn.analysis <tavlakit.record.Turn.analysis>`,
+    analyser wrote (:attr:`Turn.analysis <tavlakit.record.match.Turn.analysis>`,
     e.g. XG's in an ``.xg`` file), NaN where it holds none.
     Positions after an unknown play (``???``) are not known: those rows
     keep the turn but leave the board columns empty.

@@ -9,7 +9,7 @@ same throw decides who starts: :func:`opening_luck`. Under ``reroll`` the
 first roll is an ordinary roll.
 
 >>> from tavlakit import Position, Rules
->>> from tavlakit.analysis.equity import WEIGHTS
+>>> from tavlakit.evaluation.equity import WEIGHTS
 >>> ev = Evaluator(Rules.preset("backgammon"))
 >>> abs(sum(WEIGHTS[r] * roll_luck(ev, Position.initial(), r) for r in ROLLS)) < 1e-5
 True
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..engine.position import Position
+from ..evaluation.equity import ROLLS, Evaluator, Roll
 from ..i18n import N_
-from ..position import Position
-from .equity import ROLLS, Evaluator, Roll
 from .pips import match_rows
 
 #: gnubg's marks for one roll (``arLuckLevel``): above 0.6 very lucky,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..position import Position
+from ..engine.position import Position
 
 
 def home_points(pos: Position) -> int:

@@ -38,15 +38,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..formats.sgf import GNUBG
-from ..i18n import N_, _
-from ..ids import decode_position_key
-from ..position import Position
-from ..record import Candidate, Match
-from ..replay import ReplayedGame, default_rules, replay
-from ..rules import Rules
-from .columns import Labels
-from .cubeful import (
+from ..engine.ids import decode_position_key
+from ..engine.position import Position
+from ..engine.rules import Rules
+from ..evaluation.cubeful import (
     Array,
     CubeDecision,
     CubeState,
@@ -62,10 +57,15 @@ from .cubeful import (
     on_roll_many,
     recorded_decision,
 )
-from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll
+from ..evaluation.equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll
+from ..evaluation.met import MAXSCORE, MatchEquityTable, default_met
+from ..evaluation.tavla_met import tavla_met
+from ..formats.sgf import GNUBG
+from ..i18n import N_, _
+from ..record.match import Candidate, Match
+from ..replay.walker import ReplayedGame, default_rules, replay
+from .columns import Labels
 from .luck import luck_mark, luck_rating
-from .met import MAXSCORE, MatchEquityTable, default_met
-from .tavla_met import tavla_met
 
 #: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
 SKILL_LEVELS = (0.03, 0.06, 0.12)
@@ -1079,7 +1079,7 @@ def assemble(rows: list[dict[str, Any]], unjudged: list[dict[str, Any]]) -> pd.D
 
 @lru_cache(maxsize=8)
 def _load_met(path: str) -> MatchEquityTable:
-    from .met import load_met
+    from ..evaluation.met import load_met
 
     return load_met(path)
 

@@ -10,7 +10,7 @@ A store is a folder::
     files.parquet         the files table, one row per record file
 
 :func:`update` analyses only the files that are new or changed (by content
-hash) or whose tavlakit version, columns (:mod:`tavlakit.schema`), rules
+hash) or whose tavlakit version, columns (:mod:`tavlakit.collections.schema`), rules
 or luck setting differ; the files of the store that are not among its
 inputs keep their rows unless it is asked to drop them (``prune``). An
 input that does not exist is an error before anything is written. Every file is written under
@@ -32,10 +32,7 @@ from typing import Any
 import pandas as pd
 
 from .._version import __version__
-from ..fingerprint import duplicate_problem, duplicates
-from ..formats import find_records
-from ..i18n import _
-from ..manifest import (
+from ..collections.manifest import (
     FORMAT,
     MANIFEST,
     TABLES,
@@ -51,13 +48,16 @@ from ..manifest import (
     write_atomic,
     write_json,
 )
-from ..parallel import Progress, counted, pmap
-from ..rules import Rules
-from ..schema import schema_version
+from ..collections.parallel import Progress, counted, pmap
+from ..collections.schema import schema_version
+from ..engine.rules import Rules
+from ..evaluation.net import net_digest, net_in_use, use_net
+from ..formats import find_records
+from ..i18n import _
+from ..record.fingerprint import duplicate_problem, duplicates
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
 from .frames import Analysis, match_players
-from .net import net_digest, net_in_use, use_net
 
 #: Runs the analysis of the files to do elsewhere, yielding results in their order.
 Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None"], Iterator[FileAnalysis]]
@@ -89,7 +89,7 @@ def update(
     ``progress(done, total)`` is told as the files are done. ``prune``
     drops the files of the store that are not among ``paths``; else they
     are kept. ``net``: the weights to work the luck out with from now on
-    (:func:`~tavlakit.analysis.net.use_net`; default the net in use; a
+    (:func:`~tavlakit.evaluation.net.use_net`; default the net in use; a
     Dask worker needs the file at the same path); a file analysed with
     other weights is analysed again. Raises :class:`StoreError` for a folder
     that is not a store it may write, or an input that does not exist,

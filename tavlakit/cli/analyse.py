@@ -9,12 +9,12 @@ from pathlib import Path
 
 import typer
 
-from ..console import progress_bar
+from ..collections.manifest import MANIFEST, Store, StoreError, Summary, plan, require_existing
 from ..formats import find_records
 from ..i18n import _
-from ..manifest import MANIFEST, Store, StoreError, Summary, plan, require_existing
 from .collection import NET_HELP, choose_net, jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
+from .console import progress_bar
 
 
 def analyse(
@@ -49,7 +49,7 @@ def analyse(
     if net is not None:
         if not luck:
             raise fail(_("--net does not go with --no-luck"))
-        from ..analysis.net import net_digest
+        from ..evaluation.net import net_digest
 
         choose_net(net)
         digest = net_digest()

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import typer
 
-from ..dicenames import parse_dice
+from ..engine.dicenames import parse_dice
+from ..engine.matchid import MatchState, parse_gnubg_id, parse_xgid
+from ..engine.position import Position, render
+from ..engine.rules import Rules
 from ..formats.position_text import PositionRecord, read_positions
 from ..i18n import _
-from ..legality import explain, judge
-from ..matchid import MatchState, parse_gnubg_id, parse_xgid
-from ..position import Position, render
-from ..problem import ProblemError
-from ..rules import Rules
+from ..record.problem import ProblemError
+from ..replay.legality import explain, judge
 from .common import RULES_HELP, default_numbering, fail, parse_numbering, parse_rules
 
 ID_HELP = _(
@@ -111,7 +111,7 @@ def board(
         typer.echo("\n".join(describe(record)))
     if svg_out is None:
         return
-    from .. import svg  # not imported by the other commands
+    from ..pictures import svg  # not imported by the other commands
 
     best = record.best if record else None
     names = None

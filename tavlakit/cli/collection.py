@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from ..collections.names import PlayerNames
 from ..i18n import N_, _
-from ..names import PlayerNames
 
 if TYPE_CHECKING:
     from ..analysis.frames import Analysis
@@ -36,7 +36,7 @@ def choose_net(net: Path | None) -> str | None:
     command starts with: the net is not loaded then)."""
     if net is None:
         return None
-    from ..analysis.net import net_in_use, use_net
+    from ..evaluation.net import net_in_use, use_net
 
     try:
         use_net(net)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import typer
 
+from ..engine.numbering import Numbering
+from ..engine.position import Position
+from ..engine.rules import PRESETS, Rules
 from ..formats.text import decode, read_stream
 from ..i18n import N_, _, language
-from ..numbering import Numbering
-from ..position import Position
-from ..problem import Problem
-from ..rules import PRESETS, Rules
+from ..record.problem import Problem
 
 RULES_HELP = _("Rule set: {presets}.").format(presets=", ".join(PRESETS))
 #: Said after RULES_HELP by the commands that read rules from the files.

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import typer
 
-from ..console import progress
+from ..collections.manifest import write_atomic
+from ..collections.parallel import pmap
+from ..engine.rules import Rules
 from ..formats import (
     EXTENSIONS,
     REGISTRY,
@@ -19,12 +21,9 @@ from ..formats import (
 )
 from ..formats.text import source_name
 from ..i18n import _
-from ..manifest import write_atomic
-from ..parallel import pmap
-from ..problem import Problem, internal_problem
-from ..record import rules_to_tags
-from ..replay import default_rules, validate as validate_match
-from ..rules import Rules
+from ..record.match import rules_to_tags
+from ..record.problem import Problem, internal_problem
+from ..replay.walker import default_rules, validate as validate_match
 from .collection import jobs_option
 from .common import (
     RULES_DEFAULT_HELP,
@@ -38,6 +37,7 @@ from .common import (
     show_problem,
     stream_jobs,
 )
+from .console import progress
 
 
 def convert(

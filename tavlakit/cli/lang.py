@@ -236,7 +236,7 @@ class LocalisedGroup(core.TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         """Run the command; Ctrl-C at any moment of it is one line on stderr
         and exit status 130 (the workers are already stopped by
-        :func:`tavlakit.parallel.pmap`; outputs are written to a temporary
+        :func:`tavlakit.collections.parallel.pmap`; outputs are written to a temporary
         name and renamed, so nothing is left half-written)."""
         try:
             return super().invoke(ctx)

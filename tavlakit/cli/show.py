@@ -8,16 +8,15 @@ from pathlib import Path
 
 import typer
 
-from ..console import progress
+from ..collections.manifest import write_atomic
+from ..collections.parallel import pmap
+from ..engine.numbering import Numbering
+from ..engine.rules import Rules
 from ..formats import find_records, read_matches
 from ..formats.text import source_name
 from ..i18n import _
-from ..manifest import write_atomic
-from ..numbering import Numbering
-from ..parallel import pmap
-from ..problem import Problem, counts_text, internal_problem, worst
-from ..record import Match
-from ..rules import Rules
+from ..record.match import Match
+from ..record.problem import Problem, counts_text, internal_problem, worst
 from .collection import NET_HELP, choose_net, jobs_option
 from .common import (
     RULES_DEFAULT_HELP,
@@ -30,6 +29,7 @@ from .common import (
     parse_rules,
     stream_jobs,
 )
+from .console import progress
 
 
 def _page_names(files: list[Path], roots: list[Path]) -> list[str]:
@@ -95,10 +95,10 @@ def draw(
     in whatever process runs it (``net``: the weights the analysis uses).
     Returns the line to say on stderr when it could not (and no index
     row), else the index row."""
-    from ..viewer import build, page as viewer_page  # not imported by the other commands
+    from ..pictures.viewer import build, page as viewer_page  # not imported by the other commands
 
     if analyse:
-        from ..analysis.net import use_net
+        from ..evaluation.net import use_net
 
         use_net(net)
 

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..console import progress
+from ..engine.rules import Rules
 from ..i18n import N_, _
-from ..rules import Rules
 from .common import missing
+from .console import progress
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -194,10 +194,10 @@ def run(
     per process on ``jobs`` processes, each file replayed once
     (:func:`~tavlakit.analysis.collection.analyse_file` with ``statistics=True``)."""
     from ..analysis.collection import analyse_file
-    from ..analysis.met import default_met, load_met
-    from ..analysis.net import net_in_use
     from ..analysis.statistics import PLIES, assemble, ply_error
-    from ..parallel import pmap
+    from ..collections.parallel import pmap
+    from ..evaluation.met import default_met, load_met
+    from ..evaluation.net import net_in_use
 
     if ply not in PLIES:
         raise typer.BadParameter(ply_error(ply))

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..console import progress_bar
+from ..engine.rules import PRESETS, Rules
 from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import N_, _
-from ..rules import PRESETS, Rules
 from .collection import MERGE_HELP, NAMES_HELP, NET_HELP, choose_net, jobs_option, rename, say_duplicates
 from .common import missing, stream_jobs
+from .console import progress_bar
 
 if TYPE_CHECKING:
     import pandas as pd

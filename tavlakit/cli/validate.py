@@ -1,6 +1,6 @@
 """``tavlakit validate``: replay every move and report what is wrong, and where.
 
-Files are checked on every core (:func:`tavlakit.parallel.pmap`); the output
+Files are checked on every core (:func:`tavlakit.collections.parallel.pmap`); the output
 is the same, in the same order, whatever ``--jobs`` says.
 """
 
@@ -13,14 +13,13 @@ from pathlib import Path
 
 import typer
 
-from ..console import progress
-from ..fingerprint import Fingerprinter, Twins, duplicate_problem
+from ..collections.parallel import pmap
+from ..engine.rules import Rules
 from ..formats import find_records, open_games
 from ..i18n import _
-from ..parallel import pmap
-from ..problem import Problem, ProblemError, internal_problem
-from ..replay import default_rules, validate as validate_match
-from ..rules import Rules
+from ..record.fingerprint import Fingerprinter, Twins, duplicate_problem
+from ..record.problem import Problem, ProblemError, internal_problem
+from ..replay.walker import default_rules, validate as validate_match
 from .collection import jobs_option
 from .common import (
     RULES_DEFAULT_HELP,
@@ -32,6 +31,7 @@ from .common import (
     show_problem,
     stream_jobs,
 )
+from .console import progress
 
 
 @dataclass

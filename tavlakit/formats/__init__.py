@@ -20,8 +20,8 @@ from typing import IO, Any, cast
 from typing_extensions import Unpack
 
 from ..i18n import _
-from ..problem import Problem, ProblemError, Reporter
-from ..record import Game, Match
+from ..record.match import Game, Match
+from ..record.problem import Problem, ProblemError, Reporter
 from .position_text import FORMAT_NAMES, position_kind
 from .registry import (
     EXTENSIONS as _BY_EXTENSION,
@@ -223,7 +223,7 @@ def read_match(path: str | Path | IO[str] | IO[bytes], fmt: str | None = None) -
 
     Problems in the content are collected in ``match.problems`` and each
     ``game.problems``; a file that cannot be opened raises ``OSError``, a
-    folder :class:`~tavlakit.problem.ProblemError` (a ``ValueError``).
+    folder :class:`~tavlakit.record.problem.ProblemError` (a ``ValueError``).
     """
     reader, stream = _open(path, fmt)
     with stream if isinstance(path, (str, Path)) else nullcontext(stream):

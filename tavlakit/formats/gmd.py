@@ -43,12 +43,12 @@ from typing import IO, NamedTuple
 from lark import Lark, Token, Transformer, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
+from ..engine.play import BAR, OFF, Move
+from ..engine.position import Position
+from ..engine.rules import DEFAULT_RULES
 from ..i18n import _
-from ..play import BAR, OFF, Move
-from ..position import Position
-from ..problem import Reporter
-from ..record import Game, Match, Result, Turn, TurnKind
-from ..rules import DEFAULT_RULES
+from ..record.match import Game, Match, Result, Turn, TurnKind
+from ..record.problem import Reporter
 from .text import load_whole, stream_source
 
 __all__ = ["GmdReader", "load_gmd", "read_gmd"]

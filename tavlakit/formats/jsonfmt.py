@@ -1,8 +1,8 @@
 """tavlakit's lossless JSON: one object per match (see ``docs/json-schema.md``).
 
 >>> import io
->>> from tavlakit.record import Game, Match, Result, Turn
->>> from tavlakit.play import Move
+>>> from tavlakit.record.match import Game, Match, Result, Turn
+>>> from tavlakit.engine.play import Move
 >>> match = Match(("Ann", "Bob"), 3, [Game(1, (0, 0), [Turn(0, dice=(3, 1), moves=(Move(8, 5), Move(6, 5)))],
 ...                                        Result(0, 1, True))])
 >>> out = io.StringIO()
@@ -24,10 +24,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, get_args
 
+from ..engine.play import Move, parse_part
 from ..i18n import _
-from ..play import Move, parse_part
-from ..problem import Problem, Reporter
-from ..record import Analysis, Candidate, CubeOption, Game, Match, Result, RollStatus, Turn, TurnKind
+from ..record.match import Analysis, Candidate, CubeOption, Game, Match, Result, RollStatus, Turn, TurnKind
+from ..record.problem import Problem, Reporter
 from .text import open_input, owned, put_first
 
 __all__ = ["JsonReader", "read_json", "write_json", "match_to_dict", "match_from_dict", "FORMAT", "VERSION"]
@@ -344,7 +344,7 @@ def _game(obj: Any, path: str, source: str | None) -> Game:
     start = obj.get("start")
     if start is not None:
         _expect(start, str, f"{path}/start", "a Position ID")
-        from ..position import Position
+        from ..engine.position import Position
 
         try:
             Position.from_position_id(start)

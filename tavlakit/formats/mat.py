@@ -41,13 +41,13 @@ from typing import IO
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .._data import grammar_text
+from ..engine.numbering import Numbering, NumberingLike
+from ..engine.play import BAR, OFF, Move
+from ..engine.rules import DEFAULT_RULES
 from ..i18n import _, language, ngettext
-from ..matchscore import ScoreKeeper
-from ..numbering import Numbering, NumberingLike
-from ..play import BAR, OFF, Move
-from ..problem import Problem, Reporter
-from ..record import Game, Match, Result, RollStatus, Turn, TurnKind
-from ..rules import DEFAULT_RULES
+from ..record.match import Game, Match, Result, RollStatus, Turn, TurnKind
+from ..record.matchscore import ScoreKeeper
+from ..record.problem import Problem, Reporter
 from .text import load_whole, stream_source
 
 __all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
@@ -852,7 +852,7 @@ def write_mat(match: Match, stream: IO[str], *, numbering: NumberingLike = Numbe
     (``lost-on-write`` warnings: turn comments, set-up starts, Crawford
     marks other than the score says, ...).
 
-    ``numbering="absolute"`` (:class:`~tavlakit.numbering.Numbering`, a
+    ``numbering="absolute"`` (:class:`~tavlakit.engine.numbering.Numbering`, a
     ``ValueError`` for a name it does not know) writes player 1's points as ``25 - p`` (for
     sources where one side moves 1 -> 24) and adds ``; [Numbering "absolute"]``.
     A resignation is written the Galaxy way (``Losses N points`` in the

@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
+from ..engine.matchid import MatchState, decode_match_id, parse_xgid
+from ..engine.play import Play
+from ..engine.position import Position
 from ..i18n import _
-from ..matchid import MatchState, decode_match_id, parse_xgid
-from ..play import Play
-from ..position import Position
-from ..problem import Problem, ProblemError, Reporter
-from ..record import Game, Match
+from ..record.match import Game, Match
+from ..record.problem import Problem, ProblemError, Reporter
 from .text import open_input, owned
 
 __all__ = [
@@ -752,7 +752,7 @@ def _text(given: str | Path | IO[str]) -> tuple[str, str | None, list[Problem]]:
 def read_positions(given: str | Path | IO[str]) -> list[PositionRecord]:
     """Every analysed decision of a position text (a path, a stream or the text
     itself), in the file's order. A text that holds no position raises
-    :class:`~tavlakit.problem.ProblemError` (a ``ValueError``) with the located
+    :class:`~tavlakit.record.problem.ProblemError` (a ``ValueError``) with the located
     problem; a file that cannot be opened, ``OSError``."""
     text, source, problems = _text(given)
     parser = _parse(text, source, problems)

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypedDict
 
+from ..engine.numbering import Numbering, NumberingLike
 from ..i18n import _
-from ..numbering import Numbering, NumberingLike
-from ..problem import Problem
-from ..record import Match
+from ..record.match import Match
+from ..record.problem import Problem
 from .text import Reader
 
 Opener = Callable[[IO[Any], "str | None"], Reader]
@@ -45,7 +45,7 @@ class WriteOptions(TypedDict, total=False):
     """Every writer option, by name (an option means the same in every format that takes it)."""
 
     numbering: NumberingLike
-    """How the points are written (.mat): :class:`~tavlakit.numbering.Numbering`."""
+    """How the points are written (.mat): :class:`~tavlakit.engine.numbering.Numbering`."""
 
 
 #: How each option's value is checked and made the writer's type (``ValueError`` if it cannot be).

@@ -53,13 +53,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
-from ..dicenames import as_roll
+from ..engine.dicenames import as_roll
+from ..engine.play import Move
+from ..engine.position import Position
+from ..engine.rules import DEFAULT_RULES
 from ..i18n import _
-from ..play import Move
-from ..position import Position
-from ..problem import Problem, Reporter, Severity
-from ..record import Analysis, Candidate, Game, Match, Result, Turn, TurnKind
-from ..rules import DEFAULT_RULES
+from ..record.match import Analysis, Candidate, Game, Match, Result, Turn, TurnKind
+from ..record.problem import Problem, Reporter, Severity
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
 from .sgftree import GameTree, Node, NodeOut, Property, parse, serialise, split

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from ..engine.play import BAR, OFF, Move
 from ..i18n import _
-from ..play import BAR, OFF, Move
 
 __all__ = ["PROPERTIES", "Action", "Outcome", "Roll", "Value", "letter_point", "point_letter"]
 

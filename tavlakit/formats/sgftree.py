@@ -6,7 +6,7 @@ variations; a node holds :class:`Property` values as raw text (escapes
 removed). The LALR grammar is ``grammars/sgf.lark``; its parser is built
 once, with the :class:`_Trees` transformer, so no parse tree is kept.
 
->>> from tavlakit.problem import Reporter
+>>> from tavlakit.record.problem import Reporter
 >>> [tree] = parse(r"(;GM[6]C[a \\] b];W[31fehe])", Reporter())
 >>> tree.nodes[0].get("C").values, tree.nodes[1].props[0].ident
 (['a ] b'], 'W')
@@ -26,7 +26,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .._data import grammar_text
 from ..i18n import _
-from ..problem import Reporter
+from ..record.problem import Reporter
 
 __all__ = ["GameTree", "Node", "Property", "escape", "parse", "serialise", "split"]
 

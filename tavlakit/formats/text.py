@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import IO, NamedTuple, Protocol
 
 from ..i18n import _
-from ..problem import Problem, Reporter
-from ..record import Game, Match
+from ..record.match import Game, Match
+from ..record.problem import Problem, Reporter
 
 #: Legacy encodings tried in order when the bytes are not UTF-8. cp1254
 #: (Windows Turkish) leaves a few bytes undefined; ISO-8859-9 maps every byte.

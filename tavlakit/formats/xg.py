@@ -15,12 +15,12 @@ of ``xg/test.mat``).
 XG's player 1 is player 0 (the left column of XG's own .mat export). Boards
 are 26 signed bytes: index ``i`` (1-24) is point ``i`` of the side whose
 checkers are positive, 25 its bar, 0 the other side's bar: tavlakit's own
-board array (:class:`~tavlakit.position.Position`). A move is a pair of
+board array (:class:`~tavlakit.engine.position.Position`). A move is a pair of
 0-based points: from 24 is the bar, a negative destination is off; a from
 of -1 ends the list.
 
 What the file holds of XG's analysis is kept on each turn as a
-:class:`~tavlakit.record.Analysis` by ``"XG"`` (errors as the equity lost,
+:class:`~tavlakit.record.match.Analysis` by ``"XG"`` (errors as the equity lost,
 >= 0, in EMG: normalised to the cube, as XG's equities are, so that a
 double/pass is +1 at any cube and score; XG's -1000, not analysed, is
 ``None``). XG writes its errors with signs of its own (checked on every
@@ -57,12 +57,12 @@ except ImportError:  # pragma: no cover - deflate is a dependency; zlib does the
         return zlib.decompress(data)
 
 
+from ..engine.movegen import flipped
+from ..engine.play import BAR, OFF, Move
+from ..engine.position import Position
 from ..i18n import N_, _
-from ..movegen import flipped
-from ..play import BAR, OFF, Move
-from ..position import Position
-from ..problem import Reporter
-from ..record import Analysis, Candidate, Game, Match, Result, Turn
+from ..record.match import Analysis, Candidate, Game, Match, Result, Turn
+from ..record.problem import Reporter
 
 __all__ = ["MAGIC", "RECORD_SIZE", "XgReader", "read_xg", "rtf_text"]
 
@@ -318,7 +318,7 @@ _HITS = {move: move._replace(hit=True) for move in _MOVES.values()}
 
 def _marked(board: Sequence[int], moves: tuple[Move, ...]) -> tuple[Move, ...]:
     """``moves`` with hit marks, played on ``board`` (the mover's view, as
-    :class:`~tavlakit.position.Position` holds it); a move the board cannot
+    :class:`~tavlakit.engine.position.Position` holds it); a move the board cannot
     make (a damaged record) is left unmarked."""
     s = list(board)
     out = []

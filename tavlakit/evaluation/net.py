@@ -1,0 +1,195 @@
+"""Which neural net evaluates positions: gnubg-nn's own, or GNU Backgammon's.
+
+gnubg-nn ships weights of its own, close to gnubg 1.07's but not the same
+(on gnubg's self-play positions the win chances agree within about 0.001,
+the gammon chances differ by up to 0.005). The weights of an installed
+gnubg can be used instead, its binary ``gnubg.wd`` (Debian:
+:data:`GNUBG_WD`) or a text ``gnubg.weights``: most positions then
+evaluate within 1e-4 of gnubg's own, so luck, errors and marks come out as
+gnubg's. The net in use is a setting of the whole process (gnubg-nn has one
+active net): :func:`use_net` sets it, :func:`net_in_use` says which.
+
+:func:`evaluate` gives many boards' probabilities at once: contact,
+crashed and race positions from gnubg 1.07's own inputs in one batch
+(:mod:`.net_inputs`), with gnubg's binary weights and with gnubg-nn's own.
+gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
+three of those nets' inputs (the shots at blots on the 1- and 2-points),
+which moves about one contact position in twelve by up to 0.03 with
+gnubg's weights; gnubg-nn's own weights were trained on gnubg's rule too
+(gnubg-nn's source has it; so evaluated, their luck, errors and cube
+errors on gnubg's reference records come out two to three times as close
+to gnubg's). Other text weights, trained on gnubg-nn's inputs, are
+evaluated with gnubg-nn's rule, as gnubg-nn evaluates them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import gnubg_nn  # type: ignore[import-untyped]
+import numpy as np
+import numpy.typing as npt
+
+from ..engine.position import CHECKERS
+from ..i18n import _
+from .keys import distinct_boards
+from .net_inputs import OVER, Net, classify, nets_of_wd, probabilities
+
+#: Where Debian's gnubg package keeps gnubg's binary weights.
+GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
+#: gnubg-nn's own weights (its text format).
+OWN = Path(gnubg_nn.__file__).parent / "data" / "gnubg.weights"
+
+#: The order gnubg-nn's text format lists them in.
+_TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250", "prune contact")
+
+_handles: dict[str, Any] = {}
+_digests: dict[str, str] = {}
+#: The contact, crashed and race nets :func:`evaluate` batches, per weights file (gnubg-nn's own once
+#: first needed), and whether the contact nets' inputs follow gnubg-nn's home board rule.
+_batched: dict[str, tuple[Net, Net, Net, bool]] = {}
+_current: str = str(OWN)
+
+
+def use_net(path: str | Path | None) -> None:
+    """Evaluate with the weights in ``path`` from now on (gnubg's binary
+    ``.wd`` or text weights; ``None``: gnubg-nn's own). Each net is loaded
+    once; a file that is not weights is a ``ValueError`` saying so."""
+    global _current
+    key = str(OWN if path is None else Path(path).resolve())
+    if key == _current:  # (gnubg-nn starts with its own)
+        return
+    if key not in _handles:
+        _handles[key] = _load(Path(key), str(path))
+    gnubg_nn.net_use(_handles[key])
+    _current = key
+
+
+def reload() -> None:
+    """Load the weights in use again, so that gnubg-nn's evaluation cache
+    starts empty (for timings: gnubg-nn still evaluates the bearoff
+    positions and some race positions)."""
+    path = Path(_current)
+    _handles[_current] = _net_load(path, _current) if _current == str(OWN) else _load(path, _current)
+    gnubg_nn.net_use(_handles[_current])
+
+
+def net_in_use() -> str | None:
+    """The weights file in use; None for gnubg-nn's own."""
+    return None if _current == str(OWN) else _current
+
+
+def net_digest() -> str | None:
+    """What identifies the weights in use (a digest of the file as loaded);
+    None for gnubg-nn's own."""
+    return None if _current == str(OWN) else _digests[_current]
+
+
+def evaluate(boards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
+    """gnubg's 0-ply probabilities ``(n, 5)`` of the side on roll for many
+    ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second),
+    with the weights in use: contact and crashed positions from their
+    inputs in one batch (:mod:`.net_inputs`: gnubg 1.07's, or gnubg-nn's for
+    other text weights), and so race positions, but for those whose
+    backgammon chances gnubg takes from its table of race backgammons;
+    those and bearoff positions by gnubg-nn one by one; a finished game
+    (the side not on roll has borne off) as gnubg scores it. A board met
+    more than once (a game's plays: one in ten) is evaluated once."""
+    given: npt.NDArray[np.int8] = np.ascontiguousarray(boards, dtype=np.int8)
+    if not len(given):
+        return np.zeros((0, 5))
+    rows, numbers = distinct_boards(given)
+    b = given[rows]
+    classes = classify(b)
+    probs = probabilities(b, classes, *_nets())  # (NaN where gnubg-nn evaluates)
+    over = classes == OVER
+    if over.any():  # the side on roll lost: gammon with none off, backgammon with one in the winner's home or the bar
+        left = b[over, 1]
+        gammon = left.sum(axis=1) == CHECKERS
+        probs[over] = 0.0
+        probs[over, 3] = gammon
+        probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
+    rest = np.flatnonzero(np.isnan(probs[:, 0]))
+    if len(rest):
+        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in b[rest]]
+    return probs[numbers]
+
+
+def _nets() -> tuple[Net, Net, Net, bool]:
+    """The contact, crashed and race nets of the weights in use, and
+    whether the contact nets' inputs count gnubg-nn's home board rule
+    (other text weights, trained on gnubg-nn's inputs) rather than gnubg
+    1.07's."""
+    if _current not in _batched:  # gnubg-nn's own: read when first needed
+        own = _nets_of_text(OWN.read_text(encoding="ascii"))
+        _batched[_current] = (own["contact contact250"], own["crashed"], own["race"], False)
+    return _batched[_current]
+
+
+def _load(path: Path, shown: str) -> Any:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(_("{path}: cannot be read ({reason})").format(path=shown, reason=exc.strerror)) from None
+    _digests[str(path)] = hashlib.sha256(data).hexdigest()[:16]
+    if data.startswith(b"GNU Backgammon "):  # text weights: gnubg-nn's own, or others trained on gnubg-nn's inputs
+        handle = _net_load(path, shown)
+        nets = _nets_of_text(data.decode("ascii", "replace"))
+        if "contact contact250" not in nets or "crashed" not in nets or "race" not in nets:
+            reason = _("no contact, crashed or race net")
+            raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=reason))
+        own_rule = path.resolve() != OWN.resolve()
+        _batched[str(path)] = (nets["contact contact250"], nets["crashed"], nets["race"], own_rule)
+        return handle
+    nets = nets_of_wd(data, shown)
+    with tempfile.TemporaryDirectory() as folder:
+        text = Path(folder) / "gnubg.weights"
+        text.write_text(_text_of_nets(nets), encoding="ascii")
+        handle = _net_load(text, shown)
+    _batched[str(path)] = (nets["contact contact250"], nets["crashed"], nets["race"], False)
+    return handle
+
+
+def _net_load(path: Path, shown: str) -> Any:
+    try:
+        return gnubg_nn.net_load(os.fspath(path))
+    except Exception as exc:  # gnubg-nn says what it did not like
+        raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=exc)) from None
+
+
+def _nets_of_text(text: str) -> dict[str, Net]:
+    """The nets of gnubg-nn's text weights (a header line, then each net's
+    name, shape and betas, and its weights in the binary file's order)."""
+    lines = text.split("\n")
+    nets: dict[str, Net] = {}
+    at = 1
+    while at < len(lines) and lines[at].strip():
+        words = lines[at + 1].split()
+        inputs, hidden, outputs = int(words[0]), int(words[1]), int(words[2])
+        count = inputs * hidden + hidden * outputs + hidden + outputs
+        weights = np.array(lines[at + 2 : at + 2 + count], dtype=np.float32)
+        nets[lines[at].strip()] = Net.from_binary(
+            (inputs, hidden, outputs), (float(words[4]), float(words[5])), weights
+        )
+        at += 2 + count
+    return nets
+
+
+def _text_of_nets(nets: dict[str, Net]) -> str:
+    """gnubg's binary nets in gnubg-nn's text format (each net's shape and
+    betas, then its weights in the binary file's order)."""
+    lines = ["GNU Backgammon 1.01"]
+    for name in _TEXT:
+        net = nets[name]
+        (inputs, hidden), outputs = net.hidden.shape, len(net.output_bias)
+        weights = np.concatenate([net.hidden.ravel(), net.output.T.ravel(), net.hidden_bias, net.output_bias])
+        header = f"{inputs} {hidden} {outputs} 0 {net.beta_hidden:.7f} {net.beta_output:.7f}"
+        lines += [name, header, *(f"{w:.9g}" for w in weights.tolist())]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["GNUBG_WD", "OWN", "evaluate", "net_digest", "net_in_use", "reload", "use_net"]

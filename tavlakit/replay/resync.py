@@ -1,0 +1,117 @@
+"""Staying in step with the writer after a fault: of the boards a faulty turn
+may have left, pick the one under which the following plays are legal.
+
+A writer's program kept playing from its own board; when a written play is
+illegal (or missing, or by the wrong side), the replayer offers candidate
+boards, most likely first: what the written moves physically do, then the
+legal plays closest to them. :func:`choose` plays the rest of the game
+ahead from all of them and keeps the one that fits longest (a fault's boards
+may differ only many turns later, say when a checker left behind must come
+home, so the look goes to the game's end; :data:`BUDGET` and
+:data:`GAME_BUDGET` bound the time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.dicenames import as_roll
+from ..engine.movegen import Board, flipped
+from ..engine.play import Move
+from ..engine.rules import Rules
+from ..record.match import Game
+from .legality import judge
+
+#: How many later plays may be judged for one fault (bounds the time) ...
+BUDGET = 20000
+#: ... and for all the faults of one game.
+GAME_BUDGET = 100000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A board the mover may have after a faulty turn, and how it came about."""
+
+    board: Board
+    moves: tuple[Move, ...]
+    how: str
+    """``written``: the written moves with the dice; ``physical``: moved as
+    far as the board allows; ``legal``: a legal play; ``extra-turn``: the
+    written play after one more, unwritten turn of the mover; ``unchanged``."""
+
+
+@dataclass
+class Choice:
+    """The candidate chosen and how many later rolls it fits."""
+
+    candidate: Candidate
+    fits: int
+    to_end: bool
+    spent: int = 0
+    """Later plays judged to choose it."""
+
+
+def choose(
+    candidates: Sequence[Candidate],
+    game: Game,
+    index: int,
+    player: int,
+    rules: Rules,
+    budget: int = BUDGET,
+    decide: bool = False,
+) -> Choice:
+    """The candidate under which turns ``index + 1...`` of ``game`` fit best.
+
+    ``player`` moved at turn ``index``. All candidates are played ahead
+    together, roll by roll, and dropped at the first roll that does not fit:
+    the last to go (or the first of those fitting to the end, or to the point
+    where the record cannot be followed) is chosen; ties go to the earlier
+    candidate. A later play that reads two ways (paths that hit differently,
+    :attr:`~tavlakit.replay.legality.Verdict.readings`) is followed both ways. With
+    ``decide`` the look stops as soon as one candidate is left (``fits`` then
+    counts the rolls looked at).
+    """
+    alive: list[tuple[Candidate, Board]] = []  # each with the board of the side that moved last
+    seen: set[Board] = set()
+    for candidate in candidates:
+        if candidate.board not in seen:
+            seen.add(candidate.board)
+            alive.append((candidate, candidate.board))
+    assert alive, "no candidate board"
+    last = player
+    fits = 0
+    left = budget
+    turns = game.turns
+    for at in range(index + 1, len(turns)):
+        if decide and all(candidate is alive[0][0] for candidate, _board in alive):
+            break
+        turn = turns[at]
+        if turn.kind != "roll":
+            continue
+        dice = as_roll(turn.dice)
+        if (
+            turn.player not in (0, 1)
+            or dice is None
+            or turn.status not in ("play", "cannot-move")
+            or (not turn.moves and at == len(turns) - 1)
+            or left <= 0
+        ):
+            break  # cannot be followed further (or a resignation): every survivor fits
+        survivors = []
+        seen = set()
+        for candidate, board in alive:
+            mover = board if turn.player == last else flipped(board)
+            if max(mover) <= 0 or min(mover) >= 0:
+                continue  # a turn after the game ended on this board
+            left -= 1
+            for after, _made in judge(mover, dice, turn.moves, rules).readings:
+                if after not in seen:
+                    seen.add(after)
+                    survivors.append((candidate, after))
+        last = turn.player
+        if not survivors:
+            return Choice(alive[0][0], fits, False, budget - left)
+        alive = survivors
+        fits += 1
+    return Choice(alive[0][0], fits, True, budget - left)

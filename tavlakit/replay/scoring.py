@@ -1,0 +1,140 @@
+"""Judging results and score lines: does the written outcome follow from the
+board, the cube and the earlier games?
+
+>>> from tavlakit.record.match import Game, Result
+>>> from tavlakit.engine.rules import PRESETS
+>>> game = Game(1, result=Result(0, 2))
+>>> [f.code for f in judge_result(game, PRESETS["backgammon"], 5, Ending(cube=1, winner=0, kind="single"),
+...                               ("A", "B"))]
+['result-mismatch']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.rules import ResultKind, Rules
+from ..i18n import _
+from ..record.match import Game
+from ..record.problem import Finding
+
+
+@dataclass
+class Ending:
+    """How a game ended as replayed."""
+
+    cube: int
+    """The cube value at the end."""
+    most: int | None = None
+    """The highest value the game could be worth (a pending double counted; ``None``: ``cube``)."""
+    dropped_by: int | None = None
+    winner: int | None = None
+    """Who bore off all checkers (``None``: nobody, or the board is not known)."""
+    kind: ResultKind | None = None
+    known: bool = True
+    """Whether the final board is known (``False`` after an unknown play)."""
+
+
+def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str]) -> list[Finding]:
+    """What is wrong with the written result of ``game`` (a missing one included)."""
+    result = game.result
+    if result is None:
+        if not game.turns:
+            return []
+        over = end.winner is not None
+        message = _("the game has no result") if over else _("the game has no result (it stops before it is over)")
+        return [Finding("missing-result", "error" if over else "warning", message)]
+    cube = end.cube
+    most = 3 * max(end.most or cube, 1)
+    if length and end.winner is None and result.points > most and result.points == length - game.score[result.winner]:
+        return [
+            Finding(
+                "forfeit",
+                "warning",
+                _(
+                    "Wins {points} point(s) at cube {cube}: the points {winner} needed to "
+                    "win the match, as Backgammon Galaxy writes a match forfeited by a "
+                    "player who left"
+                ).format(points=result.points, cube=cube, winner=names[result.winner]),
+            )
+        ]
+    if result.points > most or result.points < 1:
+        return [
+            Finding(
+                "absurd-points",
+                "error",
+                _("Wins {points} point(s): a game at cube {cube} is worth at most {most}").format(
+                    points=result.points, cube=cube, most=3 * cube
+                ),
+            )
+        ]
+    money = length == 0
+    if end.dropped_by is not None:
+        if result.winner != 1 - end.dropped_by:
+            return [
+                Finding(
+                    "result-mismatch",
+                    "error",
+                    _("{winner} wins, but {loser} dropped the double").format(
+                        winner=names[result.winner], loser=names[end.dropped_by]
+                    ),
+                )
+            ]
+        return _points(game, length, {cube}, _("a dropped double at cube {cube} wins {cube}").format(cube=cube))
+    if end.winner is not None:
+        kind = end.kind or "single"
+        if result.winner != end.winner:
+            return [
+                Finding(
+                    "result-mismatch",
+                    "error",
+                    _("{winner} is written as the winner, but {other} bore off all checkers").format(
+                        winner=names[result.winner], other=names[end.winner]
+                    ),
+                )
+            ]
+        points = rules.points(kind, cube, money)
+        return _points(
+            game,
+            length,
+            {points},
+            _("a {kind} win at cube {cube} is worth {points} under {rules} rules").format(
+                kind=kind, cube=cube, points=points, rules=rules.name
+            ),
+        )
+    if not end.known:
+        return []
+    # the game did not end on the board: a resignation
+    allowed = {rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
+    values = _(" or ").join(str(p) for p in sorted(allowed))  # the separator of "2 or 4 or 6"
+    return _points(
+        game, length, allowed, _("a resigned game at cube {cube} is worth {values}").format(cube=cube, values=values)
+    )
+
+
+def _points(game: Game, length: int, allowed: set[int], why: str) -> list[Finding]:
+    """Check the written points against the values the game can have.
+
+    Some programs write only the points the winner needed to win the
+    match; that is a warning, not an error.
+    """
+    result = game.result
+    assert result is not None
+    if result.points in allowed:
+        return []
+    capped = length and game.score[result.winner] + result.points >= length and result.points < max(allowed)
+    if capped:
+        return [
+            Finding(
+                "points-capped",
+                "warning",
+                _("Wins {points} point(s): {why}; the writer capped the points of the match-winning game").format(
+                    points=result.points, why=why
+                ),
+            )
+        ]
+    return [
+        Finding(
+            "result-mismatch", "error", _("Wins {points} point(s), but {why}").format(points=result.points, why=why)
+        )
+    ]
