@@ -4,7 +4,9 @@ Inside gnubg (``gnubg -t -q -p gnubg_sgf.py``) this reads a job list from
 ``TAVLAKIT_JOBS`` (:mod:`gnubg_jobs`): ``[mat_path, sgf_path, cube_on]``; for
 each it imports the .mat, runs ``analyse match`` at 0 ply, cubeful (Jacoby
 and beavers off, as tavlakit's backgammon rules), saves the match with its
-analysis (``save match``) and answers the path written.
+analysis (``save match``), writes gnubg's statistics of that same analysis
+beside it (``<sgf>.stats.json``: ``gnubg.match(statistics=1)["stats"]``) and
+answers the path written.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ def _main() -> None:  # runs inside gnubg
         gnubg.command(f"import mat {mat}")
         gnubg.command("analyse match")
         gnubg.command(f"save match {sgf}")
+        stats = gnubg.match(analysis=0, statistics=1)["stats"]
+        Path(f"{sgf}.stats.json").write_text(json.dumps(stats), encoding="utf-8")
         answers.append(sgf)
     Path(os.environ["TAVLAKIT_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
 

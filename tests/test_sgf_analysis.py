@@ -81,12 +81,16 @@ def test_gnubgs_recorded_totals_are_its_own_statistics(analysed_by_gnubg: dict[s
     """gnubg analyses the six reference records and saves them: what its SGF
     keeps (the plays' scores, the luck, and the cube options, turned into
     errors at each game's score and cube) adds up, per player, to gnubg's own
-    statistics of the same analysis (``gnubg.match(statistics=1)`` when the
-    records were made: tests/data/stats/*.json)."""
+    statistics of the same analysis (``gnubg.match(statistics=1)`` in the
+    same run; the statistics saved when the records were made are not the
+    same analysis: on some machines gnubg's analysis of the imported .mat
+    gives match-3p-31's X 2.4555 EMG of checker error, where the saved
+    self-play analysis says 2.4538)."""
     for name, cube in RECORDS.items():
         rules = Rules.preset("backgammon").replace(cube=cube)
-        frame = statistics_frame([tk.read_match(analysed_by_gnubg[name])], rules)
-        theirs = json.loads((STATS / f"{name}.json").read_text(encoding="utf-8"))["stats"]
+        sgf = analysed_by_gnubg[name]
+        frame = statistics_frame([tk.read_match(sgf)], rules)
+        theirs = json.loads(Path(f"{sgf}.stats.json").read_text(encoding="utf-8"))
         for side, column in ((0, "X"), (1, "O")):
             row = frame[(frame["scope"] == "match") & (frame["side"] == side)].iloc[0]
             stats = theirs[column]
