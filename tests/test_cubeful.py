@@ -112,19 +112,19 @@ def test_one_ply_cube_decisions_near_gnubgs(gnubg_bin: Path, tmp_path: Path) -> 
     import numpy as np
 
     from tavlakit import Rules
-    from tavlakit.analysis.statistics import Judge
+    from tavlakit.evaluation.search import Search
 
     jobs = [(pid, spec) for pid in positions(46) for spec in STATES[::2]]
     found = ask_gnubg_cube(
         gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path, plies=1
     )
-    judge = Judge(Rules.preset("backgammon"), ply=1)
+    search = Search(Rules.preset("backgammon"), ply=1)
     diffs = []
     for (pid, spec), answer in zip(jobs, found):
         if answer["class"] in (4, 5):
             continue
         state = state_of(spec)
-        mine = judge.cube(Position.from_position_id(pid), CubeState(**{**state.__dict__, "met": judge.met}))
+        mine = search.cube(Position.from_position_id(pid), CubeState(**{**state.__dict__, "met": search.met}))
         optimal, nd, dt, _dp = answer["cube"][:4]
         diffs.append(abs(mine.no_double - nd))
         if mine.available:
@@ -140,21 +140,21 @@ def test_two_ply_cube_decisions_near_gnubgs_and_nearer_than_one_ply(gnubg_bin: P
     import numpy as np
 
     from tavlakit import Rules
-    from tavlakit.analysis.statistics import Judge
+    from tavlakit.evaluation.search import Search
 
     jobs = [(pid, spec) for pid in positions(46) for spec in STATES[::4]]
     found = ask_gnubg_cube(
         gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path, plies=2
     )
-    judges = {plies: Judge(Rules.preset("backgammon"), ply=plies) for plies in (1, 2)}
+    searches = {plies: Search(Rules.preset("backgammon"), ply=plies) for plies in (1, 2)}
     diffs: dict[int, list[float]] = {1: [], 2: []}
     for (pid, spec), answer in zip(jobs, found):
         if answer["class"] in (4, 5):
             continue
         _optimal, nd, dt, _dp = answer["cube"][:4]
-        for plies, judge in judges.items():
-            state = CubeState(**{**state_of(spec).__dict__, "met": judge.met})
-            mine = judge.cube(Position.from_position_id(pid), state)
+        for plies, search in searches.items():
+            state = CubeState(**{**state_of(spec).__dict__, "met": search.met})
+            mine = search.cube(Position.from_position_id(pid), state)
             diffs[plies].append(abs(mine.no_double - nd))
             if mine.available:
                 diffs[plies].append(abs(mine.double_take - dt))

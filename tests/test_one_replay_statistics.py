@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 import tavlakit as tk
 import tavlakit.analysis.frames as frames_module
+import tavlakit.analysis.judge as judge_module
 import tavlakit.analysis.statistics as statistics_module
 import tavlakit.pictures.viewer as viewer_module
 from tavlakit.analysis.collection import analyse_paths
@@ -59,7 +60,7 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counted[str(match.source)] += 1
         return replay(match, *args, **kwargs)
 
-    for module in (frames_module, statistics_module, viewer_module):
+    for module in (frames_module, judge_module, statistics_module, viewer_module):
         monkeypatch.setattr(module, "replay", counting)
     return counted
 

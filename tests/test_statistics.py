@@ -23,7 +23,8 @@ import pytest
 
 import tavlakit as tk
 from tavlakit import Rules
-from tavlakit.analysis.statistics import STATISTICS_COLUMNS, Judge, fibs_luck_difference, statistics_frame
+from tavlakit.analysis.judge import Judge
+from tavlakit.analysis.statistics import STATISTICS_COLUMNS, fibs_luck_difference, statistics_frame
 from tavlakit.replay.walker import replay
 
 DATA = Path(__file__).parent / "data" / "stats"
@@ -168,15 +169,18 @@ def test_rolls_and_plays_one_by_one() -> None:
     judge = Judge(rules_of(name))
     luck, error = [], []
     for rg, game in zip(replay(match, judge.rules), reference["games"]):
-        ours = [j for j in judge._game(match, rg) if j.kind == "roll"]
+        ours = [j for j in judge.game(match, rg) if j.kind == "roll"]
         theirs = [a for a in game["game"] if a["action"] == "move" and a.get("dice")]
         assert len(ours) == len(theirs)
         for mine, gnubg in zip(ours, theirs):
             analysis = gnubg["analysis"]
-            luck.append(abs(mine.values["luck_emg"] - analysis["luck-value"]))
-            if "best" in analysis and mine.values["moved"]:
-                error.append(abs(mine.values["error_emg"] - (analysis["best"] - analysis["played"])))
-                assert mine.values["plays"] == analysis["n"]
+            roll = mine.roll
+            assert roll is not None
+            luck.append(abs(roll.luck_emg - analysis["luck-value"]))
+            if "best" in analysis and roll.moved:
+                assert roll.error_emg is not None
+                error.append(abs(roll.error_emg - (analysis["best"] - analysis["played"])))
+                assert roll.plays == analysis["n"]
     assert len(luck) > 150
     assert sum(d < 0.01 for d in luck) / len(luck) >= 0.95
     assert sum(d < 0.01 for d in error) / len(error) >= 0.95
@@ -263,11 +267,11 @@ def test_a_games_plays_are_scored_once_each_and_alike_where_they_meet_again() ->
 def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
     judge, fresh = Judge(Rules.preset("backgammon")), Judge(Rules.preset("backgammon"))
     match = tk.read_match(DATA / "match-3p-31.mat")
-    judge._scores.update({(i, i): None for i in range(2_001)})  # type: ignore[misc]
-    rolls = [j for rg in replay(match, judge.rules) for j in judge._game(match, rg) if j.kind == "roll"]
-    again = [j for rg in replay(match, fresh.rules) for j in fresh._game(match, rg) if j.kind == "roll"]
-    assert len(rolls) > 100 and len(judge._scores) < 2_000  # emptied, then filled with this match's positions
-    assert [j.values for j in rolls] == [j.values for j in again]
+    judge.search._scores.update({(i, i): None for i in range(2_001)})  # type: ignore[misc]
+    rolls = [j for rg in replay(match, judge.rules) for j in judge.game(match, rg) if j.kind == "roll"]
+    again = [j for rg in replay(match, fresh.rules) for j in fresh.game(match, rg) if j.kind == "roll"]
+    assert len(rolls) > 100 and len(judge.search._scores) < 2_000  # emptied, then filled with this match's positions
+    assert [j.roll for j in rolls] == [j.roll for j in again]
 
 
 def test_a_full_table_cache_is_emptied_without_losing_the_positions_asked_for() -> None:

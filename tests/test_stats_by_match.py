@@ -174,21 +174,21 @@ def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
 def test_tavla_scores_a_backgammon_as_a_mars() -> None:
     import numpy as np
 
-    from tavlakit.analysis.statistics import Judge
     from tavlakit.evaluation.cubeful import CubeState
+    from tavlakit.evaluation.search import Search
 
-    judge = Judge(Rules.preset("tavla"))
+    judge = Search(Rules.preset("tavla"))
     state = CubeState(length=5, score=(1, 2), mover=0, met=judge.met, crawford=True)
     with_bg = np.array([[0.6, 0.3, 0.1, 0.1, 0.05]])
     without = np.array([[0.6, 0.3, 0.0, 0.1, 0.0]])
     x = np.array([0.68])
     assert judge.on_roll(with_bg, state, x)[0] == judge.on_roll(without, state, x)[0]
-    backgammon = Judge(Rules.preset("backgammon"))
+    backgammon = Search(Rules.preset("backgammon"))
     assert backgammon.on_roll(with_bg, state, x)[0] != backgammon.on_roll(without, state, x)[0]
 
 
 def test_plays_frame_with_the_judged_cube() -> None:
-    from tavlakit.analysis.statistics import join_decisions
+    from tavlakit.analysis.decisions import join_decisions
 
     result = tk.analysis.analyse([STATS / "match-7p-73.mat"])
     joined = join_decisions(result.plays, result.decisions)

@@ -37,7 +37,8 @@ from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
 
 if TYPE_CHECKING:
-    from .statistics import Judging
+    from .decisions import DecisionRow
+    from .statistics import Judging, PlayerStatistics, UnjudgedTurn
 
 #: Columns naming players, merged by :func:`rename_players`.
 NAME_COLUMNS = {"plays": ("name",), "games": ("player0", "player1", "winner_name")}
@@ -61,12 +62,12 @@ class FileAnalysis:
     """Errors: the file's own and those of its games."""
     warnings: int = 0
     """Warnings of the file itself."""
-    statistics: list[dict[str, Any]] = field(default_factory=list)
+    statistics: list[PlayerStatistics] = field(default_factory=list)
     """With ``statistics=True``: the file's rows of the statistics frame
     (:class:`~tavlakit.analysis.statistics.Tally`), the turns it could not
     judge and its decision rows, judged in the one replay."""
-    unjudged: list[dict[str, Any]] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    unjudged: list[UnjudgedTurn] = field(default_factory=list)
+    decisions: list[DecisionRow] = field(default_factory=list)
 
     @cached_property
     def plays(self) -> pd.DataFrame:
@@ -141,27 +142,30 @@ def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: boo
     builders = (Builder(frames.PLAY_COLUMNS), Builder(frames.GAME_COLUMNS))
     files = []
     twins = Twins()
-    judged: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] = ([], [], [])
+    rows: list[PlayerStatistics] = []
+    unjudged: list[UnjudgedTurn] = []
+    decisions: list[DecisionRow] = []
     for part in parts:  # each file's rows made compact as it comes, then let go
         files.append((part.source, part.fingerprint, part.problems))
         if dedupe and twins.see(part.source, part.fingerprint):
             continue  # a match seen before: its rows are left out (assemble says so)
         for builder, values in zip(builders, part.columns):
             builder.add(values)
-        for gathered, more in zip(judged, (part.statistics, part.unjudged, part.decisions)):
-            gathered.extend(more)
+        rows += part.statistics
+        unjudged += part.unjudged
+        decisions += part.decisions
     plays, games = (builder.frame() for builder in builders)
     result = assemble(plays, games, files, dedupe)
     if statistics:
-        from .statistics import assemble as statistics_frame, decision_frame
+        from .decisions import decisions_from_rows
+        from .statistics import statistics_from_rows
 
-        rows, unjudged, decisions = judged
         labels = frames.Labels()
         for path in result.games["path"].unique().tolist():  # the labels the plays and games frames got
             labels(path)
         for row in decisions:
             row["match"] = labels(row["path"])
-        result._statistics, result._decisions = statistics_frame(rows, unjudged), decision_frame(decisions)
+        result.set_judged(statistics_from_rows(rows, unjudged), decisions_from_rows(decisions))
     return result
 
 
@@ -181,7 +185,7 @@ def assemble(
         problems.extend(own)
         if source in twins:
             problems.append(duplicate_problem(source, twins[source]))
-    return Analysis(_relabel(plays), _relabel(games), problems)
+    return Analysis(relabel(plays), relabel(games), problems)
 
 
 def _without(frame: pd.DataFrame, paths: list[str]) -> pd.DataFrame:
@@ -190,7 +194,7 @@ def _without(frame: pd.DataFrame, paths: list[str]) -> pd.DataFrame:
     return frame[~rows].reset_index(drop=True) if rows.any() else frame
 
 
-def _relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> pd.DataFrame:
+def relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> pd.DataFrame:
     """The frame with its ``match`` column set to each path's ``label``
     (default: the short labels of the paths of this frame)."""
     label = label or frames.Labels()
@@ -284,5 +288,6 @@ __all__ = [
     "combine",
     "duplicate_note",
     "is_paths",
+    "relabel",
     "rename_players",
 ]

@@ -24,7 +24,7 @@ import pandas as pd
 from ..engine.rules import Rules
 from ..formats import find_records
 from . import frames
-from .collection import FileAnalysis, _relabel, analyse_file, combine
+from .collection import FileAnalysis, analyse_file, combine, relabel
 from .store import Mapper
 
 #: Files per partition unless told: enough work to hide the scheduling cost.
@@ -43,7 +43,7 @@ def _chunks(paths: Sequence[str | Path], size: int) -> tuple[list[list[Path]], d
 def _part(chunk: list[Path], table: str, rules: Rules | None, luck: bool, labels: dict[str, str]) -> pd.DataFrame:
     result = combine(analyse_file(path, rules, luck) for path in chunk)
     # the short labels of the whole collection, not of this partition
-    return _relabel(getattr(result, table), labels.__getitem__)
+    return relabel(getattr(result, table), labels.__getitem__)
 
 
 def _frame(table: str, paths: Sequence[str | Path], rules: Rules | None, luck: bool, files_per_partition: int) -> Any:

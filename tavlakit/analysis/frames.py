@@ -94,6 +94,11 @@ class Analysis:
         assert self._decisions is not None
         return self._decisions
 
+    def set_judged(self, statistics: pd.DataFrame, decisions: pd.DataFrame) -> None:
+        """Keep the statistics and decisions frames worked out in the replay
+        that built the frames (:attr:`statistics`, :attr:`decisions`)."""
+        self._statistics, self._decisions = statistics, decisions
+
     def _judge(self) -> None:
         """Read and replay the source again to judge it (both frames at once)."""
         from .statistics import judge_matches
@@ -321,7 +326,7 @@ def analyse_matches(
     source = Source(kept, rules, met, ply) if kept is not None else None
     result = Analysis(plays.frame(), games.frame(), problems, source=source)
     if judging is not None:
-        result._statistics, result._decisions = judging.statistics(), judging.decisions_frame()
+        result.set_judged(judging.statistics(), judging.decisions_frame())
     return result
 
 

@@ -194,19 +194,22 @@ def run(
     per process on ``jobs`` processes, each file replayed once
     (:func:`~tavlakit.analysis.collection.analyse_file` with ``statistics=True``)."""
     from ..analysis.collection import analyse_file
-    from ..analysis.statistics import PLIES, assemble, ply_error
+    from ..analysis.statistics import PlayerStatistics, UnjudgedTurn, statistics_from_rows
     from ..collections.parallel import pmap
     from ..evaluation.met import default_met, load_met
     from ..evaluation.net import net_in_use
+    from ..evaluation.search import check_plies
 
-    if ply not in PLIES:
-        raise typer.BadParameter(ply_error(ply))
+    try:
+        check_plies(ply)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--ply") from None
     try:
         table = load_met(met_path) if met_path is not None else default_met()
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    rows: list[dict[str, Any]] = []
-    unjudged: list[dict[str, Any]] = []
+    rows: list[PlayerStatistics] = []
+    unjudged: list[UnjudgedTurn] = []
     unread = 0
     met = str(met_path) if met_path is not None else None
     judged = pmap(
@@ -222,7 +225,7 @@ def run(
     if not rows:
         typer.echo(_("no game could be read from the files given"), err=True)
         raise typer.Exit(2)
-    frame = assemble(rows, unjudged)
+    frame = statistics_from_rows(rows, unjudged)
     for turn in unjudged:
         typer.echo(
             _("{path}: game {game}, turn {turn}: {player}'s {kind} not judged: {reason}").format(
@@ -246,9 +249,11 @@ def run(
         weights = net_in_use()
         shown = _("the weights {path}").format(path=weights) if weights else _("gnubg-nn's own weights")
         typer.echo(_("Evaluated at {ply} ply with {weights}").format(ply=ply, weights=shown))
-        ruled = [(rules or (Rules.preset(row["rules"]) if row["rules"] != "custom" else None), row) for row in rows]
-        matches = [r for r, row in ruled if r is not None and row["length"]]  # (money sessions: no table)
-        if (met_path is not None and any(row["length"] for _r, row in ruled)) or any(r.cube for r in matches):
+        ruled = [
+            (rules or (Rules.preset(row.rules) if row.rules not in (None, "custom") else None), row) for row in rows
+        ]
+        matches = [r for r, row in ruled if r is not None and row.length]  # (money sessions: no table)
+        if (met_path is not None and any(row.length for _r, row in ruled)) or any(r.cube for r in matches):
             typer.echo(_("Match equity table: {met}").format(met=table.name))
         if met_path is None and any(not r.cube for r in matches):
             typer.echo(_("Without a cube (Tavla): tavlakit's own match equity table (see docs/tavla-met.md)"))

@@ -47,7 +47,9 @@ class Position:
         self._hash = hash(s)
 
     @classmethod
-    def _trusted(cls, s: Board) -> Position:
+    def trusted(cls, s: Board) -> Position:
+        """The position of a board the engine made itself (a tuple of 26
+        counts known to be valid): no check, for the replay's inner loop."""
         pos = cls.__new__(cls)
         pos._s = s
         pos._hash = hash(s)
@@ -120,7 +122,7 @@ class Position:
 
     def flip(self) -> Position:
         """The same position seen from the other side (the opponent to move)."""
-        return Position._trusted(flipped(self._s))
+        return Position.trusted(flipped(self._s))
 
     def off(self) -> tuple[int, int]:
         """Checkers borne off: (side to move, opponent)."""
@@ -154,7 +156,7 @@ class Position:
     def legal_positions(self, dice: tuple[int, int], rules: Rules | None = None) -> list[Position]:
         """The positions the legal plays reach, the opponent now on roll."""
         rules = rules or DEFAULT_RULES
-        return [Position._trusted(flipped(b)) for b in legal_results(self._s, _dice(dice), rules)]
+        return [Position.trusted(flipped(b)) for b in legal_results(self._s, _dice(dice), rules)]
 
     def play(self, play: Play | Iterable[Move]) -> Position:
         """Apply a play's moves (no legality check beyond each single step
@@ -167,7 +169,7 @@ class Position:
         Each move must start on a point holding a mover's checker and land
         on a point that is not closed; hits happen where a blot is landed on.
         """
-        return Position._trusted(self._walk(play)[0])
+        return Position.trusted(self._walk(play)[0])
 
     def mark_hits(self, play: Play | Iterable[Move]) -> Play:
         """``play`` with each move's hit mark set from this board (the side to
@@ -188,7 +190,7 @@ class Position:
         (Play('13/8 6/5*'), (13, 25), (0, 1))
         """
         board, made = self._walk(play)
-        return Position._trusted(board), Play(made)
+        return Position.trusted(board), Play(made)
 
     def _walk(self, play: Play | Iterable[Move]) -> tuple[Board, list[Move]]:
         """The board after the moves (mover's view) and the moves as made."""

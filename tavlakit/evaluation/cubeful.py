@@ -490,7 +490,7 @@ def cube_decision_many(p: Array, state: CubeState, x: Array) -> list[CubeDecisio
     dt, dp = _double_values(p, state, x, nd)
     out = []
     for no_double, take, gammons in zip(nd.tolist(), dt.tolist(), (p[:, 1] > 0.0).tolist()):
-        optimal, action = _best(no_double, take, dp, gammons, state)
+        optimal, action = best_cube_action(no_double, take, dp, gammons, state)
         out.append(CubeDecision(no_double, take, dp, optimal, action, True))
     return out
 
@@ -507,11 +507,11 @@ def recorded_decision(no_double: float, double_take: float, gammons: bool, state
     """
     nd, dt = (mwc2eq(no_double, state), mwc2eq(double_take, state)) if state.length else (no_double, double_take)
     dp = double_pass(state)
-    optimal, action = _best(nd, dt, dp, gammons, state)
+    optimal, action = best_cube_action(nd, dt, dp, gammons, state)
     return CubeDecision(nd, dt, dp, optimal, action, True)
 
 
-def _best(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> tuple[float, str]:
+def best_cube_action(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> tuple[float, str]:
     """gnubg's FindBestCubeDecision, with its words (redouble when the mover owns the cube)."""
     re = "re" if state.owner is not None else ""
     beaver = not state.length and state.beavers and -2.0 <= dt <= 0.0
@@ -533,6 +533,7 @@ __all__ = [
     "CONTACT_X",
     "CubeDecision",
     "CubeState",
+    "best_cube_action",
     "cube_decision",
     "cube_decision_many",
     "cubeful",

@@ -58,7 +58,7 @@ from ..engine.play import Move
 from ..engine.position import Position
 from ..engine.rules import DEFAULT_RULES
 from ..i18n import _
-from ..record.match import Analysis, Candidate, Game, Match, Result, Turn, TurnKind
+from ..record.match import GNUBG, Analysis, Candidate, Game, Match, Result, Turn, TurnKind
 from ..record.problem import Problem, Reporter, Severity
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
@@ -718,10 +718,6 @@ class _GameReader:
         start = self.setup.position(first, self.tree.line)
         if start is not None and start != Position.initial():
             game.start = start.position_id()
-
-
-#: Whose analysis :func:`gnubg_analysis` reads.
-GNUBG = "gnubg"
 
 
 def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:

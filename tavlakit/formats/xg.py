@@ -61,14 +61,13 @@ from ..engine.movegen import flipped
 from ..engine.play import BAR, OFF, Move
 from ..engine.position import Position
 from ..i18n import N_, _
-from ..record.match import Analysis, Candidate, Game, Match, Result, Turn
+from ..record.match import XG, Analysis, Candidate, Game, Match, Result, Turn
 from ..record.problem import Reporter
 
 __all__ = ["MAGIC", "RECORD_SIZE", "XgReader", "read_xg", "rtf_text"]
 
 MAGIC = b"RGMH"
 RECORD_SIZE = 2560
-PROGRAM = "XG"
 #: XG's value for "not analysed".
 NOT_ANALYSED = -1000.0
 _HEADER = struct.Struct("<4sIIQI")  # magic, version, header size, thumbnail offset, thumbnail size
@@ -735,7 +734,7 @@ class _GameBuilder:
                 cube=2 * value,
                 comment=comment,
                 line=number,
-                analysis=Analysis(PROGRAM, _error(errors[0]), level=level, candidates=options),
+                analysis=Analysis(XG, _error(errors[0]), level=level, candidates=options),
             )
         )
         if take == 2:
@@ -745,9 +744,7 @@ class _GameBuilder:
                     "beaver",
                     cube=4 * value,
                     line=number,
-                    analysis=Analysis(
-                        PROGRAM, _error(errors[2] if errors[2] > NOT_ANALYSED else errors[1]), level=level
-                    ),
+                    analysis=Analysis(XG, _error(errors[2] if errors[2] > NOT_ANALYSED else errors[1]), level=level),
                 )
             )
             if beaver != 1 or raccoon > 0:
@@ -762,7 +759,7 @@ class _GameBuilder:
                     1 - player,
                     "take" if take else "drop",
                     line=number,
-                    analysis=Analysis(PROGRAM, _error(errors[1]), level=level),
+                    analysis=Analysis(XG, _error(errors[1]), level=level),
                 )
             )
 
@@ -793,7 +790,7 @@ class _GameBuilder:
             raw = bytes(record[_DATA_MOVES])
             candidates, chosen = Candidates(raw), _played(raw, end)
         turn.analysis = Analysis(
-            PROGRAM,
+            XG,
             _error(error) if played else None,
             None if luck <= NOT_ANALYSED else luck + 0.0,
             self.cube_error,

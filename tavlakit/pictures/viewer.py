@@ -259,7 +259,7 @@ def _equity(ev: Evaluator, view: Position, on_roll: int) -> float:
 def _analyse_cube(match: Match, rules: Rules, games: list[GameFrames]) -> None:
     """Each cube decision (the roller's before the dice, each double, take
     and pass) judged as gnubg judges it at 0 ply, at the match score."""
-    from ..analysis.statistics import cube_decisions
+    from ..analysis.decisions import cube_decisions
 
     decisions = cube_decisions(match, [gf.replayed for gf in games], rules)
     cube = decisions[decisions["kind"] != "roll"]

@@ -64,6 +64,11 @@ class Candidate(NamedTuple):
     """How deep it was analysed (``"4-ply"``, ``"XG Roller++"``)."""
 
 
+#: The programs whose analysis a record may hold (:attr:`Analysis.program`).
+GNUBG = "gnubg"
+XG = "XG"
+
+
 class Analysis(NamedTuple):
     """The analysis a record holds for a turn, by the program that wrote it
     (kept as written, not recomputed). Errors are the equity lost (>= 0),
@@ -74,7 +79,7 @@ class Analysis(NamedTuple):
     four times as long to make)."""
 
     program: str
-    """Whose analysis (``"XG"``: eXtreme Gammon; ``"gnubg"``: GNU Backgammon's, in its SGF)."""
+    """Whose analysis (:data:`XG`: eXtreme Gammon; :data:`GNUBG`: GNU Backgammon's, in its SGF)."""
     error: float | None = None
     """The equity this turn's action lost: the play of a roll, or the double,
     take, drop or beaver of a cube turn."""

@@ -465,7 +465,7 @@ class _GameWalker:
                 return  # no move was possible: the board stays
             fast = self.reading(index, turn, verdict.readings)
         self.check_hits(turn, fast[1], before)
-        self.moved(turn, Position._trusted(fast[0]), fast[1])
+        self.moved(turn, Position.trusted(fast[0]), fast[1])
 
     def not_read(self, index: int, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
         """A play the reader could not read: not known, so the game goes on
@@ -502,7 +502,7 @@ class _GameWalker:
             legal = any_roll(board, self.rules)
             candidates = [Candidate(board, (), "unchanged"), *(Candidate(b, m, "legal") for b, m in legal.items())]
             choice = self.choose(candidates, index - 1, missing)
-            self.set_view(missing, Position._trusted(choice.candidate.board))
+            self.set_view(missing, Position.trusted(choice.candidate.board))
             if choice.candidate.moves:
                 message = _(
                     "{problem}; a turn of {other} is not written: the game goes on after {play}, the "
@@ -595,7 +595,7 @@ class _GameWalker:
         """Go on from the best candidate board; ``message`` plus what was done."""
         choice = self.choose(candidates, index, turn.player)
         picked = choice.candidate
-        self.moved(turn, Position._trusted(picked.board), picked.moves)
+        self.moved(turn, Position.trusted(picked.board), picked.moves)
         self.how = picked.how
         done = self.done(choice, turn, before)
         return _("{problem}; {done}").format(problem=message, done=done) if message else done

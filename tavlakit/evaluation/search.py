@@ -1,0 +1,322 @@
+"""The look-ahead: what a position is worth to the side on roll, and each
+play of a roll, at 0, 1 or 2 plies, cubeful at the match score.
+
+:class:`Search` scores every play of the 21 rolls of a position in one
+batch (gnubg-nn lists the plays, the compiled nets score them: :mod:`.equity`),
+turns the probabilities into cubeful equities under a cube state
+(:mod:`.cubeful`, through a match equity table), decides cube actions, and
+looks ahead as gnubg's n-ply evaluation does: for each of the 21 rolls the
+best play by cubeless equity at the score, then the opponent's cubeful value
+one ply less deep. Values are EMG for the side named (money: points per
+cube). The analysis (:mod:`tavlakit.analysis.judge`) asks it for the values
+it judges turns by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine.ids import decode_position_key
+from ..engine.position import Position
+from ..engine.rules import Rules
+from ..i18n import _
+from .cubeful import (
+    Array,
+    CubeDecision,
+    CubeState,
+    best_cube_action,
+    cube_decision_many,
+    cubeless_many,
+    double_pass,
+    efficiency_many,
+    efficiency_of,
+    mwc2eq,
+    on_roll_many,
+)
+from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll
+from .met import MatchEquityTable, default_met
+from .tavla_met import tavla_met
+
+#: The plies of look-ahead implemented.
+PLIES = (0, 1, 2)
+#: gnubg's move filter before a deeper look: at most this many plays...
+FILTER_PLAYS = 16
+#: ... within this much (EMG) of the best at 0 ply.
+FILTER_EQUITY = 0.32
+
+
+def check_plies(ply: int) -> int:
+    """``ply`` if it is one of :data:`PLIES`; else ValueError with a message for users.
+
+    >>> check_plies(2)
+    2
+    """
+    if ply not in PLIES:
+        raise ValueError(_("{ply} plies: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply))
+    return ply
+
+
+@dataclass(slots=True)
+class RollScores:
+    """The mover's cubeful equity (EMG) after each legal play of one roll,
+    with the key of the position each leads to (seen by the mover, before
+    the turn passes); one entry, the position as it is, when no play is possible."""
+
+    values: npt.NDArray[np.float64]
+    keys: list[str]
+    best: float
+
+    def value_of(self, key: str) -> float | None:
+        """The equity after the play leading to ``key``; None if no legal play does."""
+        try:
+            return float(self.values[self.keys.index(key)])
+        except ValueError:
+            return None
+
+    def ranked(self) -> list[tuple[float, str]]:
+        """(equity, key) of every play, best first."""
+        return sorted(zip(self.values.tolist(), self.keys), reverse=True)
+
+
+@dataclass(slots=True)
+class PositionScores:
+    """The :class:`RollScores` of the 21 rolls of one position, kept together
+    (:meth:`Search.prepare`): ``spans[r]`` are the rows of ``ROLLS[r]``,
+    ``best[r]`` its best play's equity."""
+
+    values: npt.NDArray[np.float64]
+    keys: list[str]
+    spans: list[tuple[int, int]]
+    best: list[float]
+
+    def roll(self, dice: Roll) -> RollScores:
+        """The scores of one roll (larger die first)."""
+        r = ROLL_INDEX[dice]
+        start, end = self.spans[r]
+        return RollScores(self.values[start:end], self.keys[start:end], self.best[r])
+
+
+class Search:
+    """Scores positions and plays under one set of rules (``met``: the match
+    equity table, default gnubg's; Tavla: its own; ``ply``: how deep plays
+    and cube decisions are looked at; ``ev``: the evaluator to share). Keeps
+    size-capped caches: a match's positions seldom come back after their game."""
+
+    def __init__(
+        self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0, ev: Evaluator | None = None
+    ) -> None:
+        self.ply = check_plies(ply)
+        self.rules = rules
+        self.met = met or (default_met() if rules.cube else tavla_met(rules))
+        self.ev = ev or Evaluator(rules)  # (the frames' own, when they share a replay: each position searched once)
+        # gnubg judges a backgammon session with the cube off as if a centred cube were in play (it
+        # only leaves out the cube decisions); Tavla has no cube at all: cubeless
+        self.live = rules.cube or rules.backgammon
+        self._scores: dict[tuple[Position, CubeState], PositionScores] = {}
+        self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
+        # (1 and 2 plies) each look ahead: met again and again
+        self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
+
+    def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
+        """The values (EMG) of positions for the side on roll, free to double
+        (no cube: cubeless)."""
+        probs = self.scored(probs)
+        if not self.live:
+            return cubeless_many(probs, state)
+        return on_roll_many(probs, state, x)
+
+    def scored(self, probs: Array) -> Array:
+        """The probabilities as the rules score them: without backgammons
+        (Tavla) a backgammon is a mars, so the net's backgammon chances go."""
+        if self.rules.backgammon:
+            return probs
+        out = np.array(probs, dtype=float)
+        out[:, 2] = out[:, 4] = 0.0
+        return out
+
+    def scores(self, pos: Position, dice: Roll, state: CubeState) -> RollScores:
+        """The mover's cubeful equity after each legal play of ``dice``
+        (:class:`RollScores`); the 21 rolls of a position are scored
+        together, and :meth:`prepare` scores many positions in one batch."""
+        return self.table(pos, state).roll(dice)
+
+    def table(self, pos: Position, state: CubeState) -> PositionScores:
+        found = self._scores.get((pos, state))
+        if found is None:
+            self.prepare([(pos, state)])
+            found = self._scores[(pos, state)]
+        return found
+
+    def prepare(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
+        """Score the 21 rolls of each (position, cube state) at once: each
+        position's plays (:meth:`_plays`), then the cube efficiencies and
+        cubeful values of them all in one go per cube state (numpy's cost is
+        per call, not per row)."""
+        todo = [item for item in dict.fromkeys(wanted) if item not in self._scores]
+        if not todo:
+            return
+        if len(self._scores) > 2_000:  # some megabytes; positions seldom come back after their game
+            self._scores.clear()
+        self.ev.plays_tables([pos for pos, _state in todo])  # (a position under two cube states: its plays once)
+        found = [self._plays(pos) for pos, _state in todo]
+        keys = [key for plays in found for key in plays[0]]
+        p = np.concatenate([plays[1] for plays in found])
+        starts: list[int] = []
+        ends: list[int] = []
+        for plays in found:
+            offset = ends[-1] if ends else 0
+            starts.extend(offset + start for start, _end in plays[2])
+            ends.extend(offset + end for _start, end in plays[2])
+        x = efficiency_many(np.concatenate([plays[3] for plays in found]))  # each play's, the opponent on roll
+        values = np.empty(len(keys))
+        groups: dict[CubeState, list[int]] = {}
+        for index, (_pos, state) in enumerate(todo):
+            groups.setdefault(state, []).append(index)
+        for state, items in groups.items():
+            rows = np.concatenate([np.arange(starts[21 * i], ends[21 * i + 20]) for i in items])
+            values[rows] = -self.on_roll(p[rows], state.flipped(), x[rows])
+        best = np.maximum.reduceat(values, starts).tolist()  # (every roll has at least one entry)
+        for index, item in enumerate(todo):
+            first, last = 21 * index, 21 * index + 21
+            top, end = starts[first], ends[last - 1]
+            spans = [(s - top, e - top) for s, e in zip(starts[first:last], ends[first:last])]
+            self._scores[item] = PositionScores(values[top:end], keys[top:end], spans, best[first:last])
+
+    def played(self, after: Position, state: CubeState) -> float:
+        """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
+        mover, other = after.points()
+        probs = np.asarray([self.ev.probabilities(after)], dtype=float)
+        return -float(self.on_roll(probs, state.flipped(), np.asarray([efficiency_of(mover, other)]))[0])
+
+    def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
+        """gnubg's luck of throwing ``dice`` (EMG)."""
+        table = self.table(pos, state)
+        mine = table.best[ROLL_INDEX[dice]]
+        if first and dice[0] != dice[1]:
+            theirs = self.table(pos.flip(), state.flipped())
+            total = sum(a - b for roll, a, b in zip(ROLLS, table.best, theirs.best) if roll[0] != roll[1])
+            return mine - total / 30.0
+        return mine - sum(WEIGHTS[roll] * value for roll, value in zip(ROLLS, table.best)) / 36.0
+
+    def cube(self, pos: Position, state: CubeState) -> CubeDecision:
+        """The cube decision of the side on roll in ``pos`` before rolling
+        (at 0 ply, :meth:`prepare_cubes` decides many at once)."""
+        if self.ply == 0:
+            found = self._cubes.get((pos, state))
+            if found is None:
+                self.prepare_cubes([(pos, state)])
+                found = self._cubes[(pos, state)]
+            return found
+        probs = self.scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
+        nd, dt, dp = self.n_ply(pos, state, self.ply)
+        if dt is None:
+            return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
+        optimal, action = best_cube_action(nd, dt, dp, bool(probs[1] > 0.0), state)
+        return CubeDecision(nd, dt, dp, optimal, action, True)
+
+    def prepare_cubes(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
+        """The 0-ply cube decisions of many (position, cube state), one
+        batch per state."""
+        if len(self._cubes) > 50_000:
+            self._cubes.clear()
+        groups: dict[CubeState, list[Position]] = {}
+        for pos, state in dict.fromkeys(wanted):
+            if (pos, state) not in self._cubes:
+                groups.setdefault(state, []).append(pos)
+        for state, positions in groups.items():
+            p = self.scored(self.ev.probabilities_many(positions))
+            x = efficiency_many(np.asarray([pos.points()[::-1] for pos in positions]))
+            for pos, decision in zip(positions, cube_decision_many(p, state, x)):
+                self._cubes[(pos, state)] = decision
+
+    # --- 1 and 2 plies ----------------------------------------------------------
+
+    def n_ply(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
+        """gnubg's ``plies``-ply cubeful no double, double/take and
+        double/pass equities (EMG) of the side on roll in ``pos`` (double/take
+        ``None`` when the cube is not available): for each of the 21 rolls
+        the best play by cubeless equity at the score, then the opponent's
+        cubeful value one ply less deep (0 ply: :meth:`on_roll`), free to
+        double, averaged."""
+        found = self._deep.get((pos, state, plies))
+        if found is None:
+            found = self._deep[(pos, state, plies)] = self._n_ply(pos, state, plies)
+        return found
+
+    def _n_ply(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
+        if len(self._deep) > 20_000:
+            self._deep.clear()
+        opp = state.flipped()
+        keys, chances, spans, boards = self._plays(pos)
+        value = cubeless_many(chances, opp)  # the opponent's: their worst is our best
+        picks = [start + int(np.argmin(value[start:end])) for start, end in spans]
+        p, x = chances[picks], efficiency_many(boards[picks])
+        keys = [keys[i] for i in picks]
+        weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
+        afters = [passed(key) for key in keys] if plies > 1 else []
+
+        def mine(theirs: CubeState, factor: float) -> float:
+            """The mover's value, from the opponent's (on roll) under ``theirs``."""
+            values = self.on_roll(p, theirs, x)
+            if plies > 1:  # the opponent's own look ahead, where the game goes on
+                for i, after in enumerate(afters):
+                    if after.winner() is None:
+                        values[i] = self._free_to_double(after, theirs, plies - 1)
+            if not state.length:
+                return float(-(factor * values) @ weights)
+            win, lose = theirs.win_lose()
+            mwc = 1.0 - 0.5 * (values * (win - lose) + (win + lose))
+            return mwc2eq(float(mwc @ weights), state)
+
+        nd = mine(opp, 1.0)
+        if not self.rules.cube or not state.available():
+            return nd, None, nd
+        return nd, mine(state.doubled().flipped(), 2.0), double_pass(state)
+
+    def _plays(self, pos: Position) -> PlaysTable:
+        """Every roll's plays of ``pos`` (:meth:`Evaluator.plays_table`),
+        their probabilities as the rules score them."""
+        keys, chances, spans, boards = self.ev.plays_table(pos)
+        return keys, self.scored(chances), spans, boards
+
+    def _free_to_double(self, pos: Position, state: CubeState, plies: int) -> float:
+        """The side on roll's ``plies``-ply value, doubling when that is better."""
+        nd, dt, dp = self.n_ply(pos, state, plies)
+        if dt is not None and dt >= nd and dp >= nd:
+            return min(dt, dp)
+        return nd
+
+    def play_value(self, key: str, state: CubeState, plies: int) -> float:
+        """The mover's ``plies``-ply equity after a play (``key``: where it leads, the mover's view)."""
+        after = passed(key)
+        if after.winner() is not None:
+            return self.played(after, state)
+        return -self._free_to_double(after, state.flipped(), plies)
+
+    # --- a match -------------------------------------------------------------
+
+    def deep_play(self, ranked: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
+        """The best and the played play at :attr:`ply` plies (``ranked``: the
+        0-ply scores, best first): the plays within :data:`FILTER_EQUITY` of
+        the best at 0 ply, at most :data:`FILTER_PLAYS` (gnubg's move filter),
+        and the one played."""
+        top = ranked[0][0]
+        keys = [k for score, k in ranked[:FILTER_PLAYS] if score >= top - FILTER_EQUITY]
+        if played not in keys:
+            keys.append(played)
+        values = {k: self.play_value(k, state, self.ply) for k in keys}
+        return max(values.values()), values[played]
+
+
+def passed(key: str) -> Position:
+    """Where a play leads, the turn passed to the opponent (``key``: the
+    20-letter position key of it seen by the mover)."""
+    other, mover = decode_position_key(key)
+    return Position.from_points(other, mover)
+
+
+__all__ = ["FILTER_EQUITY", "FILTER_PLAYS", "PLIES", "PositionScores", "RollScores", "Search", "check_plies", "passed"]
