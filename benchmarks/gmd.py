@@ -18,8 +18,8 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent))
 from movegen import best_time
 
-from tavlakit.formats.gmd import load_gmd
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.gmd import read_gmd
+from tavlakit.formats.mat import read_mat
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -33,8 +33,8 @@ def main() -> None:
     folder = args.corpus / "gnu_gibbon"
     gmd = (folder / "7point.gmd").read_text(encoding="utf-8")
     mat = (folder / "7point.mat").read_bytes()
-    turns = sum(len(game.turns) for game in load_gmd(gmd).games)
-    for name, read, text in (("7point.gmd (gmd reader)", load_gmd, gmd), ("7point.mat (mat reader)", load_mat, mat)):
+    turns = sum(len(game.turns) for game in read_gmd(gmd).games)
+    for name, read, text in (("7point.gmd (gmd reader)", read_gmd, gmd), ("7point.mat (mat reader)", read_mat, mat)):
 
         def reads(read: Any = read, text: Any = text) -> None:
             for _ in range(args.times):

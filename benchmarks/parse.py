@@ -2,7 +2,7 @@
 
 Every ``jf-mat`` file of ``../shared/corpus`` (SOURCES.tsv) plus
 ``corpus/tavla/*.mat`` is read into memory first; the timed part is
-``decode`` + :func:`load_mat` (lexing, LALR parsing, building the record).
+``decode`` + :func:`read_mat` (lexing, LALR parsing, building the record).
 Best of ``--repeat`` runs; CPU time of this process.
 
     python benchmarks/parse.py [--corpus ../shared/corpus] [--repeat 5]
@@ -15,7 +15,7 @@ import csv
 import time
 from pathlib import Path
 
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -39,7 +39,7 @@ def main() -> None:
         start = time.process_time()
         games = turns = problems = 0
         for name, data in blobs:
-            match = load_mat(data, source=name)
+            match = read_mat(data, source=name)
             games += len(match.games)
             turns += sum(len(game.turns) for game in match.games)
             problems += len(match.problems) + sum(len(game.problems) for game in match.games)

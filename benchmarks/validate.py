@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tavlakit.formats.mat import read_mat
+from tavlakit.formats.mat import iter_mat
 from tavlakit.formats.text import decode
 from tavlakit.replay.walker import default_rules, validate
 
@@ -33,7 +33,7 @@ def run(texts: list[tuple[str, str]]) -> tuple[int, int, Counter[str]]:
     games = plays = 0
     codes: Counter[str] = Counter()
     for name, text in texts:
-        reader = read_mat(io.StringIO(text), source=name)
+        reader = iter_mat(io.StringIO(text), source=name)
         report = validate(reader.match, default_rules(reader.match), games=reader.games())
         games += report.games
         plays += report.plays

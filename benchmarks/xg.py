@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.xg import read_xg
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -43,7 +43,7 @@ def main() -> None:
     every = [path.read_bytes() for path in sorted(folder.glob("*.xg")) if path.name != "example.xg"]
     readers: dict[str, Callable[[], int]] = {
         "test.xg": lambda: len(read_xg(xg).games),
-        "test.mat": lambda: len(load_mat(mat).games),
+        "test.mat": lambda: len(read_mat(mat).games),
         "4 corpus .xg": lambda: sum(len(read_xg(data).games) for data in every),
     }
     assert readers["test.xg"]() == readers["test.mat"]() == 7

@@ -26,7 +26,7 @@ from gettext import GNUTranslations
 from pathlib import Path
 from typing import IO, Any
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_python
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
@@ -156,38 +156,45 @@ def gaps(po: Path, template: Path | None = None) -> list[str]:
     ``{placeholders}`` than the English, failing Babel's own checks
     (``%`` formats), or a .mo not in step with the .po."""
     catalog = _read(po)
-    out = []
-    for message in catalog:
-        if not message.id:
-            continue
-        msgid = _text(message.id)
-        strings = _strings(message.string)
-        if not all(strings):
-            out.append(f"untranslated: {msgid!r}")
-        elif message.fuzzy:
-            out.append(f"fuzzy: {msgid!r}")
-        elif any(placeholders(s) != placeholders(msgid) for s in strings):
-            out.append(f"placeholders differ: {msgid!r}")
+    out = [gap for message in catalog if message.id for gap in _message_gaps(message)]
     out += [f"babel check: {_text(m.id)!r}: {'; '.join(map(str, errors))}" for m, errors in catalog.check()]
     if template is not None:
         ids = {_text(m.id) for m in catalog if m.id}
         out += [f"missing: {_text(m.id)!r}" for m in _read(template) if m.id and _text(m.id) not in ids]
+    return out + _compiled_gaps(po, catalog)
+
+
+def _message_gaps(message: Message) -> list[str]:
+    """What is wrong with one message: untranslated, fuzzy, or other placeholders."""
+    msgid = _text(message.id)
+    strings = _strings(message.string)
+    if not all(strings):
+        return [f"untranslated: {msgid!r}"]
+    if message.fuzzy:
+        return [f"fuzzy: {msgid!r}"]
+    if any(placeholders(s) != placeholders(msgid) for s in strings):
+        return [f"placeholders differ: {msgid!r}"]
+    return []
+
+
+def _compiled_gaps(po: Path, catalog: Catalog) -> list[str]:
+    """The .mo beside ``po``: missing, or saying other words than the catalog."""
     mo = po.with_suffix(".mo")
     if not mo.exists():
-        out.append(f"not compiled: {mo}")
-    else:
-        with mo.open("rb") as f:
-            compiled = GNUTranslations(f)
-        for message in catalog:
-            if not message.id or message.fuzzy or not all(_strings(message.string)):
-                continue
-            if isinstance(message.id, str):
-                shown = [compiled.gettext(message.id)]
-            else:
-                singular, plural = (str(i) for i in list(message.id)[:2])
-                shown = [compiled.ngettext(singular, plural, n) for n in (1, 2)]
-            if shown != _strings(message.string):
-                out.append(f"{mo.name} out of date: {_text(message.id)!r}")
+        return [f"not compiled: {mo}"]
+    with mo.open("rb") as f:
+        compiled = GNUTranslations(f)
+    out = []
+    for message in catalog:
+        if not message.id or message.fuzzy or not all(_strings(message.string)):
+            continue
+        if isinstance(message.id, str):
+            shown = [compiled.gettext(message.id)]
+        else:
+            singular, plural = (str(i) for i in list(message.id)[:2])
+            shown = [compiled.ngettext(singular, plural, n) for n in (1, 2)]
+        if shown != _strings(message.string):
+            out.append(f"{mo.name} out of date: {_text(message.id)!r}")
     return out
 
 

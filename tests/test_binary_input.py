@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from tavlakit.cli import app
 from tavlakit.formats import read_match, read_matches
 from tavlakit.formats.jsonfmt import read_json
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import read_sgf
 
 JUNK = b"\x00\x01\x02 not a record \x00" * 50
@@ -26,7 +26,7 @@ def test_a_binary_file_is_one_error(tmp_path: Path, suffix: str) -> None:
     assert result.output.count(" error ") == 1 and "1 error(s)" in result.output, result.output
 
 
-@pytest.mark.parametrize("read", [load_mat, read_sgf, read_json])
+@pytest.mark.parametrize("read", [read_mat, read_sgf, read_json])
 def test_each_reader_given_binary_bytes_gives_one_error(read) -> None:
     assert [p.code for p in read(JUNK).problems] == ["encoding"]
 

@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 from tavlakit.engine.rules import DEFAULT_RULES
-from tavlakit.formats.mat import load_mat, write_mat
+from tavlakit.formats.mat import read_mat, write_mat
 from tavlakit.formats.sgf import read_sgf
 from tavlakit.record.matchscore import ScoreKeeper
 
@@ -36,7 +36,7 @@ def test_a_mat_from_sgf_says_nothing_of_crawford_marks(corpus_dir: Path) -> None
         assert not [p.message for p in notes if "Crawford" in p.message], path.name
         gnubg = [g.number for g in match.games if g.crawford]
         marked += len(gnubg)
-        assert crawford_games(load_mat(out.getvalue())) == gnubg, path.name
+        assert crawford_games(read_mat(out.getvalue())) == gnubg, path.name
     assert marked >= 2  # charlot1-charlot2 ...2305 and Gibbon's 7point have a Crawford game
 
 

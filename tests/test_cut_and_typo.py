@@ -16,7 +16,7 @@ import re
 import pytest
 from gnubg_records import DATA, dump_names
 
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.replay.walker import validate
 
 CASES = 40  # per test (bounds the time: about a second each)
@@ -36,7 +36,7 @@ def test_cut_files_give_one_error_at_the_cut(files) -> None:
         lines = files[name]
         cut = lines[:i] + [lines[i][: rng.randrange(len(lines[i]) + 1)]]
         last = max(n for n, line in enumerate(cut) if line.strip()) + 1
-        report = validate(load_mat("\n".join(cut), source=name))
+        report = validate(read_mat("\n".join(cut), source=name))
         assert [(p.code, p.line) for p in report.problems] == [("truncated", last)], (
             name,
             cut[-1],
@@ -47,7 +47,7 @@ def test_cut_files_give_one_error_at_the_cut(files) -> None:
 def test_a_game_without_result_before_another_stays_a_warning(files) -> None:
     lines = files["selfplay-3p-1"]
     result = next(i for i, line in enumerate(lines) if "Wins" in line)
-    report = validate(load_mat("\n".join(lines[:result] + lines[result + 1 :])))
+    report = validate(read_mat("\n".join(lines[:result] + lines[result + 1 :])))
     assert [(p.severity, p.code) for p in report.problems][:1] == [("warning", "missing-result")]
     assert report.errors == [] or {p.code for p in report.errors} <= {"score-mismatch"}
 
@@ -64,7 +64,7 @@ def test_one_typo_is_one_syntax_error_on_its_line(files) -> None:
     for name, i, at in rng.sample(cells, CASES):
         lines = list(files[name])
         lines[i] = lines[i][:at] + rng.choice("OlSZ") + lines[i][at + 1 :]
-        report = validate(load_mat("\n".join(lines), source=name))
+        report = validate(read_mat("\n".join(lines), source=name))
         assert [(p.code, p.line) for p in report.problems] == [("syntax", i + 1)], (
             name,
             lines[i],
@@ -80,6 +80,6 @@ def test_a_file_cut_in_a_game_header_is_one_error(files) -> None:
     lines = files["selfplay-5p-2"]
     header = next(i for i, line in enumerate(lines) if line.strip() == "Game 2")
     for cut in (lines[: header + 1], lines[: header + 1] + [lines[header + 1][:12]]):
-        report = validate(load_mat("\n".join(cut)))
+        report = validate(read_mat("\n".join(cut)))
         assert [(p.code, p.line) for p in report.problems] == [("truncated", len(cut))], report.problems
         assert "before its first row" in report.problems[0].message

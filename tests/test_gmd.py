@@ -13,8 +13,8 @@ import tavlakit as tk
 from tavlakit.engine.play import Move
 from tavlakit.engine.position import Position
 from tavlakit.formats import by_content, by_extension, find_records
-from tavlakit.formats.gmd import load_gmd
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.gmd import read_gmd
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import read_sgf
 from tavlakit.record.match import Match, Result
 from tavlakit.replay.walker import replay
@@ -77,7 +77,7 @@ def results(match: Match) -> list[tuple[int, int] | None]:
 
 def test_7point_is_the_match_of_its_mat_and_sgf(corpus_dir: Path) -> None:
     gmd = read(corpus_dir, "7point.gmd")
-    mat = load_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
+    mat = read_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
     sgf = read_sgf(corpus_dir / "gnu_gibbon" / "7point.sgf")
     assert gmd.players == mat.players == sgf.players == ("JoeBlack", "SnowWhite")
     assert gmd.length == mat.length == sgf.length == 7
@@ -288,7 +288,7 @@ HEAD = "GMD-2\nLength: 7\nGame:\nRoll:W:: 4 2\n"
     ],
 )
 def test_bad_input_is_located(text: str, code: str, line: int, column: int, words: str) -> None:
-    match = load_gmd(text, "bad.gmd")
+    match = read_gmd(text, "bad.gmd")
     problems = match.problems + [p for g in match.games for p in g.problems]
     assert [(p.code, p.file, p.line, p.column) for p in problems] == [(code, "bad.gmd", line, column)], problems
     assert words in problems[0].message
@@ -297,11 +297,11 @@ def test_bad_input_is_located(text: str, code: str, line: int, column: int, word
 def test_cut_and_garbage_files_never_raise(corpus_dir: Path) -> None:
     text = (corpus_dir / "gnu_gibbon" / "7point.gmd").read_text(encoding="utf-8")
     for cut in range(0, len(text), 97):
-        match = load_gmd(text[:cut])
+        match = read_gmd(text[:cut])
         assert all(p.line for g in match.games for p in g.problems)
-    match = load_gmd(text[: text.index("Move:B:: 14/18 17/18")] + "Move:B:: 14/1")
+    match = read_gmd(text[: text.index("Move:B:: 14/18 17/18")] + "Move:B:: 14/1")
     assert len(match.games) == 2 and match.games[1].turns[-1].moves == (Move(11, 24),)
-    garbage = load_gmd(b"\x00\xff GMD-2\n\x01\x02", "junk.gmd")
+    garbage = read_gmd(b"\x00\xff GMD-2\n\x01\x02", "junk.gmd")
     assert garbage.games == [] and garbage.problems and all(p.file == "junk.gmd" for p in garbage.problems)
 
 
@@ -316,7 +316,7 @@ def test_mutated_gmd_files_never_raise(corpus_dir: Path) -> None:
         data = (corpus_dir / row["file"]).read_bytes()
         for _ in range(15):
             mutated, _how = mutate(data, rng)
-            match = load_gmd(mutated, "m.gmd")
+            match = read_gmd(mutated, "m.gmd")
             report = tk.validate(match)
             assert not any(p.code == "internal" for p in report.problems)
             assert all(p.file == "m.gmd" for p in report.problems)

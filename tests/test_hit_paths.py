@@ -16,9 +16,9 @@ import pytest
 import tavlakit as tk
 from tavlakit.engine.play import Move
 from tavlakit.engine.position import Position
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.record.match import Game, Turn
-from tavlakit.replay.resync import Candidate, choose
+from tavlakit.replay.resync import Guess, choose
 from tavlakit.replay.walker import validate
 
 BG = tk.Rules.preset("backgammon")
@@ -36,7 +36,7 @@ def transcript(*rows: tuple[str, str]) -> str:
 
 
 def problems(text: str) -> list[tuple[str, str, int | None]]:
-    return [(p.severity, p.code, p.line) for p in validate(load_mat(text), BG).problems]
+    return [(p.severity, p.code, p.line) for p in validate(read_mat(text), BG).problems]
 
 
 NO_MARKS = [("warning", "hit-mark", None)]  # the one per-match note of a writer that marks no hits
@@ -78,7 +78,7 @@ def test_marking_file_a_missing_mark_is_a_warning_not_errors(dice: str) -> None:
     the play is read so, and the missing mark is the one problem."""
     text = transcript((f"{dice}: 6/1", "43: bar/22 22/18"), ("63: 13/7* 13/10", "65: bar/20 13/7"))
     assert problems(text) == [("warning", "hit-mark", 6)]
-    assert "'*' missing on 2" in validate(load_mat(text), BG).problems[0].message
+    assert "'*' missing on 2" in validate(read_mat(text), BG).problems[0].message
 
 
 def test_look_ahead_follows_both_readings() -> None:
@@ -91,7 +91,7 @@ def test_look_ahead_follows_both_readings() -> None:
         Turn(1, "roll", (4, 3), (Move(25, 22), Move(13, 9))),
         Turn(0, "roll", (6, 3), (Move(13, 7), Move(13, 10))),
     ]
-    choice = choose([Candidate(bob.board, (), "unchanged")], Game(1, turns=turns), 0, 1, BG)
+    choice = choose([Guess(bob.board, (), "unchanged")], Game(1, turns=turns), 0, 1, BG)
     assert (choice.fits, choice.to_end) == (3, True)
 
 

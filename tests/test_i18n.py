@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit import i18n, i18n_tools
 from tavlakit.cli import app
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.replay.walker import replay
 
 REPO = Path(__file__).resolve().parents[1]
@@ -270,7 +270,7 @@ def _faults(folder: Path) -> set[str]:
     """One file per fault in ``folder``; returns the codes they must raise."""
     text = (GNUBG / "selfplay-5p-2.mat").read_text(encoding="utf-8")
     lines = text.split("\n")
-    match = load_mat(text)
+    match = read_mat(text)
     steps = [
         s
         for game in replay(match, BG)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from record_strategies import matches
 
 from tavlakit.formats.jsonfmt import match_to_dict, read_json, write_json
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import read_sgf
 from tavlakit.record.match import Match
 
@@ -32,7 +32,7 @@ def everything(match: Match) -> list:
 def test_corpus_round_trip(corpus_dir: Path) -> None:
     records = [read_sgf(p) for p in sorted(corpus_dir.glob("*/*.sgf"))]
     mats = sorted(corpus_dir.glob("*/*.mat")) + sorted((corpus_dir / "BgMatchFormat_Lib").glob("*"))[:20]
-    records += [load_mat(p.read_bytes()) for p in mats if p.is_file()]
+    records += [read_mat(p.read_bytes()) for p in mats if p.is_file()]
     assert len(records) > 25
     statuses = set()
     for match in records:

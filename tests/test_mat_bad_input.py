@@ -7,7 +7,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from tavlakit.formats.mat import MAX_LINE, load_mat, read_mat
+from tavlakit.formats.mat import MAX_LINE, iter_mat, read_mat
 from tavlakit.formats.text import decode
 
 GAME = """ Game {n}
@@ -26,7 +26,7 @@ def problems(match) -> list:
 
 def test_empty_file() -> None:
     for text in ("", "\n\n   \n"):
-        match = load_mat(text, source="empty.mat")
+        match = read_mat(text, source="empty.mat")
         assert [(p.code, p.file) for p in match.problems] == [("empty", "empty.mat")]
         assert match.games == []
 
@@ -34,7 +34,7 @@ def test_empty_file() -> None:
 def test_comments_and_tags_only_are_no_match() -> None:
     """A file of comments or tags alone holds no game: said, not passed over."""
     for text in ("; nothing here\n", '; [Player 1 "A"]\n; [Player 2 "B"]\n'):
-        match = load_mat(text, source="notes.mat")
+        match = read_mat(text, source="notes.mat")
         assert [(p.code, p.severity) for p in match.problems] == [("empty", "error")]
         assert match.games == []
 
@@ -42,7 +42,7 @@ def test_comments_and_tags_only_are_no_match() -> None:
 def test_binary_junk_with_nul_bytes() -> None:
     data = random.Random(5).randbytes(200_000)
     assert b"\0" in data
-    match = load_mat(data, source="junk.mat")
+    match = read_mat(data, source="junk.mat")
     assert [p.code for p in match.problems] == ["encoding"]  # one error: not also "the file holds no match"
     assert "binary" in match.problems[0].message and match.problems[0].file == "junk.mat"
 
@@ -51,7 +51,7 @@ def test_junk_text_gives_one_located_problem() -> None:
     data = bytes(b if b not in (0, 10, 13) else 65 for b in random.Random(7).randbytes(50_000))
     data = b"\n".join(data[i : i + 60] for i in range(0, len(data), 60))
     start = time.perf_counter()
-    match = load_mat(data, source="junk.txt")
+    match = read_mat(data, source="junk.txt")
     assert time.perf_counter() - start < 5
     found = problems(match)
     assert found[0].code == "encoding"  # not UTF-8: read as cp1254, said so
@@ -64,7 +64,7 @@ def test_junk_text_gives_one_located_problem() -> None:
 
 def test_one_bad_row_does_not_stop_the_next() -> None:
     text = " 1 point match\n" + GAME.format(n=1, a=0, b=0).replace("63: 24/18 13/10", "63: 24/18 xx/10")
-    match = load_mat(text, source="bad.mat")
+    match = read_mat(text, source="bad.mat")
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column, problem.game, problem.move) == ("syntax", 5, 16, 1, 2)
     assert "xx/10" in problem.message and "unknown play" in problem.message
@@ -78,7 +78,7 @@ def test_one_bad_row_does_not_stop_the_next() -> None:
 
 def test_bad_cube_cell_is_left_out_and_said() -> None:
     text = " 1 point match\n" + GAME.format(n=1, a=0, b=0).replace("Doubles => 4", "Doubles => x")
-    match = load_mat(text, source="bad.mat")
+    match = read_mat(text, source="bad.mat")
     [problem] = problems(match)
     assert (problem.line, problem.column, problem.move) == (7, 35, 4)
     assert "'Doubles => x' is left out" in problem.message
@@ -90,13 +90,13 @@ def test_truncated_game_has_no_result() -> None:
     text = (
         " 3 point match\n" + GAME.format(n=1, a=0, b=0) + "\n" + "\n".join(GAME.format(n=2, a=0, b=2).splitlines()[:4])
     )
-    match = load_mat(text)
+    match = read_mat(text)
     assert [(p.code, p.severity, p.line, p.game, p.message) for p in problems(match)] == [
         ("truncated", "error", 13, 2, "the file ends inside game 2, after row 2: the game has no result")
     ]
     assert match.games[0].result is not None and match.games[1].result is None
     assert len(match.games[1].turns) == 4  # rows 1 and 2
-    cut = load_mat(text.rsplit("\n", 1)[0] + "\n  2) 63: 24/18 1")  # cut mid-move: a syntax error alone
+    cut = read_mat(text.rsplit("\n", 1)[0] + "\n  2) 63: 24/18 1")  # cut mid-move: a syntax error alone
     [problem] = problems(cut)
     assert (problem.code, problem.line) == ("truncated", 13)
     assert problem.message.endswith("the last line '2) 63: 24/18 1' is cut short")
@@ -105,7 +105,7 @@ def test_truncated_game_has_no_result() -> None:
 def test_long_line_is_reported_not_parsed() -> None:
     text = " 1 point match\n" + GAME.format(n=1, a=0, b=0) + ("  6) 31: " + "8/5 " * 250_000) + "\n"
     start = time.perf_counter()
-    match = load_mat(text, source="long.mat")
+    match = read_mat(text, source="long.mat")
     assert time.perf_counter() - start < 2
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.game) == ("syntax", 9, 1)
@@ -114,25 +114,25 @@ def test_long_line_is_reported_not_parsed() -> None:
 
 def test_crlf_and_bom_read_like_lf() -> None:
     text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0)
-    plain = load_mat(text)
-    assert load_mat(("\ufeff" + text).replace("\n", "\r\n").encode("utf-8")) == plain
-    assert load_mat(text.replace("\n", "\r")) == plain  # old Mac line ends
-    assert problems(load_mat(("\ufeff" + text).replace("\n", "\r\n"))) == []
+    plain = read_mat(text)
+    assert read_mat(("\ufeff" + text).replace("\n", "\r\n").encode("utf-8")) == plain
+    assert read_mat(text.replace("\n", "\r")) == plain  # old Mac line ends
+    assert problems(read_mat(("\ufeff" + text).replace("\n", "\r\n"))) == []
 
 
 def test_utf16_files_read_like_utf8() -> None:
     text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe")
-    plain = load_mat(text.encode("utf-8"))
+    plain = read_mat(text.encode("utf-8"))
     for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
-        match = load_mat(text.replace("\n", "\r\n").encode(encoding))
+        match = read_mat(text.replace("\n", "\r\n").encode(encoding))
         assert match == plain and problems(match) == []
 
 
 def test_turkish_names_in_utf8_and_cp1254() -> None:
     text = " 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe Çağlar").replace("Bob", "Gülşen İnce")
-    utf8 = load_mat(text.encode("utf-8"))
+    utf8 = read_mat(text.encode("utf-8"))
     assert utf8.players == ("Ayşe Çağlar", "Gülşen İnce") and problems(utf8) == []
-    legacy = load_mat(text.encode("cp1254"), source="tr.mat")
+    legacy = read_mat(text.encode("cp1254"), source="tr.mat")
     assert legacy == utf8
     [warning] = problems(legacy)
     assert (warning.code, warning.severity, warning.file, warning.line) == ("encoding", "warning", "tr.mat", 4)
@@ -146,7 +146,7 @@ def test_wrongly_decoded_stream_is_a_problem(tmp_path: Path) -> None:
     path = tmp_path / "tr.mat"
     path.write_bytes((" 3 point match\n\n" + GAME.format(n=1, a=0, b=0).replace("Ann", "Ayşe")).encode("cp1254"))
     with open(path, encoding="utf-8") as stream:
-        reader = read_mat(stream)
+        reader = iter_mat(stream)
         games = list(reader.games())
     assert [p.code for p in reader.match.problems] == ["encoding"]
     assert games == []
@@ -168,7 +168,7 @@ def test_fifty_megabytes_stream_in_flat_memory(tmp_path: Path) -> None:
     tracemalloc.start()
     try:
         with open(path, encoding="utf-8") as stream:
-            reader = read_mat(stream, source=str(path))
+            reader = iter_mat(stream, source=str(path))
             count = turns = bad = 0
             for game in reader.games():
                 count += 1
@@ -191,7 +191,7 @@ def test_resignation_that_contradicts_the_result() -> None:
         "  2)  Losses 1 point\n"
         "      Wins 1 point\n"
     )
-    match = load_mat(text, source="r.mat")
+    match = read_mat(text, source="r.mat")
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column) == ("result-mismatch", 5, 7)
     result = match.games[0].result
@@ -207,7 +207,7 @@ def test_header_is_ready_before_the_games_are_read() -> None:
             pulled.append(line)
             yield line
 
-    reader = read_mat(lines(), source="s.mat")
+    reader = iter_mat(lines(), source="s.mat")
     assert reader.match.length == 7 and reader.match.players == ("Ann", "Bob")
     assert reader.match.tags == {"Site": "x"} and reader.match.games == []
     assert pulled[-1] == " Game 2\n"  # the header and game 1 only (and game 2's first line)
@@ -219,7 +219,7 @@ def test_header_is_ready_before_the_games_are_read() -> None:
 
 def test_roll_after_an_unnumbered_result_is_reported() -> None:
     text = " 1 point match\n Game 1\n a : 0    b : 0\n  1) 31: 8/5 6/5\n      Wins 1 point    63: 24/18 13/10\n"
-    match = load_mat(text)
+    match = read_mat(text)
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column) == ("syntax", 5, 23)
     assert (match.games[0].result.winner, match.games[0].result.points) == (0, 1)
@@ -229,7 +229,7 @@ def test_pathological_lines_are_quick() -> None:
     """Lines just under MAX_LINE built to make regular expressions backtrack."""
     for body in ("24/" * 1300, "a : " * 1000, " : 1 " * 800, "(2)" * 1300, "24/18*" * 650, "1" * 4000):
         start = time.perf_counter()
-        match = load_mat(" 1 point match\n Game 1\n a : 0    b : 0\n  1) 63: " + body + "\n      Wins 1 point\n")
+        match = read_mat(" 1 point match\n Game 1\n a : 0    b : 0\n  1) 63: " + body + "\n      Wins 1 point\n")
         assert time.perf_counter() - start < 0.5
         assert [p.code for p in problems(match)] == ["syntax"]
 
@@ -241,7 +241,7 @@ def test_game_line_with_extra_text_still_starts_a_game() -> None:
         + "\n"
         + GAME.format(n=2, a=0, b=2)
     )
-    match = load_mat(text)
+    match = read_mat(text)
     assert [g.number for g in match.games] == [1, 2]
     [problem] = problems(match)
     assert (problem.code, problem.line, problem.column, problem.game) == ("syntax", 2, 9, 1)
@@ -250,6 +250,6 @@ def test_game_line_with_extra_text_still_starts_a_game() -> None:
 def test_a_file_that_is_no_transcript_is_one_problem() -> None:
     """gnubg's text export of a game (a board, analysis) is not a .mat."""
     text = "\n".join(f"Move number {n}:  X to play 51   analysis line {n}" for n in range(1, 300)) + "\n"
-    match = load_mat(text, source="export.txt")
+    match = read_mat(text, source="export.txt")
     assert [(p.code, p.line) for p in problems(match)] == [("empty", 1)]
     assert "299 line(s) not understood" in problems(match)[0].message

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tavlakit.formats.mat import load_mat, write_mat
+from tavlakit.formats.mat import read_mat, write_mat
 
 
 def corpus_files(corpus: Path) -> dict[str, int | None]:
@@ -26,7 +26,7 @@ def corpus_files(corpus: Path) -> dict[str, int | None]:
 def matches(corpus_dir: Path) -> dict[str, tuple]:
     """Every corpus transcript read once: ``{file: (expected games, match)}``."""
     return {
-        name: (games, load_mat((corpus_dir / name).read_bytes(), source=name))
+        name: (games, read_mat((corpus_dir / name).read_bytes(), source=name))
         for name, games in corpus_files(corpus_dir).items()
     }
 
@@ -83,7 +83,7 @@ def test_round_trip(matches: dict, numbering: str) -> None:
             continue
         out = io.StringIO()
         assert write_mat(match, out, numbering=numbering) == [], name
-        again = load_mat(out.getvalue())
+        again = read_mat(out.getvalue())
         if again != match or again.problems or any(g.problems for g in again.games) != (name in CUT_SHORT):
             bad.append(name)
     assert bad == []

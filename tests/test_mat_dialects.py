@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tavlakit.engine.play import Move
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.record.match import Match, Turn
 
 DATA = Path(__file__).parent / "data" / "mat"
@@ -20,7 +20,7 @@ def M(src: int, dst: int, hit: bool = False) -> Move:
 
 
 def read(corpus: Path, name: str) -> Match:
-    match = load_mat((corpus / name).read_bytes(), source=name)
+    match = read_mat((corpus / name).read_bytes(), source=name)
     assert match.problems == [] and all(g.problems == [] for g in match.games), name
     return match
 
@@ -210,7 +210,7 @@ def test_raccoon_money_session(corpus_dir: Path) -> None:
 
 def test_goldens_comments_and_truncation(corpus_dir: Path) -> None:
     name = "BgMatchFormat_Lib/abandoned_partial.mat"
-    match = load_mat((corpus_dir / name).read_bytes(), source=name)
+    match = read_mat((corpus_dir / name).read_bytes(), source=name)
     assert match.tags == {"Match ID": "abandoned"}
     assert match.games[1].result is None  # the file ends inside game 2, at its comment line
     assert [(p.code, p.line) for g in match.games for p in g.problems] == [("truncated", 13)]
@@ -221,7 +221,7 @@ def test_goldens_comments_and_truncation(corpus_dir: Path) -> None:
 def test_jbs_hand_transcript() -> None:
     """tests/data/mat/jbs-hand.mat: made by hand in the JBS transcript style
     (right cell at col 39, padded cells, Bar/Off words, ????)."""
-    match = load_mat((DATA / "jbs-hand.mat").read_bytes(), source="jbs-hand.mat")
+    match = read_mat((DATA / "jbs-hand.mat").read_bytes(), source="jbs-hand.mat")
     assert match.problems == [] and [(p.code, p.game) for g in match.games for p in g.problems] == [("truncated", 2)]
     assert match.players == ("Ayşe Yılmaz", "Mochizuki Masayuki")
     assert match.tags == {"Site": "JBS", "Transcriber": "A. Person", "EventTime": "16:15"}
@@ -273,7 +273,7 @@ def test_galaxy_row_number_printed_twice() -> None:
         " 24) 43: 21/18 18/14              24)  Losses 2 point"
         "                Wins 2 point and the match\n"
     )
-    match = load_mat(text)
+    match = read_mat(text)
     assert match.games[0].problems == []
     assert only(match, 1, 24, 0).moves == (M(21, 18), M(18, 14))
     assert cells(match, 1, 24).keys() == {0}

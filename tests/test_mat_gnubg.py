@@ -16,7 +16,7 @@ from gnubg_load import load_in_gnubg
 
 from tavlakit.engine.play import Move
 from tavlakit.engine.position import Position
-from tavlakit.formats.mat import load_mat, write_mat
+from tavlakit.formats.mat import read_mat, write_mat
 from tavlakit.record.match import Game, Match
 
 DATA = Path(__file__).parent / "data" / "gnubg"
@@ -112,14 +112,14 @@ def compare(ours: Match, theirs: dict, split: bool = False) -> None:
 def test_selfplay_read_equals_gnubg_record(path: Path) -> None:
     """gnubg's own .mat export, read by us, is gnubg's game record: same
     dice (as written), same moves part by part, same boards, cube and results."""
-    match = load_mat(path.read_bytes(), source=str(path))
+    match = read_mat(path.read_bytes(), source=str(path))
     assert not match.problems and not any(g.problems for g in match.games)
     compare(match, json.loads(path.with_suffix(".json").read_text()))
 
 
 def test_selfplay_set_has_cube_actions() -> None:
     """The committed self-play set exercises doubles, takes and drops."""
-    kinds = {t.kind for path in SELFPLAY for g in load_mat(path.read_bytes()).games for t in g.turns}
+    kinds = {t.kind for path in SELFPLAY for g in read_mat(path.read_bytes()).games for t in g.turns}
     assert {"roll", "double", "take", "drop"} <= kinds
     assert len(SELFPLAY) >= 4
 
@@ -142,7 +142,7 @@ def test_written_mat_imports_into_gnubg(corpus_dir: Path, gnubg_bin: Path, tmp_p
     """write_mat output of a match of every dialect, imported by gnubg, is the same match."""
     matches = {}
     for name, rel in DIALECTS.items():
-        match = load_mat((corpus_dir / rel).read_bytes(), source=rel)
+        match = read_mat((corpus_dir / rel).read_bytes(), source=rel)
         matches[name] = match
         with open(tmp_path / f"{name}.mat", "w", encoding="utf-8") as out:
             assert write_mat(match, out) == []

@@ -9,7 +9,7 @@ import pytest
 
 from tavlakit.engine.play import Move
 from tavlakit.engine.rules import Rules
-from tavlakit.formats.mat import load_mat, write_mat
+from tavlakit.formats.mat import read_mat, write_mat
 from tavlakit.record.match import Game, Match, Result, Turn, rules_to_tags
 
 GNUBG_FILES = sorted((Path(__file__).parent / "data" / "gnubg").glob("*.mat"))
@@ -26,14 +26,14 @@ def test_layout_is_gnubgs(path: Path) -> None:
     """Reading a gnubg export and writing it again gives gnubg's text back,
     up to trailing blanks (gnubg leaves one after two-part moves)."""
     text = path.read_text(encoding="utf-8")
-    ours = written(load_mat(text))
+    ours = written(read_mat(text))
     assert [line.rstrip() for line in ours.splitlines()] == [line.rstrip() for line in text.splitlines()]
 
 
 def test_drop_row_columns_are_gnubgs(corpus_dir: Path) -> None:
     """gnubgparser's gnubg_selfplay_drops_7p.mat: `  8)  Drops                       Wins 1 point `."""
     text = (corpus_dir / "gnubgparser" / "gnubg_selfplay_drops_7p.mat").read_text(encoding="utf-8")
-    ours = written(load_mat(text)).splitlines()
+    ours = written(read_mat(text)).splitlines()
     assert "  8)  Drops                       Wins 1 point" in ours
     assert [line.rstrip() for line in ours] == [line.rstrip() for line in text.splitlines()]
 
@@ -80,7 +80,7 @@ def test_resignations_read_back_for_both_players() -> None:
     for winner in (0, 1):
         match = small_match()
         match.games[0].result = Result(winner, 2, resigned=True)
-        again = load_mat(written(match))
+        again = read_mat(written(match))
         assert again == match
         assert again.games[0].result.resigned and again.games[0].result.winner == winner
 
@@ -92,7 +92,7 @@ def test_absolute_numbering() -> None:
     text = written(match, numbering="absolute")
     assert '; [Numbering "absolute"]' in text
     assert "  1) 31: 8/5 6/5                 65: 0/6* 19/25" in text.splitlines()
-    again = load_mat(text)
+    again = read_mat(text)
     assert again == match and "Numbering" not in again.tags
 
 
@@ -119,7 +119,7 @@ def test_what_cannot_be_written_is_reported() -> None:
         assert what in messages
     text = out.getvalue()
     assert " a;b : 0" in text and "; two\n; lines\n" in text
-    again = load_mat(text)
+    again = read_mat(text)
     assert again.problems == [] and again.games[0].problems == []
     assert len(again.games[0].turns) == len(game.turns) - 1
     with pytest.raises(ValueError, match="numbering"):
@@ -139,5 +139,5 @@ def test_double_without_cube_value_doubles_the_cube() -> None:
         ],
         result=Result(0, 8),
     )
-    again = load_mat(written(Match(length=0, games=[game])))
+    again = read_mat(written(Match(length=0, games=[game])))
     assert [t.cube for t in again.games[0].turns] == [2, None, 4, 8, None]

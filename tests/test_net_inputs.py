@@ -26,7 +26,7 @@ from tavlakit.evaluation.net_inputs import (
     probabilities,
     race_backgammon,
 )
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.replay.walker import replay
 
 START = "4HPwATDgc/ABMA"
@@ -255,7 +255,7 @@ def scattered_boards(seed: int, wanted: int) -> list[list[list[int]]]:
 
 def corpus_boards(corpus_dir: Path) -> list[list[list[int]]]:
     """The boards before every turn of the corpus's 7-point match (gnubg's own record)."""
-    match = load_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
+    match = read_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
     return [net_board(step.before) for game in replay(match) for step in game.steps]
 
 

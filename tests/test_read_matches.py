@@ -81,7 +81,7 @@ def test_whole_file_readers_close_the_files_they_open(tmp_path: Path) -> None:
     import warnings
 
     from tavlakit.formats.jsonfmt import read_json
-    from tavlakit.formats.mat import load_mat
+    from tavlakit.formats.mat import read_mat
     from tavlakit.formats.sgf import read_sgf
 
     json_file = tmp_path / "t.json"
@@ -89,7 +89,7 @@ def test_whole_file_readers_close_the_files_they_open(tmp_path: Path) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ResourceWarning)
         games = [
-            len(load_mat(SAMPLES / "tavla-t000.mat").games),
+            len(read_mat(SAMPLES / "tavla-t000.mat").games),
             len(read_json(json_file).games),
             len(read_sgf(SAMPLES / "charlot1-charlot2_7p_2025-11-08-2305.sgf").games),
         ]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tavlakit.formats.jsonfmt import read_json, write_json
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import read_sgf
 from tavlakit.record.match import Result, Turn
 from tavlakit.replay.walker import validate
@@ -47,14 +47,14 @@ def galaxy_forfeit(length: int, points: int) -> str:
 
 def test_galaxy_forfeit_is_one_warning() -> None:
     """5-point match, 1-0: williampitt needed 5 at cube 1 (a game is worth 3 at most)."""
-    report = validate(load_mat(galaxy_forfeit(5, 5)))
+    report = validate(read_mat(galaxy_forfeit(5, 5)))
     assert codes(report) == [("warning", "forfeit", 31)]
     assert "williampitt needed" in report.problems[0].message
 
 
 def test_points_beyond_the_game_and_not_what_was_needed_stay_absurd() -> None:
-    assert codes(validate(load_mat(galaxy_forfeit(7, 5)))) == [("error", "absurd-points", 31)]
-    assert codes(validate(load_mat(galaxy_forfeit(5, 3)))) == []  # a resigned backgammon: a real value
+    assert codes(validate(read_mat(galaxy_forfeit(7, 5)))) == [("error", "absurd-points", 31)]
+    assert codes(validate(read_mat(galaxy_forfeit(5, 3)))) == []  # a resigned backgammon: a real value
 
 
 def test_transcript_without_a_match_length_line() -> None:
@@ -62,12 +62,12 @@ def test_transcript_without_a_match_length_line() -> None:
     error on the first game header; the games are still read and checked
     (as a money session)."""
     text = GALAXY.replace("3 point match\n", "")
-    match = load_mat(text)
+    match = read_mat(text)
     report = validate(match)
     assert codes(report)[:1] == [("error", "missing-length", 13)]
     assert report.problems[0].column == 2
     assert (match.length, len(match.games), report.games) == (0, 2, 2)
-    assert codes(validate(load_mat(GALAXY.replace("3 point match", "0 point match")))) != codes(report)[:1]
+    assert codes(validate(read_mat(GALAXY.replace("3 point match", "0 point match")))) != codes(report)[:1]
 
 
 @pytest.mark.parametrize("words", ["Can't Move", "Can\u2019t move", "Cannot Move"])
@@ -86,7 +86,7 @@ def test_cant_move_is_a_dance(words: str) -> None:
         f"  8) 65: 24/18 18/13             55: {words}\n"
         "      Wins 1 point\n"
     )
-    match = load_mat(text)
+    match = read_mat(text)
     dance = match.games[0].turns[-1]
     assert (dance.dice, dance.moves, dance.status) == ((5, 5), (), "cannot-move")
     assert [p.code for p in match.games[0].problems] == []
@@ -115,7 +115,7 @@ def test_a_file_cut_mid_cell_is_one_error_at_its_last_line() -> None:
     on the last line, that names the game and the row; validate exits 1."""
     lines = GALAXY.split("\n")[:34]
     lines[-1] = lines[-1][:23]  # '  6) 61: 11/5 6/5       ' -> '  6) 61: 11/5 6'
-    report = validate(load_mat("\n".join(lines)))
+    report = validate(read_mat("\n".join(lines)))
     assert codes(report) == [("error", "truncated", 34)]
     assert report.problems[0].message.startswith("the file ends inside game 2, after row 6")
 
@@ -124,12 +124,12 @@ def test_a_typo_is_one_syntax_error_and_the_rest_is_checked() -> None:
     """``13/1O``: one syntax error on its line, with the cell as written (no
     '???' the user never wrote); a fault later in the game is still found."""
     text = GALAXY.replace("  5) 53: 25/20 13/10", "  5) 53: 25/20 13/1O")
-    report = validate(load_mat(text))
+    report = validate(read_mat(text))
     assert codes(report) == [("error", "syntax", 33)]
     assert "???" not in report.problems[0].message
     later = text.replace("  6) 61: 11/5 6/5", "  6) 61: 11/4 6/5")
-    assert codes(validate(load_mat(later))) == [("error", "syntax", 33), ("error", "illegal-play", 34)]
-    turn = load_mat(text).games[1].turns[8]
+    assert codes(validate(read_mat(later))) == [("error", "syntax", 33), ("error", "illegal-play", 34)]
+    turn = read_mat(text).games[1].turns[8]
     assert (turn.status, turn.text) == ("unknown", "53: 25/20 13/1O")
 
 
@@ -139,7 +139,7 @@ def test_an_unreadable_play_kept_through_json_is_one_warning() -> None:
     quotes it, and the game goes on from the board the following rows fit."""
     text = GALAXY.replace("  5) 53: 25/20 13/10", "  5) 53: 25/20 13/1O")
     out = io.StringIO()
-    write_json(load_mat(text), out)
+    write_json(read_mat(text), out)
     report = validate(read_json(out.getvalue()))
     assert [p.code for p in report.problems] == ["unknown-play", "points-capped", "hit-mark"]  # JSON has no lines
     assert "'25/20 13/1O' could not be read" in report.problems[0].message
@@ -184,7 +184,7 @@ def test_corpus_errors_are_the_listed_ones(corpus_dir: Path) -> None:
     found: dict[str, list[str]] = {}
     games = Counter[str]()
     for name in files:
-        report = validate(load_mat((corpus_dir / name).read_bytes(), source=name))
+        report = validate(read_mat((corpus_dir / name).read_bytes(), source=name))
         games["games"] += report.games
         if report.errors:
             found[name] = sorted(p.code for p in report.errors)

@@ -16,7 +16,7 @@ import pytest
 from gnubg_records import dump_names
 from mutations import BG, KINDS, Cell, layout, replace_cell
 
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.replay.walker import validate
 
 PER_KIND = 25  # cells per fault kind (bounds the time: a few seconds in all)
@@ -39,7 +39,7 @@ def test_one_fault_one_error(cells, kind: str) -> None:
     assert len(suitable) >= PER_KIND // 2, f"too few cells suit a {kind} fault"
     for lines, cell, text in rng.sample(suitable, min(PER_KIND, len(suitable))):
         mutated = "\n".join(replace_cell(lines, cell, text))
-        report = validate(load_mat(mutated, source=cell.name), BG)
+        report = validate(read_mat(mutated, source=cell.name), BG)
         got = [(p.code, p.line, p.column) for p in report.errors]
         assert got == [(code, cell.line + 1, cell.column)], (
             cell.name,
@@ -55,6 +55,6 @@ def test_wakagashira_is_one_problem_per_game(corpus_dir) -> None:
     missing-play error per game where it happened, and the other side's plays
     fit the board rebuilt from the legal plays (no illegal-play)."""
     path = corpus_dir / "bglib" / "Wakagashira-nori-2009Feb092123.txt"
-    report = validate(load_mat(path.read_bytes(), source=path.name))
+    report = validate(read_mat(path.read_bytes(), source=path.name))
     assert [(p.code, p.game, p.line) for p in report.errors] == [("missing-play", 2, 36), ("missing-play", 3, 55)]
     assert "later roll(s) of Wakagashira,1421" in report.errors[0].message

@@ -12,7 +12,7 @@ import pytest
 from gnubg_load import gnubg_view, load_in_gnubg, record_view
 from record_strategies import random_match
 
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
 from tavlakit.record.match import Match
 
@@ -51,7 +51,7 @@ def loaded(gnubg_bin: Path, corpus_dir: Path, tmp_path_factory: pytest.TempPathF
     for path in GNUBG_SGF:
         records[path.name] = read_sgf(path)
     for path in SELFPLAY_MAT:
-        records[path.name] = load_mat(path.read_text(encoding="utf-8"), source=str(path))
+        records[path.name] = read_mat(path.read_text(encoding="utf-8"), source=str(path))
     files = []
     for i, (name, match) in enumerate(records.items()):
         out = work / f"ours-{i}.sgf"
@@ -122,7 +122,7 @@ def test_every_corpus_mat_as_sgf_loads_in_gnubg(gnubg_bin: Path, corpus_dir: Pat
     assert len(names) > 500
     records, files = [], []
     for i, name in enumerate(names):
-        match = load_mat((corpus_dir / name).read_bytes(), source=name)
+        match = read_mat((corpus_dir / name).read_bytes(), source=name)
         out = tmp_path / f"mat-{i}.sgf"
         with open(out, "w", encoding="utf-8") as stream:
             write_sgf(match, stream)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tavlakit.engine.play import Move
 from tavlakit.engine.position import Position
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import SgfReader, letter_point, point_letter, read_sgf
 from tavlakit.record.match import Game, Match
 
@@ -56,7 +56,7 @@ def test_gnubg_pair_reads_like_its_mat(corpus_dir: Path) -> None:
     dice, hit marks, cube and results."""
     base = corpus_dir / "gnubgparser" / "charlot1-charlot2_7p_2025-11-08-2305"
     sgf = read_sgf(base.with_suffix(".sgf"))
-    mat = load_mat(base.with_suffix(".mat").read_text(encoding="utf-8"))
+    mat = read_mat(base.with_suffix(".mat").read_text(encoding="utf-8"))
     assert sgf.players == mat.players and sgf.length == mat.length == 7
     assert sgf.tags["EventDate"] == mat.tags["EventDate"] == "2025.11.08"
     assert len(sgf.games) == len(mat.games) == 4
@@ -74,7 +74,7 @@ def test_gibbon_pair_reads_like_its_mat(corpus_dir: Path) -> None:
     """Gibbon's 7point.sgf and .mat: the .mat marks no hits and orders some
     moves differently; dice keep the thrown order in both."""
     sgf = read_sgf(corpus_dir / "gnu_gibbon" / "7point.sgf")
-    mat = load_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
+    mat = read_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
     assert len(sgf.games) == len(mat.games) == 9
     for ours, theirs in zip(sgf.games, mat.games):
         assert game_view(ours, hits=False, order=False) == game_view(theirs, hits=False, order=False)

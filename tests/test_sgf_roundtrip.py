@@ -11,7 +11,7 @@ from record_strategies import matches
 
 from tavlakit.engine.play import Move
 from tavlakit.engine.rules import Rules
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.formats.sgf import read_sgf, write_sgf
 from tavlakit.record.match import Game, Match, Turn
 
@@ -102,7 +102,7 @@ def test_unmarked_hits_are_no_loss(corpus_dir: Path) -> None:
     """Gibbon's .mat marks no hits; SGF stores none (its reader finds the
     board's hits): nothing is lost, so nothing is reported (before: a
     ``lost-on-write`` warning)."""
-    match = load_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
+    match = read_mat((corpus_dir / "gnu_gibbon" / "7point.mat").read_bytes())
     assert not any(m.hit for g in match.games for t in g.turns for m in t.moves)
     again, _, problems = rewrite(match)
     assert problems == []
@@ -112,7 +112,7 @@ def test_unmarked_hits_are_no_loss(corpus_dir: Path) -> None:
 def test_tavla_rules_survive_sgf(corpus_dir) -> None:
     """A Tavla match written as SGF reads back under the same rules."""
     for name in ("t000.mat", "t002.mat"):
-        match = load_mat((corpus_dir / "tavla" / name).read_bytes())
+        match = read_mat((corpus_dir / "tavla" / name).read_bytes())
         again, _text, _problems = rewrite(match)
         assert again.rules == match.rules == Rules.preset("tavla")
         assert again.tags == match.tags

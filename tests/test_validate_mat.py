@@ -15,7 +15,7 @@ import pytest
 from gnubg_records import DATA, dump_names, gnubg_dump
 from mutations import BG, KINDS, LEFT, RIGHT, Cell, layout, replace_cell
 
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.replay.walker import validate
 
 
@@ -38,7 +38,7 @@ def _mutate(lines: list[str], cell: Cell, text: str) -> tuple[str, int]:
 
 
 def _errors_for(text: str, name: str):
-    match = load_mat(text, source=name)
+    match = read_mat(text, source=name)
     return validate(match, BG)
 
 

@@ -2,8 +2,11 @@
 
 Frames (pandas): :func:`plays_frame` (one row per turn), :func:`games_frame`,
 :func:`players_frame`, :func:`analyse` (all at once), :func:`to_parquet`.
-Dice luck and play errors from gnubg-nn's 0-ply net: :mod:`.luck`,
-:mod:`.equity`. Outcomes and dice fairness: :mod:`.outcomes`, :mod:`.dice`.
+Dice luck and play errors: :mod:`.luck`; gnubg's statistics of each
+match and every judged turn: :func:`statistics_frame`,
+:func:`decisions_frame` (:mod:`.judge`, :mod:`.statistics`,
+:mod:`.decisions`). Outcomes and dice fairness: :mod:`.outcomes`,
+:mod:`.dice`.
 Charts: :mod:`.plots` (matplotlib is imported only when drawing).
 Collections: :func:`analyse` of paths on every core (:mod:`.collection`),
 an incremental Parquet store (:mod:`.store`, :func:`open_store`), Dask
@@ -12,24 +15,27 @@ DataFrames (:mod:`.dask`, imported on first use: ``tavlakit[dask]``).
 
 from ..evaluation.equity import Evaluator, equity
 from .collection import analyse, rename_players
-from .dice import chi2_sf, face_counts, fairness, roll_counts
+from .decisions import join_decisions
+from .dice import face_counts, fairness, roll_counts
 from .frames import Analysis, games_frame, players_frame, plays_frame, to_parquet
 from .luck import cumulative_luck, luck_mark, luck_rating, opening_luck, play_error, roll_luck
-from .outcomes import first_roll_advantage, mars_rates, wilson
+from .outcomes import first_roll_advantage, mars_rates
 from .pips import pip_race, turn_facts
+from .statistics import decisions_frame, statistics_frame
 from .store import open_store
 
 __all__ = [
     "Analysis",
     "Evaluator",
     "analyse",
-    "chi2_sf",
     "cumulative_luck",
+    "decisions_frame",
     "equity",
     "face_counts",
     "fairness",
     "first_roll_advantage",
     "games_frame",
+    "join_decisions",
     "luck_mark",
     "luck_rating",
     "mars_rates",
@@ -42,9 +48,9 @@ __all__ = [
     "rename_players",
     "roll_counts",
     "roll_luck",
+    "statistics_frame",
     "to_parquet",
     "turn_facts",
-    "wilson",
 ]
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 from typing_extensions import TypeIs
 
 from ..collections.names import PlayerNames
-from ..collections.parallel import Progress, pmap
+from ..collections.parallel import Progress, jobs_for, pmap
 from ..engine.rules import Rules
 from ..evaluation.net import net_in_use, use_net
 from ..formats import find_records, open_games
@@ -206,6 +206,7 @@ def relabel(frame: pd.DataFrame, label: Callable[[str], str] | None = None) -> p
 def analyse(
     matches: Matches | str | Path | Sequence[str | Path],
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     jobs: int | None = 1,
     statistics: bool = False,
@@ -252,11 +253,14 @@ def analyse_paths(
     ply: int = 0,
 ) -> Analysis:
     """:func:`analyse` of files and folders on
-    ``jobs`` processes (``None``: every core), each evaluating with the net
-    in use here; ``progress(done, total)`` is told as the files are done."""
+    ``jobs`` processes (``None``: every core; one when an input is a stream),
+    each evaluating with the net in use here; ``progress(done, total)`` is
+    told as the files are done."""
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
     judged = {"statistics": True, "met": met, "ply": ply} if statistics else {}
-    parts = pmap(analyse_file, files, jobs, progress, rules=rules, luck=luck, net=net_in_use(), **judged)
+    parts = pmap(
+        analyse_file, files, jobs_for(files, jobs), progress, rules=rules, luck=luck, net=net_in_use(), **judged
+    )
     return combine(parts, dedupe, statistics)
 
 

@@ -351,7 +351,7 @@ def rows(
     return _Walker(rules, luck, judging).run(matches)
 
 
-def plays_frame(matches: Matches, rules: Rules | None = None, luck: bool = True) -> pd.DataFrame:
+def plays_frame(matches: Matches, rules: Rules | None = None, *, luck: bool = True) -> pd.DataFrame:
     """One row per turn (rolls and cube actions); see :data:`PLAY_COLUMNS`.
 
     Pips and board events are seen by the turn's player (``opp_*``: the
@@ -542,6 +542,7 @@ def to_parquet(
     matches: Matches,
     folder: str | Path,
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     batch: int = 50,
     progress: Callable[[int], None] | None = None,

@@ -193,57 +193,18 @@ class Judge:
     def game(self, match: Match, rg: ReplayedGame, *, rolls: bool = True) -> Iterator[Judged]:
         """The judged turns of one replayed game; ``rolls=False`` judges the
         cube decisions only (the luck and play of each roll are left out)."""
-        first = True
-        pending: tuple[CubeDecision, CubeState] | None = None
         number = rg.game.number
         if match.length > MAXSCORE:  # beyond every match equity table
+            reason = N_("a match longer than the match equity table's 64 points")
             for step in rg.steps:
                 kind: Kind = "roll" if step.turn.kind == "roll" else ACTIONS[step.turn.kind]
-                reason = N_("a match longer than the match equity table's 64 points")
                 yield Judged(number, step.index, step.player, kind, unjudged=reason)
             return
         states = [self.state(match, rg, step.player, step.cube, step.owner) for step in rg.steps]
         self._prepare_game(rg, states, rolls)
+        walk = _GameWalk(self, number, rolls)
         for step, state in zip(rg.steps, states):
-            turn = step.turn
-            known = step.known  # the replayer's word: the board before this turn is known
-            if turn.kind == "roll":
-                if not known or step.dice is None or not step.legal:
-                    reason = N_("the board is not known") if not known else N_("a play or dice that are not legal")
-                    yield Judged(number, step.index, step.player, "roll", unjudged=reason)
-                    continue
-                dice = step.dice
-                roll: Roll = (max(dice), min(dice))
-                opening = first and step.before == Position.initial()
-                if self.rules.cube and not opening and state.available() and pending is None:
-                    decision = self.search.cube(step.before, state)
-                    yield self._decision(number, step.index, step.player, "no double", decision, state)
-                pending = None
-                first = False
-                if rolls:
-                    yield self._roll(number, step, roll, state, opening and self.rules.opening == "use-opening-dice")
-                continue
-            action = ACTIONS[turn.kind]
-            if not known:
-                yield Judged(number, step.index, step.player, action, unjudged=N_("the board is not known"))
-                continue
-            if action == "double":
-                if not step.legal or not self.rules.cube:
-                    reason = N_("a double the rules or the cube's state do not allow")
-                    yield Judged(number, step.index, step.player, "double", unjudged=reason)
-                    pending = None
-                    continue
-                decision = self.search.cube(step.before, state)
-                pending = (decision, state)
-                yield self._decision(number, step.index, step.player, "double", decision, state)
-            else:
-                if pending is None or not step.legal:
-                    yield Judged(number, step.index, step.player, action, unjudged=N_("no double to answer"))
-                    continue
-                decision, doubler_state = pending
-                if action == "pass":
-                    pending = None
-                yield self._decision(number, step.index, step.player, action, decision, doubler_state)
+            yield from walk.roll(step, state) if step.turn.kind == "roll" else walk.cube(step, state)
 
     def _prepare_game(self, rg: ReplayedGame, states: list[CubeState], rolls: bool) -> None:
         """Score every judgeable roll of a game in one batch
@@ -309,6 +270,59 @@ class Judge:
             close=kind != "no double" or d.close(),
         )
         return Judged(game, turn, player, kind, cube=judged)
+
+
+@dataclass
+class _GameWalk:
+    """The judging of one game's turns in order: whether the next roll is
+    the game's first, and the double being answered (its decision and the
+    doubler's cube state)."""
+
+    judge: Judge
+    number: int
+    rolls: bool
+    first: bool = True
+    pending: tuple[CubeDecision, CubeState] | None = None
+
+    def roll(self, step: Step, state: CubeState) -> Iterator[Judged]:
+        """A roll: the cube decision before it (when the cube was available), then its luck and play."""
+        judge, number = self.judge, self.number
+        if not step.known or step.dice is None or not step.legal:
+            reason = N_("the board is not known") if not step.known else N_("a play or dice that are not legal")
+            yield Judged(number, step.index, step.player, "roll", unjudged=reason)
+            return
+        roll: Roll = (max(step.dice), min(step.dice))
+        opening = self.first and step.before == Position.initial()
+        if judge.rules.cube and not opening and state.available() and self.pending is None:
+            decision = judge.search.cube(step.before, state)
+            yield judge._decision(number, step.index, step.player, "no double", decision, state)
+        self.pending = None
+        self.first = False
+        if self.rolls:
+            yield judge._roll(number, step, roll, state, opening and judge.rules.opening == "use-opening-dice")
+
+    def cube(self, step: Step, state: CubeState) -> Iterator[Judged]:
+        """A double, or the answer to one."""
+        judge, number = self.judge, self.number
+        action = ACTIONS[step.turn.kind]
+        if not step.known:
+            yield Judged(number, step.index, step.player, action, unjudged=N_("the board is not known"))
+        elif action == "double":
+            if not step.legal or not judge.rules.cube:
+                reason = N_("a double the rules or the cube's state do not allow")
+                yield Judged(number, step.index, step.player, "double", unjudged=reason)
+                self.pending = None
+                return
+            decision = judge.search.cube(step.before, state)
+            self.pending = (decision, state)
+            yield judge._decision(number, step.index, step.player, "double", decision, state)
+        elif self.pending is None or not step.legal:
+            yield Judged(number, step.index, step.player, action, unjudged=N_("no double to answer"))
+        else:
+            decision, doubler_state = self.pending
+            if action == "pass":
+                self.pending = None
+            yield judge._decision(number, step.index, step.player, action, decision, doubler_state)
 
 
 __all__ = [

@@ -8,6 +8,7 @@ which match and game, or how many matches and games.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -155,4 +156,31 @@ def plot_mars_rates(
     return ax
 
 
-__all__ = ["plot_dice", "plot_luck", "plot_mars_rates", "plot_pip_race"]
+def save_overview(plays: pd.DataFrame, games: pd.DataFrame, out: str | Path) -> None:
+    """A PNG of four charts of a collection (``plays``, ``games``: its
+    frames): the pip race of the longest game of the match with most rolls,
+    that match's luck, the dice faces, the mars rates."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    rolls = plays[plays["kind"] == "roll"]
+    if not rolls.empty:
+        match = str(rolls.groupby("path").size().idxmax())
+        game = int(str(rolls[rolls["path"] == match].groupby("game").size().idxmax()))
+        plot_pip_race(plays, match=match, game=game, ax=axes[0, 0])
+        if rolls["luck"].notna().any():
+            plot_luck(plays, match=match, ax=axes[0, 1])
+        else:
+            axes[0, 1].set_axis_off()
+            axes[0, 1].text(0.5, 0.5, _("luck not computed"), ha="center")
+        plot_dice(plays, ax=axes[1, 0])
+    plot_mars_rates(games, ax=axes[1, 1])
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+__all__ = ["plot_dice", "plot_luck", "plot_mars_rates", "plot_pip_race", "save_overview"]

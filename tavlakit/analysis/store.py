@@ -262,7 +262,7 @@ def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     return assemble(plays, games, files, dedupe)
 
 
-def open_store(folder: str | Path, dedupe: bool = False) -> Analysis:
+def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
     """The :class:`~tavlakit.analysis.frames.Analysis` of a store: the same
     frames as ``analyse`` of its files (``dedupe``: matches stored twice
     once)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -75,26 +74,6 @@ def show_problem(problem: Problem, lines: SourceLines, show_board: bool) -> str:
         board = str(Position.from_position_id(problem.position_id))
         out.extend("    " + line for line in board.splitlines())
     return "\n".join(out)
-
-
-def stream_jobs(files: Sequence[Path], jobs: int | None) -> int | None:
-    """``jobs``, or 1 when an input is a stream (``-``, ``/dev/stdin``, a
-    pipe): it is read here, once, and the worker processes could not read
-    it again."""
-    return 1 if any(read_stream(path) is not None for path in files) else jobs
-
-
-def output_stem(path: Path) -> Path:
-    """The path an output is named after: ``stdin`` for standard input (``-``)."""
-    return Path("stdin") if str(path) == "-" else path
-
-
-def nothing_read(problems: list[Problem], games: int) -> bool:
-    """Whether nothing could be read from an input: no game, and an error
-    about the input itself (missing, unreadable, binary, empty, notes, a
-    JSON that is not a match). Such an input is exit status 2, never
-    converted or shown."""
-    return not games and any(p.severity == "error" for p in problems)
 
 
 def missing(value: object) -> bool:

@@ -19,7 +19,7 @@ import typer
 from ..engine.rules import Rules
 from ..i18n import N_, _
 from .common import missing
-from .console import progress
+from .console import progress_bar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -156,29 +156,36 @@ def layout(frame: pd.DataFrame) -> list[str]:
     for path, pair in rows.groupby("path", sort=False):
         pair = pair.sort_values("side")
         length = int(pair["length"].iloc[0])
-        money = not length
-        first = [row for _index, row in pair.iterrows()]
+        players = [row for _index, row in pair.iterrows()]
         program = next((by for by in pair["recorded_by"] if isinstance(by, str)), "")
-        sections: list[tuple[str, list[tuple[str, list[str]]]]] = []
-        for section, lines in LAYOUT:
-            shown = []
-            for label, cell in lines:
-                found = [cell(row, money) for row in first]
-                if any(c is not None for c in found):
-                    shown.append((_(label).format(program=program), [c or "" for c in found]))
-            sections.append((_(section), shown))
+        sections = _sections(players, not length, program)
         label_width = max(len(label) for _section, shown in sections for label, _cells in shown) + 2
-        texts = [str(r["player"]) for r in first] + [c for _s, shown in sections for _l, cells in shown for c in cells]
+        cells = [c for _s, shown in sections for _l, line in shown for c in line]
+        texts = [str(r["player"]) for r in players] + cells
         width = max(len(text) for text in texts) + 2
         out.append(f"{path}: " + (_("{length}-point match").format(length=length) if length else _("money session")))
-        out.append(" " * label_width + "".join(str(r["player"]).ljust(width) for r in first).rstrip())
+        out.append(" " * label_width + "".join(str(r["player"]).ljust(width) for r in players).rstrip())
         for section, shown in sections:
             out.append("")
             out.append(section)
-            for label, cells in shown:
-                out.append(label.ljust(label_width) + "".join(c.ljust(width) for c in cells).rstrip())
+            for label, line in shown:
+                out.append(label.ljust(label_width) + "".join(c.ljust(width) for c in line).rstrip())
         out.append("")
     return out
+
+
+def _sections(players: list[Any], money: bool, program: str) -> list[tuple[str, list[tuple[str, list[str]]]]]:
+    """Each section's title and lines (a label, a cell per player) for one
+    match's rows; a line no player has a figure for is left out."""
+    sections = []
+    for section, lines in LAYOUT:
+        shown = []
+        for label, cell in lines:
+            found = [cell(row, money) for row in players]
+            if any(c is not None for c in found):
+                shown.append((_(label).format(program=program), [c or "" for c in found]))
+        sections.append((_(section), shown))
+    return sections
 
 
 def run(
@@ -190,14 +197,9 @@ def run(
     csv: Path | None,
     jobs: int | None = 1,
 ) -> None:
-    """Work out and print (or write) the statistics of ``files``, one file
-    per process on ``jobs`` processes, each file replayed once
-    (:func:`~tavlakit.analysis.collection.analyse_file` with ``statistics=True``)."""
-    from ..analysis.collection import analyse_file
-    from ..analysis.statistics import PlayerStatistics, UnjudgedTurn, statistics_from_rows
-    from ..collections.parallel import pmap
-    from ..evaluation.met import default_met, load_met
-    from ..evaluation.net import net_in_use
+    """Print (or write) the statistics of ``files``
+    (:func:`tavlakit.analysis.review.review`)."""
+    from ..analysis.review import review
     from ..evaluation.search import check_plies
 
     try:
@@ -205,28 +207,16 @@ def run(
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--ply") from None
     try:
-        table = load_met(met_path) if met_path is not None else default_met()
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    rows: list[PlayerStatistics] = []
-    unjudged: list[UnjudgedTurn] = []
-    unread = 0
-    met = str(met_path) if met_path is not None else None
-    judged = pmap(
-        analyse_file, files, jobs, rules=rules, luck=False, statistics=True, met=met, ply=ply, net=net_in_use()
-    )
-    for part in progress(judged, _("analysing"), len(files)):
-        rows += part.statistics
-        unjudged += part.unjudged
-        if not part.statistics:  # no game could be read: the file's first error says why
-            unread += 1
-            first = next((p for p in part.problems if p.severity == "error"), None)
-            typer.echo(str(first) if first else _("{path}: no game could be read").format(path=part.source), err=True)
-    if not rows:
+        with progress_bar(_("analysing")) as bar:
+            done = review(files, rules, met=met_path, ply=ply, jobs=jobs, progress=bar)
+    except ValueError as exc:  # a file that is not a match equity table
+        raise typer.BadParameter(str(exc), param_hint="--met") from None
+    for problem in done.unread:
+        typer.echo(str(problem), err=True)
+    if done.statistics.empty:
         typer.echo(_("no game could be read from the files given"), err=True)
         raise typer.Exit(2)
-    frame = statistics_from_rows(rows, unjudged)
-    for turn in unjudged:
+    for turn in done.unjudged:
         typer.echo(
             _("{path}: game {game}, turn {turn}: {player}'s {kind} not judged: {reason}").format(
                 path=turn["path"],
@@ -239,27 +229,22 @@ def run(
             err=True,
         )
     if csv is not None:
-        frame.to_csv(csv, index=False)
+        done.statistics.to_csv(csv, index=False)
     if json_output:
-        for record in json.loads(frame.to_json(orient="records")):
+        for record in json.loads(done.statistics.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
     else:
-        for line in layout(frame):
+        for line in layout(done.statistics):
             typer.echo(line)
-        weights = net_in_use()
-        shown = _("the weights {path}").format(path=weights) if weights else _("gnubg-nn's own weights")
-        typer.echo(_("Evaluated at {ply} ply with {weights}").format(ply=ply, weights=shown))
-        ruled = [
-            (rules or (Rules.preset(row.rules) if row.rules not in (None, "custom") else None), row) for row in rows
-        ]
-        matches = [r for r, row in ruled if r is not None and row.length]  # (money sessions: no table)
-        if (met_path is not None and any(row.length for _r, row in ruled)) or any(r.cube for r in matches):
-            typer.echo(_("Match equity table: {met}").format(met=table.name))
-        if met_path is None and any(not r.cube for r in matches):
+        shown = _("the weights {path}").format(path=done.weights) if done.weights else _("gnubg-nn's own weights")
+        typer.echo(_("Evaluated at {ply} ply with {weights}").format(ply=done.ply, weights=shown))
+        if done.met is not None:
+            typer.echo(_("Match equity table: {met}").format(met=done.met))
+        if done.tavla_met:
             typer.echo(_("Without a cube (Tavla): tavlakit's own match equity table (see docs/tavla-met.md)"))
-        if any(r is not None and r.mars == "outside-home" for r, _row in ruled):
+        if done.mars_outside_home:
             typer.echo(
                 _("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)")
             )
-    if unread:
+    if done.unread:
         raise typer.Exit(2)  # an input nothing could be read from, said on stderr above (as --by player)

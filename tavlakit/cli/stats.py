@@ -12,52 +12,18 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..engine.rules import PRESETS, Rules
+from ..engine.rules import PRESETS
 from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import N_, _
 from .collection import MERGE_HELP, NAMES_HELP, NET_HELP, choose_net, jobs_option, rename, say_duplicates
-from .common import missing, stream_jobs
+from .common import missing, parse_rules
 from .console import progress_bar
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..analysis.frames import Analysis
-
-
-def _analyse(files: list[Path], rules: Rules | None, luck: bool, jobs: int | None) -> Analysis:
-    from ..analysis.collection import analyse_paths
-
-    with progress_bar(_("analysing")) as bar:
-        return analyse_paths(files, rules, luck, stream_jobs(files, jobs), bar, dedupe=True)
-
-
-def _plot(result: Analysis, out: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from ..analysis.plots import plot_dice, plot_luck, plot_mars_rates, plot_pip_race
-
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-    rolls = result.plays[result.plays["kind"] == "roll"]
-    if not rolls.empty:
-        # the match with the most rolls, and its longest game
-        match = str(rolls.groupby("path").size().idxmax())
-        game = int(str(rolls[rolls["path"] == match].groupby("game").size().idxmax()))
-        plot_pip_race(result.plays, match=match, game=game, ax=axes[0, 0])
-        if rolls["luck"].notna().any():
-            plot_luck(result.plays, match=match, ax=axes[0, 1])
-        else:
-            axes[0, 1].set_axis_off()
-            axes[0, 1].text(0.5, 0.5, _("luck not computed (--no-luck)"), ha="center")
-        plot_dice(result.plays, ax=axes[1, 0])
-    plot_mars_rates(result.games, ax=axes[1, 1])
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
 
 
 def stats(
@@ -116,9 +82,44 @@ def stats(
     Exit status: 0 done, 2 an input nothing could be read from or a bad
     argument.
     """
+    _check_options(by, plot, names, merge_names, luck, met, ply)
+    chosen = parse_rules(rules) if rules else None
+    files = find_records(paths)
+    if not files:
+        raise typer.BadParameter(_("no record files found"))
+    missing = [str(p) for p in files if not p.exists() and read_stream(p) is None]
+    if missing:
+        raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
+    choose_net(net)
+    if by == "match":
+        from .statistics_table import run
+
+        run(files, chosen, met, ply, json_output, csv, jobs)
+        return
+    from ..analysis.collection import analyse_paths
+
+    with progress_bar(_("analysing")) as bar:
+        analysed = analyse_paths(files, chosen, luck, jobs, bar, dedupe=True)
+    result = rename(analysed, names, merge_names)
+    _warn(result)
+    say_duplicates(result)
+    if result.games.empty:
+        typer.echo(_("no game could be read from the files given"), err=True)
+        raise typer.Exit(2)
+    _tables(result, by, len(files), csv, plot, json_output, luck)
+    read = set(result.games["path"])
+    if any(p.severity == "error" and p.file not in read for p in result.problems):
+        raise typer.Exit(2)  # an input nothing could be read from, said on stderr above
+
+
+def _check_options(
+    by: str, plot: Path | None, names: Path | None, merge_names: bool, luck: bool, met: Path | None, ply: int
+) -> None:
+    """A usage error for a --by that does not exist, or an option that does
+    not go with the --by chosen: --met and --ply judge the cube (--by
+    match); the others make the tables."""
     if by not in ("player", "file", "match"):
         raise typer.BadParameter(_("--by must be 'player', 'file' or 'match', not {name!r}").format(name=by))
-    # the options of the --by chosen only: --met and --ply judge the cube (--by match); the others the tables
     given = {
         "--plot": plot is not None,
         "--names": names is not None,
@@ -131,55 +132,35 @@ def stats(
     unused = [name for name in others if given[name]]
     if unused:
         raise typer.BadParameter(_("{options} do(es) not go with --by {by}").format(options=", ".join(unused), by=by))
-    try:
-        chosen = Rules.preset(rules) if rules else None
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    files = find_records(paths)
-    if not files:
-        raise typer.BadParameter(_("no record files found"))
-    missing = [str(p) for p in files if not p.exists() and read_stream(p) is None]
-    if missing:
-        raise typer.BadParameter(_("{paths}: no such file or folder").format(paths=", ".join(missing)))
-    choose_net(net)
-    if by == "match":
-        from .statistics_table import run
 
-        run(files, chosen, met, ply, json_output, csv, stream_jobs(files, jobs))
-        return
-    result = rename(_analyse(files, chosen, luck, jobs), names, merge_names)
-    _warn(result)
-    say_duplicates(result)
-    if result.games.empty:
-        typer.echo(_("no game could be read from the files given"), err=True)
-        raise typer.Exit(2)
+
+def _tables(
+    result: Analysis, by: str, files: int, csv: Path | None, plot: Path | None, json_output: bool, luck: bool
+) -> None:
+    """Print (and write) the table per player or per file, and the charts."""
     from ..analysis.summary import SHOWN, by_file, by_player
 
     table = by_player(result) if by == "player" else by_file(result)
     if csv is not None:
         table.to_csv(csv, index=False)
     if plot is not None:
-        _plot(result, plot)
+        from ..analysis.plots import save_overview
+
+        save_overview(result.plays, result.games, plot)
     if json_output:
         for record in json.loads(table.to_json(orient="records")):
             typer.echo(json.dumps(record, ensure_ascii=False))
-    else:
-        shown = [
-            c
-            for c in SHOWN
-            if c in table.columns
-            and (luck or c not in LUCK_COLUMNS)
-            and (c != "recorded_error" or table[c].notna().any())
-        ]
-        _print(
-            table[shown],
-            _("{files} file(s), {games} game(s), {rolls} roll(s)").format(
-                files=len(files), games=len(result.games), rolls=int((result.plays["kind"] == "roll").sum())
-            ),
-        )
-    read = set(result.games["path"])
-    if any(p.severity == "error" and p.file not in read for p in result.problems):
-        raise typer.Exit(2)  # an input nothing could be read from, said on stderr above
+        return
+    shown = [
+        c
+        for c in SHOWN
+        if c in table.columns and (luck or c not in LUCK_COLUMNS) and (c != "recorded_error" or table[c].notna().any())
+    ]
+    rolls = int((result.plays["kind"] == "roll").sum())
+    caption = _("{files} file(s), {games} game(s), {rolls} roll(s)").format(
+        files=files, games=len(result.games), rolls=rolls
+    )
+    _print(table[shown], caption)
 
 
 def _warn(result: Analysis) -> None:
@@ -292,27 +273,9 @@ def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: 
     from rich.table import Table
 
     headers = [_(SHORT.get(c, c)) for c in columns]
-    widths = []
-    for i, column in enumerate(columns):
-        cells = [r[i] for r in rows]
-        if column == "luck_rating":
-            cells = [word for cell in cells for word in cell.split()]
-        widths.append(max([len(cell) for cell in cells] + [len(part) for part in headers[i].split("\n")]))
-    if "match" in columns:  # folded to what leaves room for the other columns, 16 at least, else 24
-        at = columns.index("match")
-        others = sum(w + 1 for i, w in enumerate(widths) if i != at)
-        room = console.width - others
-        widths[at] = min(widths[at], room if room >= 16 else 24)
+    widths = _widths(columns, headers, rows, console.width)
     keys = [i for i, c in enumerate(columns) if c in ("match", "player")]
-    groups: list[list[int]] = [[]]
-    room = console.width + 1 - sum(widths[i] + 1 for i in keys)  # n columns have n - 1 gaps
-    used = 0
-    for i in (i for i in range(len(columns)) if i not in keys):
-        if groups[-1] and used + widths[i] + 1 > room:
-            groups.append([])
-            used = 0
-        groups[-1].append(i)
-        used += widths[i] + 1
+    groups = _groups([i for i in range(len(columns)) if i not in keys], widths, console.width, keys)
     for n, group in enumerate(groups):
         out = Table(
             box=box.SIMPLE_HEAD,
@@ -332,6 +295,37 @@ def _terminal(console: Any, columns: list[str], rows: list[list[str]], caption: 
         for cells in rows:
             out.add_row(*(cells[i] for i in keys + group))
         console.print(out)
+
+
+def _widths(columns: list[str], headers: list[str], rows: list[list[str]], room: int) -> list[int]:
+    """Each column's width: its widest cell or header line (the luck rating:
+    its widest word); a match's file name folded to what leaves ``room``
+    for the other columns, 16 at least, else 24."""
+    widths = []
+    for i, column in enumerate(columns):
+        cells = [r[i] for r in rows]
+        if column == "luck_rating":
+            cells = [word for cell in cells for word in cell.split()]
+        widths.append(max([len(cell) for cell in cells] + [len(part) for part in headers[i].split("\n")]))
+    if "match" in columns:
+        at = columns.index("match")
+        left = room - sum(w + 1 for i, w in enumerate(widths) if i != at)
+        widths[at] = min(widths[at], left if left >= 16 else 24)
+    return widths
+
+
+def _groups(others: list[int], widths: list[int], width: int, keys: list[int]) -> list[list[int]]:
+    """The columns ``others`` in groups that fit ``width`` beside the name columns ``keys``."""
+    groups: list[list[int]] = [[]]
+    room = width + 1 - sum(widths[i] + 1 for i in keys)  # n columns have n - 1 gaps
+    used = 0
+    for i in others:
+        if groups[-1] and used + widths[i] + 1 > room:
+            groups.append([])
+            used = 0
+        groups[-1].append(i)
+        used += widths[i] + 1
+    return groups
 
 
 def _cell(value: object) -> str:

@@ -1,71 +1,23 @@
 """``tavlakit validate``: replay every move and report what is wrong, and where.
 
-Files are checked on every core (:func:`tavlakit.collections.parallel.pmap`); the output
-is the same, in the same order, whatever ``--jobs`` says.
+Files are checked on every core (:func:`tavlakit.collections.validation.check_files`);
+the output is the same, in the same order, whatever ``--jobs`` says.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import typer
 
-from ..collections.parallel import pmap
-from ..engine.rules import Rules
-from ..formats import find_records, open_games
+from ..collections.validation import check_files
+from ..formats import find_records
 from ..i18n import _
-from ..record.fingerprint import Fingerprinter, Twins, duplicate_problem
-from ..record.problem import Problem, ProblemError, internal_problem
-from ..replay.walker import default_rules, validate as validate_match
 from .collection import jobs_option
-from .common import (
-    RULES_DEFAULT_HELP,
-    RULES_HELP,
-    SourceLines,
-    fail,
-    nothing_read,
-    parse_rules,
-    show_problem,
-    stream_jobs,
-)
-from .console import progress
-
-
-@dataclass
-class Checked:
-    """What validating one file found (small: it travels between processes)."""
-
-    problems: list[Problem] = field(default_factory=list)
-    games: int = 0
-    plays: int = 0
-    complete: bool = True
-    """False when the file stopped early (unreadable, or ``strict`` at an error)."""
-    fingerprint: str | None = None
-    unreadable: bool = False
-    """Nothing could be read from it (:func:`.common.nothing_read`), or tavlakit failed on it."""
-
-
-def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
-    """Validate one file; never raises for bad input (nor for a bug: that is
-    an ``internal`` problem)."""
-    try:
-        match, games = open_games(path)
-        prints = Fingerprinter(match)
-        report = validate_match(match, rules or default_rules(match), strict=strict, games=prints.games(games))
-    except ProblemError as exc:  # --strict, at the first error
-        return Checked([exc.problem], complete=False, unreadable=nothing_read(match.problems, 0))
-    except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
-        return Checked([internal_problem(path, exc)], complete=False, unreadable=True)
-    return Checked(
-        report.problems,
-        report.games,
-        report.plays,
-        fingerprint=prints.digest(),
-        unreadable=nothing_read(match.problems, report.games),
-    )
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, fail, parse_rules, show_problem
+from .console import progress_bar
 
 
 def validate(
@@ -93,30 +45,23 @@ def validate(
     lines = SourceLines()
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
-    twins = Twins()
     notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
-    checking = pmap(check_file, files, stream_jobs(files, jobs), rules=chosen, strict=strict)
-    for path, checked in zip(files, progress(checking, _("validating"), len(files))):
-        totals["files"] += 1
-        totals["games"] += checked.games
-        totals["plays"] += checked.plays
-        problems = [*notes, *checked.problems]
-        notes = []
-        totals["unreadable"] += checked.unreadable
-        earlier = twins.see(str(path), checked.fingerprint)
-        if earlier is not None:
-            problems = [*problems, duplicate_problem(str(path), earlier)]
-        for problem in problems:
-            codes[problem.code] += 1
-            totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
-            if as_json:
-                typer.echo(
-                    json.dumps({k: v for k, v in problem.to_dict().items() if k != "expected"}, ensure_ascii=False)
-                )
-            elif not quiet:
-                typer.echo(show_problem(problem, lines, show_board))
-        if not checked.complete and strict:
-            break
+    with progress_bar(_("validating")) as bar:
+        for _path, checked in check_files(files, chosen, strict=strict, jobs=jobs, progress=bar):
+            totals["files"] += 1
+            totals["games"] += checked.games
+            totals["plays"] += checked.plays
+            totals["unreadable"] += checked.unreadable
+            problems = [*notes, *checked.problems]
+            notes = []
+            for problem in problems:
+                codes[problem.code] += 1
+                totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
+                if as_json:
+                    shown = {k: v for k, v in problem.to_dict().items() if k != "expected"}
+                    typer.echo(json.dumps(shown, ensure_ascii=False))
+                elif not quiet:
+                    typer.echo(show_problem(problem, lines, show_board))
     summary: dict[str, object] = dict(totals)
     summary["codes"] = dict(sorted(codes.items()))
     if as_json:

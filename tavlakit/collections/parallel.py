@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
+from ..formats.text import read_stream
 from ..i18n import language, set_language
 
 T = TypeVar("T")
@@ -49,6 +50,13 @@ def job_count(jobs: int | None, items: int) -> int:
     more than there are items, at least one."""
     wanted = jobs or cores()
     return max(1, min(wanted, items))
+
+
+def jobs_for(paths: Sequence[object], jobs: int | None) -> int | None:
+    """``jobs`` for reading ``paths``, or 1 when one of them is a stream
+    (``-``, ``/dev/stdin``, a pipe): it is read in this process, once, and
+    a worker process could not read it again."""
+    return 1 if any(read_stream(str(path)) is not None for path in paths) else jobs
 
 
 def _start_worker(lang: str) -> None:
@@ -117,4 +125,4 @@ def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[
         pool.join()
 
 
-__all__ = ["AHEAD", "Progress", "cores", "counted", "job_count", "pmap"]
+__all__ = ["AHEAD", "Progress", "cores", "counted", "job_count", "jobs_for", "pmap"]

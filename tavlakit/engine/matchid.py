@@ -200,23 +200,9 @@ def _side(xg: str, text: str) -> int:
     raise ValueError(_("XGID {text!r}: a side is 1 or -1, not {xg!r}").format(text=text, xg=xg))
 
 
-def parse_xgid(text: str) -> tuple[Position, MatchState]:
-    """Read an XGID (with or without ``XGID=``): the position seen by the
-    player on roll and the match state."""
-    body = text.strip()
-    if body.upper().startswith("XGID="):
-        body = body[5:]
-    fields = body.split(":")
-    if len(fields) < 9:
-        raise ValueError(
-            _("an XGID has 10 fields separated by ':', {text!r} has {count}").format(text=text, count=len(fields))
-        )
-    board, cube, owner, turn, dice, bottom, top, flags, length = fields[:9]
-    max_cube = fields[9] if len(fields) > 9 else "10"
-    if len(board) != 26:
-        raise ValueError(
-            _("XGID {text!r}: the position has 26 characters, not {count}").format(text=text, count=len(board))
-        )
+def _xgid_board(board: str, text: str) -> tuple[list[int], list[int]]:
+    """The chequers of an XGID's 26 characters: the bottom player's and the
+    top player's counts on their own points 1-24 (index 0-23) and bar (24)."""
     bottom_side = [0] * 25
     top_side = [0] * 25
     for index, char in enumerate(board):
@@ -237,6 +223,38 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
                 _("XGID {text!r}: {char!r} cannot be on the other side's bar").format(text=text, char=char)
             )
         side[point] = count
+    return bottom_side, top_side
+
+
+def _xgid_dice(dice: str, text: str) -> tuple[int, int]:
+    """An XGID's dice: (0, 0) before the roll or at a double."""
+    if dice.upper() in ("B", "R"):
+        raise ValueError(_("XGID {text!r}: beaver/raccoon states are not supported").format(text=text))
+    if dice.upper() == "D" or dice == "00":
+        return (0, 0)
+    if len(dice) == 2 and dice.isdigit():
+        return (int(dice[0]), int(dice[1]))
+    raise ValueError(_("XGID {text!r}: dice {dice!r} are not '00', 'D' or two digits").format(text=text, dice=dice))
+
+
+def parse_xgid(text: str) -> tuple[Position, MatchState]:
+    """Read an XGID (with or without ``XGID=``): the position seen by the
+    player on roll and the match state."""
+    body = text.strip()
+    if body.upper().startswith("XGID="):
+        body = body[5:]
+    fields = body.split(":")
+    if len(fields) < 9:
+        raise ValueError(
+            _("an XGID has 10 fields separated by ':', {text!r} has {count}").format(text=text, count=len(fields))
+        )
+    board, cube, owner, turn, dice, bottom, top, flags, length = fields[:9]
+    max_cube = fields[9] if len(fields) > 9 else "10"
+    if len(board) != 26:
+        raise ValueError(
+            _("XGID {text!r}: the position has 26 characters, not {count}").format(text=text, count=len(board))
+        )
+    bottom_side, top_side = _xgid_board(board, text)
     try:
         numbers = [int(v) for v in (cube, owner, bottom, top, flags, length, max_cube)]
     except ValueError:
@@ -246,14 +264,7 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
     log_cube, owner_n, bottom_score, top_score, flag, match_length, log_max = numbers
     on_roll = _side(turn, text)
     doubled = dice.upper() == "D"
-    if dice.upper() in ("B", "R"):
-        raise ValueError(_("XGID {text!r}: beaver/raccoon states are not supported").format(text=text))
-    if doubled or dice == "00":
-        rolled = (0, 0)
-    elif len(dice) == 2 and dice.isdigit():
-        rolled = (int(dice[0]), int(dice[1]))
-    else:
-        raise ValueError(_("XGID {text!r}: dice {dice!r} are not '00', 'D' or two digits").format(text=text, dice=dice))
+    rolled = _xgid_dice(dice, text)
     mover, opponent = (bottom_side, top_side) if on_roll == _BOTTOM else (top_side, bottom_side)
     try:
         position = Position.from_points(mover, opponent)

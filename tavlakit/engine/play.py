@@ -40,7 +40,7 @@ class Move(NamedTuple):
     def __str__(self) -> str:
         return self.text()
 
-    def text(self, flip: bool = False) -> str:
+    def text(self, *, flip: bool = False) -> str:
         """``13/7*``; with ``flip`` the points are written ``25 - p`` (Black's
         moves in the absolute numbering, where Black moves 1 -> 24).
 
@@ -136,7 +136,7 @@ class Play:
     def __str__(self) -> str:
         return self.notation()
 
-    def notation(self, bar: str = "bar", off: str = "off", merge: bool = True, flip: bool = False) -> str:
+    def notation(self, bar: str = "bar", off: str = "off", *, merge: bool = True, flip: bool = False) -> str:
         """Standard notation: runs of one checker merged when ``merge``
         (``24/13``; a hit on the way stays: ``24/18*/13``), equal parts
         counted (``8/5(2)``), highest start first; with ``flip`` the points

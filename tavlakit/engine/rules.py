@@ -94,7 +94,7 @@ class Rules:
                 return key
         return "custom"
 
-    def points(self, kind: ResultKind, cube: int = 1, money: bool = False) -> int:
+    def points(self, kind: ResultKind, cube: int = 1, *, money: bool = False) -> int:
         """Points a game ending in ``kind`` is worth at cube value ``cube``.
 
         Under Jacoby (money play only) a mars or backgammon counts single

@@ -13,7 +13,7 @@ The file writes no results: a game ends with a dropped double, an accepted
 resignation (the points it offered) or the last checker borne off (points
 from the board and the cube).
 
->>> match = load_gmd('''GMD-2 # Created by Gibbon
+>>> match = read_gmd('''GMD-2 # Created by Gibbon
 ... Length: 3
 ... Player:W: Ann
 ... Player:B: Bob
@@ -51,7 +51,7 @@ from ..record.match import Game, Match, Result, Turn, TurnKind
 from ..record.problem import Reporter
 from .text import load_whole, stream_source
 
-__all__ = ["GmdReader", "load_gmd", "read_gmd"]
+__all__ = ["GmdReader", "read_gmd", "iter_gmd"]
 
 #: Lines longer than this are reported and not parsed.
 MAX_LINE = 4096
@@ -566,11 +566,11 @@ class GmdReader:
             yield game
 
 
-def read_gmd(stream: IO[str], source: str | None = None) -> GmdReader:
+def iter_gmd(stream: IO[str], source: str | None = None) -> GmdReader:
     """Open a Gibbon Match Dump for reading game by game."""
     return GmdReader(stream, stream_source(stream, source))
 
 
-def load_gmd(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
+def read_gmd(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole Gibbon Match Dump (text, bytes, a :class:`~pathlib.Path` or a stream)."""
-    return load_whole(read_gmd, given, source)
+    return load_whole(iter_gmd, given, source)

@@ -26,7 +26,7 @@ from typing import IO, Any, get_args
 
 from ..engine.play import Move, parse_part
 from ..i18n import _
-from ..record.match import Analysis, Candidate, CubeOption, Game, Match, Result, RollStatus, Turn, TurnKind
+from ..record.match import Candidate, CubeOption, Game, Match, RecordedAnalysis, Result, RollStatus, Turn, TurnKind
 from ..record.problem import Problem, Reporter
 from .text import open_input, owned, put_first
 
@@ -65,7 +65,7 @@ def _turn_to_dict(turn: Turn) -> dict[str, Any]:
     return out
 
 
-def _analysis_to_dict(found: Analysis) -> dict[str, Any]:
+def _analysis_to_dict(found: RecordedAnalysis) -> dict[str, Any]:
     out: dict[str, Any] = {"program": found.program}
     for key in ("error", "luck", "cube_error", "level", "played"):
         value = getattr(found, key)
@@ -273,7 +273,7 @@ def _candidate(obj: Any, path: str) -> Candidate:
     )
 
 
-def _analysis(obj: Any, path: str) -> Analysis:
+def _analysis(obj: Any, path: str) -> RecordedAnalysis:
     _expect(obj, dict, path, "an analysis object")
     _keys(obj, _ANALYSIS_KEYS, path, ("program",))
     candidates, cube = (
@@ -284,7 +284,7 @@ def _analysis(obj: Any, path: str) -> Analysis:
         for key in ("candidates", "cube_options")
     )
     played = obj.get("played")
-    return Analysis(
+    return RecordedAnalysis(
         _expect(obj["program"], str, f"{path}/program", "a string"),
         _optional(obj, "error", path),
         _optional(obj, "luck", path),

@@ -12,7 +12,7 @@ are told apart by their order in the row; only the first cell of a row is
 placed by its distance from the row number. Player 0 is always the left
 column. Columns in turns, results and problems are 1-based.
 
->>> match = load_mat('''
+>>> match = read_mat('''
 ...  3 point match
 ...
 ...  Game 1
@@ -50,7 +50,7 @@ from ..record.matchscore import ScoreKeeper
 from ..record.problem import Problem, Reporter
 from .text import load_whole, stream_source
 
-__all__ = ["MatReader", "read_mat", "load_mat", "write_mat", "MAX_LINE"]
+__all__ = ["MatReader", "iter_mat", "read_mat", "write_mat", "MAX_LINE"]
 
 #: Lines longer than this are reported and not parsed (real rows are < 200).
 MAX_LINE = 4096
@@ -640,14 +640,14 @@ class MatReader:
             yield self._read_game()
 
 
-def read_mat(stream: IO[str] | Iterable[str], source: str | None = None) -> MatReader:
+def iter_mat(stream: IO[str] | Iterable[str], source: str | None = None) -> MatReader:
     """Open a transcript for streaming; reads the header and the first game now."""
     return MatReader(stream, stream_source(stream, source))
 
 
-def load_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
+def read_mat(given: str | bytes | Path | IO[str], source: str | None = None) -> Match:
     """Read a whole transcript (text, bytes, a :class:`~pathlib.Path` or a stream) into a :class:`Match`."""
-    return load_whole(read_mat, given, source)
+    return load_whole(iter_mat, given, source)
 
 
 # -- writing ---------------------------------------------------------------------

@@ -54,7 +54,7 @@ from ..record.problem import Problem, ProblemError, Reporter
 from .text import open_input, owned
 
 __all__ = [
-    "Candidate",
+    "PositionCandidate",
     "PositionRecord",
     "PositionReader",
     "FORMAT_NAMES",
@@ -122,7 +122,7 @@ def position_kind(path: Path) -> str | None:
 
 
 @dataclass
-class Candidate:
+class PositionCandidate:
     """One analysed play or cube action, as the file writes it."""
 
     text: str
@@ -162,7 +162,7 @@ class PositionRecord:
     """Match length; 0 for money."""
     level: str | None
     """The analysis level as written (the first candidate's, or the cube analysis's)."""
-    candidates: list[Candidate]
+    candidates: list[PositionCandidate]
     kind: Kind
     format: str
     state: MatchState
@@ -178,7 +178,7 @@ class PositionRecord:
     problems: list[Problem] = field(default_factory=list)
 
     @property
-    def best(self) -> Candidate | None:
+    def best(self) -> PositionCandidate | None:
         """The candidate the file ranks best (its error is 0), else the first."""
         return next((c for c in self.candidates if c.error == 0), self.candidates[0] if self.candidates else None)
 
@@ -377,7 +377,7 @@ class _Parser:
         position: Position,
         state: MatchState,
         kind: Kind,
-        candidates: list[Candidate],
+        candidates: list[PositionCandidate],
         line: int,
         *,
         level: str | None = None,
@@ -416,7 +416,7 @@ class _Parser:
         a, b, c, d, e, f = (_float(v) for v in found.groups())
         return a, b, c, d, e, f
 
-    def cut(self, actions: list[Candidate]) -> None:
+    def cut(self, actions: list[PositionCandidate]) -> None:
         """A cube analysis lists three actions; fewer means the text was cut."""
         if actions and len(actions) < 3:
             self.report.error(
@@ -482,7 +482,7 @@ class _XG(_Parser):
             position, state, kind, candidates, start + 1, level=level, probabilities=chances, names=names
         )
 
-    def plays(self, start: int, end: int) -> list[Candidate]:
+    def plays(self, start: int, end: int) -> list[PositionCandidate]:
         out = []
         for i in range(start, end):
             found = _XG_PLAY.match(self.lines[i])
@@ -505,7 +505,7 @@ class _XG(_Parser):
                     "syntax", _("cannot read the play {text!r}").format(text=found[3].strip()), line=i + 1
                 )
             out.append(
-                Candidate(
+                PositionCandidate(
                     found[3].strip(),
                     _float(found[4]),
                     0.0 - _float(found[5]) if found[5] else 0.0,
@@ -517,10 +517,10 @@ class _XG(_Parser):
             )
         return out
 
-    def cube(self, start: int, end: int) -> tuple[list[Candidate], Probabilities | None, str | None]:
+    def cube(self, start: int, end: int) -> tuple[list[PositionCandidate], Probabilities | None, str | None]:
         chances: list[tuple[float, float, float]] = []
         level = None
-        out: list[Candidate] = []
+        out: list[PositionCandidate] = []
         for i in range(start + 1, end):
             text = self.lines[i]
             found = _XG_CHANCES.search(text)
@@ -533,7 +533,7 @@ class _XG(_Parser):
             cube = _XG_CUBE.match(text) if chances else None
             if cube and len(out) < 3:
                 out.append(
-                    Candidate(
+                    PositionCandidate(
                         cube[1].strip(),
                         _float(cube[2]),
                         0.0 - _float(cube[3]) if cube[3] else 0.0,
@@ -576,7 +576,7 @@ class _BGBlitz(_Parser):
         self.need(candidates, _("analysed plays or cube actions"), len(self.lines))
         yield self.record(position, state, kind, candidates, 1, names=names, probabilities=chances)
 
-    def plays(self) -> list[Candidate]:
+    def plays(self) -> list[PositionCandidate]:
         out = []
         for i, text in enumerate(self.lines):
             found = _BGB_PLAY.match(text)
@@ -591,7 +591,7 @@ class _BGBlitz(_Parser):
             if play is None:
                 self.report.error("syntax", _("cannot read the play {text!r}").format(text=found[5]), line=i + 1)
             out.append(
-                Candidate(
+                PositionCandidate(
                     found[5],
                     _float(found[3]),
                     0.0 - _float(found[4]) if found[4] else 0.0,
@@ -603,13 +603,13 @@ class _BGBlitz(_Parser):
             )
         return out
 
-    def cube(self) -> list[Candidate]:
-        out: list[Candidate] = []
+    def cube(self) -> list[PositionCandidate]:
+        out: list[PositionCandidate] = []
         for i, text in enumerate(self.lines):
             found = _BGB_CUBE.match(text)
             if found:
                 out.append(
-                    Candidate(
+                    PositionCandidate(
                         found[1],
                         _float(found[4]),
                         0.0 - _float(found[5]),
@@ -665,7 +665,7 @@ class _Gnubg(_Parser):
                 got = _GNUBG_CUBE.match(line)
                 if got:
                     candidates.append(
-                        Candidate(
+                        PositionCandidate(
                             got[2].strip(),
                             _float(got[3]),
                             0.0 - _float(got[4]) if got[4] else 0.0,
@@ -693,14 +693,16 @@ class _Gnubg(_Parser):
                 got = _GNUBG_PLAY.match(self.lines[i])
                 if _GNUBG_NONE.match(self.lines[i]):  # a forced dance: nothing to weigh
                     candidates.append(
-                        Candidate(self.lines[i].strip(" *"), math.nan, 0.0, play=Play(), played=True, line=i + 1)
+                        PositionCandidate(
+                            self.lines[i].strip(" *"), math.nan, 0.0, play=Play(), played=True, line=i + 1
+                        )
                     )
                 if got:
                     play = _play(got[4])
                     if play is None and "cannot" not in got[4].lower():
                         self.report.error("syntax", _("cannot read the play {text!r}").format(text=got[4]), line=i + 1)
                     candidates.append(
-                        Candidate(
+                        PositionCandidate(
                             got[4].strip(),
                             _float(got[5]),
                             0.0 - _float(got[6]) if got[6] else 0.0,

@@ -114,9 +114,9 @@ def _open_mat(stream: IO[str], source: str | None) -> Reader:
     kind = _position_kind(stream)
     if kind is not None:  # a position text saved as .txt: its own reader says what it is
         return REGISTRY[kind].open(stream, source)
-    from .mat import read_mat
+    from .mat import iter_mat
 
-    return read_mat(stream, source)
+    return iter_mat(stream, source)
 
 
 def _position_kind(stream: IO[str]) -> str | None:
@@ -173,9 +173,9 @@ def _sgf_writer() -> Writer:
 
 
 def _open_gmd(stream: IO[str], source: str | None) -> Reader:
-    from .gmd import read_gmd
+    from .gmd import iter_gmd
 
-    return read_gmd(stream, source)
+    return iter_gmd(stream, source)
 
 
 def _open_json(stream: IO[str], source: str | None) -> Reader:

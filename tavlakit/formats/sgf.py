@@ -58,7 +58,7 @@ from ..engine.play import Move
 from ..engine.position import Position
 from ..engine.rules import DEFAULT_RULES
 from ..i18n import _
-from ..record.match import GNUBG, Analysis, Candidate, Game, Match, Result, Turn, TurnKind
+from ..record.match import GNUBG, Candidate, Game, Match, RecordedAnalysis, Result, Turn, TurnKind
 from ..record.problem import Problem, Reporter, Severity
 from . import sgfprops as props
 from .sgfprops import Outcome, Roll, letter_point, point_letter
@@ -720,7 +720,7 @@ class _GameReader:
             game.start = start.position_id()
 
 
-def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
+def gnubg_analysis(extra: dict[str, list[str]]) -> RecordedAnalysis | None:
     """gnubg's own analysis of a roll as its SGF keeps it: ``A[i][play]...``
     (the index of the play made among the plays weighed, each ``move E ver
     N`` and five probabilities and the equity, EMG), ``LU[luck]`` (EMG) and
@@ -747,16 +747,16 @@ def gnubg_analysis(extra: dict[str, list[str]]) -> Analysis | None:
     cube = gnubg_cube_options(extra.get("sgf:DA", []))
     if error is None and found is None and not cube:
         return None
-    return Analysis(GNUBG, error, found, cube_options=cube)
+    return RecordedAnalysis(GNUBG, error, found, cube_options=cube)
 
 
-def gnubg_cube_analysis(extra: dict[str, list[str]]) -> Analysis | None:
+def gnubg_cube_analysis(extra: dict[str, list[str]]) -> RecordedAnalysis | None:
     """gnubg's analysis of a double, take or drop (its node's ``DA``): the
     cube options as candidates; None where the node holds none. The error
     is left to the judge, who knows the match score (gnubg writes match
     winning chances)."""
     options = gnubg_cube_options(extra.get("sgf:DA", []))
-    return Analysis(GNUBG, candidates=options, level=options[0].level) if options else None
+    return RecordedAnalysis(GNUBG, candidates=options, level=options[0].level) if options else None
 
 
 def gnubg_cube_options(values: Sequence[str]) -> tuple[Candidate, ...]:

@@ -218,6 +218,11 @@ def source_name(path: str | Path) -> str:
     return STDIN if str(path) in ("-", STDIN) else str(path)
 
 
+def output_stem(path: Path) -> Path:
+    """The path an output is named after: ``stdin`` for standard input (``-``)."""
+    return Path("stdin") if str(path) == "-" else path
+
+
 def read_stream(path: str | Path) -> tuple[bytes, str] | None:
     """The bytes and name of an input that is a stream, not a file on disk:
     ``-`` (standard input), a pipe (``/dev/stdin`` piped, ``<(...)``). A

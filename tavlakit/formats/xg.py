@@ -20,7 +20,7 @@ board array (:class:`~tavlakit.engine.position.Position`). A move is a pair of
 of -1 ends the list.
 
 What the file holds of XG's analysis is kept on each turn as a
-:class:`~tavlakit.record.match.Analysis` by ``"XG"`` (errors as the equity lost,
+:class:`~tavlakit.record.match.RecordedAnalysis` by ``"XG"`` (errors as the equity lost,
 >= 0, in EMG: normalised to the cube, as XG's equities are, so that a
 double/pass is +1 at any cube and score; XG's -1000, not analysed, is
 ``None``). XG writes its errors with signs of its own (checked on every
@@ -61,7 +61,7 @@ from ..engine.movegen import flipped
 from ..engine.play import BAR, OFF, Move
 from ..engine.position import Position
 from ..i18n import N_, _
-from ..record.match import XG, Analysis, Candidate, Game, Match, Result, Turn
+from ..record.match import XG, Candidate, Game, Match, RecordedAnalysis, Result, Turn
 from ..record.problem import Reporter
 
 __all__ = ["MAGIC", "RECORD_SIZE", "XgReader", "read_xg", "rtf_text"]
@@ -734,7 +734,7 @@ class _GameBuilder:
                 cube=2 * value,
                 comment=comment,
                 line=number,
-                analysis=Analysis(XG, _error(errors[0]), level=level, candidates=options),
+                analysis=RecordedAnalysis(XG, _error(errors[0]), level=level, candidates=options),
             )
         )
         if take == 2:
@@ -744,7 +744,9 @@ class _GameBuilder:
                     "beaver",
                     cube=4 * value,
                     line=number,
-                    analysis=Analysis(XG, _error(errors[2] if errors[2] > NOT_ANALYSED else errors[1]), level=level),
+                    analysis=RecordedAnalysis(
+                        XG, _error(errors[2] if errors[2] > NOT_ANALYSED else errors[1]), level=level
+                    ),
                 )
             )
             if beaver != 1 or raccoon > 0:
@@ -759,7 +761,7 @@ class _GameBuilder:
                     1 - player,
                     "take" if take else "drop",
                     line=number,
-                    analysis=Analysis(XG, _error(errors[1]), level=level),
+                    analysis=RecordedAnalysis(XG, _error(errors[1]), level=level),
                 )
             )
 
@@ -789,7 +791,7 @@ class _GameBuilder:
         if played and level is not None:
             raw = bytes(record[_DATA_MOVES])
             candidates, chosen = Candidates(raw), _played(raw, end)
-        turn.analysis = Analysis(
+        turn.analysis = RecordedAnalysis(
             XG,
             _error(error) if played else None,
             None if luck <= NOT_ANALYSED else luck + 0.0,

@@ -118,7 +118,7 @@ class MatchFrames:
 # --- the turns ------------------------------------------------------------------
 
 
-def turn_text(turn: Turn, flip: bool = False) -> str:
+def turn_text(turn: Turn, *, flip: bool = False) -> str:
     """A turn as the move list writes it: ``52: 13/8 24/22``, ``Doubles => 2``
     (``flip``: the points written ``25 - p``, Black's in the absolute numbering)."""
     if turn.kind == "roll":
@@ -212,7 +212,7 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
         board = drawer.draw(
             view, step.on_roll, game, (step.cube_after, step.owner_after), over, step.dice, play, turn.kind == "roll"
         )
-        move = turn_text(turn, drawer.flip(step.player))
+        move = turn_text(turn, flip=drawer.flip(step.player))
         label = _("{player} {turn}").format(player=names[step.player], turn=move)
         frames.append(Frame(board, view.position_id(), label, step.on_roll, step, move, list(step.problems)))
     frames[-1].problems.extend(rg.end_problems)

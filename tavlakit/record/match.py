@@ -64,12 +64,12 @@ class Candidate(NamedTuple):
     """How deep it was analysed (``"4-ply"``, ``"XG Roller++"``)."""
 
 
-#: The programs whose analysis a record may hold (:attr:`Analysis.program`).
+#: The programs whose analysis a record may hold (:attr:`RecordedAnalysis.program`).
 GNUBG = "gnubg"
 XG = "XG"
 
 
-class Analysis(NamedTuple):
+class RecordedAnalysis(NamedTuple):
     """The analysis a record holds for a turn, by the program that wrote it
     (kept as written, not recomputed). Errors are the equity lost (>= 0),
     luck the equity a roll gained its roller, in the program's unit: XG's
@@ -117,7 +117,7 @@ class Turn:
     column: int | None = _loc()
     text: str = field(default="", compare=False)
     extra: dict[str, list[str]] = field(default_factory=dict, compare=False)
-    analysis: Analysis | None = None
+    analysis: RecordedAnalysis | None = None
     """What the file's own analyser said about this turn."""
 
     @property

@@ -143,6 +143,14 @@ def internal_problem(path: str | Path, exc: Exception) -> Problem:
     )
 
 
+def nothing_read(problems: Sequence[Problem], games: int) -> bool:
+    """Whether nothing could be read from an input: no game, and an error
+    about the input itself (missing, unreadable, binary, empty, notes, a
+    JSON that is not a match). Such an input is never converted or shown,
+    and makes a command's exit status 2."""
+    return not games and any(p.severity == "error" for p in problems)
+
+
 class Finding(NamedTuple):
     """What an engine-level judge found, before a :class:`Reporter` locates it."""
 

@@ -218,7 +218,7 @@ def realise(
                 boards[key] = tuple(made)
             return
         if not remaining:
-            left = " ".join(Move(paths[i][0], paths[i][1]).text(flip) for i in pending)
+            left = " ".join(Move(paths[i][0], paths[i][1]).text(flip=flip) for i in pending)
             fail(depth, _("the dice {dice} do not reach: {left} is left over").format(dice=_dice_text(pool), left=left))
             return
         seen: set[tuple[int, int, int]] = set()
@@ -241,7 +241,7 @@ def realise(
     for move in written:
         if move.dst >= move.src:
             return boards, Finding(
-                "illegal-play", "error", _("{move} does not move forward").format(move=move.text(flip))
+                "illegal-play", "error", _("{move} does not move forward").format(move=move.text(flip=flip))
             )
     try:
         search(pool)
@@ -256,7 +256,7 @@ def _blocked(s: Sequence[int], src: int, die: int, hi: int, move: Move, flip: bo
     """Why the checker on ``src`` may not move ``die`` pips (``hi``: :func:`highest`;
     ``flip``: points written ``25 - p``)."""
     dst = src - die
-    text = move.text(flip)
+    text = move.text(flip=flip)
     if s[src] <= 0:
         return Finding(
             "illegal-play",

@@ -30,7 +30,7 @@ GAME_BUDGET = 100000
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Guess:
     """A board the mover may have after a faulty turn, and how it came about."""
 
     board: Board
@@ -43,9 +43,9 @@ class Candidate:
 
 @dataclass
 class Choice:
-    """The candidate chosen and how many later rolls it fits."""
+    """The guess chosen and how many later rolls it fits."""
 
-    candidate: Candidate
+    guess: Guess
     fits: int
     to_end: bool
     spent: int = 0
@@ -53,7 +53,7 @@ class Choice:
 
 
 def choose(
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Guess],
     game: Game,
     index: int,
     player: int,
@@ -72,7 +72,7 @@ def choose(
     ``decide`` the look stops as soon as one candidate is left (``fits`` then
     counts the rolls looked at).
     """
-    alive: list[tuple[Candidate, Board]] = []  # each with the board of the side that moved last
+    alive: list[tuple[Guess, Board]] = []  # each with the board of the side that moved last
     seen: set[Board] = set()
     for candidate in candidates:
         if candidate.board not in seen:

@@ -93,7 +93,7 @@ def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tupl
                     ),
                 )
             ]
-        points = rules.points(kind, cube, money)
+        points = rules.points(kind, cube, money=money)
         return _points(
             game,
             length,
@@ -105,7 +105,7 @@ def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tupl
     if not end.known:
         return []
     # the game did not end on the board: a resignation
-    allowed = {rules.points(k, cube, money) for k in ("single", "mars", "backgammon")}
+    allowed = {rules.points(k, cube, money=money) for k in ("single", "mars", "backgammon")}
     values = _(" or ").join(str(p) for p in sorted(allowed))  # the separator of "2 or 4 or 6"
     return _points(
         game, length, allowed, _("a resigned game at cube {cube} is worth {values}").format(cube=cube, values=values)

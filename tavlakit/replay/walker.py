@@ -43,7 +43,7 @@ from .legality import (
     notation,
     physical,
 )
-from .resync import BUDGET, GAME_BUDGET, Candidate, Choice, choose
+from .resync import BUDGET, GAME_BUDGET, Choice, Guess, choose
 from .scoring import Ending, judge_result
 
 #: Legal plays offered as candidates after a fault, closest to the written first.
@@ -80,7 +80,7 @@ class Step:
     unknown play ('???', gnubg's 'Illegal play') or dice that are not dice."""
     resync: str | None = None
     """After a fault, how the board after was chosen (a
-    :attr:`Candidate.how <tavlakit.replay.resync.Candidate.how>`); ``None`` when it was not."""
+    :attr:`Guess.how <tavlakit.replay.resync.Guess.how>`); ``None`` when it was not."""
     cube_after: int = 1
     owner_after: int | None = None
     on_roll: int = 0
@@ -500,17 +500,17 @@ class _GameWalker:
         if self.synced and self.views:
             board = self.views[missing].board
             legal = any_roll(board, self.rules)
-            candidates = [Candidate(board, (), "unchanged"), *(Candidate(b, m, "legal") for b, m in legal.items())]
+            candidates = [Guess(board, (), "unchanged"), *(Guess(b, m, "legal") for b, m in legal.items())]
             choice = self.choose(candidates, index - 1, missing)
-            self.set_view(missing, Position.trusted(choice.candidate.board))
-            if choice.candidate.moves:
+            self.set_view(missing, Position.trusted(choice.guess.board))
+            if choice.guess.moves:
                 message = _(
                     "{problem}; a turn of {other} is not written: the game goes on after {play}, the "
                     "legal play under which the next {count} roll(s) fit"
                 ).format(
                     problem=message,
                     other=names[missing],
-                    play=notation(choice.candidate.moves, self.flip(missing)),
+                    play=notation(choice.guess.moves, self.flip(missing)),
                     count=choice.fits,
                 )
             else:
@@ -530,7 +530,7 @@ class _GameWalker:
             return readings[0]
         if self.marks_hits:
             readings = by_marks(readings, turn.moves)
-        picked = self.choose([Candidate(b, m, "written") for b, m in readings], index, turn.player, True).candidate
+        picked = self.choose([Guess(b, m, "written") for b, m in readings], index, turn.player, True).guess
         return picked.board, picked.moves
 
     def moved(self, turn: Turn, after: Position, made: tuple[Move, ...]) -> None:
@@ -552,10 +552,10 @@ class _GameWalker:
             lost.last_line = turn.line
             self.resync(index, turn, before, self.legal_candidates(ranked, before.board), "")
             return
-        candidates = [Candidate(board, moves, "written") for board, moves in (verdict.reached or {}).items()]
+        candidates = [Guess(board, moves, "written") for board, moves in (verdict.reached or {}).items()]
         if written:
             done = physical(before.board, written)
-            candidates.append(Candidate(done.board, done.applied, "physical"))
+            candidates.append(Guess(done.board, done.applied, "physical"))
         candidates.extend(self.legal_candidates(ranked, before.board))
         if written:
             candidates.extend(self.extra_turn(before.board, (verdict.dice[0], verdict.dice[1]), written))
@@ -564,37 +564,37 @@ class _GameWalker:
         if not written:
             self.lost[turn.player] = _Lost(self.out.problems.index(problem))
 
-    def legal_candidates(self, ranked: list[tuple[Board, tuple[Move, ...]]], board: Board) -> list[Candidate]:
-        return [Candidate(b, moves, "legal") for b, moves in ranked[:CANDIDATES]] + [Candidate(board, (), "unchanged")]
+    def legal_candidates(self, ranked: list[tuple[Board, tuple[Move, ...]]], board: Board) -> list[Guess]:
+        return [Guess(b, moves, "legal") for b, moves in ranked[:CANDIDATES]] + [Guess(board, (), "unchanged")]
 
-    def unknown_dice(self, board: Board, written: tuple[Move, ...]) -> list[Candidate]:
+    def unknown_dice(self, board: Board, written: tuple[Move, ...]) -> list[Guess]:
         """Candidates for moves written with dice that are not dice."""
         done = physical(board, written)
         return [
-            Candidate(done.board, done.applied, "physical"),
+            Guess(done.board, done.applied, "physical"),
             *self.legal_candidates(closest(any_roll(board, self.rules), written), board),
         ]
 
-    def extra_turn(self, board: Board, dice: tuple[int, int], written: tuple[Move, ...]) -> list[Candidate]:
+    def extra_turn(self, board: Board, dice: tuple[int, int], written: tuple[Move, ...]) -> list[Guess]:
         """Boards where the written play is legal after one more, unwritten
         turn of the mover (a lost row: the two turns before it not written)."""
         out = []
         for between, moves in any_roll(board, self.rules).items():
             verdict = judge(between, dice, written, self.rules)
             if verdict.after is not None:
-                out.append(Candidate(verdict.after, moves, "extra-turn"))
+                out.append(Guess(verdict.after, moves, "extra-turn"))
         return out
 
-    def choose(self, candidates: list[Candidate], index: int, player: int, decide: bool = False) -> Choice:
+    def choose(self, candidates: list[Guess], index: int, player: int, decide: bool = False) -> Choice:
         """:func:`~tavlakit.replay.resync.choose` within what is left of the game's budget."""
         choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget), decide)
         self.budget -= choice.spent
         return choice
 
-    def resync(self, index: int, turn: Turn, before: Position, candidates: list[Candidate], message: str) -> str:
+    def resync(self, index: int, turn: Turn, before: Position, candidates: list[Guess], message: str) -> str:
         """Go on from the best candidate board; ``message`` plus what was done."""
         choice = self.choose(candidates, index, turn.player)
-        picked = choice.candidate
+        picked = choice.guess
         self.moved(turn, Position.trusted(picked.board), picked.moves)
         self.how = picked.how
         done = self.done(choice, turn, before)
@@ -602,7 +602,7 @@ class _GameWalker:
 
     def done(self, choice: Choice, turn: Turn, before: Position) -> str:
         """What a resynchronisation did, in words."""
-        picked = choice.candidate
+        picked = choice.guess
         flip = self.flip(turn.player)
         if picked.how == "written":
             return _("applied as written")
@@ -771,6 +771,7 @@ def replay_game(
     game: Game,
     rules: Rules,
     match: Match | None = None,
+    *,
     crawford: bool = False,
     strict: bool = False,
     report: Reporter | None = None,
@@ -803,6 +804,7 @@ def replay_game(
 def replay(
     match: Match,
     rules: Rules | None = None,
+    *,
     strict: bool = False,
     games: Iterable[Game] | None = None,
     numbering: NumberingLike | None = None,
@@ -825,12 +827,20 @@ def replay(
             here.emit(finding)
         marked = marked or marks_hits(game)  # this game or an earlier one
         yield replay_game(
-            game, rules, match, scores.crawford(game, score, rules), strict, base, numbering, marked, here.problems
+            game,
+            rules,
+            match,
+            crawford=scores.crawford(game, score, rules),
+            strict=strict,
+            report=base,
+            numbering=numbering,
+            marks=marked,
+            found=here.problems,
         )
 
 
 def validate(
-    match: Match, rules: Rules | None = None, strict: bool = False, games: Iterable[Game] | None = None
+    match: Match, rules: Rules | None = None, *, strict: bool = False, games: Iterable[Game] | None = None
 ) -> Report:
     """Replay ``match`` and collect every problem, reading problems included.
 
@@ -843,7 +853,7 @@ def validate(
     collect = Reporter(report.problems, strict, file=match.source)
     collect.take(match.problems)
     unmarked = []
-    for replayed in replay(match, rules, strict, games):
+    for replayed in replay(match, rules, strict=strict, games=games):
         report.games += 1
         report.plays += replayed.plays
         report.problems.extend(replayed.game.problems)
