@@ -18,7 +18,7 @@ from tavlakit.pictures import viewer
 from tavlakit.record.match import Match
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT = REPO.parents[1] / "shared" / "corpus"
+DEFAULT = REPO.parent / "shared" / "corpus"
 LONG = "raccoon/gnubg_eval_20260410_051307.txt"  # 50 money games, gnubg against a bot
 
 
