@@ -10,6 +10,7 @@ reST roles as they are written), and nothing is fetched: no intersphinx.
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 import types
 from pathlib import Path
@@ -36,9 +37,10 @@ suppress_warnings = ["myst.header"]  # the README (the front page) starts its se
 
 # The reference documents each module's own members; a package's docstring
 # names what it hands on (its __all__ would document them twice).
-autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True, "undoc-members": True}
+autodoc_default_options = {"members": True, "ignore-module-all": True, "undoc-members": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
+add_module_names = False  # the page and its heading say the module
 autosummary_generate = False
 
 # Every reference to tavlakit must resolve; the standard library's, numpy's,
@@ -53,13 +55,19 @@ BUILTIN_GENERICS = r"(dict|tuple|list|set|frozenset|type)\[.*"
 nitpick_ignore_regex = [
     ("py:.*", rf"({EXTERNAL})(\..*)?"),
     ("py:.*", BUILTIN_GENERICS),
-    ("py:class", r"tavlakit\..*\.[A-Z]"),  # TypeVars (T, F, R...)
+    ("py:(class|obj)", r"tavlakit\..*\.[A-Z]"),  # TypeVars (T, F, R...)
     ("py:class", r"Axes|Token|Floats32"),  # annotations of names imported for type checking only
 ]
 
 html_theme = "alabaster"
 html_title = f"tavlakit {release}"
-html_theme_options = {"description": "Tavla and backgammon records", "fixed_sidebar": True, "show_relbars": True}
+html_theme_options = {
+    "description": "Tavla and backgammon records",
+    "fixed_sidebar": True,
+    "show_relbars": True,
+    "page_width": "1180px",
+    "sidebar_width": "250px",
+}
 html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
 html_static_path: list[str] = []
 
@@ -76,7 +84,20 @@ class FrontDoor(Autosummary):
         names = [name for name in module.__all__ if _linkable(getattr(module, name))]
         self.content = [f"~{_defined_at(module, name)}" for name in names]
         self.arguments = []
+        self.options["nosignatures"] = True  # a dataclass's signature reads badly in one cell
         return super().run()
+
+    def get_items(self, names: list[str]) -> list[tuple[str, str, str, str]]:
+        """Each summary's references as plain code: a first line read out of its module's context."""
+        return [(name, sig, ROLE.sub(_as_code, summary), real) for name, sig, summary, real in super().get_items(names)]
+
+
+ROLE = re.compile(r":[\w:]+:`(~?)([^`<]+?)(?:\s*<[^>]*>)?`")
+
+
+def _as_code(role: re.Match[str]) -> str:
+    short, target = role.groups()
+    return f"``{target.rsplit('.', 1)[-1] if short else target.lstrip('.')}``"
 
 
 def _linkable(obj: Any) -> bool:

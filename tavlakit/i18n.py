@@ -1,6 +1,6 @@
 """Translations of the user-facing text (gettext catalogs; English is the source).
 
-Code marks text with :func:`_` (translate now) or :func:`N_` (mark only, for
+Code marks text with ``_()`` (translate now) or :func:`N_` (mark only, for
 text translated later, such as module-level tables). Problem codes and JSON
 keys are identifiers and are never translated. The catalogs are
 ``locale/<lang>/LC_MESSAGES/tavlakit.po`` (compiled to ``.mo`` beside them);

@@ -1,16 +1,17 @@
 """Analysis of replayed records for Jupyter and the command line.
 
-Frames (pandas): :func:`plays_frame` (one row per turn), :func:`games_frame`,
-:func:`players_frame`, :func:`analyse` (all at once), :func:`to_parquet`.
+Frames (pandas): :func:`~.frames.plays_frame` (one row per turn),
+:func:`~.frames.games_frame`, :func:`~.frames.players_frame`,
+:func:`~.collection.analyse` (all at once), :func:`~.frames.to_parquet`.
 Dice luck and play errors: :mod:`.luck`; gnubg's statistics of each
-match and every judged turn: :func:`statistics_frame`,
-:func:`decisions_frame` (:mod:`.judge`, :mod:`.statistics`,
+match and every judged turn: :func:`~.statistics.statistics_frame`,
+:func:`~.statistics.decisions_frame` (:mod:`.judge`, :mod:`.statistics`,
 :mod:`.decisions`). Outcomes and dice fairness: :mod:`.outcomes`,
-:mod:`.dice`.
-Charts: :mod:`.plots` (matplotlib is imported only when drawing).
-Collections: :func:`analyse` of paths on every core (:mod:`.collection`),
-an incremental Parquet store (:mod:`.store`, :func:`open_store`), Dask
-DataFrames (:mod:`.dask`, imported on first use: ``tavlakit[dask]``).
+:mod:`.dice`. Charts: :mod:`.plots` (matplotlib is imported only when
+drawing). Collections: :func:`~.collection.analyse` of paths on every core
+(:mod:`.collection`), an incremental Parquet store (:mod:`.store`,
+:func:`~.store.open_store`), Dask DataFrames (:mod:`.dask`, imported on
+first use: ``tavlakit[dask]``).
 """
 
 from ..evaluation.equity import Evaluator, equity

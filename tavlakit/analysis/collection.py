@@ -136,7 +136,7 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
 
 
 def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: bool = False) -> Analysis:
-    """One :class:`Analysis` of files analysed apart, in their order; see
+    """One :class:`~tavlakit.analysis.frames.Analysis` of files analysed apart, in their order; see
     :func:`assemble`. ``statistics=True``: the files were analysed with
     statistics, whose rows make the analysis' statistics and decisions."""
     builders = (Builder(frames.PLAY_COLUMNS), Builder(frames.GAME_COLUMNS))
@@ -172,7 +172,7 @@ def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: boo
 def assemble(
     plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]], dedupe: bool = False
 ) -> Analysis:
-    """The :class:`Analysis` of files' rows put end to end: ``files`` holds
+    """The :class:`~tavlakit.analysis.frames.Analysis` of files' rows put end to end: ``files`` holds
     each file's (source, fingerprint, own problems) in order. The short
     ``match`` labels are given over the whole collection. With ``dedupe`` a
     file holding the same match as an earlier one leaves its rows out and
@@ -224,8 +224,8 @@ def analyse(
     (:func:`~tavlakit.analysis.frames.analyse_matches`).
 
     ``statistics=True`` also judges every game in that one replay, as
-    gnubg's ``analyse match`` does: :attr:`Analysis.statistics` and
-    :attr:`Analysis.decisions` (with the match equity table ``met``, a
+    gnubg's ``analyse match`` does: :attr:`~tavlakit.analysis.frames.Analysis.statistics` and
+    :attr:`~tavlakit.analysis.frames.Analysis.decisions` (with the match equity table ``met``, a
     table or its path, default gnubg's; ``ply`` 0, 1 or 2). Without it they
     are worked out on first use, which reads and replays everything again.
 

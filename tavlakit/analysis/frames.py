@@ -304,7 +304,7 @@ def analyse_matches(
     """Replay every match once and build the plays and games frames.
 
     ``luck=False`` skips the neural-net columns (``luck``, ``luck_mark``,
-    ``choices``, ``error``), which is much faster. (:func:`~tavlakit.analysis.analyse`
+    ``choices``, ``error``), which is much faster. (:func:`~tavlakit.analysis.collection.analyse`
     takes paths too.) ``statistics=True`` also judges every game in the same
     replay: :attr:`Analysis.statistics` and :attr:`Analysis.decisions` (with
     the match equity table ``met``, a table or its path, default gnubg's,
@@ -352,7 +352,7 @@ def rows(
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, *, luck: bool = True) -> pd.DataFrame:
-    """One row per turn (rolls and cube actions); see :data:`PLAY_COLUMNS`.
+    """One row per turn (rolls and cube actions); see :data:`~tavlakit.collections.schema.PLAY_COLUMNS`.
 
     Pips and board events are seen by the turn's player (``opp_*``: the
     opponent); ``luck`` is in equity units of the rules (:mod:`.luck`),
@@ -367,7 +367,7 @@ def plays_frame(matches: Matches, rules: Rules | None = None, *, luck: bool = Tr
 
 
 def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:
-    """One row per game; see :data:`GAME_COLUMNS`. ``result_kind`` follows
+    """One row per game; see :data:`~tavlakit.collections.schema.GAME_COLUMNS`. ``result_kind`` follows
     the rules in force (from the board, else from points / cube for a
     resignation); ``kind_none_borne_off`` and ``kind_outside_home`` judge
     the final board under each mars definition (empty when the game did

@@ -3,7 +3,7 @@
 The luck of a roll is the equity after the best play for the roll thrown
 minus the average, over all 36 throws, of the equity after the best play
 for each (0-ply, cubeless, in the equity of the rules in force; see
-:mod:`.equity`). For the opening roll under ``use-opening-dice`` gnubg
+:mod:`~tavlakit.evaluation.equity`). For the opening roll under ``use-opening-dice`` gnubg
 averages over the 30 non-doubles, 15 with each side starting, because the
 same throw decides who starts: :func:`opening_luck`. Under ``reroll`` the
 first roll is an ordinary roll.

@@ -91,7 +91,7 @@ def update(
     are kept. ``net``: the weights to work the luck out with from now on
     (:func:`~tavlakit.evaluation.net.use_net`; default the net in use; a
     Dask worker needs the file at the same path); a file analysed with
-    other weights is analysed again. Raises :class:`StoreError` for a folder
+    other weights is analysed again. Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
     that is not a store it may write, or an input that does not exist,
     before writing anything."""
     store = Store(folder)
@@ -250,7 +250,7 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
-    """The store's frames, as :func:`~tavlakit.analysis.analyse` of its files gives them."""
+    """The store's frames, as :func:`~tavlakit.analysis.collection.analyse` of its files gives them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

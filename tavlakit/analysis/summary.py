@@ -1,4 +1,4 @@
-"""Summary tables of an :class:`Analysis`: one row per player, or per file and player."""
+"""Summary tables of an :class:`~tavlakit.analysis.frames.Analysis`: one row per player, or per file and player."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ R = TypeVar("R")
 AHEAD = 4
 
 #: What a long job calls as it goes: ``progress(done, total)``; the caller
-#: decides what to show (the command line draws a bar: :mod:`tavlakit.cli.console`).
+#: decides what to show (the command line draws a bar: ``tavlakit.cli.console``).
 Progress = Callable[[int, int], None]
 
 

@@ -30,41 +30,39 @@ RESULT_MULTIPLIER = {"single": 1, "mars": 2, "backgammon": 3}
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules a game is played under.
-
-    Attributes:
-        opening: ``"reroll"`` (001, Turkish custom): after the opening throw
-            the starter throws both dice again, so the first play may be a
-            double. ``"use-opening-dice"`` (001, 003, international): the
-            starter plays the two opening dice, never a double.
-        larger_die: when either die alone can be played but not both, the
-            larger must be played (001). ``False`` follows 003: any may be.
-        hit_and_run: a checker that hits in the mover's own home may move on
-            in the same turn (vur-kaç; 000 says nothing forbids it).
-        mars: when a loss is a mars (gammon): ``"none-borne-off"`` (001, 002,
-            003: the loser has borne off nothing) or ``"outside-home"`` (000:
-            the loser still has a checker outside its home, bar included).
-        backgammon: a mars is worth 3 when the loser also has a checker on
-            the bar or in the winner's home (003; international only).
-        cube: the doubling cube is in play (003).
-        jacoby: in money play a mars or backgammon counts only after the cube
-            was turned (003).
-        beaver: the taker may redouble at once and keep the cube (003).
-        automatic_doubles: equal opening dice double the stake (003).
-        crawford: no doubling in the game after a side first reaches match
-            point minus one (003).
-    """
+    """The rules a game is played under: one field per option, each naming
+    the Turkish source text (000-003, ``docs/rules.md``) it comes from."""
 
     opening: Opening = "reroll"
+    """``"reroll"`` (001, Turkish custom): after the opening throw the starter
+    throws both dice again, so the first play may be a double.
+    ``"use-opening-dice"`` (001, 003, international): the starter plays the
+    two opening dice, never a double."""
     larger_die: bool = True
+    """When either die alone can be played but not both, the larger must be
+    played (001). ``False`` follows 003: any may be."""
     hit_and_run: bool = True
+    """A checker that hits in the mover's own home may move on in the same
+    turn (vur-kaç; 000 says nothing forbids it)."""
     mars: Mars = "none-borne-off"
+    """When a loss is a mars (gammon): ``"none-borne-off"`` (001, 002, 003:
+    the loser has borne off nothing) or ``"outside-home"`` (000: the loser
+    still has a checker outside its home, bar included)."""
     backgammon: bool = False
+    """A mars is worth 3 when the loser also has a checker on the bar or in
+    the winner's home (003; international only)."""
     cube: bool = False
+    """The doubling cube is in play (003)."""
     jacoby: bool = False
+    """In money play a mars or backgammon counts only after the cube was
+    turned (003)."""
     beaver: bool = False
+    """The taker may redouble at once and keep the cube (003)."""
     automatic_doubles: bool = False
+    """Equal opening dice double the stake (003)."""
     crawford: bool = False
+    """No doubling in the game after a side first reaches match point minus
+    one (003)."""
 
     def __post_init__(self) -> None:
         if self.opening not in OPENINGS:

@@ -33,15 +33,14 @@ of a race backgammon where it comes out 0 without gnubg's table. On
 boards scattered at random) every one of the 74 000 not left to that
 table came out within 5e-7 of gnubg-nn, with gnubg-nn's weights and
 with gnubg's. :func:`race_backgammon` says which boards need the table
-(half the race boards of the reference records' plays). A race board
-takes about 0.6 µs in batches of 450 (1 in batches of 50; gnubg-nn, a
-board at a time: 2.3).
+(half the race boards of the reference records' plays).
 
-The kernels are compiled by numba (cached on disk: about 9 s the first time,
-then a fifth of a second to load); in batches of 450 boards they take about
-1.7 µs a board (inputs 0.7) on the plays of gnubg's positions and 3 (inputs
-1.8) on positions of random play, where blots abound; a call costs about 15
-µs (``benchmarks/net_inputs.py``; gnubg-nn, a board at a time: 3.8 µs).
+The kernels are compiled by numba on first use and cached on disk (some
+seconds once per machine, then a fraction of a second to load); they are
+made for batches (a call has a cost of its own, so every play of a game is
+scored in one). How many µs a board, in batches of each size, against
+gnubg-nn a board at a time: ``benchmarks/net_inputs.py`` and its section
+of ``benchmarks/README.md``.
 
 Each side's 25 inputs ("half"), of the side ``me`` against ``op``
 (points counted from the side's own ace, 24 the bar; ``ob``: 23 minus the

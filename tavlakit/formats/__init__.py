@@ -62,7 +62,7 @@ Paths = str | Path | Iterable[str | Path]
 
 
 class RecordFiles(list[Path]):
-    """The record files found, and in :attr:`problems` one ``not-a-record``
+    """The record files found, and in :attr:`~RecordFiles.problems` one ``not-a-record``
     note per folder that holds files of a kind tavlakit does not read."""
 
     def __init__(self) -> None:
@@ -236,12 +236,14 @@ def read_match(path: str | Path | IO[str] | IO[bytes], fmt: str | None = None) -
 class Matches(Iterator[Match]):
     """Matches read one file after another (see :func:`read_matches`).
 
-    :attr:`files` are the files to read and :attr:`problems` the notes
+    :attr:`~Matches.files` are the files to read and :attr:`~Matches.problems` the notes
     about what was not read (files of other kinds in a folder).
     """
 
     def __init__(self, files: RecordFiles, fmt: str | None) -> None:
+        #: The record files to read.
         self.files = files
+        #: Notes about what was not read (files of other kinds in a folder).
         self.problems = files.problems
         self._matches = (_whole(path, fmt) for path in files)
 
@@ -277,7 +279,7 @@ def write_match(
     written (``lost-on-write`` problems), never dropping it silently.
 
     ``options`` go to the format's writer (``numbering="absolute"`` for
-    .mat, see :class:`WriteOptions`); one the format does not take, or a
+    .mat, see :class:`~tavlakit.formats.registry.WriteOptions`); one the format does not take, or a
     value it cannot take, raises ``ValueError`` before anything is written.
     """
     name = str(path) if isinstance(path, (str, Path)) else getattr(path, "name", None)

@@ -409,11 +409,12 @@ class _Game:
 
 
 class GmdReader:
-    """A Gibbon Match Dump opened for reading: :attr:`match` holds the
+    """A Gibbon Match Dump opened for reading: :attr:`~GmdReader.match` holds the
     header; :meth:`games` yields the games one at a time."""
 
     def __init__(self, stream: IO[str], source: str | None = None) -> None:
         self.source = source
+        #: The match read so far: its header at first, its games as they are read.
         self.match = Match(source=source)
         self.report = Reporter(self.match.problems, file=source)
         self._lines = self._entries(stream)

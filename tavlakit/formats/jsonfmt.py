@@ -412,13 +412,14 @@ def _header(data: Any, source: str | None) -> tuple[Match, list[Any]]:
 
 
 class JsonReader:
-    """A JSON match opened for reading: :attr:`match` holds the header (no
+    """A JSON match opened for reading: :attr:`~JsonReader.match` holds the header (no
     games); :meth:`games` converts the games one at a time (the JSON text
     itself is parsed whole). Bad JSON or a bad header gives a header whose
     ``problems`` say where and no games; nothing is raised."""
 
     def __init__(self, given: str | bytes | Path | IO[str], source: str | None = None) -> None:
         stream, source, decoding = open_input(given, source)
+        #: The match read so far: its header at first, its games as they are read.
         self.match = Match(source=source)
         self._games: list[Any] = []
         try:

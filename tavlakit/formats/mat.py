@@ -369,11 +369,12 @@ class _GameBuilder:
 
 
 class MatReader:
-    """A transcript opened for reading: :attr:`match` holds the header (players,
+    """A transcript opened for reading: :attr:`~MatReader.match` holds the header (players,
     length, tags, comments); :meth:`games` yields the games one at a time."""
 
     def __init__(self, lines: Iterable[str], source: str | None = None) -> None:
         self.source = source
+        #: The match read so far: its header at first, its games as they are read.
         self.match = Match(source=source)
         self.report = Reporter(self.match.problems, file=source)
         self._numbering = Numbering.RELATIVE

@@ -20,7 +20,7 @@ error the file gives, in the file's order.
 The position comes from the file's own IDs (all of them, which must agree)
 and is checked against the board the file draws; a disagreement is a
 located ``position-mismatch`` error. Scores, the cube owner and names are
-given as (side on roll, opponent), like :meth:`Position.pips`.
+given as (side on roll, opponent), like :meth:`~tavlakit.engine.position.Position.pips`.
 
 >>> record = read_position('''XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10
 ...

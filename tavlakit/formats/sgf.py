@@ -21,7 +21,7 @@ True
 ('l', 13)
 
 Hits are not written in SGF: the reader replays the moves on a board to
-set :attr:`Move.hit` as a ``.mat`` transcript marks them (after a move the
+set :attr:`~tavlakit.engine.play.Move.hit` as a ``.mat`` transcript marks them (after a move the
 board cannot make, the rest of the game keeps ``hit=False``; judging the
 play is the replayer's job). Properties the
 record has no field for are kept as raw text in ``extra`` dictionaries so a
@@ -39,7 +39,7 @@ the tags ``EventDate`` (``YYYY.MM.DD``), ``Event``, ``Round``, ``Site``,
 ``Transcriber``, ``Player 1 Rating``, ``Player 2 Rating``; ``GC`` becomes
 ``Match.comments``. ``RU`` words become tags (``Crawford``/``Jacoby`` ``On``,
 ``Variation`` for Nackgammon and Hypergammon, ``Cube`` ``Off`` for
-``NoCube``) and ``CrawfordGame`` sets :attr:`Game.crawford`. Every other
+``NoCube``) and ``CrawfordGame`` sets :attr:`~tavlakit.record.match.Game.crawford`. Every other
 tag (a .mat's ``Variation "Tavla"``, ``Rules``, site-specific tags) goes
 into tavlakit's own root property ``TK[Key=Value]``, which gnubg loads and
 ignores.

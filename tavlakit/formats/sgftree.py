@@ -4,7 +4,7 @@ This layer knows SGF's syntax only, nothing of any game: a collection is
 a list of :class:`GameTree`, each a sequence of :class:`Node` and its side
 variations; a node holds :class:`Property` values as raw text (escapes
 removed). The LALR grammar is ``grammars/sgf.lark``; its parser is built
-once, with the :class:`_Trees` transformer, so no parse tree is kept.
+once, with the ``_Trees`` transformer, so no parse tree is kept.
 
 >>> from tavlakit.record.problem import Reporter
 >>> [tree] = parse(r"(;GM[6]C[a \\] b];W[31fehe])", Reporter())

@@ -447,7 +447,7 @@ def _date(days: float) -> datetime | None:
 
 
 class XgReader:
-    """An ``.xg`` file opened for reading: :attr:`match` holds the header
+    """An ``.xg`` file opened for reading: :attr:`~XgReader.match` holds the header
     (players, length, tags, match comments); :meth:`games` builds the
     games one at a time from the records."""
 
@@ -461,6 +461,7 @@ class XgReader:
             name = getattr(given, "name", None)
             source = source or (name if isinstance(name, str) else None)
             data = given.read()
+        #: The match read so far: its header at first, its games as they are read.
         self.match = Match(source=source)
         self.report = Reporter(self.match.problems, file=source)
         self._records = memoryview(b"")

@@ -3,7 +3,7 @@
 :func:`board` draws a :class:`~tavlakit.engine.position.Position` as one
 self-contained SVG (no fonts, images or scripts from outside; a viewBox, so
 it is sharp at any size). The side to move ("side 0", the first board of
-:meth:`Position.points`) plays at the bottom, its home board bottom right,
+:meth:`~tavlakit.engine.position.Position.points`) plays at the bottom, its home board bottom right,
 as gnubg shows it; ``flipped=True`` puts it at the top.
 
 Match-level options (``names``, ``score``, the cube owner) are given per

@@ -41,7 +41,8 @@ from . import svg
 if TYPE_CHECKING:  # the analysis (pandas, gnubg-nn) is imported only with analyse=True
     from ..evaluation.equity import Evaluator
 
-#: gnubg's marks of a checker play by the equity it lost (doubtful, bad, very bad).
+#: The move list's marks of a checker play by the cubeless equity it lost (doubtful, bad, very bad):
+#: gnubg's symbols; gnubg 1.07's own thresholds (``show analysis``: 0.03, 0.06, 0.12) are the statistics'.
 ERROR_MARKS = ((0.16, "??"), (0.08, "?"), (0.04, "?!"))
 _ICONS = {
     name: f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="{path}"/></svg>'
@@ -553,7 +554,7 @@ def build(
     turn, its game's start or end, or (about the whole match) at the top.
     The labels, the moves and the problems write the points in ``numbering``
     (:class:`~tavlakit.engine.numbering.Numbering`; default: the file's,
-    :attr:`Match.numbering`).
+    :attr:`~tavlakit.record.match.Match.numbering`).
     """
     chosen = Numbering.parse(match.numbering if numbering is None else numbering)
     rules = rules or default_rules(match)

@@ -3,7 +3,7 @@
 Players are numbered 0 and 1: 0 is the left column of a Jellyfish
 transcript and White (``PW``) in gnubg's SGF; 1 the right column, Black.
 Moves are in the mover's own numbering (24..1, 25 = bar, 0 = off), as
-written: a merged move such as ``24/13`` stays one :class:`Move`.
+written: a merged move such as ``24/13`` stays one :class:`~tavlakit.engine.play.Move`.
 
 Fields that say where something was written (line, column, raw text) are
 left out of equality, so a match read from two formats compares equal when
@@ -122,7 +122,7 @@ class Turn:
 
     @property
     def play(self) -> Play:
-        """The written moves as a :class:`Play`."""
+        """The written moves as a :class:`~tavlakit.engine.play.Play`."""
         return Play(self.moves)
 
 

@@ -67,7 +67,7 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
     """Judge ``written`` for ``dice`` on ``board`` (dice must be 1-6).
 
     No written move is legal only when no legal move exists. With ``flip``
-    the messages write points as ``25 - p`` (see :meth:`Move.text`).
+    the messages write points as ``25 - p`` (see :meth:`~tavlakit.engine.play.Move.text`).
     """
     if not written:
         legal = legal_results(board, dice, rules)
@@ -377,7 +377,7 @@ def closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move]) -> li
 
 
 def notation(moves: Sequence[Move], flip: bool = False) -> str:
-    """A play as written text, ``(no move)`` when empty (``flip``: see :meth:`Move.text`)."""
+    """A play as written text, ``(no move)`` when empty (``flip``: see :meth:`~tavlakit.engine.play.Move.text`)."""
     return Play(moves).notation(flip=flip) or _("(no move)")
 
 

@@ -785,7 +785,7 @@ def replay_game(
     Problems go to the returned game's ``problems``, after those ``found``
     before (its score's), through ``report``'s location and strictness when
     given, and each is placed at its step, the start or the end. They write
-    points in ``numbering`` (default: the file's, :attr:`Match.numbering`).
+    points in ``numbering`` (default: the file's, :attr:`~tavlakit.record.match.Match.numbering`).
     """
     match = match or Match()
     base = report or Reporter(strict=strict, file=match.source)
