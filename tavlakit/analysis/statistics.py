@@ -384,7 +384,7 @@ FIBS_OFFSET = 2050.0
 class Tally:
     """One match's statistics and judged turns, fed its replayed games in
     order (:meth:`add`): by :func:`judge_matches`, or by the frames' walker
-    during its one replay (:func:`tavlakit.analysis.analyse` with
+    during its one replay (:func:`tavlakit.analysis.collection.analyse` with
     ``statistics=True``). ``label`` is the match's short label in the
     decision rows."""
 
@@ -484,7 +484,7 @@ class Judging:
 def judge_matches(
     matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | str | Path | None, ply: int = 0
 ) -> Judging:
-    """Replay and judge each match on its own (:func:`tavlakit.analysis.analyse`
+    """Replay and judge each match on its own (:func:`tavlakit.analysis.collection.analyse`
     with ``statistics=True`` judges during the replay that builds its frames)."""
     judging = Judging(met, ply)
     labels = Labels()

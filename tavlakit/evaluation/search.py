@@ -109,6 +109,7 @@ class Search:
     def __init__(
         self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0, ev: Evaluator | None = None
     ) -> None:
+        #: How many plies deeper than 0 plays and cube decisions are judged.
         self.ply = check_plies(ply)
         self.rules = rules
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
@@ -153,7 +154,7 @@ class Search:
 
     def prepare(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
         """Score the 21 rolls of each (position, cube state) at once: each
-        position's plays (:meth:`_plays`), then the cube efficiencies and
+        position's plays (``_plays``), then the cube efficiencies and
         cubeful values of them all in one go per cube state (numpy's cost is
         per call, not per row)."""
         todo = [item for item in dict.fromkeys(wanted) if item not in self._scores]

@@ -64,8 +64,9 @@ class Candidate(NamedTuple):
     """How deep it was analysed (``"4-ply"``, ``"XG Roller++"``)."""
 
 
-#: The programs whose analysis a record may hold (:attr:`RecordedAnalysis.program`).
+#: The programs whose analysis a record may hold (:attr:`RecordedAnalysis.program`): GNU Backgammon (its SGF),
 GNUBG = "gnubg"
+#: and eXtreme Gammon (its ``.xg``).
 XG = "XG"
 
 
