@@ -1,4 +1,4 @@
-"""Speed of gnubg 1.07's contact and crashed net in numba (analysis/net_inputs.py), on one core.
+"""Speed of gnubg 1.07's contact and crashed net in numba (evaluation/net_inputs.py), on one core.
 
 Boards: every play of all 21 rolls from each of the first ``--positions``
 contact positions of gnubg's self-play matches (tests/data/gnubg), in

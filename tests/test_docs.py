@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import typer.main
+from conftest import find_corpus
 
 from tavlakit.cli import app
 from tavlakit.formats.registry import REGISTRY
@@ -150,6 +151,25 @@ def test_every_module_below_the_command_line_is_in_the_api_reference() -> None:
     assert sorted(documented - wanted) == []  # a module that went away leaves the reference too
 
 
+def test_the_pages_name_files_that_exist() -> None:
+    """A path the pages write in code (``formats/registry.py``, ``tests/test_x.py``) is a
+    file of the checkout or of the package; any other, of the shared corpus (checked where
+    it is there). The changelog keeps old paths."""
+    corpus, _ = find_corpus()
+    ours = {path.name for root in (REPO, PACKAGE) for path in root.iterdir()}
+    named = r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|lark|tsv|ipynb|toml|json|xml|cfg|mat|sgf|txt|xg|gmd))`"
+    missing = []
+    for page in PAGES:
+        for path in re.findall(named, text(page)) if page.name != "changelog.md" else []:
+            if path.split("/")[0] in ours:
+                found = (REPO / path).exists() or (PACKAGE / path).exists()
+            else:
+                found = corpus is None or (corpus / path).exists()
+            if not found:
+                missing.append(f"{page.relative_to(REPO)}: {path}")
+    assert missing == []
+
+
 def test_every_command_and_option_is_documented() -> None:
     """Each command has a row in the README's table; each option of each
     command is named in the README or a page (nothing the README said was lost)."""
@@ -193,7 +213,7 @@ def test_the_pages_give_no_figure_of_an_earlier_release() -> None:
 
 
 def test_the_readme_names_every_shared_folder_the_tests_read() -> None:
-    """``../shared/seeds`` beside ``../shared/corpus``: a test skips without each."""
+    """The seeds beside the corpus (both in the project's shared folder): a test skips without each."""
     read = set()
     for path in (REPO / "tests").glob("*.py"):
         read |= set(re.findall(r'"shared"\s*/\s*"(\w+)"', text(path)))
