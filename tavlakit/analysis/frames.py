@@ -45,6 +45,7 @@ from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .pips import turn_facts
 
 if TYPE_CHECKING:
+    from .mistakes import Mistakes
     from .statistics import Judging
 
 Matches = Match | Iterable[Match]
@@ -98,6 +99,26 @@ class Analysis:
         """Keep the statistics and decisions frames worked out in the replay
         that built the frames (:attr:`statistics`, :attr:`decisions`)."""
         self._statistics, self._decisions = statistics, decisions
+
+    def mistakes(self, player: str | None = None, top: int | None = 20, min_error: float = 0.0) -> Mistakes:
+        """The worst decisions of ``player`` (a name; None: both), chequer
+        play and cube, largest error first: at most ``top`` (None: all),
+        each losing at least ``min_error`` EMG; each with its position,
+        dice, score, cube, the play made, the best, the candidates with
+        their equities and the analysis level
+        (:func:`~tavlakit.analysis.mistakes.mistakes`). In Jupyter they show
+        as a table with a board in each row; ``.frame`` is the table."""
+        from .mistakes import mistakes
+
+        return mistakes(self, player, top, min_error)
+
+    def find(self, position: str | Position, swapped: bool = False) -> pd.DataFrame:
+        """Every turn where ``position`` stood before it (a Position, Position
+        ID, ``PosID:MatchID`` or XGID; ``swapped``: also with the other player
+        on roll): :func:`~tavlakit.analysis.positions.find_plays`."""
+        from .positions import find_plays
+
+        return find_plays(self.plays, position, swapped)
 
     def _judge(self) -> None:
         """Read and replay the source again to judge it (both frames at once)."""

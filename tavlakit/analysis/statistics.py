@@ -462,9 +462,14 @@ class Judging:
     def tally(self, match: Match, path: str, label: str, rules: Rules, ev: Evaluator | None = None) -> Tally:
         """A tally for ``match`` replayed under ``rules``; :meth:`keep` it when its games are in
         (``ev``: the evaluator to share, the first time these rules come)."""
+        return Tally(match, path, label, self.judge(rules, ev))
+
+    def judge(self, rules: Rules, ev: Evaluator | None = None) -> Judge:
+        """The judge of matches played under ``rules`` (made the first time
+        they come; ``ev``: the evaluator it is to share then)."""
         if rules not in self.judges:
             self.judges[rules] = Judge(rules, self.met, self.ply, ev)
-        return Tally(match, path, label, self.judges[rules])
+        return self.judges[rules]
 
     def keep(self, tally: Tally) -> None:
         """Add a match's rows, all its games judged."""

@@ -8,6 +8,8 @@ A store is a folder::
     meta/<key>.json       that file's entry: content hash, size, rules, problems, fingerprint
     players/<key>.parquet players_frame's rows of that file (scope "match"; overall: open_store)
     files.parquet         the files table, one row per record file
+    positions.parquet     every turn's position and what was played there, sorted by Position ID
+                          (the index :func:`find` reads; :mod:`.positions`)
 
 :func:`update` analyses only the files that are new or changed (by content
 hash) or whose tavlakit version, columns (:mod:`tavlakit.collections.schema`), rules
@@ -34,6 +36,7 @@ import pandas as pd
 from .._version import __version__
 from ..collections.manifest import (
     FORMAT,
+    INDEX,
     MANIFEST,
     TABLES,
     Store,
@@ -41,6 +44,7 @@ from ..collections.manifest import (
     Summary,
     Task,
     entry_unread,
+    nothing_to_do,
     plan,
     problem,
     require_existing,
@@ -50,6 +54,7 @@ from ..collections.manifest import (
 )
 from ..collections.parallel import Progress, counted, pmap
 from ..collections.schema import schema_version
+from ..engine.position import Position
 from ..engine.rules import Rules
 from ..evaluation.net import net_digest, net_in_use, use_net
 from ..formats import find_records
@@ -58,6 +63,7 @@ from ..record.fingerprint import duplicate_problem, duplicates
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
 from .frames import Analysis, match_players
+from .positions import FOUND_COLUMNS, find_plays, indexed, scan, wanted, write_index
 
 #: Runs the analysis of the files to do elsewhere, yielding results in their order.
 Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None"], Iterator[FileAnalysis]]
@@ -68,6 +74,12 @@ def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
     import pyarrow.parquet as pq
 
     write_atomic(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp))
+
+
+def _write_table(path: Path, table: Any, rows: int) -> None:
+    import pyarrow.parquet as pq
+
+    write_atomic(path, lambda tmp: pq.write_table(table, tmp, row_group_size=rows))
 
 
 def update(
@@ -106,7 +118,7 @@ def update(
             use_net(net)
         weights, digest = net_in_use(), net_digest() if luck else None
         keys, todo, summary = plan(store, files, rules, luck, prune, digest)
-        if keys == list(store.manifest["files"]) and not todo:
+        if nothing_to_do(store, keys, todo):
             return summary
         for table in (*TABLES, "players", "meta"):
             (store.folder / table).mkdir(exist_ok=True)
@@ -136,7 +148,10 @@ def update(
                 summary.game_errors[meta["path"]] = meta["errors"] - len(own)
         store.manifest = {"format": FORMAT, "tavlakit": __version__, "files": keys}
         entries = store.entries()
+        store.manifest["schemas"] = _schemas(entries)  # (what find checks, without reading every entry)
         _write_parquet(store.folder / "files.parquet", files_table(entries))
+        write_index(store.folder, keys, _write_table)
+        store.manifest["index"] = INDEX
         write_json(store.folder / MANIFEST, store.manifest)
         sweep(store, set(keys))
     twins = duplicates((e["path"], e["fingerprint"]) for e in entries)
@@ -273,6 +288,55 @@ def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
     return store_analysis(Store(folder), dedupe)
 
 
+def find(folder: str | Path, position: str | Position, swapped: bool = False) -> pd.DataFrame:
+    """Every turn of the store in ``folder`` where ``position`` stood
+    before the turn, and with ``swapped`` the same board with the other
+    player on roll: the rows :func:`~.positions.find_plays` finds in the
+    plays frame of :func:`open_store`, read from the store's index of
+    positions (one small row group of one file; a store whose index is
+    not up to date: from its partitions, slower). ``position``: a
+    :class:`~tavlakit.engine.position.Position`, Position ID,
+    ``PosID:MatchID`` or XGID (a ``ValueError`` says what is wrong with it).
+    Raises :class:`StoreError` for a folder that is not a store, or one
+    analysed by an older tavlakit (whose columns differ: analyse it again)."""
+    ids = wanted(position, swapped)
+    store = current(folder)
+    keys = list(store.manifest["files"])
+    if not keys:
+        return find_plays(frames.analyse_matches([], luck=False).plays, position, swapped)
+    found = indexed(store.folder, keys, list(ids))
+    if found is None:
+        found = scan(store.folder, keys, list(ids))
+    found = found[list(FOUND_COLUMNS)]
+    return found.assign(swapped=found["position_id"].map(ids).astype("boolean"))
+
+
+def current(folder: str | Path) -> Store:
+    """The store in ``folder`` to read, its partitions of the columns of
+    this tavlakit; else a :class:`StoreError` saying what to do."""
+    if not (Path(folder) / MANIFEST).is_file():
+        raise StoreError(
+            _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
+        )
+    store = Store(folder)
+    schemas = store.manifest.get("schemas")
+    if schemas is None:  # (a store written before its manifest listed them)
+        schemas = _schemas(store.entries())
+    if any(schema != schema_version() for schema in schemas):
+        raise StoreError(
+            _(
+                "{folder} holds an analysis of an older tavlakit, with other columns: "
+                "analyse its files into it again (tavlakit analyse FILES --store {folder})"
+            ).format(folder=folder)
+        )
+    return store
+
+
+def _schemas(entries: list[dict[str, Any]]) -> list[str]:
+    """The column digests the files of a store were analysed with."""
+    return sorted({entry.get("schema") or "" for entry in entries})
+
+
 def files_frame(folder: str | Path) -> pd.DataFrame:
     """The store's files table (see :func:`files_table`)."""
     return files_table(Store(folder).entries())
@@ -285,8 +349,10 @@ __all__ = [
     "Store",
     "StoreError",
     "Summary",
+    "current",
     "files_frame",
     "files_table",
+    "find",
     "open_store",
     "store_analysis",
     "update",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from ..collections.manifest import MANIFEST, Store, StoreError, Summary, plan, require_existing
+from ..collections.manifest import MANIFEST, Store, StoreError, Summary, nothing_to_do, plan, require_existing
 from ..formats import find_records
 from ..i18n import _
 from .collection import NET_HELP, choose_net, jobs_option
@@ -63,7 +63,7 @@ def analyse(
         raise fail(str(exc)) from None
     if (store / MANIFEST).is_file():
         keys, todo, planned = plan(current, files, chosen, luck, prune, digest)
-        if keys == current.manifest["files"] and not todo:  # nothing to do: no pandas, no analysis
+        if nothing_to_do(current, keys, todo):  # no pandas, no analysis
             _say(planned, store)
             raise typer.Exit(2 if planned.unread else 0)
         if planned.dropped:

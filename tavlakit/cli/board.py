@@ -8,8 +8,8 @@ from pathlib import Path
 import typer
 
 from ..engine.dicenames import parse_dice
-from ..engine.matchid import MatchState, parse_gnubg_id, parse_xgid
-from ..engine.position import Position, render
+from ..engine.matchid import parse_id
+from ..engine.position import render
 from ..engine.rules import Rules
 from ..formats.position_text import PositionRecord, read_positions
 from ..i18n import _
@@ -22,23 +22,6 @@ ID_HELP = _(
     "(XG, BGBlitz, gnubg's analysed game export)."
 )
 DECISION_HELP = _("Which analysed decision of a position text (1 = the first; gnubg's exports hold many).")
-
-
-def parse_board_id(text: str) -> tuple[Position, MatchState | None]:
-    """A position (seen by the player on roll) and, when the ID carries one,
-    the match state; a ``ValueError`` says what is wrong with the ID.
-
-    >>> parse_board_id("4HPwATDgc/ABMA")[1] is None
-    True
-    >>> parse_board_id("4HPwATDgc/ABMA:cAkgAVAAAAAE")[1].length
-    9
-    """
-    body = text.strip()
-    if body.upper().startswith("XGID=") or body.count(":") > 1:
-        return parse_xgid(body)
-    if ":" in body:
-        return parse_gnubg_id(body)
-    return Position.from_position_id(body), None
 
 
 def position_file(text: str) -> list[PositionRecord] | None:
@@ -102,7 +85,7 @@ def board(
     records = position_file(position_id)
     record = pick(records, decision) if records else None
     try:
-        position, state = (record.position, record.state) if record else parse_board_id(position_id)
+        position, state = (record.position, record.state) if record else parse_id(position_id)
     except ValueError as exc:
         raise fail(str(exc)) from None
     player = state.on_roll if state else 0
@@ -159,7 +142,7 @@ def moves(
     if not roll:
         raise typer.BadParameter(_("give the roll: two dice (6 5) or a Tavla name"))
     try:
-        pos = parse_board_id(position_id)[0]  # the IDs board takes: Position ID, PosID:MatchID, XGID
+        pos = parse_id(position_id)[0]  # the IDs board takes: Position ID, PosID:MatchID, XGID
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     for play in pos.legal_plays(parse_roll(roll), parse_rules(rules)):

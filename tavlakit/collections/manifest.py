@@ -24,6 +24,8 @@ MANIFEST = "tavlakit-store.json"
 #: The layout version; a store with a larger one was written by a newer tavlakit.
 FORMAT = 1
 TABLES = ("plays", "games")
+#: The store's index of positions (:mod:`tavlakit.analysis.positions`), named in the manifest once written.
+INDEX = "positions.parquet"
 
 
 class StoreError(ValueError):
@@ -227,6 +229,13 @@ def plan(
     return keys, todo, summary
 
 
+def nothing_to_do(store: Store, keys: list[str], todo: list[Task]) -> bool:
+    """Whether the plan leaves the store as it is: the same partitions, none
+    to analyse, and its index of positions written (a store of an earlier
+    tavlakit gets one)."""
+    return keys == list(store.manifest["files"]) and not todo and store.manifest.get("index") == INDEX
+
+
 def entry_unread(entry: dict[str, Any]) -> bool:
     """Whether nothing could be read from a store entry's file (no game, an
     error: missing, binary, empty, not a record)."""
@@ -255,6 +264,7 @@ def sweep(store: Store, live: set[str]) -> None:
 
 __all__ = [
     "FORMAT",
+    "INDEX",
     "MANIFEST",
     "TABLES",
     "Store",
@@ -263,6 +273,7 @@ __all__ = [
     "Task",
     "content_hash",
     "entry_unread",
+    "nothing_to_do",
     "plan",
     "problem",
     "require_existing",

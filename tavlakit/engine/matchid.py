@@ -287,6 +287,24 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
     return position, state
 
 
+def parse_id(text: str) -> tuple[Position, MatchState | None]:
+    """A position (seen by the player on roll) from a Position ID, gnubg's
+    ``PositionID:MatchID`` or an XGID and, when the ID carries one, the
+    match state; a ``ValueError`` says what is wrong with the ID.
+
+    >>> parse_id("4HPwATDgc/ABMA")[1] is None
+    True
+    >>> parse_id("4HPwATDgc/ABMA:cAkgAVAAAAAE")[1].length
+    9
+    """
+    body = text.strip()
+    if body.upper().startswith("XGID=") or body.count(":") > 1:
+        return parse_xgid(body)
+    if ":" in body:
+        return parse_gnubg_id(body)
+    return Position.from_position_id(body), None
+
+
 def format_xgid(position: Position, state: MatchState) -> str:
     """The XGID of ``position`` (seen by ``state.on_roll``) and ``state``."""
     mover, opponent = position.points()

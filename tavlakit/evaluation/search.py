@@ -302,15 +302,36 @@ class Search:
 
     def deep_play(self, ranked: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
         """The best and the played play at :attr:`ply` plies (``ranked``: the
-        0-ply scores, best first): the plays within :data:`FILTER_EQUITY` of
-        the best at 0 ply, at most :data:`FILTER_PLAYS` (gnubg's move filter),
-        and the one played."""
-        top = ranked[0][0]
-        keys = [k for score, k in ranked[:FILTER_PLAYS] if score >= top - FILTER_EQUITY]
-        if played not in keys:
-            keys.append(played)
-        values = {k: self.play_value(k, state, self.ply) for k in keys}
+        0-ply scores, best first; the plays :func:`searched`)."""
+        values = {k: self.play_value(k, state, self.ply) for k in searched(ranked, played)}
         return max(values.values()), values[played]
+
+    def candidates(
+        self, pos: Position, dice: Roll, state: CubeState, played: str | None = None
+    ) -> list[tuple[float, str, int]]:
+        """The plays of ``dice`` in ``pos`` as gnubg's hint ranks them at
+        :attr:`ply`: (the mover's cubeful equity after it in EMG, the key of
+        the position it leads to, the plies it was judged at), best first.
+        At 1 or 2 plies the plays :func:`searched` (with ``played``, a key)
+        are judged that deep, as :meth:`deep_play` judges them, and come
+        first; the others follow at 0 ply."""
+        ranked = self.scores(pos, dice, state).ranked()
+        if not self.ply or len(ranked) == 1:
+            return [(value, key, 0) for value, key in ranked]
+        keys = searched(ranked, played)
+        deep = sorted(((self.play_value(k, state, self.ply), k, self.ply) for k in keys), reverse=True)
+        return deep + [(value, key, 0) for value, key in ranked if key not in keys]
+
+
+def searched(ranked: list[tuple[float, str]], played: str | None = None) -> list[str]:
+    """The keys of the plays judged deeper than 0 ply (``ranked``: the 0-ply
+    scores, best first): those within :data:`FILTER_EQUITY` of the best, at
+    most :data:`FILTER_PLAYS` (gnubg's move filter), and the one ``played``."""
+    top = ranked[0][0]
+    keys = [k for score, k in ranked[:FILTER_PLAYS] if score >= top - FILTER_EQUITY]
+    if played is not None and played not in keys:
+        keys.append(played)
+    return keys
 
 
 def passed(key: str) -> Position:
@@ -320,4 +341,14 @@ def passed(key: str) -> Position:
     return Position.from_points(other, mover)
 
 
-__all__ = ["FILTER_EQUITY", "FILTER_PLAYS", "PLIES", "PositionScores", "RollScores", "Search", "check_plies", "passed"]
+__all__ = [
+    "FILTER_EQUITY",
+    "FILTER_PLAYS",
+    "PLIES",
+    "PositionScores",
+    "RollScores",
+    "Search",
+    "check_plies",
+    "passed",
+    "searched",
+]

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from ..engine.numbering import Numbering, NumberingLike
@@ -72,6 +72,8 @@ COLORS: dict[str, str] = {
     "cube_text": "#1d1d1d",
     "arrow": "#ffb21e",
     "arrow_edge": "#3b2600",
+    "arrow2": "#4fb8ff",  # a second play drawn beside the first (``plays=``)
+    "arrow2_edge": "#062a47",
     "hit": "#e3262b",
     "on_roll": "#c0392b",
 }
@@ -98,6 +100,7 @@ _BOTTOM = _TOP + 2 * _HALF + _GAP
 _MIDDLE = (_TOP + _BOTTOM) // 2
 _HEIGHT = _BOTTOM + _RIM + _LABEL + _INFO
 _CAPTION = 26
+_LEGEND = 34  # a line of the legend of plays: large enough to read on a phone
 _SHOWN = 5  # checkers drawn on one point before a count is written
 _SLICE = 10  # a borne-off checker seen edge-on
 _DIE = 34
@@ -132,6 +135,7 @@ def board(
     on_roll: bool = True,
     caption: str | None = None,
     labels_by: int = 0,
+    plays: Sequence[tuple[Play | Iterable[Move], str]] = (),
 ) -> str:
     """The SVG picture of ``position`` (the side to move at the bottom).
 
@@ -159,9 +163,15 @@ def board(
     * ``on_roll``: mark the side to move as on roll (``False`` for a game
       that is over).
     * ``caption``: a line of text under the board.
+    * ``plays``: up to two plays of the side to move, each with its label,
+      drawn as ``play`` is (``play_by=0``) in two colours (``arrow``,
+      ``arrow2``) with a legend under the board: e.g. the best play and the
+      one made. Arrows both plays share are drawn side by side.
     """
     if player not in (0, 1) or play_by not in (0, 1) or labels_by not in (0, 1):
         raise ValueError("player, play_by and labels_by are 0 or 1")
+    if len(plays) > len(_ARROWS) or (plays and play is not None):
+        raise ValueError(f"plays= takes at most {len(_ARROWS)} plays, and not with play=")
     numbered = Numbering.parse(numbering)
     palette = _palette(colors)
     mover, opponent = position.points()
@@ -169,7 +179,7 @@ def board(
     # which player's colours each side wears; which side is drawn at the bottom
     players = (player, 1 - player)
     bottom = 1 if flipped else 0
-    height = _HEIGHT + (_CAPTION if caption else 0)
+    height = _HEIGHT + (_CAPTION if caption else 0) + _LEGEND * len(plays)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {height}"'
         + (f' width="{size}" height="{round(size * height / _WIDTH)}"' if size else "")
@@ -184,6 +194,9 @@ def board(
         out.append(_dice((dice[0], dice[1]), play_by == bottom, players[play_by], palette))
     if play is not None:
         out.append(_arrows(counts, _with_hits(position, Play(play), play_by), play_by, bottom, palette))
+    seen: dict[tuple[int, int], int] = {}  # (the moves both plays make: side by side)
+    for (drawn, _label), colour in zip(plays, _ARROWS):
+        out.append(_arrows(counts, _with_hits(position, Play(drawn), 0), 0, bottom, palette, colour, seen))
     pips = position.pips()
     who = (names[0], names[1]) if names else None
     points = (score[0], score[1]) if score else None
@@ -207,6 +220,8 @@ def board(
             f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
             f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>'
         )
+    if plays:
+        out.append(_legend([label for _play, label in plays], _HEIGHT + (_CAPTION if caption else 0), palette))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -452,9 +467,24 @@ def _unit(dx: float, dy: float) -> tuple[float, float]:
     return dx / length, dy / length
 
 
-def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> str:
-    out = ['<g class="play">']
-    seen: dict[tuple[int, int], int] = {}
+#: The colour parts of the plays of ``board(plays=...)``, in order.
+_ARROWS = ("arrow", "arrow2")
+
+
+def _arrows(
+    counts: Counts,
+    play: Play,
+    by: int,
+    bottom: int,
+    p: _Palette,
+    colour: str = "arrow",
+    seen: dict[tuple[int, int], int] | None = None,
+) -> str:
+    """The arrows of ``play`` in the ``colour`` part; a move met before in
+    ``seen`` (this play's, or another's drawn on the same board) is drawn
+    beside the earlier one."""
+    out = [f'<g class="play" data-colour="{colour}">']
+    seen = {} if seen is None else seen
     for move in play:
         (x1, y1), (x2, y2) = _anchor(counts, by, move.src, bottom), _anchor(counts, by, move.dst, bottom)
         repeat = seen.get((move.src, move.dst), 0)
@@ -479,10 +509,10 @@ def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> st
         arrow = [
             (
                 f'<g class="arrow" data-from="{move.src}" data-to="{move.dst}" data-hit="{int(move.hit)}">'
-                f'<path d="{path}" fill="none" stroke="{p["arrow_edge"]}" stroke-width="8" stroke-linecap="round"'
-                ' stroke-opacity="0.55"/>'
-                f'<path d="{path}" fill="none" stroke="{p["arrow"]}" stroke-width="5" stroke-linecap="round"/>'
-                f'<polygon points="{head}" fill="{p["arrow"]}" stroke="{p["arrow_edge"]}" stroke-width="1.2"'
+                f'<path d="{path}" fill="none" stroke="{p[colour + "_edge"]}" stroke-width="8"'
+                ' stroke-linecap="round" stroke-opacity="0.55"/>'
+                f'<path d="{path}" fill="none" stroke="{p[colour]}" stroke-width="5" stroke-linecap="round"/>'
+                f'<polygon points="{head}" fill="{p[colour]}" stroke="{p[colour + "_edge"]}" stroke-width="1.2"'
                 ' stroke-linejoin="round"/>'
             )
         ]
@@ -495,6 +525,24 @@ def _arrows(counts: Counts, play: Play, by: int, bottom: int, p: _Palette) -> st
         out.append("".join(arrow))
     out.append("</g>")
     return "\n".join(out)
+
+
+def _legend(labels: list[str], top: int, p: _Palette) -> str:
+    """A line under the board for each play: a stroke of its colour and its label."""
+    out = ['<g class="legend">']
+    x = 14
+    for index, (label, colour) in enumerate(zip(labels, _ARROWS)):
+        y = top + _LEGEND * index + 26
+        out.append(
+            f'<g class="legend-item" data-colour="{colour}">'
+            f'<line x1="{x}" y1="{y - 8}" x2="{x + 34}" y2="{y - 8}" stroke="{p[colour + "_edge"]}"'
+            ' stroke-width="12" stroke-linecap="round" stroke-opacity="0.55"/>'
+            f'<line x1="{x}" y1="{y - 8}" x2="{x + 34}" y2="{y - 8}" stroke="{p[colour]}" stroke-width="8"'
+            ' stroke-linecap="round"/>'
+            f'<text x="{x + 48}" y="{y}" font-size="23" fill="{p["text"]}">{html.escape(_short(label, 44))}</text></g>'
+        )
+    out.append("</g>")
+    return "".join(out)
 
 
 @lru_cache(maxsize=4096)
