@@ -236,9 +236,7 @@ def analyse(
         use_net(net)
     if not is_paths(matches):
         return frames.analyse_matches(matches, rules, luck, statistics, met, ply)
-    result = analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, ply=ply)
-    result.source = frames.Source(matches, rules, met, ply, paths=True)
-    return result
+    return analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, ply=ply)
 
 
 def analyse_paths(
@@ -261,7 +259,9 @@ def analyse_paths(
     parts = pmap(
         analyse_file, files, jobs_for(files, jobs), progress, rules=rules, luck=luck, net=net_in_use(), **judged
     )
-    return combine(parts, dedupe, statistics)
+    result = combine(parts, dedupe, statistics)
+    result.source = frames.Source(paths, rules, met, ply, paths=True)  # (what to read again, to judge or study)
+    return result
 
 
 def rename_players(analysis: Analysis, names: PlayerNames) -> Analysis:

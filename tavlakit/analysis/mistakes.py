@@ -280,7 +280,7 @@ def worst(
     return ranked if top is None else ranked.head(top)
 
 
-def mistakes(analysis: Analysis, player: str | None = None, top: int | None = 20, min_error: float = 0.0) -> Mistakes:
+def mistakes(analysis: Analysed, player: str | None = None, top: int | None = 20, min_error: float = 0.0) -> Mistakes:
     """The worst decisions of ``player`` (a name; None: both players), see
     :func:`worst`, each with its position and candidates at the level of the
     analysis (``analyse(..., ply=...)``). The matches are read again (only

@@ -127,15 +127,18 @@ def candidates_table(m: Mistake, numbering: Numbering) -> str:
             f"<td class='num'>{choice.equity:+.3f}</td><td class='num'>{difference}</td></tr>"
         )
     rows.append("</tbody></table>")
-    if m.kind != "roll":
-        rows.append(
-            "<p class='proper'>"
-            + _esc(_("Proper cube action: {action}").format(action=_(m.best)))
-            + "<br>"
-            + _esc(_("Yours: {action}").format(action=_(m.played)))
-            + "</p>"
-        )
     return "".join(rows)
+
+
+def cube_actions(m: Mistake) -> str:
+    """A cube decision's proper action (gnubg's words) and the one taken."""
+    return (
+        "<p class='proper'>"
+        + _esc(_("Proper cube action: {action}").format(action=_(m.best)))
+        + "<br>"
+        + _esc(_("Yours: {action}").format(action=_(m.played)))
+        + "</p>"
+    )
 
 
 def _where(m: Mistake) -> str:
@@ -165,7 +168,7 @@ def card(m: Mistake, rank: int, numbering: Numbering) -> str:
         f"<div class='board'>{board(m, numbering)}</div>"
         f"<p class='lost-line'>{_esc(_('Equity lost: {lost}').format(lost=lost_text(m)))}"
         f" · {_esc(_('score {score}').format(score=score_text(m)))}</p>"
-        f"{candidates_table(m, numbering)}{_ids(m)}</section>"
+        f"{candidates_table(m, numbering)}{cube_actions(m) if m.kind != 'roll' else ''}{_ids(m)}</section>"
     )
 
 
@@ -228,4 +231,16 @@ def table(mistakes: Sequence[Mistake], numbering: NumberingLike = Numbering.RELA
     return f"<table class='tavlakit-mistakes'><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-__all__ = ["KINDS", "MARKS", "SHOWN", "board", "candidates_table", "card", "lost_text", "page", "play_text", "table"]
+__all__ = [
+    "KINDS",
+    "MARKS",
+    "SHOWN",
+    "board",
+    "candidates_table",
+    "card",
+    "cube_actions",
+    "lost_text",
+    "page",
+    "play_text",
+    "table",
+]

@@ -1,0 +1,104 @@
+"""``tavlakit mistakes``: a player's worst decisions as a page to study, and an Anki deck."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..formats import find_records
+from ..formats.text import read_stream
+from ..i18n import _, ngettext
+from .collection import jobs_option
+from .common import (
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    default_numbering,
+    fail,
+    nothing_read,
+    parse_numbering,
+    parse_rules,
+    stream_jobs,
+)
+from .console import progress_bar
+
+
+def mistakes(
+    paths: list[Path] = typer.Argument(..., help=_("Record files or folders (searched recursively).")),
+    output: Path = typer.Option(..., "--output", "-o", help=_("The page to write (one self-contained HTML file).")),
+    player: str | None = typer.Option(None, help=_("Whose mistakes (a name as the files write it); default both.")),
+    top: int = typer.Option(20, min=1, help=_("How many mistakes, the worst first.")),
+    min_error: float = typer.Option(
+        0.0, "--min-error", min=0.0, help=_("Only decisions that lost at least this much equity (EMG).")
+    ),
+    anki: Path | None = typer.Option(None, "--anki", help=_("Also write an Anki deck (.apkg): one note per mistake.")),
+    rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
+    ply: int | None = typer.Option(None, help=_("Plies of the analysis: 0, 1 or 2 (default: the analysis' own).")),
+    numbering: str | None = typer.Option(
+        None, help=_("Point numbers: relative (gnubg) or absolute. Default: absolute in Turkish (--lang tr).")
+    ),
+    jobs: int | None = jobs_option(),
+) -> None:
+    """A player's worst decisions, chequer play and cube, as one page to study.
+
+    Each mistake shows the board before the roll with the dice and the
+    score, the best play and the play made as arrows of two colours, the
+    candidates as GNU Backgammon's hint lists them with their equities, and
+    the equity lost; the worst first. The page works offline and on a phone.
+    --anki also writes the mistakes as Anki flashcards (front: the board and
+    "your play?"; back: the best play, the one made and the candidates).
+
+    Exit status: 0 done, 2 bad input (a file nothing could be read from, a
+    player not in the files, a page that cannot be written).
+    """
+    chosen = parse_rules(rules) if rules else None
+    style = default_numbering() if numbering is None else parse_numbering(numbering)
+    files = find_records(paths)
+    if not files:
+        raise fail(_("no record files found"))
+    absent = [str(p) for p in files if not p.exists() and read_stream(p) is None]
+    if absent:
+        raise fail(_("{paths}: no such file or folder").format(paths=", ".join(absent)))
+    from ..analysis.collection import analyse_paths
+    from ..analysis.mistakes import UnknownPlayer
+    from ..analysis.statistics import PLIES, ply_error
+
+    if ply is not None and ply not in PLIES:
+        raise fail(ply_error(ply))
+    judged: dict[str, Any] = {"ply": ply} if ply is not None else {}
+    with progress_bar(_("analysing")) as bar:
+        result = analyse_paths(files, chosen, False, stream_jobs(files, jobs), bar, statistics=True, **judged)
+    read = set(result.games["path"])
+    for problem in result.problems:
+        if problem.severity == "error" and problem.file not in read:
+            typer.echo(str(problem), err=True)
+    if nothing_read(result.problems, len(result.games)):
+        raise typer.Exit(2)
+    try:
+        found = result.mistakes(player, top, min_error)
+    except UnknownPlayer as exc:
+        raise fail(str(exc)) from None
+    from ..pictures import study
+
+    try:
+        output.write_text(study.page(found, numbering=style, files=len(files)), encoding="utf-8")
+        if anki is not None:
+            from ..pictures.anki import deck
+
+            title = _("tavlakit: mistakes of {name}").format(name=player) if player else _("tavlakit: mistakes")
+            deck(found, anki, title=title, numbering=style)
+    except OSError as exc:
+        raise fail(_("cannot write {path}: {reason}").format(path=exc.filename, reason=exc.strerror)) from None
+    lost = sum(m.error_emg for m in found)
+    level = found[0].level if found else ""
+    typer.echo(
+        ngettext(
+            "{count} mistake ({lost:.3f} EMG lost, {level}) written to {path}",
+            "{count} mistakes ({lost:.3f} EMG lost, {level}) written to {path}",
+            len(found),
+        ).format(count=len(found), lost=lost, level=level, path=output)
+    )
+    if anki is not None:
+        notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
+        typer.echo(notes.format(count=len(found), path=anki))
