@@ -151,8 +151,9 @@ class Mistake:
 
     @property
     def gnubg_id(self) -> str:
-        """gnubg's ``PositionID:MatchID``."""
-        return gnubg_id(self.position, self.state)
+        """gnubg's ``PositionID:MatchID``; for a take or pass, of the doubler
+        before the double (gnubg sets no Match ID with a double offered)."""
+        return gnubg_id(self.position, self.state.replace(doubled=False, turn=self.on_roll))
 
     @property
     def xgid(self) -> str:

@@ -62,11 +62,12 @@ def mistakes(
         raise fail(_("{paths}: no such file or folder").format(paths=", ".join(absent)))
     from ..analysis.collection import analyse_paths
     from ..analysis.mistakes import UnknownPlayer
-    from ..analysis.statistics import PLIES, ply_error
+    from ..evaluation.search import check_plies
 
-    if ply is not None and ply not in PLIES:
-        raise fail(ply_error(ply))
-    judged: dict[str, Any] = {"ply": ply} if ply is not None else {}
+    try:
+        judged: dict[str, Any] = {"ply": check_plies(ply)} if ply is not None else {}
+    except ValueError as exc:
+        raise fail(f"--ply: {exc}") from None
     with progress_bar(_("analysing")) as bar:
         result = analyse_paths(files, chosen, False, stream_jobs(files, jobs), bar, statistics=True, **judged)
     read = set(result.games["path"])

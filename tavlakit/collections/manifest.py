@@ -233,7 +233,8 @@ def nothing_to_do(store: Store, keys: list[str], todo: list[Task]) -> bool:
     """Whether the plan leaves the store as it is: the same partitions, none
     to analyse, and its index of positions written (a store of an earlier
     tavlakit gets one)."""
-    return keys == list(store.manifest["files"]) and not todo and store.manifest.get("index") == INDEX
+    index = store.manifest.get("index") == INDEX and (store.folder / INDEX).is_file()
+    return keys == list(store.manifest["files"]) and not todo and index
 
 
 def entry_unread(entry: dict[str, Any]) -> bool:

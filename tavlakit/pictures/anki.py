@@ -82,13 +82,13 @@ def answer(m: Mistake, numbering: Numbering) -> str:
     if m.kind == "roll":
         best = m.candidates[0]
         made = next(c for c in m.candidates if c.played)
-        lines = [
-            f"<div class='best'>{_esc(_('Best: {play}').format(play=play_text(best, m, numbering)))}</div>",
-            f"<div>{_esc(_('Played: {play}').format(play=play_text(made, m, numbering)))}</div>",
-        ]
+        best_text = _("Best: {play}").format(play=play_text(best, m, numbering))
+        made_text = _("Played: {play}").format(play=play_text(made, m, numbering))
+        lines = [f"<div class='best'>{_esc(best_text)}</div>", f"<div>{_esc(made_text)}</div>"]
     else:
         lines = [cube_actions(m)]
-    lines.append(f"<div class='lost'>{_esc(_('Equity lost: {lost}').format(lost=lost_text(m)))}</div>")
+    lost = _("Equity lost: {lost}").format(lost=lost_text(m))
+    lines.append(f"<div class='lost'>{_esc(lost)}</div>")
     lines.append(candidates_table(m, numbering))
     source = _("{match}, game {game} · {kind} · {level}").format(
         match=m.match, game=m.game, kind=_(KINDS.get(m.kind, m.kind)), level=m.level

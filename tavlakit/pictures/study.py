@@ -102,10 +102,11 @@ def _shown(m: Mistake) -> list[tuple[int, Choice]]:
 def candidates_table(m: Mistake, numbering: Numbering) -> str:
     """The candidates as gnubg's hint lists them: rank, play, equity, difference."""
     head = _("Cube decision") if m.kind != "roll" else _("Play")
+    equity, difference_head = _("Equity"), _("Diff.")
     rows = [
         "<table class='candidates'><thead><tr>"
-        f"<th>#</th><th>{_esc(head)}</th><th class='num'>{_esc(_('Equity'))}</th>"
-        f"<th class='num'>{_esc(_('Diff.'))}</th></tr></thead><tbody>"
+        f"<th>#</th><th>{_esc(head)}</th><th class='num'>{_esc(equity)}</th>"
+        f"<th class='num'>{_esc(difference_head)}</th></tr></thead><tbody>"
     ]
     last = 0
     # the proper action: the cube choice worth the doubler's best (a difference of 0)
@@ -119,7 +120,8 @@ def candidates_table(m: Mistake, numbering: Numbering) -> str:
             classes.append("best")
         if choice.played:
             classes.append("played")
-        tag = f" <span class='tag'>{_esc(_('yours'))}</span>" if choice.played else ""
+        yours = _("yours")
+        tag = f" <span class='tag'>{_esc(yours)}</span>" if choice.played else ""
         difference = "" if rank - 1 == best_index else f"{choice.difference:+.3f}"
         rows.append(
             f"<tr class='{' '.join(classes)}'><td>{rank}</td><td class='play'>"
@@ -148,9 +150,10 @@ def _where(m: Mistake) -> str:
 
 
 def _ids(m: Mistake) -> str:
+    label = _("gnubg ID")
     return (
         "<p class='ids'>"
-        f"<span>{_esc(_('gnubg ID'))} <code>{_esc(m.gnubg_id)}</code></span> "
+        f"<span>{_esc(label)} <code>{_esc(m.gnubg_id)}</code></span> "
         f"<span><code>{_esc(m.xgid)}</code></span></p>"
     )
 
@@ -160,14 +163,15 @@ def card(m: Mistake, rank: int, numbering: Numbering) -> str:
     mark = f" <span class='mark'>{_esc(_(MARKS[m.mark]))}</span>" if m.mark in MARKS else ""
     kind = _(KINDS.get(m.kind, m.kind))
     dice = f" {m.dice[0]}{m.dice[1]}" if m.dice and m.kind == "roll" else ""
+    lost = _("Equity lost: {lost}").format(lost=lost_text(m))
+    score = _("score {score}").format(score=score_text(m))
     return (
         f"<section class='mistake' id='m{rank}'>"
         f"<h2><span class='rank'>{rank}.</span> <span class='lost'>\u2212{m.error_emg:.3f}</span>{mark}"
         f" <span class='kind'>{_esc(kind)}{_esc(dice)}</span></h2>"
         f"<p class='where'>{_esc(_where(m))}</p>"
         f"<div class='board'>{board(m, numbering)}</div>"
-        f"<p class='lost-line'>{_esc(_('Equity lost: {lost}').format(lost=lost_text(m)))}"
-        f" · {_esc(_('score {score}').format(score=score_text(m)))}</p>"
+        f"<p class='lost-line'><span>{_esc(lost)}</span> <span>{_esc(score)}</span></p>"
         f"{candidates_table(m, numbering)}{cube_actions(m) if m.kind != 'roll' else ''}{_ids(m)}</section>"
     )
 
@@ -199,7 +203,8 @@ def page(
     )
     body = "".join(card(m, rank, chosen) for rank, m in enumerate(mistakes, 1))
     if not mistakes:
-        body = f"<p class='none'>{_esc(_('No mistake: nothing lost equity as asked.'))}</p>"
+        none = _("No mistake: no decision lost as much equity as asked.")
+        body = f"<p class='none'>{_esc(none)}</p>"
     return (
         f"<!DOCTYPE html><html lang='{_esc(language())}'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -217,12 +222,12 @@ def table(mistakes: Sequence[Mistake], numbering: NumberingLike = Numbering.RELA
     for rank, m in enumerate(mistakes, 1):
         best = m.candidates[0] if m.kind == "roll" and m.candidates else None
         made = next((c for c in m.candidates if c.played), None) if m.kind == "roll" else None
+        score = _("score {score}").format(score=score_text(m))
+        kind = _(KINDS.get(m.kind, m.kind)) + (f" {m.dice[0]}{m.dice[1]}" if m.dice and m.kind == "roll" else "")
         rows.append(
             "<tr>"
             f"<td>{rank}</td><td style='width:280px'>{board(m, chosen, size=280)}</td>"
-            f"<td>{_esc(_where(m))}<br>{_esc(_('score {score}').format(score=score_text(m)))}</td>"
-            f"<td>{_esc(_(KINDS.get(m.kind, m.kind)))}"
-            f"{_esc(f' {m.dice[0]}{m.dice[1]}' if m.dice and m.kind == 'roll' else '')}</td>"
+            f"<td>{_esc(_where(m))}<br>{_esc(score)}</td><td>{_esc(kind)}</td>"
             f"<td>{_esc(play_text(made, m, chosen) if made else _(m.played))}</td>"
             f"<td>{_esc(play_text(best, m, chosen) if best else _(m.best))}</td>"
             f"<td>{_esc(lost_text(m))}<br>{_esc(m.level)}</td></tr>"
