@@ -7,7 +7,10 @@ and exit status 2."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -172,3 +175,19 @@ def test_cli_find_a_store_of_an_older_tavlakit(stored: Path, tmp_path: Path) -> 
     assert "older tavlakit" in run.output and "tavlakit analyse" in run.output
     with pytest.raises(store.StoreError):
         store.find(copy, "4HPwATDgc/ABMA")
+
+
+def test_find_in_a_store_imports_no_pandas(stored: Path) -> None:
+    """The command reads the index with pyarrow alone: no pandas, no nets."""
+    code = (
+        "import sys\nfrom tavlakit.cli import app\n"
+        f"try:\n    app(['find', {str(stored)!r}, '4HPwATDgc/ABMA', '--swapped'])\n"
+        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        "print('HEAVY', [m for m in ('pandas', 'numba', 'gnubg_nn') if m in sys.modules])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{len(store.find(stored, '4HPwATDgc/ABMA'))} turns in the store" in done.stdout
+    assert done.stdout.splitlines()[-1] == "HEAVY []"

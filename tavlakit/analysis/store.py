@@ -53,6 +53,7 @@ from ..collections.manifest import (
     write_json,
 )
 from ..collections.parallel import Progress, counted, pmap
+from ..collections.positions import find_table, schemas_of, write_index
 from ..collections.schema import schema_version
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -63,7 +64,7 @@ from ..record.fingerprint import duplicate_problem, duplicates
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
 from .frames import Analysis, match_players
-from .positions import FOUND_COLUMNS, find_plays, indexed, scan, wanted, write_index
+from .positions import find_plays, wanted
 
 #: Runs the analysis of the files to do elsewhere, yielding results in their order.
 Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None"], Iterator[FileAnalysis]]
@@ -148,7 +149,7 @@ def update(
                 summary.game_errors[meta["path"]] = meta["errors"] - len(own)
         store.manifest = {"format": FORMAT, "tavlakit": __version__, "files": keys}
         entries = store.entries()
-        store.manifest["schemas"] = _schemas(entries)  # (what find checks, without reading every entry)
+        store.manifest["schemas"] = schemas_of(entries)  # (what find checks, without reading every entry)
         _write_parquet(store.folder / "files.parquet", files_table(entries))
         write_index(store.folder, keys, _write_table)
         store.manifest["index"] = INDEX
@@ -294,47 +295,18 @@ def find(folder: str | Path, position: str | Position, swapped: bool = False) ->
     player on roll: the rows :func:`~.positions.find_plays` finds in the
     plays frame of :func:`open_store`, read from the store's index of
     positions (one small row group of one file; a store whose index is
-    not up to date: from its partitions, slower). ``position``: a
+    not up to date: from its partitions, slower:
+    :mod:`tavlakit.collections.positions`). ``position``: a
     :class:`~tavlakit.engine.position.Position`, Position ID,
     ``PosID:MatchID`` or XGID (a ``ValueError`` says what is wrong with it).
     Raises :class:`StoreError` for a folder that is not a store, or one
     analysed by an older tavlakit (whose columns differ: analyse it again)."""
     ids = wanted(position, swapped)
-    store = current(folder)
-    keys = list(store.manifest["files"])
-    if not keys:
+    table = find_table(folder, list(ids))
+    if table is None or not table.num_rows:  # (the plays frame's column types, as open_store gives them)
         return find_plays(frames.analyse_matches([], luck=False).plays, position, swapped)
-    found = indexed(store.folder, keys, list(ids))
-    if found is None:
-        found = scan(store.folder, keys, list(ids))
-    found = found[list(FOUND_COLUMNS)]
+    found: pd.DataFrame = table.to_pandas()
     return found.assign(swapped=found["position_id"].map(ids).astype("boolean"))
-
-
-def current(folder: str | Path) -> Store:
-    """The store in ``folder`` to read, its partitions of the columns of
-    this tavlakit; else a :class:`StoreError` saying what to do."""
-    if not (Path(folder) / MANIFEST).is_file():
-        raise StoreError(
-            _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
-        )
-    store = Store(folder)
-    schemas = store.manifest.get("schemas")
-    if schemas is None:  # (a store written before its manifest listed them)
-        schemas = _schemas(store.entries())
-    if any(schema != schema_version() for schema in schemas):
-        raise StoreError(
-            _(
-                "{folder} holds an analysis of an older tavlakit, with other columns: "
-                "analyse its files into it again (tavlakit analyse FILES --store {folder})"
-            ).format(folder=folder)
-        )
-    return store
-
-
-def _schemas(entries: list[dict[str, Any]]) -> list[str]:
-    """The column digests the files of a store were analysed with."""
-    return sorted({entry.get("schema") or "" for entry in entries})
 
 
 def files_frame(folder: str | Path) -> pd.DataFrame:
@@ -349,7 +321,6 @@ __all__ = [
     "Store",
     "StoreError",
     "Summary",
-    "current",
     "files_frame",
     "files_table",
     "find",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -17,8 +17,6 @@ from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, missing, parse_rules, 
 from .console import progress_bar
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from ..engine.rules import Rules
 
 POSITION_HELP = _("The position: a GNU Backgammon Position ID, gnubg's PositionID:MatchID or an XGID.")
@@ -53,10 +51,10 @@ def find(
     if len(sources) == 1 and (sources[0] / MANIFEST).is_file():
         if chosen is not None:
             raise fail(_("--rules does not go with a store (its files were analysed under their own)"))
-        from ..analysis.store import find as find_in_store
+        from ..collections.positions import find_rows  # (pyarrow alone: no pandas, no nets)
 
         try:
-            found = find_in_store(sources[0], position, swapped)
+            found = find_rows(sources[0], position, swapped)
         except StoreError as exc:
             raise fail(str(exc)) from None
         where = _("the store {folder}").format(folder=sources[0])
@@ -65,14 +63,14 @@ def find(
     _print(found, json_output)
     count = ngettext("{count} turn in {where}", "{count} turns in {where}", len(found))
     typer.echo(count.format(count=len(found), where=where), err=json_output)
-    if found.empty:
+    if not found:
         raise typer.Exit(1)
 
 
 def _in_files(
     sources: list[Path], rules: Rules | None, jobs: int | None, position: str, swapped: bool
-) -> tuple[pd.DataFrame, str]:
-    """The turns found in record files, analysed here; and where they were looked for."""
+) -> tuple[list[dict[str, Any]], str]:
+    """The turns found in record files, analysed here (one dict each); and where they were looked for."""
     files = find_records(sources)
     if not files:
         raise fail(_("no record files found"))
@@ -80,10 +78,9 @@ def _in_files(
     if absent:
         raise fail(_("{paths}: no such file or folder").format(paths=", ".join(absent)))
     from ..analysis.collection import analyse_paths
-    from ..engine.rules import Rules
 
     with progress_bar(_("analysing")) as bar:
-        result = analyse_paths(files, rules if isinstance(rules, Rules) else None, True, stream_jobs(files, jobs), bar)
+        result = analyse_paths(files, rules, True, stream_jobs(files, jobs), bar)
     read = set(result.games["path"])
     unread = [p for p in result.problems if p.severity == "error" and p.file not in read]
     for problem in unread:
@@ -91,32 +88,32 @@ def _in_files(
     if unread and result.games.empty:
         raise typer.Exit(2)
     where = ngettext("{count} file", "{count} files", len(files)).format(count=len(files))
-    return result.find(position, swapped), where
+    rows: list[dict[str, Any]] = json.loads(result.find(position, swapped).to_json(orient="records"))
+    return rows, where
 
 
-def _print(found: pd.DataFrame, json_output: bool) -> None:
+def _print(found: list[dict[str, Any]], json_output: bool) -> None:
     """One line per turn (``--json``: one object per turn)."""
     if json_output:
-        for record in json.loads(found.to_json(orient="records", force_ascii=False)):
+        for record in found:
             typer.echo(json.dumps(record, ensure_ascii=False))
         return
-    plain = found.astype(object).where(found.notna(), None)  # (a missing value: None, whatever the column's type)
 
     def text(value: object) -> str:
         return "" if missing(value) else str(value)
 
     rows = [
         [
-            str(row.path),
-            _("game {game}").format(game=row.game),
-            "" if missing(row.number) else _("move {number}").format(number=row.number),
-            text(row.name),
-            text(row.dice),
-            text(row.play) if missing(row.cube_action) else _(str(row.cube_action)),
-            "" if missing(row.error) else _("error {error:.3f}").format(error=row.error),
-            _("(swapped)") if row.swapped else "",
+            str(row["path"]),
+            _("game {game}").format(game=row["game"]),
+            "" if missing(row["number"]) else _("move {number}").format(number=row["number"]),
+            text(row["name"]),
+            text(row["dice"]),
+            text(row["play"]) if missing(row["cube_action"]) else _(str(row["cube_action"])),
+            "" if missing(row["error"]) else _("error {error:.3f}").format(error=row["error"]),
+            _("(swapped)") if row["swapped"] else "",
         ]
-        for row in plain.itertuples(index=False)
+        for row in found
     ]
     widths = [max((len(r[i]) for r in rows), default=0) for i in range(len(rows[0]))] if rows else []
     for cells in rows:
