@@ -115,7 +115,8 @@ def write_table(path: Path, table: Any, rows: int) -> None:
 
 
 def look_ups(folder: Path, ids: dict[str, str], repeat: int, pandas_scan: bool) -> None:
-    from tavlakit.analysis import positions, store
+    from tavlakit.analysis import store
+    from tavlakit.collections import positions
 
     keys = list(json.loads((folder / "tavlakit-store.json").read_text())["files"])
     for label, position_id in ids.items():
@@ -151,7 +152,7 @@ def chosen_ids(folder: Path) -> dict[str, str]:
 
 
 def find_benchmark(corpus_store: Path, matches: int, repeat: int) -> None:
-    from tavlakit.analysis.positions import write_index
+    from tavlakit.collections.positions import write_index
 
     size = len(json.loads((corpus_store / "tavlakit-store.json").read_text())["files"])
     print(f"find, the corpus store ({size} files):", flush=True)

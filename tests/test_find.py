@@ -37,6 +37,8 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy(path, folder / path.name)
     for path in sorted((REPO / "tests" / "data" / "gnubg").glob("selfplay-*.mat")):
         shutil.copy(path, folder / path.name)
+    text = (REPO / "samples" / "tavla-t000.mat").read_text(encoding="utf-8")  # a play not known: the boards after
+    (folder / "unknown.mat").write_text(text.replace("8/4 6/4", "???", 1), encoding="utf-8")  # it are not known
     return folder
 
 
@@ -58,19 +60,18 @@ def scanned(folder: Path, position_id: str, swapped: bool) -> pd.DataFrame:
 
 
 def positions_of(folder: Path) -> list[str]:
-    """Positions met many times, a few times and once, and one whose mirror stood too."""
+    """Positions met many times, a few times and once, one whose mirror stood
+    too, and the last in the index's order (next to the unknown boards)."""
     counts = tk.analysis.open_store(folder).plays["position_id"].value_counts()
-    chosen = [counts.index[0], counts.index[3], counts.index[len(counts) // 2], counts.index[-1]]
     seen = set(counts.index)
-    chosen += [
-        p for p in counts.index if Position.from_position_id(p).flip().position_id() in seen and p != counts.index[0]
-    ][:1]
-    return chosen
+    mirrored = [p for p in counts.index[1:] if Position.from_position_id(p).flip().position_id() in seen]
+    return [counts.index[0], counts.index[3], counts.index[len(counts) // 2], counts.index[-1], mirrored[0], max(seen)]
 
 
 def test_find_is_a_scan_of_the_store(stored: Path) -> None:
+    assert tk.analysis.open_store(stored).plays["position_id"].isna().any()  # (turns whose board is not known)
     chosen = positions_of(stored)
-    assert len(chosen) == 5
+    assert len(chosen) == 6
     for position_id in chosen:
         for swapped in (False, True):
             expected = scanned(stored, position_id, swapped)
@@ -78,7 +79,7 @@ def test_find_is_a_scan_of_the_store(stored: Path) -> None:
             pd.testing.assert_frame_equal(got, expected)
             assert not got.empty
     # the mirror is found only when asked for
-    mirrored = chosen[-1]
+    mirrored = chosen[-2]
     assert store.find(stored, mirrored, True)["swapped"].any() and not store.find(stored, mirrored)["swapped"].any()
 
 
@@ -112,12 +113,12 @@ def test_the_index_follows_the_store(records: Path, tmp_path: Path) -> None:
     shutil.copytree(records, mine)
     folder = tmp_path / "store"
     files = sorted(mine.glob("*.*"))
-    store.update(folder, files[:4], jobs=1)
-    store.update(folder, files, jobs=1)  # more files
+    store.update(folder, files[:4], luck=False, jobs=2)
+    store.update(folder, files, luck=False, jobs=2)  # more files
     tavla = mine / "tavla-t000.mat"
     tavla.write_text(tavla.read_text(encoding="utf-8").replace("Ayşe", "Ayla"), encoding="utf-8")
     dropped = files[0]
-    summary = store.update(folder, [f for f in files if f != dropped], jobs=1, prune=True)
+    summary = store.update(folder, [f for f in files if f != dropped], luck=False, jobs=2, prune=True)
     assert summary.analysed == [str(tavla)] and summary.dropped == 1
     for position_id in positions_of(folder):
         pd.testing.assert_frame_equal(store.find(folder, position_id, True), scanned(folder, position_id, True))

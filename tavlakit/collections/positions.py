@@ -200,8 +200,9 @@ def indexed(folder: Path, keys: Sequence[str], ids: Sequence[str]) -> Any:
         if stats is None or not stats.has_min_max or any(stats.min <= i <= stats.max for i in ids):
             groups.append(group)
     table = index.read_row_groups(groups, columns=[*FOUND_COLUMNS, "file", "row"])
-    order = table.column("position_id").to_pylist()  # (sorted: the index is)
-    runs = [(bisect_left(order, i), bisect_right(order, i)) for i in sorted(set(ids))]
+    order = table.column("position_id").to_pylist()  # (sorted as the index is; unknown boards, None, last)
+    known = len(order) - table.column("position_id").null_count
+    runs = [(bisect_left(order, i, 0, known), bisect_right(order, i, 0, known)) for i in sorted(set(ids))]
     found = pa.concat_tables([table.slice(start, end - start) for start, end in runs]) if runs else table.slice(0, 0)
     return _in_order(found, ["file", "row"])
 
