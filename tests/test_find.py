@@ -192,3 +192,18 @@ def test_find_in_a_store_imports_no_pandas(stored: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"{len(store.find(stored, '4HPwATDgc/ABMA'))} turns in the store" in done.stdout
     assert done.stdout.splitlines()[-1] == "HEAVY []"
+
+
+def test_h_is_help() -> None:
+    short, long = runner.invoke(app, ["find", "-h"]), runner.invoke(app, ["find", "--help"])
+    assert short.exit_code == long.exit_code == 0 and short.output == long.output and "--swapped" in short.output
+
+
+def test_cli_find_in_files_says_what_it_could_not_read(tmp_path: Path) -> None:
+    (tmp_path / "good.mat").write_bytes((REPO / "samples" / "tavla-t000.mat").read_bytes())
+    (tmp_path / "binary.mat").write_bytes(bytes(range(256)) * 4)
+    run = runner.invoke(app, ["find", str(tmp_path), "4HPwATDgc/ABMA", "-j", "1"])
+    assert run.exit_code == 2 and str(tmp_path / "binary.mat") in run.output
+    assert "6 turns in 2 files" in run.output
+    run = runner.invoke(app, ["find", str(tmp_path / "binary.mat"), "4HPwATDgc/ABMA", "-j", "1"])
+    assert run.exit_code == 2 and "Traceback" not in run.output

@@ -248,3 +248,21 @@ def test_cli_mistakes_unreadable_inputs_and_outputs(tmp_path: Path) -> None:
     assert run.exit_code == 2 and "junk.mat" in run.output
     run = runner.invoke(app, ["mistakes", str(FIBS), "-o", str(tmp_path / "no" / "m.html"), "-j", "1"])
     assert run.exit_code == 2 and "cannot write" in run.output and "Traceback" not in run.output
+
+
+def test_h_is_help() -> None:
+    short, long = runner.invoke(app, ["mistakes", "-h"]), runner.invoke(app, ["mistakes", "--help"])
+    assert short.exit_code == long.exit_code == 0 and short.output == long.output and "--anki" in short.output
+
+
+def test_cli_mistakes_writes_what_it_read_and_says_what_it_could_not(tmp_path: Path) -> None:
+    """As show: a page of the files read, each input nothing was read from on a line of its own, exit 2."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "good.txt").write_bytes(FIBS.read_bytes())
+    (folder / "binary.mat").write_bytes(bytes(range(256)) * 4)
+    (folder / "empty.mat").write_bytes(b"")
+    run = runner.invoke(app, ["mistakes", str(folder), "-o", str(tmp_path / "m.html"), "-j", "1"])
+    assert run.exit_code == 2
+    assert sum(str(folder / name) in run.output for name in ("binary.mat", "empty.mat")) == 2
+    assert (tmp_path / "m.html").read_text(encoding="utf-8").count("<section class='mistake'") == 20

@@ -57,20 +57,23 @@ def find(
             found = find_rows(sources[0], position, swapped)
         except StoreError as exc:
             raise fail(str(exc)) from None
-        where = _("the store {folder}").format(folder=sources[0])
+        where, unread = _("the store {folder}").format(folder=sources[0]), False
     else:
-        found, where = _in_files(sources, chosen, jobs, position, swapped)
+        found, where, unread = _in_files(sources, chosen, jobs, position, swapped)
     _print(found, json_output)
     count = ngettext("{count} turn in {where}", "{count} turns in {where}", len(found))
     typer.echo(count.format(count=len(found), where=where), err=json_output)
+    if unread:
+        raise typer.Exit(2)  # (an input nothing could be read from, said above)
     if not found:
         raise typer.Exit(1)
 
 
 def _in_files(
     sources: list[Path], rules: Rules | None, jobs: int | None, position: str, swapped: bool
-) -> tuple[list[dict[str, Any]], str]:
-    """The turns found in record files, analysed here (one dict each); and where they were looked for."""
+) -> tuple[list[dict[str, Any]], str, bool]:
+    """The turns found in record files, analysed here (one dict each); where
+    they were looked for; whether an input could not be read (said on stderr)."""
     files = find_records(sources)
     if not files:
         raise fail(_("no record files found"))
@@ -89,7 +92,7 @@ def _in_files(
         raise typer.Exit(2)
     where = ngettext("{count} file", "{count} files", len(files)).format(count=len(files))
     rows: list[dict[str, Any]] = json.loads(result.find(position, swapped).to_json(orient="records"))
-    return rows, where
+    return rows, where, bool(unread)
 
 
 def _print(found: list[dict[str, Any]], json_output: bool) -> None:

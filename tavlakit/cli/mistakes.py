@@ -71,9 +71,9 @@ def mistakes(
     with progress_bar(_("analysing")) as bar:
         result = analyse_paths(files, chosen, False, stream_jobs(files, jobs), bar, statistics=True, **judged)
     read = set(result.games["path"])
-    for problem in result.problems:
-        if problem.severity == "error" and problem.file not in read:
-            typer.echo(str(problem), err=True)
+    unread = [p for p in result.problems if p.severity == "error" and p.file not in read]
+    for problem in unread:
+        typer.echo(str(problem), err=True)
     if nothing_read(result.problems, len(result.games)):
         raise typer.Exit(2)
     try:
@@ -103,3 +103,5 @@ def mistakes(
     if anki is not None:
         notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
         typer.echo(notes.format(count=len(found), path=anki))
+    if unread:
+        raise typer.Exit(2)  # (an input nothing could be read from, said above: as show does)
