@@ -42,6 +42,8 @@ i18n.set_language("tr")
 assert i18n._("the file holds no match") == "dosyada maç yok"
 from tavlakit.evaluation.met import default_met
 assert default_met().name == "Kazaross XG2 25 point MET" and abs(default_met().away(1, 2) - 0.67736) < 1e-9
+from tavlakit.pictures import study
+assert ".mistake {" in study.page([])  # the study page's style, from the package
 print("ok", samples)
 """
 
@@ -94,6 +96,7 @@ def test_wheel_carries_grammars_and_samples(tmp_path: Path) -> None:
         "tavlakit/locale/tr/LC_MESSAGES/tavlakit.mo",
         "tavlakit/evaluation/met/Kazaross-XG2.xml",
         "tavlakit/pictures/static/viewer.js",
+        "tavlakit/pictures/static/study.css",
     } <= names
 
     env_dir = tmp_path / "venv"
