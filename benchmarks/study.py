@@ -136,8 +136,9 @@ def look_ups(folder: Path, ids: dict[str, str], repeat: int, pandas_scan: bool) 
             assert len(frame) == len(found)
             line += f"   pandas scan {wall:6.2f} s ({cpu:6.2f} s CPU)"
         print(line, flush=True)
-    wall, cpu = command([*TAVLAKIT, "find", str(folder), next(iter(ids.values()))], repeat)
-    print(f"  the command, start-up included: tavlakit find STORE ID  {wall:.2f} s ({cpu:.2f} s CPU)", flush=True)
+    for label, position_id in ids.items():
+        wall, cpu = command([*TAVLAKIT, "find", str(folder), position_id], repeat)
+        print(f"  tavlakit find STORE ID, {label}, start-up and printing included: {wall:.2f} s ({cpu:.2f} s CPU)")
     wall, cpu = command([*TAVLAKIT, "--version"], repeat)
     print(f"  (the start-up of any command, tavlakit --version: {wall:.2f} s ({cpu:.2f} s CPU))", flush=True)
 
