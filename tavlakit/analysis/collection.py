@@ -13,6 +13,7 @@ equal those of ``analyse(read_matches(paths))`` whatever ran them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +25,7 @@ from typing_extensions import TypeIs
 
 from ..collections.names import PlayerNames
 from ..collections.parallel import Progress, jobs_for, pmap
+from ..engine.position import Position
 from ..engine.rules import Rules
 from ..evaluation.net import net_in_use, use_net
 from ..formats import find_records, open_games
@@ -35,6 +37,7 @@ from ..replay.walker import default_rules
 from . import frames
 from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
+from .positions import find_plays
 
 if TYPE_CHECKING:
     from .decisions import DecisionRow
@@ -283,14 +286,44 @@ def duplicate_note(count: int) -> str:
     return _("{count} match(es) stored twice were counted once").format(count=count)
 
 
+@dataclass
+class Found:
+    """The turns :func:`find_in_files` found, one dict each (the columns of
+    :func:`~tavlakit.analysis.positions.find_plays`), and the inputs nothing could be read from."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    unread: list[Problem] = field(default_factory=list)
+
+
+def find_in_files(
+    files: Sequence[Path],
+    position: str | Position,
+    swapped: bool = False,
+    *,
+    rules: Rules | None = None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> Found:
+    """Every turn of the record ``files`` (analysed on ``jobs`` processes,
+    with the error of each play) where ``position`` stood before it
+    (:func:`~tavlakit.analysis.positions.find_plays`), in the files' order."""
+    analysis = analyse_paths(files, rules, True, jobs, progress)
+    read = set(analysis.games["path"])
+    unread = [p for p in analysis.problems if p.severity == "error" and p.file not in read]
+    rows: list[dict[str, Any]] = json.loads(find_plays(analysis.plays, position, swapped).to_json(orient="records"))
+    return Found(rows, unread)
+
+
 __all__ = [
     "FileAnalysis",
+    "Found",
     "analyse",
     "analyse_file",
     "analyse_paths",
     "assemble",
     "combine",
     "duplicate_note",
+    "find_in_files",
     "is_paths",
     "relabel",
     "rename_players",

@@ -292,15 +292,16 @@ def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
 def find(folder: str | Path, position: str | Position, swapped: bool = False) -> pd.DataFrame:
     """Every turn of the store in ``folder`` where ``position`` stood
     before the turn, and with ``swapped`` the same board with the other
-    player on roll: the rows :func:`~.positions.find_plays` finds in the
+    player on roll: the rows :func:`~tavlakit.analysis.positions.find_plays` finds in the
     plays frame of :func:`open_store`, read from the store's index of
     positions (one small row group of one file; a store whose index is
     not up to date: from its partitions, slower:
     :mod:`tavlakit.collections.positions`). ``position``: a
     :class:`~tavlakit.engine.position.Position`, Position ID,
     ``PosID:MatchID`` or XGID (a ``ValueError`` says what is wrong with it).
-    Raises :class:`StoreError` for a folder that is not a store, or one
-    analysed by an older tavlakit (whose columns differ: analyse it again)."""
+    Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
+    that is not a store, or one analysed by an older tavlakit (whose columns
+    differ: analyse it again)."""
     ids = wanted(position, swapped)
     table = find_table(folder, list(ids))
     if table is None or not table.num_rows:  # (the plays frame's column types, as open_store gives them)

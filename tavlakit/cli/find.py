@@ -13,7 +13,7 @@ from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import _, ngettext
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, missing, parse_rules, stream_jobs
+from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, missing, parse_rules
 from .console import progress_bar
 
 if TYPE_CHECKING:
@@ -80,19 +80,14 @@ def _in_files(
     absent = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if absent:
         raise fail(_("{paths}: no such file or folder").format(paths=", ".join(absent)))
-    from ..analysis.collection import analyse_paths
+    from ..analysis.collection import find_in_files
 
     with progress_bar(_("analysing")) as bar:
-        result = analyse_paths(files, rules, True, stream_jobs(files, jobs), bar)
-    read = set(result.games["path"])
-    unread = [p for p in result.problems if p.severity == "error" and p.file not in read]
-    for problem in unread:
+        found = find_in_files(files, position, swapped, rules=rules, jobs=jobs, progress=bar)
+    for problem in found.unread:
         typer.echo(str(problem), err=True)
-    if unread and result.games.empty:
-        raise typer.Exit(2)
     where = ngettext("{count} file", "{count} files", len(files)).format(count=len(files))
-    rows: list[dict[str, Any]] = json.loads(result.find(position, swapped).to_json(orient="records"))
-    return rows, where, bool(unread)
+    return found.rows, where, bool(found.unread)
 
 
 def _print(found: list[dict[str, Any]], json_output: bool) -> None:

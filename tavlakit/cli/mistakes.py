@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -11,16 +10,7 @@ from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import _, ngettext
 from .collection import jobs_option
-from .common import (
-    RULES_DEFAULT_HELP,
-    RULES_HELP,
-    default_numbering,
-    fail,
-    nothing_read,
-    parse_numbering,
-    parse_rules,
-    stream_jobs,
-)
+from .common import RULES_DEFAULT_HELP, RULES_HELP, default_numbering, fail, parse_numbering, parse_rules
 from .console import progress_bar
 
 
@@ -60,48 +50,40 @@ def mistakes(
     absent = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if absent:
         raise fail(_("{paths}: no such file or folder").format(paths=", ".join(absent)))
-    from ..analysis.collection import analyse_paths
-    from ..analysis.mistakes import UnknownPlayer
-    from ..evaluation.search import check_plies
+    from ..pictures.study_files import write_study  # (pandas and the nets: only now)
 
     try:
-        judged: dict[str, Any] = {"ply": check_plies(ply)} if ply is not None else {}
-    except ValueError as exc:
-        raise fail(f"--ply: {exc}") from None
-    with progress_bar(_("analysing")) as bar:
-        result = analyse_paths(files, chosen, False, stream_jobs(files, jobs), bar, statistics=True, **judged)
-    read = set(result.games["path"])
-    unread = [p for p in result.problems if p.severity == "error" and p.file not in read]
-    for problem in unread:
-        typer.echo(str(problem), err=True)
-    if nothing_read(result.problems, len(result.games)):
-        raise typer.Exit(2)
-    try:
-        found = result.mistakes(player, top, min_error)
-    except UnknownPlayer as exc:
+        with progress_bar(_("analysing")) as bar:
+            studied = write_study(
+                files,
+                output,
+                anki,
+                player=player,
+                top=top,
+                min_error=min_error,
+                rules=chosen,
+                ply=ply,
+                numbering=style,
+                jobs=jobs,
+                progress=bar,
+            )
+    except ValueError as exc:  # a player not in the files, a --ply not implemented
         raise fail(str(exc)) from None
-    from ..pictures import study
-
-    try:
-        output.write_text(study.page(found, numbering=style, files=len(files)), encoding="utf-8")
-        if anki is not None:
-            from ..pictures.anki import deck
-
-            title = _("tavlakit: mistakes of {name}").format(name=player) if player else _("tavlakit: mistakes")
-            deck(found, anki, title=title, numbering=style)
     except OSError as exc:
         raise fail(_("cannot write {path}: {reason}").format(path=exc.filename, reason=exc.strerror)) from None
-    lost = sum(m.error_emg for m in found)
-    level = found[0].level if found else ""
-    typer.echo(
-        ngettext(
+    for problem in studied.unread:
+        typer.echo(str(problem), err=True)
+    if studied.written:
+        found = studied.mistakes
+        lost, level = sum(m.error_emg for m in found), found[0].level if found else ""
+        written = ngettext(
             "{count} mistake ({lost:.3f} EMG lost, {level}) written to {path}",
             "{count} mistakes ({lost:.3f} EMG lost, {level}) written to {path}",
             len(found),
-        ).format(count=len(found), lost=lost, level=level, path=output)
-    )
-    if anki is not None:
-        notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
-        typer.echo(notes.format(count=len(found), path=anki))
-    if unread:
+        )
+        typer.echo(written.format(count=len(found), lost=lost, level=level, path=output))
+        if anki is not None:
+            notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
+            typer.echo(notes.format(count=len(found), path=anki))
+    if studied.unread or not studied.written:
         raise typer.Exit(2)  # (an input nothing could be read from, said above: as show does)

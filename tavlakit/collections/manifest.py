@@ -24,7 +24,7 @@ MANIFEST = "tavlakit-store.json"
 #: The layout version; a store with a larger one was written by a newer tavlakit.
 FORMAT = 1
 TABLES = ("plays", "games")
-#: The store's index of positions (:mod:`tavlakit.analysis.positions`), named in the manifest once written.
+#: The store's index of positions (:mod:`tavlakit.collections.positions`), named in the manifest once written.
 INDEX = "positions.parquet"
 
 

@@ -56,7 +56,7 @@ _KEYS = b"tavlakit.keys"
 
 def wanted(position: str | Position, swapped: bool = False) -> dict[str, bool]:
     """The Position IDs to look for, each with whether it is the swapped one:
-    ``position`` (a :class:`Position`, or a Position ID, ``PosID:MatchID`` or
+    ``position`` (a :class:`~tavlakit.engine.position.Position`, or a Position ID, ``PosID:MatchID`` or
     an XGID: a ``ValueError`` says what is wrong with it) and, with
     ``swapped``, the same board with the other player on roll.
 
@@ -76,7 +76,7 @@ def find_table(folder: str | Path, ids: Sequence[str]) -> Any:
     """Every turn of the store in ``folder`` where one of the Position IDs
     ``ids`` stood before it, in the store's order, as a pyarrow table of
     :data:`FOUND_COLUMNS`: from the index, else from every partition; None
-    for a store of no file. Raises :class:`StoreError` for a folder that is
+    for a store of no file. Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder that is
     not a store, or one analysed by an older tavlakit (:func:`readable`)."""
     store = readable(folder)
     keys = list(store.manifest["files"])
@@ -99,7 +99,7 @@ def find_rows(folder: str | Path, position: str | Position, swapped: bool = Fals
 
 def readable(folder: str | Path) -> Store:
     """The store in ``folder`` to read, its partitions of the columns of
-    this tavlakit; else a :class:`StoreError` saying what to do."""
+    this tavlakit; else a :class:`~tavlakit.collections.manifest.StoreError` saying what to do."""
     if not (Path(folder) / MANIFEST).is_file():
         raise StoreError(
             _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)

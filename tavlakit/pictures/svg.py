@@ -37,6 +37,13 @@ True
 >>> after = before.play(play)
 >>> board(after, dice=(5, 3), play=play, play_by=1).count('class="arrow"')
 2
+
+Two plays of the side to move (the best and the one made, say) are drawn
+in two colours, with a legend under the board:
+
+>>> two = board(before, dice=(5, 3), plays=[(play, "best: 13/8 8/5*"), (Play.parse("13/5"), "played: 13/5")])
+>>> two.count('class="arrow"'), two.count('class="legend-item"'), 'data-colour="arrow2"' in two
+(3, 2, True)
 """
 
 from __future__ import annotations
@@ -168,10 +175,7 @@ def board(
       ``arrow2``) with a legend under the board: e.g. the best play and the
       one made. Arrows both plays share are drawn side by side.
     """
-    if player not in (0, 1) or play_by not in (0, 1) or labels_by not in (0, 1):
-        raise ValueError("player, play_by and labels_by are 0 or 1")
-    if len(plays) > len(_ARROWS) or (plays and play is not None):
-        raise ValueError(f"plays= takes at most {len(_ARROWS)} plays, and not with play=")
+    _check(player, play_by, labels_by, len(plays), play is not None)
     numbered = Numbering.parse(numbering)
     palette = _palette(colors)
     mover, opponent = position.points()
@@ -194,9 +198,7 @@ def board(
         out.append(_dice((dice[0], dice[1]), play_by == bottom, players[play_by], palette))
     if play is not None:
         out.append(_arrows(counts, _with_hits(position, Play(play), play_by), play_by, bottom, palette))
-    seen: dict[tuple[int, int], int] = {}  # (the moves both plays make: side by side)
-    for (drawn, _label), colour in zip(plays, _ARROWS):
-        out.append(_arrows(counts, _with_hits(position, Play(drawn), 0), 0, bottom, palette, colour, seen))
+    out.extend(_compared(position, plays, bottom, palette))
     pips = position.pips()
     who = (names[0], names[1]) if names else None
     points = (score[0], score[1]) if score else None
@@ -215,15 +217,43 @@ def board(
                 language(),
             )
         )
+    out.extend(_under(caption, [label for _play, label in plays], palette))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _compared(
+    position: Position, plays: Sequence[tuple[Play | Iterable[Move], str]], bottom: int, p: _Palette
+) -> list[str]:
+    """The arrows of the plays of ``board(plays=...)``, each in its colour;
+    the moves two plays share side by side."""
+    seen: dict[tuple[int, int], int] = {}
+    counts = position.points()
+    return [
+        _arrows(counts, _with_hits(position, Play(drawn), 0), 0, bottom, p, colour, seen)
+        for (drawn, _label), colour in zip(plays, _ARROWS)
+    ]
+
+
+def _under(caption: str | None, labels: list[str], p: _Palette) -> list[str]:
+    """What is written under the board: the caption, then the legend of the plays."""
+    out = []
     if caption:
         out.append(
             f'<text class="caption" x="{_WIDTH // 2}" y="{_HEIGHT + 17}" text-anchor="middle"'
-            f' font-size="16" fill="{palette["text"]}">{html.escape(caption)}</text>'
+            f' font-size="16" fill="{p["text"]}">{html.escape(caption)}</text>'
         )
-    if plays:
-        out.append(_legend([label for _play, label in plays], _HEIGHT + (_CAPTION if caption else 0), palette))
-    out.append("</svg>")
-    return "\n".join(out)
+    if labels:
+        out.append(_legend(labels, _HEIGHT + (_CAPTION if caption else 0), p))
+    return out
+
+
+def _check(player: int, play_by: int, labels_by: int, plays: int, play: bool) -> None:
+    """A ValueError for sides that are not 0 or 1, or plays that cannot be drawn together."""
+    if player not in (0, 1) or play_by not in (0, 1) or labels_by not in (0, 1):
+        raise ValueError("player, play_by and labels_by are 0 or 1")
+    if plays > len(_ARROWS) or (plays and play):
+        raise ValueError(f"plays= takes at most {len(_ARROWS)} plays, and not with play=")
 
 
 def _checkers(

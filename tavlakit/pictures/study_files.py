@@ -1,0 +1,78 @@
+"""The page and the deck of a player's mistakes in record files (what
+``tavlakit mistakes`` does): the files analysed on every core, the
+mistakes drawn as one page (:mod:`.study`) and, when asked, an Anki deck
+(:mod:`.anki`), each written under a temporary name renamed when whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..analysis.mistakes import Mistakes
+from ..collections.manifest import write_atomic
+from ..collections.parallel import Progress
+from ..engine.numbering import Numbering, NumberingLike
+from ..engine.rules import Rules
+from ..i18n import _
+from ..record.problem import Problem
+from .study import page
+
+
+@dataclass
+class Studied:
+    """What :func:`write_study` did: the mistakes written, and the inputs
+    nothing could be read from (their first error each)."""
+
+    mistakes: Mistakes = field(default_factory=Mistakes)
+    unread: list[Problem] = field(default_factory=list)
+    written: bool = False
+    """Whether the page (and the deck) were written: not when no game could be read."""
+
+
+def write_study(
+    files: Sequence[Path],
+    page_path: Path,
+    deck_path: Path | None = None,
+    *,
+    player: str | None = None,
+    top: int | None = 20,
+    min_error: float = 0.0,
+    rules: Rules | None = None,
+    ply: int | None = None,
+    numbering: NumberingLike = Numbering.RELATIVE,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> Studied:
+    """Analyse the record ``files`` (gnubg's statistics, at ``ply``; default
+    the analysis' own level) on ``jobs`` processes, and write the mistakes of
+    ``player`` (:meth:`Analysis.mistakes <tavlakit.analysis.frames.Analysis.mistakes>`)
+    as a :func:`~tavlakit.pictures.study.page` to ``page_path`` and, with ``deck_path``, as an Anki
+    deck (:func:`tavlakit.pictures.anki.deck`). A player not in the files is
+    an :class:`~tavlakit.analysis.mistakes.UnknownPlayer` (a ValueError, its
+    message listing the names there), a ``ply`` not implemented a
+    ValueError, both before anything is written; a file that cannot be
+    written an OSError."""
+    from ..analysis.collection import analyse_paths
+    from ..evaluation.search import check_plies
+
+    judged: dict[str, Any] = {"ply": check_plies(ply)} if ply is not None else {}  # (else the analysis' default)
+    analysis = analyse_paths(files, rules, False, jobs, progress, statistics=True, **judged)
+    read = set(analysis.games["path"])
+    unread = [p for p in analysis.problems if p.severity == "error" and p.file not in read]
+    if analysis.games.empty:
+        return Studied(unread=unread)
+    found = analysis.mistakes(player, top, min_error)
+    text = page(found, numbering=numbering, files=len(files))
+    write_atomic(page_path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    if deck_path is not None:
+        from .anki import deck
+
+        title = _("tavlakit: mistakes of {name}").format(name=player) if player else _("tavlakit: mistakes")
+        write_atomic(deck_path, lambda tmp: deck(found, tmp, title=title, numbering=numbering))
+    return Studied(found, unread, True)
+
+
+__all__ = ["Studied", "write_study"]
