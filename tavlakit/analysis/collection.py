@@ -116,7 +116,14 @@ def analyse_file(
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
     columns = (column_values(plays, frames.PLAY_COLUMNS), column_values(played, frames.GAME_COLUMNS))
     result = FileAnalysis(
-        source, columns, own, prints.digest(), repr(used), used.name, errors, sum(p.severity == "warning" for p in own)
+        source,
+        columns,
+        own,
+        prints.digest() if played else None,  # a file left out of the analysis is no one's twin
+        repr(used),
+        used.name,
+        errors,
+        sum(p.severity == "warning" for p in own),
     )
     if judging is not None:
         result.statistics, result.unjudged, result.decisions = judging.rows, judging.unjudged, judging.decisions

@@ -37,7 +37,9 @@ from ..engine.play import Play
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..evaluation.equity import Evaluator
+from ..i18n import _
 from ..record.match import Match
+from ..record.matchscore import first_absurd
 from ..record.problem import Problem
 from ..replay.walker import ReplayedGame, Step, default_rules, replay
 from .columns import Builder, Labels, column_values, rows_frame
@@ -166,6 +168,10 @@ class _Walker:
         for index, match in enumerate(_matches(matches)):
             rules = self.rules or default_rules(match)
             path = match.source or f"match-{index + 1}"
+            absurd = first_absurd(match)
+            if absurd is not None:  # no row can hold it: the file is that one error
+                yield [], [], [*match.problems, not_analysed(absurd, path)]
+                continue
             mid = (self.labels(path), path)
             ev = self.evaluator(rules) if self.luck else None
             plays: list[dict[str, Any]] = []
@@ -180,6 +186,11 @@ class _Walker:
             if judging and tally:
                 judging.keep(tally)
             yield plays, games, match.problems
+
+
+def not_analysed(problem: Problem, path: str) -> Problem:
+    """The problem that keeps a match out of the analysis, said as such."""
+    return problem.replace(file=path, message=_("{problem}; the file is not analysed").format(problem=problem.message))
 
 
 def step_rows(

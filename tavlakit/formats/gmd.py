@@ -511,6 +511,7 @@ class GmdReader:
                 match.comments.append(items[1][1:].strip())
         elif entry.kind == "length":
             match.length = int(items[1]) if items[1].type == "INT" else 0
+            match.length_at = (line, 1)
         elif entry.kind in ("player", "rank"):
             player = _player(_head(items[0])[1])
             value = str(items[1]).strip() if len(items) > 1 else ""

@@ -522,6 +522,7 @@ class MatReader:
                             "syntax", _("a second match length {text!r}").format(text=text), line=line, column=column
                         )
                     match.length = _number(text)
+                    match.length_at = (line, column)  # the text starts with the number
                     self._length_seen = True
                 else:
                     self.report.error(

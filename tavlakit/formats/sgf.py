@@ -110,6 +110,7 @@ def _read_header(root: Node, match: Match) -> None:
             length = _info(prop.values).get("length")
             if isinstance(length, int):
                 match.length = length
+                match.length_at = where
         elif prop.ident in ROOT_TAGS:
             _set_tag(match, ROOT_TAGS[prop.ident], _date_from_sgf(prop.values[0]), where)
         elif prop.ident == "GC":

@@ -200,6 +200,8 @@ class Match:
 
     tag_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
     """Where each tag was written (line, column), for problems about it."""
+    length_at: tuple[int, int] | None = field(default=None, compare=False)
+    """Where the match length was written (line, column), when the format says."""
     numbering: Numbering = field(default=Numbering.RELATIVE, compare=False)
     """How the file numbered the points (:class:`~tavlakit.engine.numbering.Numbering`):
     ``RELATIVE`` (each side its own 24..1) or ``ABSOLUTE`` (a .mat's

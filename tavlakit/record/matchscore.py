@@ -11,10 +11,95 @@ take for the Crawford game), and so does the replayer.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..engine.rules import Rules
 from ..i18n import _
-from .match import Game
-from .problem import Finding
+from .match import Game, Match
+from .problem import Finding, Problem
+
+#: The longest match, the highest score and the most points a game can be
+#: worth that a record may hold: what gnubg's Match ID holds (15 bits each).
+#: A larger number is an ``absurd-number`` error, and the analysis leaves
+#: the file out (:func:`first_absurd`).
+MOST_POINTS = (1 << 15) - 1
+#: The highest game number (a label; a money session of many games fits below it).
+MOST_GAMES = (1 << 31) - 1
+
+
+def absurd_length(length: int) -> Finding | None:
+    """The error of a match length no match can have, if it is one.
+
+    >>> absurd_length(7) is None, absurd_length(10**20).code
+    (True, 'absurd-number')
+    """
+    if length <= MOST_POINTS:
+        return None
+    return Finding(
+        "absurd-number",
+        "error",
+        _("a match to {length} points: no match is longer than {most}").format(length=length, most=MOST_POINTS),
+    )
+
+
+def absurd_game(game: Game) -> Finding | None:
+    """The error of a game number or a score line no match can have, if any."""
+    if game.number > MOST_GAMES:
+        return Finding(
+            "absurd-number",
+            "error",
+            _("game number {number}: no record holds more than {most} games").format(
+                number=game.number, most=MOST_GAMES
+            ),
+        )
+    if max(game.score) > MOST_POINTS:
+        return Finding(
+            "absurd-number",
+            "error",
+            _("the score line says {s0}-{s1}: no score is higher than {most}").format(
+                s0=game.score[0], s1=game.score[1], most=MOST_POINTS
+            ),
+        )
+    return None
+
+
+def absurd_points(points: int) -> Finding | None:
+    """The error of a point total no game can be worth in any match, if it is one."""
+    if points <= MOST_POINTS:
+        return None
+    return Finding(
+        "absurd-number",
+        "error",
+        _("Wins {points} point(s): no game is worth more than {most}").format(points=points, most=MOST_POINTS),
+    )
+
+
+def first_absurd(match: Match) -> Problem | None:
+    """The first number of ``match`` no match can have, located as the
+    replay reports it (the length where it was written, a game's number
+    and score at its first line, a result where it was written); ``None``
+    when every number is one a match can have."""
+    for finding, (line, column, game) in _absurd(match):
+        return Problem(
+            finding.code, finding.severity, finding.message, file=match.source, line=line, column=column, game=game
+        )
+    return None
+
+
+def _absurd(match: Match) -> Iterator[tuple[Finding, tuple[int | None, int | None, int | None]]]:
+    """Each absurd number of ``match`` with its (line, column, game)."""
+    found = absurd_length(match.length)
+    if found:
+        line, column = match.length_at or (None, None)
+        yield found, (line, column, None)
+    for game in match.games:
+        found = absurd_game(game)
+        if found:
+            yield found, (game.line, None, game.number)
+        result = game.result
+        found = absurd_points(result.points) if result is not None else None
+        if found and result is not None:
+            yield found, (result.line, result.column, game.number)
 
 
 class ScoreKeeper:
@@ -40,7 +125,12 @@ class ScoreKeeper:
             # the record starts in mid-match: an earlier game may have been the Crawford game
             self.crawford_done = True
         self.first = False
-        if self.candidates and written not in self.candidates:
+        absurd = absurd_game(game)
+        if absurd is not None:
+            found.append(absurd)
+        if max(written) > MOST_POINTS:  # not a score: the earlier results say it (or the match starts here)
+            score = self.candidates[0] if self.candidates else (0, 0)
+        elif self.candidates and written not in self.candidates:
             score = self.candidates[0]
             found.append(
                 Finding(
@@ -63,8 +153,8 @@ class ScoreKeeper:
             )
         result = game.result
         self.candidates = []
-        if result is not None and result.winner in (0, 1):
-            for base in (score, written):
+        if result is not None and result.winner in (0, 1) and result.points <= MOST_POINTS:
+            for base in (score, written) if max(written) <= MOST_POINTS else (score,):
                 after = list(base)
                 after[result.winner] += result.points
                 if tuple(after) not in self.candidates:
@@ -86,4 +176,4 @@ class ScoreKeeper:
         return False
 
 
-__all__ = ["ScoreKeeper"]
+__all__ = ["MOST_GAMES", "MOST_POINTS", "ScoreKeeper", "absurd_game", "absurd_length", "absurd_points", "first_absurd"]

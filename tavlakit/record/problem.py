@@ -77,6 +77,7 @@ CODES: dict[str, str] = {
     "score-mismatch": N_("a score line that does not follow from earlier results"),
     "match-over": N_("games after the match was won"),
     "absurd-points": N_("a point total no game can produce"),
+    "absurd-number": N_("a match length, score, game number or point total no match can have (not analysed)"),
     "points-capped": N_("points written capped at what the winner needed to win the match"),
     "forfeit": N_("a match forfeited: the last game's points are what the winner needed (Backgammon Galaxy)"),
     "truncated": N_("the file ends inside a game (cut short)"),

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..engine.rules import ResultKind, Rules
 from ..i18n import _
 from ..record.match import Game
+from ..record.matchscore import absurd_points
 from ..record.problem import Finding
 
 
@@ -44,6 +45,9 @@ def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tupl
         over = end.winner is not None
         message = _("the game has no result") if over else _("the game has no result (it stops before it is over)")
         return [Finding("missing-result", "error" if over else "warning", message)]
+    absurd = absurd_points(result.points)
+    if absurd is not None:
+        return [absurd]
     cube = end.cube
     most = 3 * max(end.most or cube, 1)
     if length and end.winner is None and result.points > most and result.points == length - game.score[result.winner]:

@@ -28,7 +28,7 @@ from ..engine.position import Position
 from ..engine.rules import DEFAULT_RULES, ResultKind, Rules
 from ..i18n import _
 from ..record.match import Game, Match, Turn, games_table, match_heading
-from ..record.matchscore import ScoreKeeper
+from ..record.matchscore import ScoreKeeper, absurd_length
 from ..record.problem import Finding, Problem, Reporter, counts_text, problems_table
 from .cube import Cube
 from .legality import (
@@ -818,10 +818,15 @@ def replay(
     scores = ScoreKeeper(match.length)
     base = Reporter(strict=strict, file=match.source)
     marked = False
+    long = absurd_length(match.length)
     for game in match.games if games is None else games:
         if strict:
             base.take([p for p in game.problems if p.severity == "error"][:1])
         here = Reporter([], strict, file=match.source, game=game.number, line=game.line)
+        if long is not None:  # a match-wide error, with the first game's
+            line, column = match.length_at or (None, None)
+            here.emit(long, line=line, column=column, game=None)
+            long = None
         score, found = scores.score(game)
         for finding in found:
             here.emit(finding)
