@@ -15,7 +15,7 @@ from tavlakit.analysis.collection import rename_players
 from tavlakit.cli import app
 from tavlakit.collections.names import PlayerNames
 from tavlakit.formats import find_records
-from tavlakit.record.fingerprint import fingerprint
+from tavlakit.replay.fingerprint import fingerprint
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
@@ -38,8 +38,58 @@ def test_other_matches_and_one_changed_die_differ() -> None:
     turn = next(t for t in match.games[2].turns if t.dice == (6, 5))
     turn_index = match.games[2].turns.index(turn)
     changed = tk.read_match(MAT)
-    changed.games[2].turns[turn_index] = replace(turn, dice=(5, 6))  # the same roll written the other way round
+    changed.games[2].turns[turn_index] = replace(turn, dice=(6, 4))
     assert fingerprint(changed) != fingerprint(match)
+    other = tk.read_match(MAT)
+    mover = next(t for t in other.games[1].turns if len(t.moves) == 2)
+    other.games[1].turns[other.games[1].turns.index(mover)] = replace(mover, moves=mover.moves[:1])
+    assert fingerprint(other) != fingerprint(match)  # a play that leaves another board
+
+
+def _notation(match: tk.Match) -> tk.Match:
+    """The match written as another writer would: no hit marks, the dice in
+    the other order, a checker's run of two dice as one move, doubles' moves
+    in another order."""
+    merged = 0
+    for game in match.games:
+        for index, turn in enumerate(game.turns):
+            if turn.kind != "roll" or not turn.moves:
+                continue
+            moves = [m._replace(hit=False) for m in turn.moves]
+            first, *rest = moves
+            if not merged and rest and rest[0].src == first.dst and not first.hit and not turn.moves[0].hit:
+                moves = [first._replace(dst=rest[0].dst), *rest[1:]]  # 24/18 18/15 as 24/15
+                merged += 1
+            dice = turn.dice[::-1] if turn.dice else None
+            game.turns[index] = replace(turn, moves=tuple(reversed(moves)), dice=dice)
+    assert merged
+    return match
+
+
+def test_the_game_not_its_notation() -> None:
+    """Hit marks, the order of the dice and of the moves, and a checker's
+    run written in one move or two are notation: the fingerprint is of the
+    dice, the boards the plays leave, the cube and the results."""
+    match = tk.read_match(MAT)
+    assert fingerprint(_notation(tk.read_match(MAT))) == fingerprint(match) is not None
+
+
+def test_a_fibs_file_and_its_sgf_are_one_match(tmp_path: Path) -> None:
+    """A FIBS client's file (no hit marks) and its own conversion to .sgf (hits marked)."""
+    fibs = tmp_path / "fibs.txt"
+    fibs.write_bytes((SAMPLES / "fibs-bluenote-nori.txt").read_bytes())
+    converted = runner.invoke(app, ["convert", str(fibs), "--to", "sgf", "-o", str(tmp_path)])
+    assert converted.exit_code == 0, converted.output
+    sgf = tmp_path / "fibs.sgf"
+    assert any(m.hit for g in tk.read_match(sgf).games for t in g.turns for m in t.moves)
+    assert fingerprint(tk.read_match(fibs)) == fingerprint(tk.read_match(sgf)) is not None
+    result = runner.invoke(app, ["validate", "--json", str(fibs), str(sgf)])
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [(r["code"], r["file"]) for r in rows if r.get("severity") == "info"] == [("duplicate-match", str(sgf))]
+    both = runner.invoke(app, ["stats", "--no-luck", "--json", "-j", "1", str(fibs), str(sgf)])
+    rows = [json.loads(line) for line in both.output.splitlines() if line.startswith("{")]
+    games = {row["player"]: row["games"] for row in rows}
+    assert games and set(games.values()) == {len(tk.read_match(fibs).games)}, both.output
 
 
 def test_names_and_files_do_not_count() -> None:

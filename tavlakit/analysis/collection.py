@@ -30,10 +30,10 @@ from ..engine.rules import Rules
 from ..evaluation.net import net_in_use, use_net
 from ..formats import find_records, open_games
 from ..i18n import _
-from ..record.fingerprint import Fingerprinter, Twins, duplicate_problem, duplicates
 from ..record.match import Match
 from ..record.problem import Problem, internal_problem
-from ..replay.walker import default_rules
+from ..replay.fingerprint import Fingerprinter, Twins, duplicate_problem, duplicates
+from ..replay.walker import ReplayedGame, default_rules
 from . import frames
 from .columns import Builder, column_values, values_frame
 from .frames import Analysis, Matches
@@ -105,14 +105,14 @@ def analyse_file(
     match, games = open_games(path)
     prints = Fingerprinter(match)
     try:
-        match.games = list(prints.games(games))
+        match.games = list(games)
         used = rules or default_rules(match)
-        plays, played, own = _walk(match, used, luck, judging)
+        plays, played, own = _walk(match, used, luck, judging, prints.add)
     except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
         match = Match(source=source, problems=[*match.problems, internal_problem(source, exc)])
         used = rules or default_rules(match)
-        plays, played, own = _walk(match, used, luck, judging)
         prints = Fingerprinter(match)
+        plays, played, own = _walk(match, used, luck, judging, prints.add)
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
     columns = (column_values(plays, frames.PLAY_COLUMNS), column_values(played, frames.GAME_COLUMNS))
     result = FileAnalysis(
@@ -131,10 +131,11 @@ def analyse_file(
 
 
 def _walk(
-    match: Match, rules: Rules, luck: bool, judging: Judging | None = None
+    match: Match, rules: Rules, luck: bool, judging: Judging | None, seen: Callable[[ReplayedGame], None]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
-    """The play rows, game rows and own problems of one match (judged into ``judging``, if given)."""
-    ((plays, games, own),) = frames.rows(match, rules, luck, judging)
+    """The play rows, game rows and own problems of one match (judged into
+    ``judging``, if given; each replayed game shown to ``seen``)."""
+    ((plays, games, own),) = frames.rows(match, rules, luck, judging, seen)
     return plays, games, own
 
 

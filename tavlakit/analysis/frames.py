@@ -151,10 +151,17 @@ class _Walker:
     with ``judging``, each game is judged too as it is replayed (gnubg's
     statistics and the decision rows gather there)."""
 
-    def __init__(self, rules: Rules | None, luck: bool, judging: Judging | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | None,
+        luck: bool,
+        judging: Judging | None = None,
+        seen: Callable[[ReplayedGame], None] | None = None,
+    ) -> None:
         self.rules = rules
         self.luck = luck
         self.judging = judging
+        self.seen = seen
         self.evaluators: dict[Rules, Evaluator] = {}
         self.labels = Labels()
 
@@ -179,6 +186,8 @@ class _Walker:
             judging = self.judging
             tally = judging.tally(match, path, mid[0], rules, ev) if judging else None
             for rg in replay(match, rules):
+                if self.seen is not None:
+                    self.seen(rg)
                 if tally is not None:  # first: it searches the game's positions in one batch, the rows reuse them
                     tally.add(rg)
                 plays.extend(step_rows(match, mid, rules, rg, ev))
@@ -375,12 +384,14 @@ def rows(
     rules: Rules | None = None,
     luck: bool = True,
     judging: Judging | None = None,
+    seen: Callable[[ReplayedGame], None] | None = None,
 ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
     """Per match: its play rows, its game rows (dicts of column name to value)
     and its own problems, the stuff :func:`analyse_matches` builds the frames of;
     with ``judging`` each game is also judged in the same replay
-    (:class:`~tavlakit.analysis.statistics.Judging` gathers the rows)."""
-    return _Walker(rules, luck, judging).run(matches)
+    (:class:`~tavlakit.analysis.statistics.Judging` gathers the rows); each
+    replayed game is shown to ``seen`` (a fingerprint's ``add``)."""
+    return _Walker(rules, luck, judging, seen).run(matches)
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, *, luck: bool = True) -> pd.DataFrame:

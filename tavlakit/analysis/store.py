@@ -60,7 +60,7 @@ from ..engine.rules import Rules
 from ..evaluation.net import net_digest, net_in_use, use_net
 from ..formats import find_records
 from ..i18n import _
-from ..record.fingerprint import duplicate_problem, duplicates
+from ..replay.fingerprint import duplicate_problem, duplicates
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
 from .frames import Analysis, match_players

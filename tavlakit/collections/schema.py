@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ..replay.fingerprint import VERSION as FINGERPRINT
+
 #: Column types of :func:`~tavlakit.analysis.frames.plays_frame` (fixed, so batches concatenate and
 #: Parquet files written in parts share one schema).
 PLAY_COLUMNS: dict[str, str] = {
@@ -85,8 +87,10 @@ GAME_COLUMNS: dict[str, str] = {
 
 def schema_version() -> str:
     """A digest of the columns' names, order and types (computed when
-    asked, from the tables as they are)."""
-    text = json.dumps([list(PLAY_COLUMNS.items()), list(GAME_COLUMNS.items())])
+    asked, from the tables as they are), and of the version of the match
+    fingerprint the store keeps per file
+    (:data:`~tavlakit.replay.fingerprint.VERSION`)."""
+    text = json.dumps([list(PLAY_COLUMNS.items()), list(GAME_COLUMNS.items()), FINGERPRINT])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..engine.rules import Rules
 from ..formats import open_games
-from ..record.fingerprint import Fingerprinter, Twins, duplicate_problem
 from ..record.problem import Problem, ProblemError, internal_problem, nothing_read
+from ..replay.fingerprint import Fingerprinter, Twins, duplicate_problem
 from ..replay.walker import default_rules, validate
 from .parallel import Progress, jobs_for, pmap
 
@@ -40,7 +40,7 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
     try:
         match, games = open_games(path)
         prints = Fingerprinter(match)
-        report = validate(match, rules or default_rules(match), strict=strict, games=prints.games(games))
+        report = validate(match, rules or default_rules(match), strict=strict, games=games, seen=prints.add)
     except ProblemError as exc:  # strict, at the first error
         return Checked([exc.problem], complete=False, unreadable=nothing_read(match.problems, 0))
     except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files

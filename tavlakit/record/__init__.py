@@ -1,3 +1,3 @@
 """The one data model every format reads into and writes from (:mod:`.match`), the
-problems found in a record (:mod:`.problem`), whether two files hold the same match
-(:mod:`.fingerprint`) and the match score (:mod:`.matchscore`)."""
+problems found in a record (:mod:`.problem`) and the match score
+(:mod:`.matchscore`)."""

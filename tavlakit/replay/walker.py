@@ -17,7 +17,7 @@ one error, not one on every later play.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..engine.dicenames import as_roll
@@ -845,12 +845,18 @@ def replay(
 
 
 def validate(
-    match: Match, rules: Rules | None = None, *, strict: bool = False, games: Iterable[Game] | None = None
+    match: Match,
+    rules: Rules | None = None,
+    *,
+    strict: bool = False,
+    games: Iterable[Game] | None = None,
+    seen: Callable[[ReplayedGame], None] | None = None,
 ) -> Report:
     """Replay ``match`` and collect every problem, reading problems included.
 
     Games are replayed and dropped one by one, so a streaming ``games``
-    keeps memory flat. With ``strict`` a
+    keeps memory flat; ``seen`` is shown each replayed game (a
+    :class:`~tavlakit.replay.fingerprint.Fingerprinter`'s ``add``). With ``strict`` a
     :class:`~tavlakit.record.problem.ProblemError` is raised at the first error.
     """
     report = Report(match)
@@ -864,6 +870,8 @@ def validate(
         report.problems.extend(replayed.game.problems)
         report.problems.extend(replayed.problems)
         unmarked.append(replayed.unmarked_hits)
+        if seen is not None:
+            seen(replayed)
     report_unmarked_hits(collect, unmarked)
     return report
 
