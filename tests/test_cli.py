@@ -9,6 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+import tavlakit as tk
 from tavlakit.cli import app
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,6 +78,26 @@ def test_validate_strict_stops_early(tmp_path: Path) -> None:
     result = run("validate", "--strict", "--json", bad)
     assert result.exit_code == 1
     assert len(result.output.splitlines()) == 2  # the first error, then the summary
+
+
+def test_validate_strict_says_how_far_it_checked(tmp_path: Path) -> None:
+    """--strict stops at the first error: the summary counts the games and
+    plays checked up to it, and the error does not say how the game goes on."""
+    bad, row, _text = _illegal_row_3(tmp_path)
+    match = tk.read_match(GNUBG_MAT)
+    # the rolls up to the one at fault (row 3's left cell, column 6), that one included
+    first = [t for t in match.games[0].turns if t.kind == "roll" and (t.line or 0, t.column or 0) <= (row + 1, 6)]
+    for args in (("--json",), ()):
+        result = run("validate", "--strict", *args, bad)
+        assert result.exit_code == 1, result.output
+        if args:
+            problem, summary = (json.loads(line) for line in result.output.splitlines())
+            assert problem["code"] == "illegal-play" and problem["line"] == row + 1
+            assert "goes on" not in problem["message"] and "applied" not in problem["message"]
+            assert (summary["summary"]["games"], summary["summary"]["plays"]) == (1, len(first))
+        else:
+            assert result.output.splitlines()[-1].startswith(f"1 file(s), 1 game(s), {len(first)} play(s): 1 error(s)")
+            assert "--strict" in result.output.splitlines()[-1]
 
 
 def test_validate_unreadable_file_exit_2(tmp_path: Path) -> None:

@@ -76,7 +76,8 @@ def validate(
             if totals["infos"]
             else _("{files} file(s), {games} game(s), {plays} play(s): {errors} error(s), {warnings} warning(s)")
         )
-        typer.echo(line.format(**totals) + (f" [{by_code}]" if by_code else ""))
+        stopped = " " + _("(--strict: stopped at the first error)") if strict and totals["errors"] else ""
+        typer.echo(line.format(**totals) + (f" [{by_code}]" if by_code else "") + stopped)
     if totals["unreadable"]:
         raise typer.Exit(2)
     raise typer.Exit(1 if totals["errors"] else 0)

@@ -41,8 +41,10 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
         match, games = open_games(path)
         prints = Fingerprinter(match)
         report = validate(match, rules or default_rules(match), strict=strict, games=games, seen=prints.add)
-    except ProblemError as exc:  # strict, at the first error
-        return Checked([exc.problem], complete=False, unreadable=nothing_read(match.problems, 0))
+    except ProblemError as exc:  # strict, at the first error: the games and plays checked up to it
+        return Checked(
+            [exc.problem], exc.games, exc.plays, complete=False, unreadable=nothing_read(match.problems, exc.games)
+        )
     except Exception as exc:  # a bug in tavlakit: say so, keep checking the other files
         return Checked([internal_problem(path, exc)], complete=False, unreadable=True)
     return Checked(

@@ -166,6 +166,10 @@ class ProblemError(ValueError):
     def __init__(self, problem: Problem) -> None:
         super().__init__(str(problem))
         self.problem = problem
+        self.games = 0
+        """The games checked when it stopped, the one it stopped in included (the replay counts them)."""
+        self.plays = 0
+        """The plays checked when it stopped, the one at fault included."""
 
 
 #: The fields of a :class:`Problem` that say where it is.

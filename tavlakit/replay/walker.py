@@ -29,7 +29,7 @@ from ..engine.rules import DEFAULT_RULES, ResultKind, Rules
 from ..i18n import _
 from ..record.match import Game, Match, Turn, games_table, match_heading
 from ..record.matchscore import ScoreKeeper, absurd_length
-from ..record.problem import Finding, Problem, Reporter, counts_text, problems_table
+from ..record.problem import Finding, Problem, ProblemError, Reporter, counts_text, problems_table
 from .cube import Cube
 from .legality import (
     Verdict,
@@ -304,6 +304,15 @@ class _GameWalker:
         self.out.starter = first
 
     def run(self) -> ReplayedGame:
+        try:
+            self.walk()
+        except ProblemError as exc:  # strict, at the first error: say how far it got
+            exc.games += 1
+            exc.plays += self.out.plays + (self.now is not None and self.now.kind == "roll")
+            raise
+        return self.out
+
+    def walk(self) -> None:
         for index, turn in enumerate(self.game.turns):
             if turn.player not in (0, 1):
                 self.tell(
@@ -322,7 +331,6 @@ class _GameWalker:
                 self.cube_action(index, turn)
             self.now = None
         self.finish()
-        return self.out
 
     def record(
         self,
@@ -497,7 +505,7 @@ class _GameWalker:
         the other side under which this and the later plays fit."""
         names = self.match.players
         message = _("{player} rolls, but it is {other}'s turn").format(player=names[turn.player], other=names[missing])
-        if self.synced and self.views:
+        if self.synced and self.views and not self.report.strict:  # (strict: it stops at this error)
             board = self.views[missing].board
             legal = any_roll(board, self.rules)
             candidates = [Guess(board, (), "unchanged"), *(Guess(b, m, "legal") for b, m in legal.items())]
@@ -552,6 +560,8 @@ class _GameWalker:
             lost.last_line = turn.line
             self.resync(index, turn, before, self.legal_candidates(ranked, before.board), "")
             return
+        if self.report.strict and finding.severity == "error":  # it stops here: nothing goes on from it
+            self.tell(finding, turn, position=before, expected=expected)
         candidates = [Guess(board, moves, "written") for board, moves in (verdict.reached or {}).items()]
         if written:
             done = physical(before.board, written)
@@ -864,14 +874,19 @@ def validate(
     collect = Reporter(report.problems, strict, file=match.source)
     collect.take(match.problems)
     unmarked = []
-    for replayed in replay(match, rules, strict=strict, games=games):
-        report.games += 1
-        report.plays += replayed.plays
-        report.problems.extend(replayed.game.problems)
-        report.problems.extend(replayed.problems)
-        unmarked.append(replayed.unmarked_hits)
-        if seen is not None:
-            seen(replayed)
+    try:
+        for replayed in replay(match, rules, strict=strict, games=games):
+            report.games += 1
+            report.plays += replayed.plays
+            report.problems.extend(replayed.game.problems)
+            report.problems.extend(replayed.problems)
+            unmarked.append(replayed.unmarked_hits)
+            if seen is not None:
+                seen(replayed)
+    except ProblemError as exc:  # strict: the games and plays checked when it stopped
+        exc.games += report.games
+        exc.plays += report.plays
+        raise
     report_unmarked_hits(collect, unmarked)
     return report
 
