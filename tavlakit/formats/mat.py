@@ -386,6 +386,7 @@ class MatReader:
         self._after: tuple[int, int] | None = None  # the score after the last game read, when it has a result
         self._next_game: tuple[int, str] | None = None
         self._empty = True
+        self._open: int | None = None  # the last line read, when no line end followed it (the file may cut it)
         header, first = self._chunk()
         self._length_seen = False
         self._header(header, first)
@@ -416,6 +417,7 @@ class MatReader:
         try:
             for number, raw in self._lines:
                 line = raw.rstrip()
+                self._open = number if raw == line or not raw.endswith(("\n", "\r")) else None
                 if not first:
                     first = number
                     if number == 1:
@@ -631,7 +633,11 @@ class MatReader:
             message = _("{problem}; the last line {text!r} is cut short").format(
                 problem=message, text=lines[last].strip()[:40]
             )
-        Reporter(game.problems, file=self.source, game=game.number).error("truncated", message, line=at)
+        # a last cell with no line end after it may be cut mid-play: the error points at it (the
+        # replayer leaves that cell alone); a whole last row is judged like any other
+        cell = game.turns[-1] if game.turns and game.turns[-1].line == at == self._open else None
+        column = cell.column if cell is not None else None
+        Reporter(game.problems, file=self.source, game=game.number).error("truncated", message, line=at, column=column)
 
     def games(self) -> Iterator[Game]:
         """The games, read one at a time (memory does not grow with the file)."""

@@ -246,8 +246,12 @@ class _GameWalker:
         self.lost: dict[int, _Lost] = {}
         self.budget = GAME_BUDGET  # later plays the resynchronisations of this game may judge
         self.marks_hits = marks_hits(game) if marks is None else marks  # the file marks hits with '*'
-        #: the file ends inside this game (the reader said so): its last turn may be cut short
+        #: the file ends inside this game (the reader said so)
         self.cut = any(p.code == "truncated" for p in game.problems)
+        #: the turn (line, column) the file may have cut mid-play: where the reader's truncated error points
+        self.cut_at = next(
+            ((p.line, p.column) for p in game.problems if p.code == "truncated" and p.column is not None), None
+        )
         # the turn being replayed, and what is found of it so far
         self.now: Turn | None = None
         self.legal = True
@@ -463,8 +467,8 @@ class _GameWalker:
         fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
         if fast is None:
             verdict = judge(before.board, dice, turn.moves, self.rules, self.flip(turn.player))
-            if verdict.after is None and self.cut and index == len(self.game.turns) - 1:
-                self.legal = self.synced = False  # the last cell of a file cut short (reported)
+            if verdict.after is None and self.cut_at == (turn.line, turn.column):
+                self.legal = self.synced = False  # a cell the file may have cut short (reported)
                 return
             if verdict.after is None:
                 self.illegal(index, turn, before, verdict)
