@@ -177,6 +177,36 @@ def test_convert_many_inputs_with_one_name(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["b-m.json", "m.json"]
 
 
+def test_convert_output_name_that_cannot_hold_it_is_a_usage_error(tmp_path: Path) -> None:
+    """Before: two inputs with -o two.sgf made a folder named two.sgf of
+    .mat files; --to sgf -o x.mat wrote SGF into a file named .mat."""
+    two = tmp_path / "two.sgf"
+    result = run("convert", GNUBG_MAT, SAMPLES / "tavla-t000.mat", "-o", two)
+    assert result.exit_code == 2 and not two.exists(), result.output
+    assert "folder" in result.output and "Traceback" not in result.output
+    named = tmp_path / "x.mat"
+    result = run("convert", GNUBG_MAT, "--to", "sgf", "-o", named)
+    assert result.exit_code == 2 and not named.exists(), result.output
+    assert "--to sgf" in result.output and ".mat" in result.output
+    existing = tmp_path / "afile"
+    existing.write_text("keep me", encoding="utf-8")
+    result = run("convert", GNUBG_MAT, SAMPLES / "tavla-t000.mat", "-o", existing, "--to", "json")
+    assert result.exit_code == 2 and existing.read_text(encoding="utf-8") == "keep me", result.output
+    assert ("Traceback" not in result.output and result.exception is None) or isinstance(result.exception, SystemExit)
+
+
+def test_convert_takes_the_format_from_the_output_name(tmp_path: Path) -> None:
+    for name, fmt in (("x.sgf", "sgf"), ("x.json", "json"), ("x.txt", "mat")):
+        result = run("convert", GNUBG_MAT, "-o", tmp_path / name)
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines()[-1] == f"1 of 1 file(s) converted to {fmt}"
+        assert tk.read_match(tmp_path / name).games == tk.read_match(GNUBG_MAT).games
+    result = run("convert", GNUBG_MAT, "--to", "mat", "-o", tmp_path / "y.txt")  # .txt holds a .mat transcript
+    assert result.exit_code == 0, result.output
+    result = run("convert", GNUBG_MAT, "--to", "json", "-o", tmp_path / "plain")  # no extension: no contradiction
+    assert result.exit_code == 0 and tk.read_match(tmp_path / "plain").games, result.output
+
+
 def test_convert_never_writes_what_it_could_not_read(tmp_path: Path, corpus_dir: Path) -> None:
     """Before: --force wrote 0-byte .sgf files for binary, empty and notes
     files and said every file was converted; other kinds went unmentioned."""

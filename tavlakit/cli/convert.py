@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from ..collections.conversion import UNWRITABLE, Converted, convert_files, output_names
-from ..formats import EXTENSIONS, REGISTRY, WRITABLE, WriteOptions, find_records
+from ..collections.conversion import UNWRITABLE, Converted, convert_files, output_format, output_names
+from ..formats import REGISTRY, WRITABLE, WriteOptions, find_records
 from ..formats.text import output_stem, source_name
 from ..i18n import _
 from .collection import jobs_option
@@ -49,10 +49,10 @@ def convert(
         typer.echo(str(note), err=True)
     if not files:
         raise fail(_("no record files found"))
-    many = len(files) > 1 or output.is_dir()
-    fmt = to or ("mat" if many else EXTENSIONS.get(output.suffix.lower()))
-    if fmt is None:
-        raise typer.BadParameter(_("say --to, or give -o a .mat, .sgf or .json name"))
+    try:
+        fmt, many = output_format(output, to, len(files))
+    except ValueError as exc:  # an output that cannot hold what is asked
+        raise fail(str(exc)) from None
     options: WriteOptions = {} if numbering is None else {"numbering": parse_numbering(numbering)}
     try:
         REGISTRY[fmt].check_options(options)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.rules import Rules
-from ..formats import WriteOptions, read_match, write_match
+from ..formats import EXTENSIONS, WRITABLE, WriteOptions, read_match, write_match
 from ..formats.text import source_name
 from ..i18n import _
 from ..record.match import rules_to_tags
@@ -105,6 +105,39 @@ def convert_files(
             return
 
 
+def output_format(output: Path, to: str | None, count: int) -> tuple[str, bool]:
+    """The format to write ``count`` records in, and whether ``output`` is a
+    folder of them (many records, or an existing folder): ``to``, else the
+    extension of ``output``'s name (``mat`` into a folder). An output that
+    cannot hold what is asked is a ``ValueError`` that says so: a file name
+    (or a file) for many records, a file name whose extension names another
+    format than ``to``.
+
+    >>> output_format(Path("x.sgf"), None, 1), output_format(Path("out"), "json", 3)
+    (('sgf', False), ('json', True))
+    """
+    many = count > 1 or output.is_dir()
+    named = EXTENSIONS.get(output.suffix.lower())
+    if many and ((output.exists() and not output.is_dir()) or named is not None):
+        raise ValueError(
+            _("-o {output} names a file, but {count} records are given: give a folder").format(
+                output=output, count=count
+            )
+        )
+    if many:
+        return to or "mat", True
+    if to is not None and named is not None and named != to:
+        raise ValueError(
+            _("-o {output} names a {suffix} file, but --to {to} writes {to}: name it {name} or leave out --to").format(
+                output=output, suffix=output.suffix, to=to, name=output.with_suffix(f".{to}").name
+            )
+        )
+    fmt = to or named
+    if fmt not in WRITABLE:
+        raise ValueError(_("say --to, or give -o a .mat, .sgf or .json name"))
+    return fmt, False
+
+
 def output_names(folder: Path, sources: Sequence[Path], fmt: str) -> list[Path]:
     """The output file of each source in ``folder``: its name with the new
     extension; inputs with the same name get their folder's name prefixed,
@@ -124,4 +157,4 @@ def output_names(folder: Path, sources: Sequence[Path], fmt: str) -> list[Path]:
     return out
 
 
-__all__ = ["UNWRITABLE", "Converted", "convert_file", "convert_files", "output_names"]
+__all__ = ["UNWRITABLE", "Converted", "convert_file", "convert_files", "output_format", "output_names"]
