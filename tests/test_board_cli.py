@@ -111,3 +111,25 @@ def test_unwritable_svg(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1].startswith("error: cannot write")
     assert "Traceback" not in result.output
+
+
+XG_POSITION = "xgparser/01_checkerPosition_EN.txt"
+
+
+@pytest.mark.parametrize("args", [("--numbering", "absolute"), ("--lang", "tr")])
+def test_position_text_candidates_in_the_pictures_numbering(corpus_dir: Path, tmp_path: Path, args) -> None:
+    """XG's text writes the plays of X (Black, on roll) in X's own numbering
+    (``19/18 14/12``); in the absolute numbering Black's point p is 25 - p,
+    so the candidates read ``6/7 11/13``, as the arrows and the labels do."""
+    out = tmp_path / "b.svg"
+    result = run("board", corpus_dir / XG_POSITION, *args, "--svg", out)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    first = next(line for line in lines if line.startswith("1. "))
+    assert first.split("  ")[0] == "1. 6/7 11/13", first
+    assert "19/18" not in result.output
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    drawn = {(a.attrib["data-from"], a.attrib["data-to"]) for a in root.findall(".//s:g[@class='arrow']", NS)}
+    assert drawn == {("19", "18"), ("14", "12")}  # the mover's own points (the picture places them absolutely)
+    plain = run("board", corpus_dir / XG_POSITION)
+    assert "1. 19/18 14/12  " in plain.output  # the file's own text where no point is renumbered

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -327,3 +328,39 @@ def test_mutated_position_texts_never_raise(corpus_dir: Path) -> None:
                 assert exc.problem.line
                 continue
             assert all(p.line for r in records for p in r.problems)
+
+
+def test_show_refuses_a_position_text_alike_as_a_file_and_in_a_folder(corpus_dir: Path, tmp_path: Path) -> None:
+    """Before: the file gave an empty page titled 'Player 1 – Player 2'
+    (exit 0), the folder 'no record files found' (exit 2) without a word of
+    the position. Now both: the position's note, no page, exit 2."""
+    text = corpus_dir / "xgparser" / "01_checkerPosition_EN.txt"
+    folder = tmp_path / "positions"
+    folder.mkdir()
+    (folder / text.name).write_bytes(text.read_bytes())
+    for given in (folder / text.name, folder):
+        out = tmp_path / f"site-{given.name}"
+        result = CliRunner().invoke(app, ["show", str(given), "-o", str(out)])
+        assert result.exit_code == 2, result.output
+        assert not out.exists() or not list(out.rglob("*.html")), result.output
+        [line] = [line for line in result.output.splitlines() if "info position" in line]
+        assert line.startswith(f"{folder / text.name}") and "tavlakit board" in line, line
+        assert "wrote" not in result.output
+
+
+def test_validate_quiet_on_position_texts_prints_only_the_summary(corpus_dir: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "positions"
+    folder.mkdir()
+    names = ["01_checkerPosition_EN.txt", "02_NDT_EN.txt", "03_DT_EN.txt"]
+    for name in names:
+        (folder / name).write_bytes((corpus_dir / "xgparser" / name).read_bytes())
+    quiet = CliRunner().invoke(app, ["validate", "-q", str(folder)])
+    assert quiet.exit_code == 2  # no record in it, as before
+    lines = quiet.output.splitlines()
+    assert not [line for line in lines if "info position" in line], quiet.output
+    assert any(
+        line.startswith("0 file(s), 0 game(s), 0 play(s): 0 error(s), 0 warning(s), 3 note(s)") for line in lines
+    )
+    loud = CliRunner().invoke(app, ["validate", "--json", str(folder)])
+    rows = [json.loads(line) for line in loud.output.splitlines() if line.startswith("{")]
+    assert [r["code"] for r in rows[:-1]] == ["position"] * 3 and rows[-1]["summary"]["infos"] == 3

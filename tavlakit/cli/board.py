@@ -50,14 +50,17 @@ def pick(records: list[PositionRecord], decision: int) -> PositionRecord:
     return records[decision - 1]
 
 
-def describe(record: PositionRecord) -> list[str]:
-    """The decision and its candidates, one line each, as the file gives them."""
+def describe(record: PositionRecord, flip: bool = False) -> list[str]:
+    """The decision and its candidates, one line each, as the file gives
+    them; with ``flip`` the plays' points are written ``25 - p``, as the
+    picture numbers them (the side on roll is Black in the absolute numbering)."""
     what = _("to play {a}{b}").format(a=record.dice[0], b=record.dice[1]) if record.dice else _("cube decision")
     lines = [_("{what}; analysed at {level}").format(what=what, level=record.level or _("an unnamed level"))]
     for number, candidate in enumerate(record.candidates, 1):
+        text = candidate.play.notation(flip=True) if flip and candidate.play is not None else candidate.text
         lines.append(
             _("{number}. {text}  equity {equity:+.3f}  error {error:.3f}").format(
-                number=number, text=candidate.text, equity=candidate.equity, error=candidate.error
+                number=number, text=text, equity=candidate.equity, error=candidate.error
             )
         )
     return lines
@@ -91,7 +94,7 @@ def board(
     player = state.on_roll if state else 0
     typer.echo(render(position, numbering=style, player=player))
     if record is not None:
-        typer.echo("\n".join(describe(record)))
+        typer.echo("\n".join(describe(record, style.flips(player))))
     if svg_out is None:
         return
     from ..pictures import svg  # not imported by the other commands

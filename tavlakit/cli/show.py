@@ -53,6 +53,8 @@ def show(
         raise fail(_("--net goes with --analyse"))
     weights = choose_net(net) if analyse else None
     files = find_records(paths)
+    for note in files.problems:  # what was found instead (positions, other kinds of file)
+        typer.echo(str(note), err=True)
     if not files:
         raise fail(_("no record files found"))
     if out is None and any(str(path) == "-" for path in files):

@@ -15,6 +15,7 @@ import typer
 from ..collections.validation import check_files
 from ..formats import find_records
 from ..i18n import _
+from ..record.problem import Problem
 from .collection import jobs_option
 from .common import RULES_DEFAULT_HELP, RULES_HELP, SourceLines, fail, parse_rules, show_problem
 from .console import progress_bar
@@ -38,30 +39,29 @@ def validate(
     """
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
-    if not files:
-        for note in files.problems:  # what was found instead (positions, other kinds of file)
-            typer.echo(str(note), err=True)
-        raise fail(_("no record files found"))
     lines = SourceLines()
     codes: Counter[str] = Counter()
     totals = Counter(files=0, games=0, plays=0, errors=0, warnings=0, infos=0, unreadable=0)
-    notes = list(files.problems)  # files of kinds tavlakit does not read, said before the others
+
+    def say(problem: Problem) -> None:
+        codes[problem.code] += 1
+        totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
+        if as_json:
+            shown = {k: v for k, v in problem.to_dict().items() if k != "expected"}
+            typer.echo(json.dumps(shown, ensure_ascii=False))
+        elif not quiet:
+            typer.echo(show_problem(problem, lines, show_board))
+
+    for note in files.problems:  # files of kinds tavlakit does not read, said before the others
+        say(note)
     with progress_bar(_("validating")) as bar:
-        for _path, checked in check_files(files, chosen, strict=strict, jobs=jobs, progress=bar):
+        for _path, checked in check_files(files, chosen, strict=strict, jobs=jobs, progress=bar) if files else ():
             totals["files"] += 1
             totals["games"] += checked.games
             totals["plays"] += checked.plays
             totals["unreadable"] += checked.unreadable
-            problems = [*notes, *checked.problems]
-            notes = []
-            for problem in problems:
-                codes[problem.code] += 1
-                totals[{"error": "errors", "warning": "warnings"}.get(problem.severity, "infos")] += 1
-                if as_json:
-                    shown = {k: v for k, v in problem.to_dict().items() if k != "expected"}
-                    typer.echo(json.dumps(shown, ensure_ascii=False))
-                elif not quiet:
-                    typer.echo(show_problem(problem, lines, show_board))
+            for problem in checked.problems:
+                say(problem)
     summary: dict[str, object] = dict(totals)
     summary["codes"] = dict(sorted(codes.items()))
     if as_json:
@@ -78,6 +78,8 @@ def validate(
         )
         stopped = " " + _("(--strict: stopped at the first error)") if strict and totals["errors"] else ""
         typer.echo(line.format(**totals) + (f" [{by_code}]" if by_code else "") + stopped)
+    if not files:
+        raise fail(_("no record files found"))
     if totals["unreadable"]:
         raise typer.Exit(2)
     raise typer.Exit(1 if totals["errors"] else 0)

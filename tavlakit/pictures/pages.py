@@ -97,6 +97,9 @@ def write_page(
 
     path, target = job
     match = next(read_matches([path]))
+    position = next((p for p in match.problems if p.code == "position"), None)
+    if position is not None and not match.games:  # said as in a folder (find_records' note): no page
+        return str(position), None
     if nothing_read(match.problems, len(match.games)):  # as convert: no page, no index row
         first = next(p for p in match.problems if p.severity == "error")
         return "\n".join(
