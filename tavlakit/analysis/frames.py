@@ -44,7 +44,7 @@ from ..record.problem import Problem
 from ..replay.walker import ReplayedGame, Step, default_rules, replay
 from .columns import Builder, Labels, column_values, rows_frame
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
-from .pips import turn_facts
+from .pips import board_facts, turn_facts
 
 if TYPE_CHECKING:
     from .mistakes import Mistakes
@@ -252,6 +252,8 @@ def _add_roll(
         # "Cannot Move" leaves the board as it was: still a known board
         if step.played or turn.status == "cannot-move":
             row.update(turn_facts(step.before, step.after))
+        else:  # a play not known (a typo): the board before is, the rest of the game goes on from the walker's
+            row.update(board_facts(step.before))
         if dice is not None:
             row.update(
                 _roll_values(

@@ -20,6 +20,12 @@ def home_points(pos: Position) -> int:
     return sum(1 for p in range(1, 7) if s[p] >= 2)
 
 
+def board_facts(before: Position) -> dict[str, int | bool]:
+    """The pips of a board before a turn whose play is not known (seen by the mover)."""
+    pips, opp, _left = _counts(before.board)
+    return {"pips_before": pips, "opp_pips_before": opp}
+
+
 def turn_facts(before: Position, after: Position) -> dict[str, int | bool]:
     """Pips and board events of one turn; both positions seen by the mover
     (``after`` before the turn passes)."""
@@ -97,4 +103,4 @@ def pip_race(plays: pd.DataFrame, match: str | None = None, game: int | None = N
     return race
 
 
-__all__ = ["home_points", "match_rows", "pip_race", "turn_facts"]
+__all__ = ["board_facts", "home_points", "match_rows", "pip_race", "turn_facts"]

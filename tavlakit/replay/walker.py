@@ -76,8 +76,11 @@ class Step:
     """The moves as carried out (hits as the board has them); empty when
     the board was not moved or is not known."""
     known: bool = True
-    """Whether the board before is known: no earlier roll of the game had an
-    unknown play ('???', gnubg's 'Illegal play') or dice that are not dice."""
+    """Whether the board before is known: the walker goes on from it, as the
+    validator does. After a fault it is the board the walker chose (the
+    legal play under which the following rows fit, :attr:`resync`); only an
+    earlier play the record says is not known ('???', gnubg's 'Illegal
+    play') leaves the rest of the game without a board."""
     resync: str | None = None
     """After a fault, how the board after was chosen (a
     :attr:`Guess.how <tavlakit.replay.resync.Guess.how>`); ``None`` when it was not."""
@@ -96,7 +99,9 @@ class Step:
 
     @property
     def known_after(self) -> bool:
-        """Whether the board after is known (see :attr:`known`)."""
+        """Whether the board after is the one the turn's own play left
+        (see :attr:`known`; after a fault the walker goes on from a board it
+        chose, which the next step's :attr:`known` says)."""
         if self.turn.kind != "roll":
             return self.known
         return self.known and self.dice is not None and self.turn.status not in ("unknown", "illegal")
@@ -417,7 +422,7 @@ class _GameWalker:
                 )
             self.play(index, turn, before, dice)
         self.record(index, turn, before, cube, dice, 1 - player)
-        self.known = self.out.steps[-1].known_after
+        self.known = self.synced  # the board the walker goes on from, chosen after a fault as the validator does
 
     def bad_dice(self, index: int, turn: Turn, before: Position) -> None:
         """Dice that are not two numbers 1-6: the written moves are carried
