@@ -82,7 +82,7 @@ def test_one_typo_costs_one_turn(name: str, lines: list[str], row: int, at: int)
 
 
 def test_the_statistics_leave_out_the_typo_turn_only(tmp_path: Path) -> None:
-    name, lines, row, _at = _typos()[0]
+    name, lines, _row, _at = _typos()[0]
     path = tmp_path / f"{name}.mat"
     path.write_text("\n".join(lines), encoding="utf-8")
     clean = statistics_frame(tk.read_matches([DATA / f"{name}.mat"]))
