@@ -276,3 +276,24 @@ def test_luck_ratings_in_turkish_where_printed_and_gnubgs_words_as_data() -> Non
     data = run("stats", "--json", "--lang", "tr", record)
     ratings = {json.loads(line)["luck_rating"] for line in data.output.splitlines() if line.startswith("{")}
     assert ratings == {"Average dice", "Good dice, man!"}
+
+
+def test_a_figure_the_record_does_not_carry_is_missing(corpus_dir: Path) -> None:
+    """gnubg 1.08 saved this match with its cube analysis and the plays it
+    weighed, but no luck: each roll's ``LU[-inf]`` (its game statistics say
+    ``-inf`` too). Before: 'gnubg's luck total EMG -inf'. Now the luck is
+    missing (JSON null, no line); the checker and cube errors gnubg's SGF
+    does carry (every play made was the one gnubg put first: 0, as gnubg
+    1.07's own ``show statistics match`` of the file says) stay."""
+    path = corpus_dir / "gnubgparser" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
+    assert "LU[-inf]" in path.read_text(encoding="utf-8")
+    result = run("stats", "--by", "match", path)
+    assert result.exit_code == 0, result.output
+    assert "inf" not in result.output and "nan" not in result.output.lower()
+    assert "gnubg's luck total" not in result.output
+    assert line(result.output, "gnubg's error total EMG") == ["0.000", "0.000"]
+    rows = [json.loads(row) for row in run("stats", "--by", "match", "--json", path).output.splitlines()]
+    assert rows and all(row["recorded_luck"] is None for row in rows)
+    assert all(row["recorded_checker_error"] == 0.0 for row in rows)
+    plays = tk.analysis.analyse(tk.read_match(path), luck=False).plays
+    assert plays["recorded_luck"].isna().all()

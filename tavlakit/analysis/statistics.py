@@ -351,7 +351,7 @@ def _recorded(per: dict[int, PlayerTotals], match: Match, rg: ReplayedGame, judg
                 error = _recorded_cube_error(doubled, ACTIONS[kind], doubler)
             values = (("recorded_cube_error", error),)
         for column, value in values:
-            if value is not None:
+            if value is not None and math.isfinite(value):  # (a reader's None is no figure; so is -inf)
                 mine.add_recorded(column, value)
 
 

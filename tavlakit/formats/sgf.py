@@ -48,6 +48,7 @@ ignores.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -744,7 +745,7 @@ def gnubg_analysis(extra: dict[str, list[str]]) -> RecordedAnalysis | None:
     found = None
     if luck:
         with contextlib.suppress(ValueError):
-            found = float(luck[0])
+            found = _finite(float(luck[0]))  # gnubg writes LU[-inf] for a roll whose luck it did not weigh
     cube = gnubg_cube_options(extra.get("sgf:DA", []))
     if error is None and found is None and not cube:
         return None
@@ -779,6 +780,8 @@ def gnubg_cube_options(values: Sequence[str]) -> tuple[Candidate, ...]:
         numbers = [float(w) for w in words[-14:]]
     except ValueError:
         return ()
+    if not all(map(math.isfinite, numbers)):
+        return ()  # (no figures: what gnubg did not work out)
     level = f"{words[3].rstrip('C')}-ply"
     no_double, take = numbers[:7], numbers[7:]
     return (
@@ -797,9 +800,18 @@ def _equity(play: str) -> float | None:
     if len(words) < 10 or words[1] != "E" or words[2] != "ver":
         return None
     try:
-        return float(words[9])
+        return _finite(float(words[9]))
     except ValueError:
         return None
+
+
+def _finite(value: float) -> float | None:
+    """``value``, or None for what is no figure (gnubg's ``-inf`` and ``nan`` for what it did not work out).
+
+    >>> _finite(0.25), _finite(float("-inf")), _finite(float("nan"))
+    (0.25, None, None)
+    """
+    return value if math.isfinite(value) else None
 
 
 # --- writing -------------------------------------------------------------------
