@@ -236,6 +236,28 @@ def test_play_just_made_by_the_opponent() -> None:
     assert float(ring.attrib["cy"]) < middle(root)
 
 
+def head_tip(arrow: ET.Element) -> tuple[float, float]:
+    points = arrow.find("s:polygon", NS).attrib["points"].split()  # type: ignore[union-attr]
+    x, y = points[0].split(",")
+    return float(x), float(y)
+
+
+@pytest.mark.parametrize("play_by", [0, 1])
+def test_an_intermediate_hop_reaches_its_point(play_by: int) -> None:
+    """22 played 24/22 22/20 13/11 11/9 by one checker each: each hop's head
+    points at its own point. Before: an empty point's head stopped as short
+    as at a checker's, half a point before it, so a 2-pip hop looked like 1."""
+    play = Play.parse("24/22 22/20 13/11 11/9")
+    start = Position.initial()
+    root = check(start if play_by == 0 else start.play(play), dice=(2, 2), play=play, play_by=play_by)
+    spots = labels(root)
+    by_move = {(a.attrib["data-from"], a.attrib["data-to"]): a for a in arrows(root)}
+    for src, dst in (("24", "22"), ("13", "11")):
+        point = dst if play_by == 0 else str(25 - int(dst))  # the mover's point, in the picture's labels
+        tip = head_tip(by_move[(src, dst)])
+        assert abs(tip[0] - spots[point][0]) < 10, (src, dst, tip, spots[point])  # a point is 40 wide
+
+
 def test_bar_and_off_moves() -> None:
     pos = Position.from_points({25: 1, 3: 2}, {1: 2})
     root = check(pos, play=Play.parse("bar/20 3/off"), dice=(5, 3))

@@ -471,22 +471,23 @@ def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: _Palette) -> s
 Counts = tuple[tuple[int, ...], tuple[int, ...]]
 
 
-def _anchor(counts: Counts, side: int, point: int, bottom: int) -> tuple[float, float]:
+def _anchor(counts: Counts, side: int, point: int, bottom: int) -> tuple[float, float, bool]:
     """Where an arrow starts or ends on ``side``'s own ``point`` (bar, off too):
-    the top checker there, or the rim of an empty point."""
+    the top checker there, or the rim of an empty point; and whether a
+    checker is there (an arrow keeps clear of it)."""
     mover, opponent = counts
     row = 0 if side == bottom else 1
     if point == OFF:
         off = 15 - sum(counts[side])
         y = _BOTTOM - 3 - off * _SLICE - 4 if row == 0 else _TOP + 3 + off * _SLICE + 4
-        return _TRAY_X + _TRAY_W / 2, y
+        return _TRAY_X + _TRAY_W / 2, y, True
     if point == BAR:
         count = counts[side][24]
-        return _BAR_X + _BAR_W / 2, _bar_y(row, max(0, min(count, _SHOWN - 1) - 1))
+        return _BAR_X + _BAR_W / 2, _bar_y(row, max(0, min(count, _SHOWN - 1) - 1)), count > 0
     x, row = _spot(side, point, bottom)
     q = point if side == 0 else 25 - point
     count = mover[q - 1] or opponent[24 - q]
-    return x, _slot_y(row, max(0, min(count, _SHOWN) - 1))
+    return x, _slot_y(row, max(0, min(count, _SHOWN) - 1)), count > 0
 
 
 _CLEAR = 14  # how far an arrow keeps from the centre of the checkers it joins
@@ -516,7 +517,9 @@ def _arrows(
     out = [f'<g class="play" data-colour="{colour}">']
     seen = {} if seen is None else seen
     for move in play:
-        (x1, y1), (x2, y2) = _anchor(counts, by, move.src, bottom), _anchor(counts, by, move.dst, bottom)
+        (x1, y1, held), (x2, y2, taken) = _anchor(counts, by, move.src, bottom), _anchor(counts, by, move.dst, bottom)
+        # off the checkers' centres; an empty point (a hop the checker went on from) is reached
+        start, end = _CLEAR if held else 0, _CLEAR if taken else 0
         repeat = seen.get((move.src, move.dst), 0)
         seen[(move.src, move.dst)] = repeat + 1
         dx, dy = x2 - x1, y2 - y1
@@ -532,10 +535,10 @@ def _arrows(
         # start and end off the checkers' centres, clear of a count written there
         sx, sy = _unit(cx - x1, cy - y1)
         ux, uy = _unit(x2 - cx, y2 - cy)
-        hx, hy = x2 - ux * _CLEAR, y2 - uy * _CLEAR
+        hx, hy = x2 - ux * end, y2 - uy * end
         bx, by_ = hx - ux * 16, hy - uy * 16
         head = f"{hx:.1f},{hy:.1f} {bx - uy * 9:.1f},{by_ + ux * 9:.1f} {bx + uy * 9:.1f},{by_ - ux * 9:.1f}"
-        path = f"M{x1 + sx * _CLEAR:.1f},{y1 + sy * _CLEAR:.1f} Q{cx:.1f},{cy:.1f} {bx:.1f},{by_:.1f}"
+        path = f"M{x1 + sx * start:.1f},{y1 + sy * start:.1f} Q{cx:.1f},{cy:.1f} {bx:.1f},{by_:.1f}"
         arrow = [
             (
                 f'<g class="arrow" data-from="{move.src}" data-to="{move.dst}" data-hit="{int(move.hit)}">'
