@@ -138,7 +138,8 @@ def test_xg(corpus_dir: Path) -> None:
 
 def test_fibs_dice_in_thrown_order(corpus_dir: Path) -> None:
     match = read(corpus_dir, "bglib/AnaGabriela-nori-2009Mar222021.txt")
-    assert match.players == ("AnaGabriela,1570", "nori,1774")
+    assert match.players == ("AnaGabriela", "nori")  # the ratings (name,1570) are tags
+    assert (match.tags["Player 1 Rating"], match.tags["Player 2 Rating"]) == ("1570", "1774")
     # `  1) 64: 8/2 6/2                 24: 8/4 6/4`
     assert only(match, 1, 1, 0).dice == (6, 4)
     assert only(match, 1, 1, 1).dice == (2, 4)
@@ -279,3 +280,42 @@ def test_galaxy_row_number_printed_twice() -> None:
     assert cells(match, 1, 24).keys() == {0}
     result = match.games[0].result
     assert (result.winner, result.points, result.resigned) == (0, 2, True)
+
+
+def test_fibs_rating_is_its_own_column_as_gnubg_reads_it(tmp_path: Path, gnubg_bin: Path) -> None:
+    """A FIBS client writes ``BlueNote,1660 : 2``: gnubg 1.07's ``import mat``
+    names the player ``BlueNote`` with rating ``1660``; so does tavlakit (the
+    name is the name; the rating a tag, a column of the games frame, and
+    gnubg's SGF ``WR``/``BR`` when converted)."""
+    from gnubg_load import load_in_gnubg
+    from typer.testing import CliRunner
+
+    import tavlakit as tk
+    from tavlakit.cli import app
+
+    fibs = tmp_path / "fibs.mat"  # (gnubg_load imports a .mat by its name)
+    fibs.write_bytes((Path(__file__).resolve().parents[1] / "samples" / "fibs-bluenote-nori.txt").read_bytes())
+    [dump] = load_in_gnubg(gnubg_bin, [fibs], tmp_path)
+    info = dump["match-info"]
+    gnubg = ((info["X"]["name"], info["X"]["rating"]), (info["O"]["name"], info["O"]["rating"]))
+    match = tk.read_match(fibs)
+    ours = tuple((match.players[i], match.tags[f"Player {i + 1} Rating"]) for i in (0, 1))
+    assert ours == gnubg == (("BlueNote", "1660"), ("nori", "1733"))
+    games = tk.analysis.analyse(match, luck=False).games
+    assert set(games["player0"]) == {"BlueNote"} and set(games["rating0"]) == {1660.0}
+    assert set(games["rating1"]) == {1733.0}
+    sgf = tmp_path / "fibs.sgf"
+    assert CliRunner().invoke(app, ["convert", str(fibs), "-o", str(sgf)]).exit_code == 0
+    assert "PW[BlueNote]" in sgf.read_text(encoding="utf-8") and "WR[1660]" in sgf.read_text(encoding="utf-8")
+    # a name that merely holds a comma is left alone
+    plain = load_mat(" 1 point match\n\n Game 1\n Smith, J : 0     Ann : 0\n  1) 31: 8/5 6/5\n")
+    assert plain.players == ("Smith, J", "Ann") and "Player 1 Rating" not in plain.tags
+
+
+def test_gnubg_elo_tags_give_the_rating_column(corpus_dir: Path) -> None:
+    """gnubg's own .mat export says ``; [Player 1 Elo "1600.00/0"]`` (rating/experience)."""
+    import tavlakit as tk
+
+    path = next(p for p in sorted(corpus_dir.rglob("*.mat")) if "Player 1 Elo" in p.read_text(errors="replace"))
+    games = tk.analysis.analyse(tk.read_match(path), luck=False).games
+    assert set(games["rating0"]) == {1600.0} and set(games["rating1"]) == {1600.0}

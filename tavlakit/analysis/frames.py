@@ -308,12 +308,15 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
         )
     if kind is None and dropped:
         kind = "single"
+    ratings = match.ratings()
     return {
         "match": mid[0],
         "path": mid[1],
         "game": game.number,
         "player0": match.players[0],
         "player1": match.players[1],
+        "rating0": ratings[0],
+        "rating1": ratings[1],
         "rules": rules.name,
         "length": match.length,
         "score0": game.score[0],

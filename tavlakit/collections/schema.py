@@ -63,6 +63,9 @@ GAME_COLUMNS: dict[str, str] = {
     "game": "Int64",
     "player0": "string",
     "player1": "string",
+    # each player's rating, where the record gives one (FIBS's name,1808; gnubg's WR/BR and Elo tags)
+    "rating0": "float64",
+    "rating1": "float64",
     "rules": "string",
     "length": "Int64",
     "score0": "Int64",

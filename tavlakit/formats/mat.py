@@ -57,6 +57,8 @@ MAX_LINE = 4096
 
 _GAME_LINE = re.compile(r"\s*Game\s+\d+\b")
 _TAG = re.compile(r';\s*\[\s*(.*?)\s+"(.*)"\s*\]\s*$')
+#: A FIBS client's player name: the name, a comma, the rating (``junejuly,1808``).
+_FIBS_NAME = re.compile(r"(\S.*?),(\d{1,5}(?:\.\d+)?)$")
 _SCORE = re.compile(r"(.*?)\s*:\s*(-?\d+)\s+(.*?)\s*:\s*(-?\d+)$")
 _NUMBER = re.compile(r"\d+")
 _ROW = re.compile(r"\s*(\d+)\)")
@@ -571,9 +573,18 @@ class MatReader:
         )
 
     def _see_players(self, names: tuple[str, str]) -> None:
+        """The players' names from the first score line; a FIBS client's
+        ``name,1808`` is the name and the rating (a ``Player N Rating`` tag), as gnubg reads it."""
         if not self._players_seen:
             self._players_seen = True
-            self.match.players = names
+            split = [_FIBS_NAME.match(name) for name in names]
+            for number, found in enumerate(split, 1):
+                if found:
+                    self.match.tags.setdefault(f"Player {number} Rating", found[2])
+            self.match.players = (
+                split[0][1] if split[0] else names[0],
+                split[1][1] if split[1] else names[1],
+            )
 
     def _read_game(self) -> Game:
         assert self._next_game is not None

@@ -22,6 +22,7 @@ its games (score, result, problems):
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
@@ -235,6 +236,21 @@ class Match:
         self._resolved = (dict(self.tags), rules, found)
         return rules
 
+    def ratings(self) -> tuple[float | None, float | None]:
+        """Each player's rating, when a tag gives it: ``Player N Rating``
+        (FIBS, gnubg's SGF ``WR``/``BR``, GMD) or ``Player N Elo`` (gnubg's
+        and XG's .mat: ``"1600.00/0"``, rating/experience).
+
+        >>> Match(tags={"Player 1 Rating": "1660", "Player 2 Elo": "1600.00/12"}).ratings()
+        (1660.0, 1600.0)
+        """
+        found: list[float | None] = []
+        for number in (1, 2):
+            text = self.tags.get(f"Player {number} Rating") or self.tags.get(f"Player {number} Elo") or ""
+            value = _RATING.match(text.strip())
+            found.append(float(value[0]) if value else None)
+        return found[0], found[1]
+
     def final_score(self) -> tuple[int, int]:
         """The score after the last game ((0, 0) for a match without games)."""
         return self.games[-1].score_after() if self.games else (0, 0)
@@ -257,6 +273,10 @@ class Match:
 
 
 # --- faces in a notebook (a validation report's table uses these too) ---------
+
+
+#: A rating as tags write it (the number before gnubg's ``/experience``).
+_RATING = re.compile(r"\d{1,7}(?:\.\d+)?(?=\s*(?:/|$))")
 
 
 def match_heading(match: Match) -> str:
