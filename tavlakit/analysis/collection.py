@@ -106,11 +106,11 @@ def analyse_file(
     prints = Fingerprinter(match)
     try:
         match.games = list(games)
-        used = rules or default_rules(match)
+        used = default_rules(match, rules)
         plays, played, own = _walk(match, used, luck, judging, prints.add)
     except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
         match = Match(source=source, problems=[*match.problems, internal_problem(source, exc)])
-        used = rules or default_rules(match)
+        used = default_rules(match, rules)
         prints = Fingerprinter(match)
         plays, played, own = _walk(match, used, luck, judging, prints.add)
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)

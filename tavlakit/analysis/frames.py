@@ -41,6 +41,7 @@ from ..i18n import _
 from ..record.match import Match
 from ..record.matchscore import first_absurd
 from ..record.problem import Problem
+from ..replay.jacoby import jacoby_used
 from ..replay.walker import ReplayedGame, Step, default_rules, replay
 from .columns import Builder, Labels, column_values, rows_frame
 from .luck import luck_mark, luck_rating, opening_luck, play_error, roll_luck
@@ -166,6 +167,7 @@ class _Walker:
         self.labels = Labels()
 
     def evaluator(self, rules: Rules) -> Evaluator:
+        rules = rules.replace(jacoby=False) if rules.jacoby else rules  # (no bearing on the plays or the nets)
         if rules not in self.evaluators:
             self.evaluators[rules] = Evaluator(rules)
         return self.evaluators[rules]
@@ -173,13 +175,14 @@ class _Walker:
     def run(self, matches: Matches) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
         """Per match: (play rows, game rows, the match's own problems)."""
         for index, match in enumerate(_matches(matches)):
-            rules = self.rules or default_rules(match)
+            rules = default_rules(match, self.rules)
             path = match.source or f"match-{index + 1}"
             absurd = first_absurd(match)
             if absurd is not None:  # no row can hold it: the file is that one error
                 yield [], [], [*match.problems, not_analysed(absurd, path)]
                 continue
             mid = (self.labels(path), path)
+            jacoby = jacoby_used(match, rules)
             ev = self.evaluator(rules) if self.luck else None
             plays: list[dict[str, Any]] = []
             games: list[dict[str, Any]] = []
@@ -191,7 +194,7 @@ class _Walker:
                 if tally is not None:  # first: it searches the game's positions in one batch, the rows reuse them
                     tally.add(rg)
                 plays.extend(step_rows(match, mid, rules, rg, ev))
-                games.append(game_row(match, mid, rules, rg))
+                games.append(game_row(match, mid, rules, rg, jacoby))
             if judging and tally:
                 judging.keep(tally)
             yield plays, games, match.problems
@@ -293,8 +296,15 @@ def _roll_values(
 _notation = lru_cache(maxsize=1 << 14)(Play.notation)
 
 
-def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame) -> dict[str, Any]:
-    """One row of :func:`games_frame`."""
+def game_row(
+    match: Match,
+    mid: tuple[str, str],
+    rules: Rules,
+    rg: ReplayedGame,
+    jacoby: tuple[bool | None, str | None] = (None, None),
+) -> dict[str, Any]:
+    """One row of :func:`games_frame` (``jacoby``: the session's Jacoby rule
+    and where it came from, :func:`~tavlakit.replay.jacoby.jacoby_used`)."""
     game = rg.game
     result = game.result
     rolls = [s for s in rg.steps if s.turn.kind == "roll"]
@@ -318,6 +328,8 @@ def game_row(match: Match, mid: tuple[str, str], rules: Rules, rg: ReplayedGame)
         "rating0": ratings[0],
         "rating1": ratings[1],
         "rules": rules.name,
+        "jacoby": jacoby[0],
+        "jacoby_from": jacoby[1],
         "length": match.length,
         "score0": game.score[0],
         "score1": game.score[1],

@@ -10,6 +10,7 @@ the weights, the match equity tables).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,9 @@ class Review:
     """Whether a match without a cube (Tavla) was judged with tavlakit's own table."""
     mars_outside_home: bool = False
     """Whether the net's gammon chances stood in for mars chances (mars = outside home)."""
+    jacoby: list[tuple[bool, str, int]] = field(default_factory=list)
+    """The money sessions' Jacoby rules: whether it was played, where that
+    came from (:data:`~tavlakit.replay.jacoby.JacobyFrom`) and in how many files."""
 
 
 def review(
@@ -101,6 +105,9 @@ def _tables_used(
         review.met = name
     review.tavla_met = met is None and any(not r.cube for r in matches)
     review.mars_outside_home = any(r is not None and r.mars == "outside-home" for r, _row in ruled)
+    sessions = {(row.path, row.jacoby, row.jacoby_from) for row in rows if row.jacoby is not None}
+    kinds = Counter((bool(jacoby), str(source)) for _path, jacoby, source in sessions)
+    review.jacoby = [(jacoby, source, count) for (jacoby, source), count in sorted(kinds.items())]
 
 
 __all__ = ["Review", "review"]

@@ -34,6 +34,7 @@ from ..evaluation.met import MAXSCORE, MatchEquityTable, load_met
 from ..evaluation.search import check_plies
 from ..i18n import N_
 from ..record.match import GNUBG, Candidate, Match
+from ..replay.jacoby import jacoby_used
 from ..replay.walker import ReplayedGame, default_rules, replay
 from .columns import Labels
 from .decisions import DecisionRow, decision_rows, decisions_from_rows
@@ -237,6 +238,10 @@ class PlayerStatistics:
     side: int | None
     length: int | None
     rules: str | None
+    jacoby: bool | None
+    """A money session's Jacoby rule (None: a match, or no cube)."""
+    jacoby_from: str | None
+    """Where it came from: ``record``, ``results`` or ``gnubg`` (its default)."""
     totals: PlayerTotals
     rates: Rates
 
@@ -390,6 +395,8 @@ class Tally:
 
     def __init__(self, match: Match, path: str, label: str, judge: Judge) -> None:
         self.match, self.path, self.label, self.judge = match, path, label, judge
+        self.jacoby = jacoby_used(match, judge.rules)
+        """The money session's Jacoby rule and where it came from."""
         self.per = {0: PlayerTotals(), 1: PlayerTotals()}
         self.games = 0
         self.unjudged: list[UnjudgedTurn] = []
@@ -437,6 +444,7 @@ class Tally:
                     side,
                     match.length or 0,
                     rules.name,
+                    *self.jacoby,
                     totals,
                     Rates.of(totals, length),
                 )
@@ -495,7 +503,7 @@ def judge_matches(
     labels = Labels()
     for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
         path = match.source or f"match-{index + 1}"
-        tally = judging.tally(match, path, labels(path), rules or default_rules(match))
+        tally = judging.tally(match, path, labels(path), default_rules(match, rules))
         for rg in replay(match, tally.judge.rules):
             tally.add(rg)
         judging.keep(tally)
@@ -550,7 +558,9 @@ def statistics_from_rows(rows: Sequence[PlayerStatistics], unjudged: list[Unjudg
             **sums, recorded_by=next((by for by in group["recorded_by"] if isinstance(by, str)), None)
         )
         overall.append(
-            PlayerStatistics("overall", None, None, str(player), None, None, None, totals, Rates.of(totals, 0)).record()
+            PlayerStatistics(
+                "overall", None, None, str(player), None, None, None, None, None, totals, Rates.of(totals, 0)
+            ).record()
         )
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
     out.attrs["unjudged"] = unjudged

@@ -188,6 +188,14 @@ def _sections(players: list[Any], money: bool, program: str) -> list[tuple[str, 
     return sections
 
 
+#: Where a money session's Jacoby rule came from, as the footer says it.
+JACOBY_FROM = {
+    "record": N_("as the record says"),
+    "results": N_("as its results show (a gammon counted before the cube was turned)"),
+    "gnubg": N_("gnubg's default: the record does not say"),
+}
+
+
 def run(
     files: list[Path],
     rules: Rules | None,
@@ -242,6 +250,14 @@ def run(
             typer.echo(_("Match equity table: {met}").format(met=done.met))
         if done.tavla_met:
             typer.echo(_("Without a cube (Tavla): tavlakit's own match equity table (see docs/tavla-met.md)"))
+        for jacoby, source, count in done.jacoby:
+            said = (
+                _("Money sessions: with the Jacoby rule, {why}")
+                if jacoby
+                else _("Money sessions: without the Jacoby rule, {why}")
+            )
+            more = " " + _("({count} file(s))").format(count=count) if len(done.jacoby) > 1 else ""
+            typer.echo(said.format(why=_(JACOBY_FROM[source])) + more)
         if done.mars_outside_home:
             typer.echo(
                 _("mars = outside home: the net's gammon chances stand in for mars chances (see docs/tavla-met.md)")

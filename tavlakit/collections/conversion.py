@@ -50,7 +50,7 @@ def convert_file(
     name = source_name(path)
     try:
         match = read_match(path)
-        report = validate(match, rules or default_rules(match))
+        report = validate(match, default_rules(match, rules))
     except OSError as exc:
         return Converted(
             note=_("{path}: error unreadable: {reason}").format(path=name, reason=exc.strerror or exc), status=2

@@ -67,6 +67,9 @@ GAME_COLUMNS: dict[str, str] = {
     "rating0": "float64",
     "rating1": "float64",
     "rules": "string",
+    # a money session's Jacoby rule and where it came from: record, results or gnubg (its default)
+    "jacoby": "boolean",
+    "jacoby_from": "string",
     "length": "Int64",
     "score0": "Int64",
     "score1": "Int64",

@@ -40,7 +40,7 @@ def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
     try:
         match, games = open_games(path)
         prints = Fingerprinter(match)
-        report = validate(match, rules or default_rules(match), strict=strict, games=games, seen=prints.add)
+        report = validate(match, default_rules(match, rules), strict=strict, games=games, seen=prints.add)
     except ProblemError as exc:  # strict, at the first error: the games and plays checked up to it
         return Checked(
             [exc.problem], exc.games, exc.plays, complete=False, unreadable=nothing_read(match.problems, exc.games)

@@ -55,7 +55,8 @@ class Rules:
     """The doubling cube is in play (003)."""
     jacoby: bool = False
     """In money play a mars or backgammon counts only after the cube was
-    turned (003)."""
+    turned (003). A money session's record says whether it is played (else
+    gnubg's default, on: :mod:`tavlakit.replay.jacoby`)."""
     beaver: bool = False
     """The taker may redouble at once and keep the cube (003)."""
     automatic_doubles: bool = False
@@ -86,9 +87,16 @@ class Rules:
 
     @property
     def name(self) -> str:
-        """The preset this equals, or ``"custom"``."""
+        """The preset this equals, or ``"custom"``. The Jacoby rule, a money
+        session's own (a match never plays it), does not count: backgammon
+        with it is backgammon.
+
+        >>> Rules.preset("backgammon").replace(jacoby=True).name
+        'backgammon'
+        """
+        plain = self if not self.jacoby else dataclasses.replace(self, jacoby=False)
         for key, value in PRESETS.items():
-            if value == self:
+            if value == plain:
                 return key
         return "custom"
 

@@ -101,11 +101,16 @@ _SETUP = {"AE", "AB", "AW", "PL"}
 
 
 def _read_header(root: Node, match: Match) -> None:
-    """Players, length, tags and comments from the first game's root."""
+    """Players, length, tags and comments from the first game's root. gnubg
+    writes ``RU[Jacoby]`` for a money game played with the Jacoby rule: its
+    money session without it was played without (a ``Jacoby`` ``Off`` tag)."""
     names = list(match.players)
+    gnubg = False
     for prop in root.props:
         where = (prop.line, prop.column)
-        if prop.ident in ("PW", "PB"):
+        if prop.ident == "AP":
+            gnubg = prop.values[0].startswith("GNU Backgammon")
+        elif prop.ident in ("PW", "PB"):
             names[prop.ident == "PB"] = prop.values[0]
         elif prop.ident == "MI":
             length = _info(prop.values).get("length")
@@ -124,6 +129,8 @@ def _read_header(root: Node, match: Match) -> None:
                 if word in _RULE_WORDS:
                     _set_tag(match, *_RULE_WORDS[word], where)
     match.players = (names[0], names[1])
+    if gnubg and not match.length and "Jacoby" not in match.tags:
+        match.tags["Jacoby"] = "Off"
 
 
 def _set_tag(match: Match, tag: str, value: str, where: tuple[int, int]) -> None:

@@ -557,7 +557,7 @@ def build(
     :attr:`~tavlakit.record.match.Match.numbering`).
     """
     chosen = Numbering.parse(match.numbering if numbering is None else numbering)
-    rules = rules or default_rules(match)
+    rules = default_rules(match, rules)
     names = match.players
     drawer = _Drawer(match, chosen, rules)
     games = []

@@ -415,6 +415,21 @@ def read_rules(
     return (base or Rules()).replace(**options)
 
 
+def jacoby_said(tags: Mapping[str, str]) -> bool | None:
+    """Whether the tags say the Jacoby rule is played: a ``Jacoby`` tag
+    (``On``/``Off``; gnubg's SGF ``RU[Jacoby]``) or the ``Rules`` tag's
+    ``jacoby=`` option; ``None`` when they do not say (or cannot be read).
+
+    >>> jacoby_said({"Jacoby": "On"}), jacoby_said({"Rules": "backgammon jacoby=off"}), jacoby_said({})
+    (True, False, None)
+    """
+    for word in tags.get("Rules", "").replace(",", " ").split():
+        key, _sep, value = word.partition("=")
+        if key.strip().lower() == "jacoby" and _flag(value) is not None:
+            return _flag(value)
+    return _flag(tags["Jacoby"]) if "Jacoby" in tags else None
+
+
 def _flag(text: str) -> bool | None:
     low = text.strip().lower()
     return True if low in _TRUE else False if low in _FALSE else None

@@ -36,8 +36,14 @@ class Ending:
     """Whether the final board is known (``False`` after an unknown play)."""
 
 
-def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str]) -> list[Finding]:
-    """What is wrong with the written result of ``game`` (a missing one included)."""
+def judge_result(
+    game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str], jacoby_open: bool = False
+) -> list[Finding]:
+    """What is wrong with the written result of ``game`` (a missing one
+    included). ``jacoby_open``: a money session whose record does not say
+    whether the Jacoby rule is played and whose results have not shown it
+    yet: a gammon at cube 1 may count single or not
+    (:mod:`tavlakit.replay.jacoby`)."""
     result = game.result
     if result is None:
         if not game.turns:
@@ -97,23 +103,32 @@ def judge_result(game: Game, rules: Rules, length: int, end: Ending, names: tupl
                     ),
                 )
             ]
-        points = rules.points(kind, cube, money=money)
-        return _points(
-            game,
-            length,
-            {points},
-            _("a {kind} win at cube {cube} is worth {points} under {rules} rules").format(
-                kind=kind, cube=cube, points=points, rules=rules.name
-            ),
-        )
+        worth = _worth(rules, (kind,), cube, money, jacoby_open)
+        if len(worth) > 1:
+            why = _(
+                "a {kind} win at cube {cube} is worth {values} (with the Jacoby rule or without: the record does "
+                "not say)"
+            ).format(kind=kind, cube=cube, values=_(" or ").join(str(p) for p in sorted(worth)))
+        else:
+            why = _("a {kind} win at cube {cube} is worth {points} under {rules} rules").format(
+                kind=kind, cube=cube, points=min(worth), rules=rules.name
+            )
+        return _points(game, length, worth, why)
     if not end.known:
         return []
     # the game did not end on the board: a resignation
-    allowed = {rules.points(k, cube, money=money) for k in ("single", "mars", "backgammon")}
+    allowed = _worth(rules, ("single", "mars", "backgammon"), cube, money, jacoby_open)
     values = _(" or ").join(str(p) for p in sorted(allowed))  # the separator of "2 or 4 or 6"
     return _points(
         game, length, allowed, _("a resigned game at cube {cube} is worth {values}").format(cube=cube, values=values)
     )
+
+
+def _worth(rules: Rules, kinds: tuple[ResultKind, ...], cube: int, money: bool, jacoby_open: bool) -> set[int]:
+    """What a game ending in one of ``kinds`` is worth; with ``jacoby_open``
+    with the Jacoby rule or without."""
+    both = (rules, rules.replace(jacoby=not rules.jacoby)) if jacoby_open and money else (rules,)
+    return {r.points(kind, cube, money=money) for r in both for kind in kinds}
 
 
 def _points(game: Game, length: int, allowed: set[int], why: str) -> list[Finding]:

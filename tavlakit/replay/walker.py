@@ -31,6 +31,7 @@ from ..record.match import Game, Match, Turn, games_table, match_heading
 from ..record.matchscore import ScoreKeeper, absurd_length
 from ..record.problem import Finding, Problem, ProblemError, Reporter, counts_text, problems_table
 from .cube import Cube
+from .jacoby import jacoby_of, jacoby_shown, money_rules
 from .legality import (
     Verdict,
     any_roll,
@@ -206,9 +207,13 @@ class Report:
 SHOWN_PROBLEMS = 20
 
 
-def default_rules(match: Match) -> Rules:
-    """The rules a match names in its tags, else backgammon (:data:`~tavlakit.engine.rules.DEFAULT_RULES`)."""
-    return match.rules or DEFAULT_RULES
+def default_rules(match: Match, rules: Rules | None = None) -> Rules:
+    """The rules to replay ``match`` by: ``rules`` when given, else those
+    its tags name, else backgammon (:data:`~tavlakit.engine.rules.DEFAULT_RULES`);
+    a money session with the cube is played by its own Jacoby rule: what
+    its record says, else its results show, else gnubg's default, on
+    (:func:`~tavlakit.replay.jacoby.money_rules`)."""
+    return money_rules(match, rules or match.rules or DEFAULT_RULES)
 
 
 @dataclass
@@ -233,8 +238,10 @@ class _GameWalker:
         report: Reporter,
         numbering: Numbering,
         marks: bool | None = None,
+        jacoby_open: bool = False,
     ) -> None:
         self.match = match
+        self.jacoby_open = jacoby_open
         self.numbering = numbering
         self.game = game
         self.rules = rules
@@ -703,7 +710,7 @@ class _GameWalker:
         end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
         result = game.result
         if result is not None or not self.cut:  # (else the reader's truncated error says it)
-            for finding in judge_result(game, self.rules, self.match.length, end, self.match.players):
+            for finding in judge_result(game, self.rules, self.match.length, end, self.match.players, self.jacoby_open):
                 if result is None:
                     self.report.emit(finding, line=game.turns[-1].line)
                 else:
@@ -797,9 +804,12 @@ def replay_game(
     numbering: NumberingLike | None = None,
     marks: bool | None = None,
     found: Sequence[Problem] = (),
+    jacoby_open: bool = False,
 ) -> ReplayedGame:
     """Replay one game; ``crawford`` says whether it is the Crawford game,
-    ``marks`` whether the file marks hits with '*' (``None``: whether the game does).
+    ``marks`` whether the file marks hits with '*' (``None``: whether the game does),
+    ``jacoby_open`` whether a gammon at cube 1 may count single or not (a money
+    session whose Jacoby rule is not known yet: :mod:`tavlakit.replay.jacoby`).
 
     Problems go to the returned game's ``problems``, after those ``found``
     before (its score's), through ``report``'s location and strictness when
@@ -817,6 +827,7 @@ def replay_game(
         own,
         Numbering.parse(match.numbering if numbering is None else numbering),
         marks,
+        jacoby_open,
     ).run()
 
 
@@ -832,8 +843,14 @@ def replay(
     one at a time; score and match checks go into each game's problems
     (see :class:`~tavlakit.record.matchscore.ScoreKeeper`). Problems write points in
     ``numbering`` (default: the file's).
+
+    A money session whose record does not say whether the Jacoby rule is
+    played, nor its results show it before, takes its first undoubled
+    gammon's points as its word (1: the rule, 2: not); until then either is
+    right (:mod:`tavlakit.replay.jacoby`).
     """
-    rules = rules or default_rules(match)
+    rules = default_rules(match, rules)
+    jacoby_open = not match.length and rules.cube and rules.jacoby and jacoby_of(match)[1] == "gnubg"
     scores = ScoreKeeper(match.length)
     base = Reporter(strict=strict, file=match.source)
     marked = False
@@ -850,7 +867,7 @@ def replay(
         for finding in found:
             here.emit(finding)
         marked = marked or marks_hits(game)  # this game or an earlier one
-        yield replay_game(
+        replayed = replay_game(
             game,
             rules,
             match,
@@ -860,7 +877,13 @@ def replay(
             numbering=numbering,
             marks=marked,
             found=here.problems,
+            jacoby_open=jacoby_open,
         )
+        yield replayed
+        shown = jacoby_shown(game, replayed.cube, replayed.result_kind) if jacoby_open else None
+        if shown is not None:  # the results' word: the rest of the session is judged by it
+            jacoby_open = False
+            rules = rules if shown else rules.replace(jacoby=False)
 
 
 def validate(
@@ -879,7 +902,7 @@ def validate(
     :class:`~tavlakit.record.problem.ProblemError` is raised at the first error.
     """
     report = Report(match)
-    rules = rules or default_rules(match)  # resolves the tags first: their problems are the match's
+    rules = default_rules(match, rules)  # resolves the tags first: their problems are the match's
     collect = Reporter(report.problems, strict, file=match.source)
     collect.take(match.problems)
     unmarked = []

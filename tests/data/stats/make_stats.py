@@ -4,7 +4,9 @@
 
 gnubg plays itself, both sides at 0 ply with evaluation noise (so that
 there are errors to find), matches of several lengths and money sessions
-(cube on and off; Jacoby and beavers off, as tavlakit's backgammon rules),
+(cube on and off; beavers off, as tavlakit's backgammon rules; Jacoby off, or
+as ``STATS_JACOBY`` says, written in a money session's tags since gnubg's
+export does not say it),
 then runs ``analyse match`` with every analysis at 0 ply (cubeful) and
 writes, per record, ``<name>.mat`` (``export match mat``) and
 ``<name>.json``: ``gnubg.match(analysis=1, statistics=1)`` (per turn: the
@@ -36,6 +38,8 @@ if os.environ.get("STATS_RECORDS"):  # "name:length:seed:games:cube ..." (a live
     ]
 HERE = os.environ.get("STATS_OUT", HERE)
 PLIES = os.environ.get("STATS_PLIES", "0")
+JACOBY = os.environ.get("STATS_JACOBY", "off")
+"""The Jacoby rule the money sessions are played and analysed with (gnubg's own default is on)."""
 """The plies of the analysis (the players still play at 0 ply)."""
 
 
@@ -60,7 +64,7 @@ for player in (0, 1):
     gnubg.command(f"set player {player} cubedecision evaluation plies 0")
     gnubg.command(f"set player {player} cubedecision evaluation noise {NOISE}")
 for command in (
-    "set jacoby off",
+    f"set jacoby {JACOBY}",
     "set beavers 0",
     "set automatic roll on",
     "set display off",
@@ -87,6 +91,11 @@ for name, length, seed, games, cube in RECORDS:
     gnubg.command("analyse match")
     base = os.path.join(HERE, name)
     gnubg.command(f"export match mat {base}.mat")
+    if not length:  # gnubg's export does not say the session's Jacoby rule: the tag says how it was played
+        with open(f"{base}.mat", encoding="utf-8") as exported:
+            text = exported.read()
+        with open(f"{base}.mat", "w", encoding="utf-8") as exported:
+            exported.write(f'; [Jacoby "{JACOBY.capitalize()}"]\n' + text)
     data = gnubg.match(analysis=1, statistics=1)
     for game in data["games"]:
         game["game"] = [compact(action) for action in game["game"]]
