@@ -121,3 +121,16 @@ def test_stats_on_files_without_games(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "no game could be read" in result.output
+
+
+@pytest.mark.parametrize("by", ["player", "file"])
+def test_stats_of_games_without_a_roll(tmp_path: Path, by: str) -> None:
+    """A game with its result and no roll (found by fuzzing: the dice table
+    had no ``player`` column, a KeyError): the table says its game, no luck, no dice."""
+    path = tmp_path / "results-only.sgf"
+    path.write_text("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+2])", encoding="utf-8")
+    result = CliRunner().invoke(app(), ["stats", "--no-luck", "--json", "--by", by, str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert {row["player"]: row["games"] for row in rows} == {"Ann": 1, "Bob": 1}
+    assert all(row.get("faces_p") is None for row in rows)

@@ -1,6 +1,6 @@
-"""Numbers no match can have (a match to 10**23 points, a score or a win of
-10**20): a located ``absurd-number`` error in validate; in stats and analyse
-the file is one error line and the other files are analysed."""
+"""Numbers no match can have (a match to 10**23 points, a score, a win or a
+row number of 10**20): a located ``absurd-number`` error in validate; in
+stats and analyse the file is one error line and the other files are analysed."""
 
 from __future__ import annotations
 
@@ -40,6 +40,9 @@ def _edit(lines: list[str], kind: str) -> tuple[list[str], int, int]:
         if kind == "score" and i > 0 and out[i - 1].strip() == "Game 2":
             out[i] = re.sub(r"(:\s*)\d+", rf"\g<1>{HUGE}", line, count=1)
             return out, i, 2  # the game's line: where its score problems are
+        if kind == "row" and line.startswith("  2) "):
+            out[i] = f" {HUGE})" + line[4:]
+            return out, i + 1, 2
         if kind == "points" and "Wins" in line:
             column = line.index("Wins")
             out[i] = line[:column] + f"Wins {HUGE} points"
@@ -47,7 +50,7 @@ def _edit(lines: list[str], kind: str) -> tuple[list[str], int, int]:
     raise AssertionError(kind)
 
 
-@pytest.mark.parametrize("kind", ["length", "score", "points"])
+@pytest.mark.parametrize("kind", ["length", "score", "points", "row"])
 def test_validate_locates_a_number_no_match_can_have(kind: str, tmp_path: Path) -> None:
     lines, line, column = _edit(_lines(), kind)
     bad = tmp_path / f"{kind}.mat"
@@ -59,14 +62,14 @@ def test_validate_locates_a_number_no_match_can_have(kind: str, tmp_path: Path) 
     absurd = [p for p in problems if p.get("code") == "absurd-number"]
     assert len(absurd) == 1, problems
     assert absurd[0]["line"] == line and absurd[0]["severity"] == "error"
-    if kind != "score":
+    if kind not in ("score", "row"):  # (a score line and a row number are located by their line)
         assert absurd[0]["column"] == column
     assert HUGE in absurd[0]["message"]
     # nothing is made of the huge number downstream: no match-over, no score-mismatch after a huge win
     assert not [p for p in problems if p.get("code") in ("match-over", "score-mismatch")], problems
 
 
-@pytest.mark.parametrize("kind", ["length", "score", "points"])
+@pytest.mark.parametrize("kind", ["length", "score", "points", "row"])
 @pytest.mark.parametrize("by", ["player", "match"])
 def test_stats_says_one_line_and_analyses_the_others(kind: str, by: str, tmp_path: Path) -> None:
     folder = tmp_path / "set"

@@ -122,7 +122,9 @@ def fairness(plays: pd.DataFrame, by: str | None = "name") -> pd.DataFrame:
                 doubles_high=high,
             )
         rows.append(row)
-    return pd.DataFrame(rows)
+    columns = [by or "group", "rolls", "faces_chi2", "faces_p", "rolls_chi2", "rolls_p"]
+    columns += ["doubles", "doubles_rate", "doubles_low", "doubles_high"]
+    return pd.DataFrame(rows, columns=columns)  # (its columns even without a roll)
 
 
 __all__ = ["FACES", "chi2_sf", "chi_square", "face_counts", "fairness", "roll_counts"]

@@ -42,8 +42,27 @@ def absurd_length(length: int) -> Finding | None:
     )
 
 
+def absurd_row(number: int | None) -> Finding | None:
+    """The error of a row (turn) number no game can have, if it is one."""
+    if number is None or number <= MOST_GAMES:
+        return None
+    return Finding(
+        "absurd-number",
+        "error",
+        _("row number {number}: no game has more than {most} rows").format(number=number, most=MOST_GAMES),
+    )
+
+
 def absurd_game(game: Game) -> Finding | None:
-    """The error of a game number or a score line no match can have, if any."""
+    """The error of a game number, a cube to start with or a score line no match can have, if any."""
+    if game.cube > MOST_POINTS:
+        return Finding(
+            "absurd-number",
+            "error",
+            _("the game starts with the cube at {cube}: no cube goes above {most}").format(
+                cube=game.cube, most=MOST_POINTS
+            ),
+        )
     if game.number > MOST_GAMES:
         return Finding(
             "absurd-number",
@@ -96,6 +115,10 @@ def _absurd(match: Match) -> Iterator[tuple[Finding, tuple[int | None, int | Non
         found = absurd_game(game)
         if found:
             yield found, (game.line, None, game.number)
+        for turn in game.turns:
+            found = absurd_row(turn.number)
+            if found:
+                yield found, (turn.line, None, game.number)
         result = game.result
         found = absurd_points(result.points) if result is not None else None
         if found and result is not None:
@@ -176,4 +199,13 @@ class ScoreKeeper:
         return False
 
 
-__all__ = ["MOST_GAMES", "MOST_POINTS", "ScoreKeeper", "absurd_game", "absurd_length", "absurd_points", "first_absurd"]
+__all__ = [
+    "MOST_GAMES",
+    "MOST_POINTS",
+    "ScoreKeeper",
+    "absurd_game",
+    "absurd_length",
+    "absurd_points",
+    "absurd_row",
+    "first_absurd",
+]

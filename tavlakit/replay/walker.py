@@ -28,7 +28,7 @@ from ..engine.position import Position
 from ..engine.rules import DEFAULT_RULES, ResultKind, Rules
 from ..i18n import _
 from ..record.match import Game, Match, Turn, games_table, match_heading
-from ..record.matchscore import ScoreKeeper, absurd_length
+from ..record.matchscore import ScoreKeeper, absurd_length, absurd_row
 from ..record.problem import Finding, Problem, ProblemError, Reporter, counts_text, problems_table
 from .cube import Cube
 from .jacoby import jacoby_of, jacoby_shown, money_rules
@@ -866,6 +866,12 @@ def replay(
         score, found = scores.score(game)
         for finding in found:
             here.emit(finding)
+        said = None
+        for turn in game.turns:
+            row = absurd_row(turn.number)
+            if row is not None and (turn.number, turn.line) != said:  # (once a row: both its cells carry it)
+                here.emit(row, line=turn.line, column=None, move=None)
+                said = (turn.number, turn.line)
         marked = marked or marks_hits(game)  # this game or an earlier one
         replayed = replay_game(
             game,
