@@ -93,8 +93,8 @@ def test_a_whole_last_row_of_a_cut_file_is_judged(files, join: str, end: str) ->
     row = next(i for i, line in enumerate(lines) if line.startswith("  3) "))
     illegal = lines[row][:5] + "32: 10/7 10/8"  # from points the side does not hold
     cut = [*lines[:row], illegal]
-    report = validate(load_mat(join.join(cut) + end, source="cut.mat"))
+    report = validate(read_mat(join.join(cut) + end, source="cut.mat"))
     assert sorted((p.code, p.line) for p in report.problems) == [("illegal-play", row + 1), ("truncated", row + 1)]
     # the same row with no line end after it may be cut mid-cell ("10/8" of "10/8*"...): not judged
-    report = validate(load_mat("\n".join(cut), source="cut.mat"))
+    report = validate(read_mat("\n".join(cut), source="cut.mat"))
     assert [(p.code, p.line) for p in report.problems] == [("truncated", row + 1)]

@@ -107,7 +107,7 @@ def test_analyse_stores_the_good_files(tmp_path: Path) -> None:
 def test_analysis_of_a_match_object_leaves_it_out() -> None:
     """The library says the same: the match holding the huge number has no rows and one problem."""
     lines, _line, _column = _edit(_lines(), "points")
-    huge = tk.formats.mat.load_mat("\n".join(lines), source="huge.mat")
+    huge = tk.formats.mat.read_mat("\n".join(lines), source="huge.mat")
     good = tk.read_match(GNUBG_MAT)
     result = tk.analysis.analyse([good, huge], luck=False)
     assert set(result.games["path"]) == {str(GNUBG_MAT)}

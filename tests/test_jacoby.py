@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit.analysis.statistics import statistics_frame
 from tavlakit.cli import app
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 from tavlakit.replay.jacoby import gammon_counted, jacoby_of
 from tavlakit.replay.walker import validate
 
@@ -160,10 +160,10 @@ def _streamed_errors(path: Path) -> list:
 def test_the_records_word_comes_first(tmp_path: Path) -> None:
     """A Jacoby tag says it (gnubg's SGF: RU[Jacoby], or none in a money game it wrote)."""
     text = (Path(__file__).parent / "data" / "stats" / "money-cube-15.mat").read_text(encoding="utf-8")
-    assert jacoby_of(load_mat(text)) == (False, "record")
+    assert jacoby_of(read_mat(text)) == (False, "record")
     untagged = "\n".join(line for line in text.split("\n") if "Jacoby" not in line)
-    assert jacoby_of(load_mat(untagged))[1] in ("gnubg", "results")
-    assert jacoby_of(load_mat('; [Jacoby "On"]\n' + untagged)) == (True, "record")
+    assert jacoby_of(read_mat(untagged))[1] in ("gnubg", "results")
+    assert jacoby_of(read_mat('; [Jacoby "On"]\n' + untagged)) == (True, "record")
     sgf = "(;FF[4]GM[6]AP[GNU Backgammon:1.07.001]MI[length:0][game:0][ws:0][bs:0]PW[a]PB[b]RE[W+1];W[31gfec])"
     assert jacoby_of(_sgf(sgf)) == (False, "record")
     assert jacoby_of(_sgf(sgf.replace("RE[W+1]", "RU[Jacoby]RE[W+1]"))) == (True, "record")

@@ -308,7 +308,7 @@ def test_fibs_rating_is_its_own_column_as_gnubg_reads_it(tmp_path: Path, gnubg_b
     assert CliRunner().invoke(app, ["convert", str(fibs), "-o", str(sgf)]).exit_code == 0
     assert "PW[BlueNote]" in sgf.read_text(encoding="utf-8") and "WR[1660]" in sgf.read_text(encoding="utf-8")
     # a name that merely holds a comma is left alone
-    plain = load_mat(" 1 point match\n\n Game 1\n Smith, J : 0     Ann : 0\n  1) 31: 8/5 6/5\n")
+    plain = read_mat(" 1 point match\n\n Game 1\n Smith, J : 0     Ann : 0\n  1) 31: 8/5 6/5\n")
     assert plain.players == ("Smith, J", "Ann") and "Player 1 Rating" not in plain.tags
 
 

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit.analysis.statistics import statistics_frame
 from tavlakit.cli import app
-from tavlakit.formats.mat import load_mat
+from tavlakit.formats.mat import read_mat
 
 ROW = re.compile(r"\s*\d+\)")
 MOVES = re.compile(r"\d\d: (\S.*?)(?=\s{2,}|$)")
@@ -53,9 +53,9 @@ def _typos() -> list[tuple[str, list[str], int, int]]:
 @pytest.mark.parametrize(("name", "lines", "row", "at"), _typos())
 def test_one_typo_costs_one_turn(name: str, lines: list[str], row: int, at: int) -> None:
     clean = tk.analysis.analyse(tk.read_match(DATA / f"{name}.mat"), luck=True).plays
-    typo = tk.analysis.analyse(load_mat("\n".join(lines), source=str(DATA / f"{name}.mat")), luck=True).plays
+    typo = tk.analysis.analyse(read_mat("\n".join(lines), source=str(DATA / f"{name}.mat")), luck=True).plays
     assert len(typo) == len(clean)
-    match = load_mat("\n".join(lines))
+    match = read_mat("\n".join(lines))
     bad = [
         (g.number, k)
         for g in match.games

@@ -105,9 +105,14 @@ def _tables_used(
         review.met = name
     review.tavla_met = met is None and any(not r.cube for r in matches)
     review.mars_outside_home = any(r is not None and r.mars == "outside-home" for r, _row in ruled)
+    review.jacoby = _jacoby_rules(rows)
+
+
+def _jacoby_rules(rows: list[PlayerStatistics]) -> list[tuple[bool, str, int]]:
+    """The money sessions' Jacoby rules, each with where it came from and in how many files."""
     sessions = {(row.path, row.jacoby, row.jacoby_from) for row in rows if row.jacoby is not None}
     kinds = Counter((bool(jacoby), str(source)) for _path, jacoby, source in sessions)
-    review.jacoby = [(jacoby, source, count) for (jacoby, source), count in sorted(kinds.items())]
+    return [(jacoby, source, count) for (jacoby, source), count in sorted(kinds.items())]
 
 
 __all__ = ["Review", "review"]

@@ -243,6 +243,8 @@ class Match:
 
         >>> Match(tags={"Player 1 Rating": "1660", "Player 2 Elo": "1600.00/12"}).ratings()
         (1660.0, 1600.0)
+        >>> Match(tags={"Player 1 Elo": "3,00/0"}).ratings()  # Backgammon Galaxy's final score, not a rating
+        (None, None)
         """
         found: list[float | None] = []
         for number in (1, 2):

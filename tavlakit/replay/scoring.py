@@ -92,28 +92,7 @@ def judge_result(
             ]
         return _points(game, length, {cube}, _("a dropped double at cube {cube} wins {cube}").format(cube=cube))
     if end.winner is not None:
-        kind = end.kind or "single"
-        if result.winner != end.winner:
-            return [
-                Finding(
-                    "result-mismatch",
-                    "error",
-                    _("{winner} is written as the winner, but {other} bore off all checkers").format(
-                        winner=names[result.winner], other=names[end.winner]
-                    ),
-                )
-            ]
-        worth = _worth(rules, (kind,), cube, money, jacoby_open)
-        if len(worth) > 1:
-            why = _(
-                "a {kind} win at cube {cube} is worth {values} (with the Jacoby rule or without: the record does "
-                "not say)"
-            ).format(kind=kind, cube=cube, values=_(" or ").join(str(p) for p in sorted(worth)))
-        else:
-            why = _("a {kind} win at cube {cube} is worth {points} under {rules} rules").format(
-                kind=kind, cube=cube, points=min(worth), rules=rules.name
-            )
-        return _points(game, length, worth, why)
+        return _borne_off(game, rules, length, end, names, jacoby_open)
     if not end.known:
         return []
     # the game did not end on the board: a resignation
@@ -122,6 +101,35 @@ def judge_result(
     return _points(
         game, length, allowed, _("a resigned game at cube {cube} is worth {values}").format(cube=cube, values=values)
     )
+
+
+def _borne_off(
+    game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str], jacoby_open: bool
+) -> list[Finding]:
+    """What is wrong with the result of a game won on the board (``end.winner`` bore off)."""
+    result, cube, winner = game.result, end.cube, end.winner
+    assert result is not None and winner is not None
+    kind = end.kind or "single"
+    if result.winner != winner:
+        return [
+            Finding(
+                "result-mismatch",
+                "error",
+                _("{winner} is written as the winner, but {other} bore off all checkers").format(
+                    winner=names[result.winner], other=names[winner]
+                ),
+            )
+        ]
+    worth = _worth(rules, (kind,), cube, length == 0, jacoby_open)
+    if len(worth) > 1:
+        why = _(
+            "a {kind} win at cube {cube} is worth {values} (with the Jacoby rule or without: the record does not say)"
+        ).format(kind=kind, cube=cube, values=_(" or ").join(str(p) for p in sorted(worth)))
+    else:
+        why = _("a {kind} win at cube {cube} is worth {points} under {rules} rules").format(
+            kind=kind, cube=cube, points=min(worth), rules=rules.name
+        )
+    return _points(game, length, worth, why)
 
 
 def _worth(rules: Rules, kinds: tuple[ResultKind, ...], cube: int, money: bool, jacoby_open: bool) -> set[int]:
