@@ -296,7 +296,7 @@ def mistakes(analysis: Analysed, player: str | None = None, top: int | None = 20
     found: dict[tuple[str, int, int, str], Mistake] = {}
     for path, rows in chosen.groupby("path", sort=False):
         match = _match(source, str(path))
-        rules = source.rules or default_rules(match)
+        rules = default_rules(match, source.rules)  # (a money session: its own Jacoby rule, as the judging)
         wanted: dict[tuple[int, int, str], Any] = {_key(r)[1:]: r for r in rows.itertuples(index=False)}
         for mistake in _mistakes(match, rules, judging.judge(rules), wanted):
             found[(str(path), mistake.game, mistake.turn, mistake.kind)] = mistake
