@@ -25,7 +25,7 @@ import numpy as np
 from tavlakit.evaluation.equity import ROLLS
 from tavlakit.evaluation.keys import boards_of_keys
 from tavlakit.evaluation.net import GNUBG_WD, reload, use_net
-from tavlakit.evaluation.net_inputs import CONTACT, CRASHED, classify, inputs, nets_of_wd, probabilities
+from tavlakit.evaluation.net_inputs import CONTACT, CRASHED, classify, evaluator, inputs, nets_of, nets_of_wd, probabilities
 
 SELFPLAY = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg"
 
@@ -64,8 +64,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    nets = nets_of_wd(GNUBG_WD.read_bytes())
-    contact, crashed_net, race_net = nets["contact contact250"], nets["crashed"], nets["race"]
+    ev = evaluator(nets_of(nets_of_wd(GNUBG_WD.read_bytes())))
     boards = plays(args.positions)
     crashed = classify(boards) == CRASHED
     print(f"{len(boards)} boards ({crashed.sum()} crashed) after the plays of {args.positions} positions")
@@ -75,7 +74,7 @@ def main() -> None:
         c = np.resize(crashed, n)
         x = per_board(lambda b=b, c=c: inputs(b, c), n, args.repeat)
         k = np.where(c, CRASHED, CONTACT)
-        p = per_board(lambda b=b, k=k: probabilities(b, k, contact, crashed_net, race_net), n, args.repeat)
+        p = per_board(lambda b=b, k=k: probabilities(b, k, ev), n, args.repeat)
         print(f"{n:>6} {x:>10.2f} {p:>14.2f}")
     use_net(GNUBG_WD)
     reload()

@@ -34,10 +34,19 @@ import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.position import CHECKERS
 from ..i18n import _
 from .keys import distinct_boards
-from .net_inputs import OVER, Net, classify, nets_of_wd, probabilities
+from .net_inputs import (
+    NET_NAMES,
+    Evaluator,
+    Net,
+    classify,
+    evaluator,
+    nets_of,
+    nets_of_wd,
+    probabilities,
+    race_backgammon,
+)
 
 #: Where Debian's gnubg package keeps gnubg's binary weights.
 GNUBG_WD = Path("/usr/lib/gnubg/gnubg.wd")
@@ -49,9 +58,9 @@ _TEXT = ("race", "prune race", "crashed", "prune crashed", "contact contact250",
 
 _handles: dict[str, Any] = {}
 _digests: dict[str, str] = {}
-#: The contact, crashed and race nets :func:`evaluate` batches, per weights file (gnubg-nn's own once
-#: first needed), and whether the contact nets' inputs follow gnubg-nn's home board rule.
-_batched: dict[str, tuple[Net, Net, Net, bool]] = {}
+#: The six nets :func:`evaluate` batches, ready for the kernels, per weights file (gnubg-nn's own once
+#: first needed; the contact nets' inputs follow gnubg-nn's home board rule for other text weights).
+_batched: dict[str, Evaluator] = {}
 _current: str = str(OWN)
 
 
@@ -89,44 +98,43 @@ def net_digest() -> str | None:
     return None if _current == str(OWN) else _digests[_current]
 
 
-def evaluate(boards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
-    """gnubg's 0-ply probabilities ``(n, 5)`` of the side on roll for many
-    ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll second),
-    with the weights in use: contact and crashed positions from their
-    inputs in one batch (:mod:`.net_inputs`: gnubg 1.07's, or gnubg-nn's for
-    other text weights), and so race positions, but for those whose
-    backgammon chances gnubg takes from its table of race backgammons;
-    those and bearoff positions by gnubg-nn one by one; a finished game
-    (the side not on roll has borne off) as gnubg scores it. A board met
+def evaluate(boards: npt.NDArray[np.integer[Any]], prune: bool = False) -> npt.NDArray[np.float64]:
+    """gnubg 1.07's 0-ply probabilities ``(n, 5)`` of the side on roll for
+    many ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll
+    second), with the weights in use, in one batch (:mod:`.net_inputs`:
+    gnubg 1.07's inputs, or gnubg-nn's for other text weights; bear-off
+    positions from gnubg's databases; finished games as gnubg scores them);
+    gnubg-nn evaluates, one by one, only the race boards whose backgammon
+    chances gnubg takes from its table of race backgammons. ``prune``:
+    by the pruning nets, as gnubg's look-ahead ranks plays. A board met
     more than once (a game's plays: one in ten) is evaluated once."""
-    given: npt.NDArray[np.int8] = np.ascontiguousarray(boards, dtype=np.int8)
-    if not len(given):
+    every: npt.NDArray[np.int8] = np.ascontiguousarray(boards, dtype=np.int8)
+    if not len(every):
         return np.zeros((0, 5))
-    rows, numbers = distinct_boards(given)
-    b = given[rows]
+    rows, numbers = distinct_boards(every)
+    b = every[rows]
     classes = classify(b)
-    probs = probabilities(b, classes, *_nets())  # (NaN where gnubg-nn evaluates)
-    over = classes == OVER
-    if over.any():  # the side on roll lost: gammon with none off, backgammon with one in the winner's home or the bar
-        left = b[over, 1]
-        gammon = left.sum(axis=1) == CHECKERS
-        probs[over] = 0.0
-        probs[over, 3] = gammon
-        probs[over, 4] = gammon & (left[:, 18:].sum(axis=1) > 0)
-    rest = np.flatnonzero(np.isnan(probs[:, 0]))
-    if len(rest):
-        probs[rest] = [gnubg_nn.probabilities(board, 0) for board in b[rest]]
+    probs = probabilities(b, classes, evaluator_in_use(), gnubg_nn_table(b), prune)
     return probs[numbers]
 
 
-def _nets() -> tuple[Net, Net, Net, bool]:
-    """The contact, crashed and race nets of the weights in use, and
-    whether the contact nets' inputs count gnubg-nn's home board rule
-    (other text weights, trained on gnubg-nn's inputs) rather than gnubg
-    1.07's."""
-    if _current not in _batched:  # gnubg-nn's own: read when first needed
-        own = _nets_of_text(OWN.read_text(encoding="ascii"))
-        _batched[_current] = (own["contact contact250"], own["crashed"], own["race"], False)
+def gnubg_nn_table(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float64] | None:
+    """gnubg-nn's probabilities of the race boards whose backgammon chances
+    gnubg takes from its table of race backgammons (NaN rows elsewhere;
+    None if there are none)."""
+    table = race_backgammon(boards)
+    if not table.any():
+        return None
+    given = np.full((len(boards), 5), np.nan)
+    given[table] = [gnubg_nn.probabilities(board, 0) for board in boards[table].tolist()]
+    return given
+
+
+def evaluator_in_use() -> Evaluator:
+    """The nets of the weights in use, ready for the kernels (gnubg-nn's
+    own read when first needed)."""
+    if _current not in _batched:
+        _batched[_current] = evaluator(nets_of(_nets_of_text(OWN.read_text(encoding="ascii"))))
     return _batched[_current]
 
 
@@ -139,18 +147,18 @@ def _load(path: Path, shown: str) -> Any:
     if data.startswith(b"GNU Backgammon "):  # text weights: gnubg-nn's own, or others trained on gnubg-nn's inputs
         handle = _net_load(path, shown)
         nets = _nets_of_text(data.decode("ascii", "replace"))
-        if "contact contact250" not in nets or "crashed" not in nets or "race" not in nets:
+        if any(name not in nets for name in NET_NAMES):
             reason = _("no contact, crashed or race net")
             raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=reason))
         own_rule = path.resolve() != OWN.resolve()
-        _batched[str(path)] = (nets["contact contact250"], nets["crashed"], nets["race"], own_rule)
+        _batched[str(path)] = evaluator(nets_of(nets), own_rule)
         return handle
     nets = nets_of_wd(data, shown)
     with tempfile.TemporaryDirectory() as folder:
         text = Path(folder) / "gnubg.weights"
         text.write_text(_text_of_nets(nets), encoding="ascii")
         handle = _net_load(text, shown)
-    _batched[str(path)] = (nets["contact contact250"], nets["crashed"], nets["race"], False)
+    _batched[str(path)] = evaluator(nets_of(nets))
     return handle
 
 

@@ -22,18 +22,23 @@ came out within 0.5% of gnubg's instead of up to 5%. :func:`classify` gives
 gnubg's class of each board as :func:`gnubg_nn.classify` does.
 
 Race positions are evaluated here too, from the race net's 214 inputs
-(no home board rule there) and gnubg-nn's race checks, as measured
-against gnubg-nn (they are not the recent gnubg source's): a certain
-gammon, won or lost, also makes the win certain or impossible; no
-certain win or loss of its own, no gammon made impossible; the turns a
-side may need are its pips by threes or its chequers by twos, whichever
-is more (not gnubg's one-sided bearoff database); and gnubg's own chance
-of a race backgammon where it comes out 0 without gnubg's table. On
-108 000 race boards (the plays of gnubg's reference records, random play,
-boards scattered at random) every one of the 74 000 not left to that
-table came out within 5e-7 of gnubg-nn, with gnubg-nn's weights and
-with gnubg's. :func:`race_backgammon` says which boards need the table
-(half the race boards of the reference records' plays).
+(no home board rule there), with gnubg 1.07's checks of a race (its
+SanityCheck): a win, gammon or backgammon certain or impossible by the
+crossings each side has to come against the most rolls the other may need
+(from gnubg's one-sided bear-off database once it is home, :mod:`.bearoff`;
+gnubg-nn counts pips by threes instead, and is far off on some race
+boards). gnubg's own chance of a race backgammon replaces the net's: 0
+where the straggler cannot be saved, else from a table of gnubg's that
+gnubg-nn has, so gnubg-nn evaluates those boards
+(:func:`race_backgammon`, the caller's ``given``). Bear-off positions
+come from gnubg's databases, finished games as gnubg scores them.
+How close to gnubg 1.07 (``tests/test_net_inputs.py`` asks gnubg itself)
+and how fast: ``benchmarks/README.md``.
+
+The pruning nets (:class:`Nets`: 200 inputs, gnubg's base inputs alone,
+16 or 8 hidden units) are evaluated the same way, with the same checks:
+gnubg's look-ahead ranks a roll's plays by them before it gives the ten
+best to the full nets.
 
 The kernels are compiled by numba on first use and cached on disk (some
 seconds once per machine, then a fraction of a second to load); they are
@@ -86,6 +91,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..i18n import _
+from .bearoff import Databases, databases, max_turns, one_sided_into, two_sided_into
 from .jit import jit
 
 Floats = NDArray[np.float64]
@@ -639,10 +645,12 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
 
 
 @jit
-def _board_inputs(board: Bytes, crashed: bool, made: bool, t: _Tables, room: _Room) -> int:
-    """The 250 inputs of ``board``: those that are not 0, in order, into
-    ``room.nonzero`` (their numbers) and ``room.values``; how many."""
-    row, nonzero, values = room.row, room.nonzero, room.values
+def _base_inputs(board: Bytes, room: _Room) -> int:
+    """gnubg's 200 base inputs of ``board`` (four by point and side, side 0
+    first; the pruning nets' inputs, the first 200 of the contact nets'):
+    those that are not 0, in order, into ``room.nonzero`` (their numbers)
+    and ``room.values``; how many."""
+    nonzero, values = room.nonzero, room.values
     n = 0
     for s in range(2):
         for p in range(25):  # four by point, most of them 0: only the others written
@@ -658,6 +666,16 @@ def _board_inputs(board: Bytes, crashed: bool, made: bool, t: _Tables, room: _Ro
                     nonzero[n] = at + 3
                     values[n] = (count - 3) / 2.0
                     n += 1
+    return n
+
+
+@jit
+def _board_inputs(board: Bytes, crashed: bool, made: bool, t: _Tables, room: _Room) -> int:
+    """The 250 inputs of ``board``: those that are not 0, in order, into
+    ``room.nonzero`` (their numbers) and ``room.values``; how many."""
+    row, nonzero, values = room.row, room.nonzero, room.values
+    n = _base_inputs(board, room)
+    for s in range(2):
         _escapes(board[s], t, room.escapes[s], room.beyond[s])
     e, b = room.escapes, room.beyond
     _half(board[1], board[0], e[1], b[1], e[0], crashed, made, t, room.hit, row, 200)
@@ -795,51 +813,180 @@ def _outputs(net: Net, room: _Room, table: Floats32) -> None:
         _sigmoid(outs[k], net.beta_output, table, room)
 
 
+class Nets(NamedTuple):
+    """gnubg's six nets as the kernels take them: the contact, crashed and
+    race nets, and the pruning nets of each class (200 inputs: the base
+    inputs only, a few hidden units), which choose the plays worth the full
+    nets' time in gnubg's look-ahead."""
+
+    contact: Net
+    crashed: Net
+    race: Net
+    prune_contact: Net
+    prune_crashed: Net
+    prune_race: Net
+
+
+#: The names of the six nets in gnubg's weights, in :class:`Nets`' order.
+NET_NAMES = ("contact contact250", "crashed", "race", "prune contact", "prune crashed", "prune race")
+
+
+def nets_of(found: dict[str, Net]) -> Nets:
+    """The six nets of a weights file read by name (:data:`NET_NAMES`)."""
+    return Nets(*(found[name] for name in NET_NAMES))
+
+
+class Rooms(NamedTuple):
+    """Room for the kernels: one for each net of :class:`Nets` (their hidden units differ)."""
+
+    contact: _Room
+    crashed: _Room
+    race: _Room
+    prune_contact: _Room
+    prune_crashed: _Room
+    prune_race: _Room
+
+
+def rooms(nets: Nets) -> Rooms:
+    """Room for evaluating with ``nets``."""
+    return Rooms(*(_room(_TABLES, len(net.hidden_bias), len(net.output_bias)) for net in nets))
+
+
+@jit
+def _net_class(
+    net: Net,
+    kind: int,
+    prune: bool,
+    boards: Bytes,
+    classes: Ints,
+    given: Floats,
+    made: bool,
+    t: _Tables,
+    room: _Room,
+    db: Databases,
+    rows: Ints,
+    p: Floats,
+) -> None:
+    """Rows of ``p``: the boards of class ``kind`` evaluated by ``net`` (its
+    pruning net where ``prune``: from the base inputs), in blocks of
+    :data:`_BLOCK`; a race's backgammon chances as gnubg's race evaluation
+    sets them (from ``given``, gnubg-nn's evaluation, where gnubg takes
+    them from its table of race backgammons), then gnubg's sanity checks."""
+    table, outs = t.sigmoid, room.outs
+    count = 0
+    for r in range(len(boards)):
+        rows[count] = r
+        count += classes[r] == kind and (prune or np.isnan(given[r, 0]))
+    for start in range(0, count, _BLOCK):
+        block = rows[start : min(start + _BLOCK, count)]
+        for slot in range(len(block)):
+            board = boards[block[slot]]
+            if prune:
+                n = _base_inputs(board, room)
+            elif kind == RACE:
+                n = _race_inputs(board, room)
+            else:
+                n = _board_inputs(board, kind == CRASHED, made, t, room)
+            _hidden(net, room, n, table, slot)
+        _outputs(net, room, table)
+        for slot in range(len(block)):
+            r = block[slot]
+            board = boards[r]
+            q = outs[:, slot]
+            if kind == RACE:
+                side, needs_table = _race_backgammon(board)
+                if side >= 0:
+                    at = 2 if side == 1 else 4
+                    q[at] = np.float32(given[r, at]) if needs_table else np.float32(0)
+                    q[at - 1] = max(q[at - 1], q[at])
+            _sanity(board, q, db, p[r])
+
+
+@jit
+def _over(board: Bytes, p: Floats) -> None:
+    """gnubg's result of a finished game (the side that has borne off all
+    won: a gammon if the other has borne off none, a backgammon if it also
+    has a chequer in the winner's home board or on the bar)."""
+    on_roll_left = 0
+    other_left = 0
+    on_roll_back = 0
+    other_back = 0
+    for q in range(25):
+        on_roll_left += board[1, q]
+        other_left += board[0, q]
+        if q >= 18:
+            on_roll_back += board[1, q]
+            other_back += board[0, q]
+    for i in range(5):
+        p[i] = 0.0
+    if other_left == 0:  # the side on roll lost
+        if on_roll_left == 15:
+            p[3] = 1.0
+            p[4] = 1.0 if on_roll_back else 0.0
+    else:
+        p[0] = 1.0
+        if other_left == 15:
+            p[1] = 1.0
+            p[2] = 1.0 if other_back else 0.0
+
+
 @jit
 def _evaluate(
     boards: Bytes,
     classes: Ints,
+    given: Floats,
     made: bool,
+    prune: bool,
     t: _Tables,
-    nets: tuple[Net, Net, Net],
-    room: _Room,
+    nets: Nets,
+    rooms: Rooms,
+    db: Databases,
     rows: Ints,
+    scratch: Floats32,
     p: Floats,
 ) -> None:
-    """Row r of ``p``: the five probabilities of board r (of class
-    ``classes[r]``: contact, crashed or race), with gnubg's sanity checks;
-    the boards of each net in blocks of :data:`_BLOCK` (``rows``: room for
-    their numbers)."""
-    table, outs = t.sigmoid, room.outs
-    for net, kind in ((nets[0], CONTACT), (nets[1], CRASHED), (nets[2], RACE)):
-        count = 0
-        for r in range(len(boards)):
-            rows[count] = r
-            count += classes[r] == kind and not (kind == RACE and _race_backgammon(boards[r]) == 2)
-        for start in range(0, count, _BLOCK):
-            block = rows[start : min(start + _BLOCK, count)]
-            for slot in range(len(block)):
-                board = boards[block[slot]]
-                n = _race_inputs(board, room) if kind == RACE else _board_inputs(board, kind == CRASHED, made, t, room)
-                _hidden(net, room, n, table, slot)
-            _outputs(net, room, table)
-            for slot in range(len(block)):
-                board = boards[block[slot]]
-                side = _race_backgammon(board) if kind == RACE else -1
-                if side >= 0:  # gnubg's chance of a backgammon: 0 (2 is not asked for)
-                    outs[2 if side == 1 else 4, slot] = 0
-                _sanity(board, kind == RACE, outs[:, slot], p[block[slot]])
+    """Row r of ``p``: gnubg 1.07's five probabilities of board r (of
+    class ``classes[r]``), with gnubg's sanity checks. ``prune``: contact,
+    crashed and race boards by the pruning nets (the others as always).
+    ``given``: gnubg-nn's evaluation of the race boards whose backgammon
+    chances gnubg takes from its table (NaN elsewhere): taken as it is by
+    the full nets, its backgammon chance only by the pruning nets."""
+    if prune:
+        _net_class(nets.prune_contact, CONTACT, True, boards, classes, given, made, t, rooms.prune_contact, db, rows, p)
+        _net_class(nets.prune_crashed, CRASHED, True, boards, classes, given, made, t, rooms.prune_crashed, db, rows, p)
+        _net_class(nets.prune_race, RACE, True, boards, classes, given, made, t, rooms.prune_race, db, rows, p)
+    else:
+        _net_class(nets.contact, CONTACT, False, boards, classes, given, made, t, rooms.contact, db, rows, p)
+        _net_class(nets.crashed, CRASHED, False, boards, classes, given, made, t, rooms.crashed, db, rows, p)
+        _net_class(nets.race, RACE, False, boards, classes, given, made, t, rooms.race, db, rows, p)
+    for r in range(len(boards)):
+        kind = classes[r]
+        if kind == RACE and not prune and not np.isnan(given[r, 0]):
+            for i in range(5):
+                scratch[i] = np.float32(given[r, i])
+            _sanity(boards[r], scratch, db, p[r])
+        elif kind == OVER:
+            _over(boards[r], p[r])
+        elif kind == BEAROFF1:
+            one_sided_into(boards[r], db, scratch)
+            _sanity(boards[r], scratch, db, p[r])
+        elif kind == BEAROFF2:
+            two_sided_into(boards[r], db, scratch)
+            p[r, 0] = scratch[0] / np.float32(2.0) + np.float32(0.5)
+            for i in range(1, 5):
+                p[r, i] = 0.0
 
 
 @jit
-def _race_backgammon(board: Bytes) -> int:
+def _race_backgammon(board: Bytes) -> tuple[int, bool]:
     """Which side gnubg's race evaluation (EvalRaceBG) gives its own
     backgammon chances to, in place of the net's: 1 (the side on roll)
     where its opponent has borne off none with a chequer left in its home
-    board, else 0 the other way round; -1 for neither. 2 where that chance
-    needs gnubg's table of race backgammons (it is 0 unless the side's
-    chequers home, by fours, take no more turns than the straggler's pips
-    in the home board, by threes, with a turn less for the side on roll)."""
+    board, else 0 the other way round; -1 for neither. And whether that
+    chance needs gnubg's table of race backgammons (else it is 0: unless
+    the side's chequers home, by fours, take no more turns than the
+    straggler's pips in the home board, by threes, with a turn less for the
+    side on roll)."""
     side = -1
     for s in (1, 0):
         total = 0
@@ -850,112 +997,165 @@ def _race_backgammon(board: Bytes) -> int:
         if side < 0 and total == 15 and back > 0:
             side = s
     if side < 0:
-        return -1
+        return -1, False
     home = 0
     pips = 0
     for p in range(6):
         home += board[side, p]
     for p in range(18, 23):
         pips += board[1 - side, p] * (p - 17)
-    return 2 if (home + 3) // 4 - (side == 1) <= (pips + 2) // 3 else side
+    return side, (home + 3) // 4 - (side == 1) <= (pips + 2) // 3
 
 
 @jit
-def _race_backgammons(boards: Bytes, out: Bools) -> None:
+def _race_backgammons(boards: Bytes, classes: Ints, out: Bools) -> None:
     for r in range(len(boards)):
-        out[r] = _race_backgammon(boards[r]) == 2
+        out[r] = classes[r] == RACE and _race_backgammon(boards[r])[1]
 
 
 def race_backgammon(boards: NDArray[np.integer[Any]]) -> Bools:
-    """The race boards :func:`probabilities` cannot evaluate as gnubg does:
+    """The race boards :func:`probabilities` needs gnubg-nn's evaluation of:
     those where gnubg's race evaluation puts its own chance of a backgammon
     (from a table of race backgammons) in place of the net's."""
     b = np.ascontiguousarray(boards, dtype=np.int8)
     out = np.empty(len(b), dtype=np.bool_)
-    _race_backgammons(b, out)
+    _race_backgammons(b, classify(b), out)
     return out
 
 
 @jit
 def _counts(side: Bytes) -> tuple[int, int, int, int, int]:
     """gnubg's counts of one side for its sanity checks: its chequers, its
-    crossings to come (of each chequer: 1 from the home board, up to 4 from
-    the opponent's and 5 from the bar), those to come before none is left
-    outside the home board (plus 1), those before none is left in the
-    opponent's home board, and the most turns it can need to bear off as
-    gnubg-nn counts them (a roll moves at least 3 pips and bears off at
-    most 2 chequers; not gnubg's one-sided bearoff database)."""
-    total = cross = backgammon = pips = 0
+    rearmost chequer's point (-1: none), its crossings to come (of each
+    chequer: 1 from the home board, up to 4 from the opponent's and 5 from
+    the bar), those to come before none is left outside the home board
+    (plus 1), and those before none is left in the opponent's home board."""
+    total = cross = backgammon = 0
     gammon = 1
+    back = -1
     for p in range(25):
         n = side[p]
         if n:
             quarter = min(p // 6, 4)
+            back = p
             total += n
             cross += (quarter + 1) * n
             gammon += quarter * n
             backgammon += max(quarter - 2, 0) * n
-            pips += (p + 1) * n
-    return total, cross, gammon, backgammon, max(-(-pips // 3), -(-total // 2), 1)
+    return total, back, cross, gammon, backgammon
 
 
 @jit
-def _sanity(board: Bytes, race: bool, q: Floats32, p: Floats) -> None:
-    """gnubg-nn's sanity checks of the outputs ``q`` into ``p``, those of
-    a race too where ``race`` (see :func:`probabilities`)."""
-    men0, cross0, gammon0, backgammon0, turns0 = _counts(board[0])
-    men1, cross1, gammon1, backgammon1, turns1 = _counts(board[1])
+def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
+    """gnubg 1.07's sanity checks (SanityCheck) of the outputs ``q`` into
+    ``p``: see :func:`probabilities`."""
+    q[0] = min(max(q[0], np.float32(0)), np.float32(1))
+    men0, back0, cross0, gammon0, backgammon0 = _counts(board[0])
+    men1, back1, cross1, gammon1, backgammon1 = _counts(board[1])
+    race = back0 + back1 < 24
+    turns0 = turns1 = 0
+    if race:  # the most rolls each side can need to bear off: the database's once home
+        turns0 = max_turns(board[0], db) if back0 < 6 else 2 * cross0
+        turns1 = max_turns(board[1], db) if back1 < 6 else 2 * cross1
+        turns1 = max(turns1, 1)
+        if cross0 > 4 * (turns1 - 1):  # a certain win
+            q[0] = 1
     if men0 < 15:  # no gammons won once the opponent has borne off
         q[1] = q[2] = 0
-    elif race:  # (no gammon impossible: gnubg-nn leaves a gammon of no chance as the net has it)
-        if gammon0 > 4 * (turns1 - 1):  # a certain gammon (and win)
-            q[0] = q[1] = 1
-        if cross1 > 8 * backgammon0:  # no backgammon in time
+    elif race:
+        if cross1 > 8 * gammon0:
+            q[1] = 0
+        elif gammon0 > 4 * (turns1 - 1):
+            q[1] = 1
+        if cross1 > 8 * backgammon0:
             q[2] = 0
+        elif backgammon0 > 4 * (turns1 - 1):
+            q[1] = q[2] = 1
+    if race and cross1 > 4 * turns0:  # a certain loss
+        q[0] = 0
     if men1 < 15:
         q[3] = q[4] = 0
     elif race:
-        if gammon1 > 4 * turns0:
-            q[0] = 0
+        if cross0 > 8 * gammon1 - 4:
+            q[3] = 0
+        elif gammon1 > 4 * turns0:
             q[3] = 1
         if cross0 > 8 * backgammon1 - 4:
             q[4] = 0
+        elif backgammon1 > 4 * turns0:
+            q[3] = q[4] = 1
     q[1] = min(q[1], q[0])
     q[3] = min(q[3], np.float32(1) - q[0])
     q[2] = min(q[2], q[1])
     q[4] = min(q[4], q[3])
     p[0] = q[0]
     for i in range(1, 5):
-        p[i] = q[i] if q[i] >= 1e-4 else 0.0
+        p[i] = q[i] if q[i] >= np.float32(1e-4) else 0.0
+
+
+class Evaluator(NamedTuple):
+    """What :func:`evaluate_into` needs besides the boards: the nets, room for
+    them, the bear-off databases, whether the contact nets' inputs follow
+    gnubg-nn's home board rule."""
+
+    nets: Nets
+    rooms: Rooms
+    db: Databases
+    made: bool
+
+
+def evaluator(nets: Nets, made: bool = False) -> Evaluator:
+    """An :class:`Evaluator` of ``nets`` (the databases read once)."""
+    return Evaluator(nets, rooms(nets), databases(), made)
+
+
+@jit
+def evaluate_into(
+    boards: Bytes, classes: Ints, given: Floats, prune: bool, ev: Evaluator, rows: Ints, scratch: Floats32, p: Floats
+) -> None:
+    """:func:`probabilities` for compiled callers (``rows``: room for as
+    many numbers as boards; ``scratch``: 5 float32)."""
+    _evaluate(boards, classes, given, ev.made, prune, _TABLES, ev.nets, ev.rooms, ev.db, rows, scratch, p)
 
 
 def probabilities(
     boards: NDArray[np.integer[Any]],
     classes: NDArray[np.int_],
-    contact: Net,
-    crashed_net: Net,
-    race_net: Net,
-    made: bool = False,
+    ev: Evaluator,
+    given: Floats | None = None,
+    prune: bool = False,
 ) -> Floats:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` (win, win gammon, win
     backgammon, lose gammon, lose backgammon, of the side on roll) of
-    contact, crashed and race positions (``classes``: :func:`classify`'s),
-    from gnubg 1.07's inputs (``made``: gnubg-nn's rule for the shots), with
-    gnubg's sanity checks: no gammons won (lost) once the opponent (the
-    side on roll) has borne off, gammons at most the wins (losses),
-    backgammons at most the gammons; and, as gnubg gives them, gammon and
-    backgammon chances below 1e-4 as 0. In a race, as gnubg-nn checks
-    them: gammons and backgammons impossible when the other side's
-    crossings to come are more than eight times one's own, gammons (and
-    wins) certain when one's own are more than four times the turns the
-    other side may need, and gnubg's own chance of a backgammon where it
-    is 0. The rows of other boards are NaN: bearoff positions, finished
-    games, and the race boards of :func:`race_backgammon`, where gnubg
-    takes the chance of a backgammon from its table."""
+    positions of gnubg's classes ``classes`` (:func:`classify`'s):
+
+    * contact, crashed and race positions from gnubg 1.07's inputs and nets
+      (``ev.made``: gnubg-nn's rule for the shots; ``prune``: by the pruning
+      nets, from the base inputs, as gnubg's look-ahead ranks plays);
+    * a race's backgammon chances as gnubg's race evaluation gives them:
+      0 where the straggler cannot be saved from one, else from gnubg's
+      table of race backgammons, which gnubg-nn has: ``given`` holds
+      gnubg-nn's evaluation of those boards (:func:`race_backgammon`; NaN
+      rows elsewhere, and the rows of those boards are NaN if it is
+      missing);
+    * bear-off positions from gnubg's databases (:mod:`.bearoff`), the
+      two-sided one where both sides have six chequers or fewer;
+    * a finished game as gnubg scores it;
+
+    then gnubg 1.07's sanity checks (but for the two-sided database, which
+    is exact): no gammons won (lost) once the opponent (the side on roll)
+    has borne off, gammons at most the wins (losses), backgammons at most
+    the gammons; in a race, gammons and backgammons impossible when the
+    other side's crossings to come are more than eight times one's own,
+    certain when they are more than four times the rolls the other side
+    may need, and wins certain or impossible the same way (the rolls a side
+    may need: the one-sided database's most once it is home, else twice
+    its crossings); and, as gnubg gives them, gammon and backgammon chances
+    below 1e-4 as 0."""
     b = np.ascontiguousarray(boards, dtype=np.int8)
     kinds = np.ascontiguousarray(classes, dtype=np.int64)
     p = np.full((len(b), 5), np.nan)
-    room = _room(_TABLES, len(contact.hidden_bias), len(contact.output_bias))
-    nets = (contact, crashed_net, race_net)
-    _evaluate(b, kinds, made, _TABLES, nets, room, np.empty(len(b), dtype=np.int64), p)
+    g = np.full((len(b), 5), np.nan) if given is None else np.ascontiguousarray(given, dtype=np.float64)
+    scratch = np.zeros(5, dtype=np.float32)
+    evaluate_into(b, kinds, g, prune, ev, np.empty(len(b), dtype=np.int64), scratch, p)
     return p
