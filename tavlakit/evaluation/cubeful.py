@@ -38,9 +38,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine.position import Position
+from .bearoff import two_sided
 from .equity import Probabilities
 from .jit import jit
 from .met import MatchEquityTable, default_met
+from .net_inputs import BEAROFF2, classify
 
 Array = npt.NDArray[np.float64]
 
@@ -202,86 +204,64 @@ def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
 
 
 @jit
+def efficiency_into(board: npt.NDArray[np.int8]) -> float:
+    """The cube efficiency of one board (:func:`efficiency_many`)."""
+    other, mover = board[0], board[1]
+    back = their_back = -1  # each side's rearmost checker (own numbering, 24 = the bar)
+    outside = pips = 0
+    for p in range(25):
+        if mover[p]:
+            back = p
+        if other[p]:
+            their_back = p
+        if p >= 6:
+            outside += mover[p] + other[p]
+        pips += (p + 1) * mover[p]
+    if back < 0 or their_back < 0:  # over
+        return 0.0
+    if back + their_back >= 23:  # contact while they have to pass
+        return CONTACT_X
+    if outside == 0:
+        return BEAROFF_X
+    return min(max(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN), RACE_MAX)
+
+
+@jit
 def _efficiencies(boards: npt.NDArray[np.int8], x: Array) -> None:
     """``x[r]``: the cube efficiency of board r (:func:`efficiency_many`)."""
     for r in range(len(boards)):
-        other, mover = boards[r, 0], boards[r, 1]
-        back = their_back = -1  # each side's rearmost checker (own numbering, 24 = the bar)
-        outside = pips = 0
-        for p in range(25):
-            if mover[p]:
-                back = p
-            if other[p]:
-                their_back = p
-            if p >= 6:
-                outside += mover[p] + other[p]
-            pips += (p + 1) * mover[p]
-        if back < 0 or their_back < 0:  # over
-            x[r] = 0.0
-        elif back + their_back >= 23:  # contact while they have to pass
-            x[r] = CONTACT_X
-        elif outside == 0:
-            x[r] = BEAROFF_X
-        else:
-            x[r] = min(max(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN), RACE_MAX)
+        x[r] = efficiency_into(boards[r])
 
 
-# --- cubeful 0-ply: money ------------------------------------------------------
+def cube_inputs(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
+    """What the cube model needs of each board besides its chances, an
+    ``(n, 5)`` array: the cube efficiency, then, where both sides have six
+    chequers or fewer at home, the two-sided bear-off database's equities
+    (cubeless, cube owned, centred, the opponent's: gnubg takes the cube's
+    worth there from them), else NaN."""
+    b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    out = np.full((len(b), 5), np.nan)
+    out[:, 0] = efficiency_many(b)
+    exact = classify(b) == BEAROFF2
+    if exact.any():
+        out[exact, 1:] = two_sided(b[exact])
+    return out
+
+
+# --- the cube model, compiled -------------------------------------------------------
 #
-# Every function below takes many positions at once: ``p`` is an (n, 5)
-# array of probabilities and ``x`` the n cube efficiencies.
+# A cube state is given to the compiled code as a row of numbers (:func:`cube_row`): who
+# is on roll, the cube, the score's gammon prices and, in a match, the match winning chances
+# after each result the model looks at, worked out once per state.
 
-
-def _money_live(rw: Array, rl: Array, p: Array, state: CubeState) -> Array:
-    take = (rl - 0.5) / (rw + rl + 0.5)
-    cash = (rl + 1.0) / (rw + rl + 0.5)
-    below_take = -rl + (-1.0 + rl) * p / take
-    above_cash = 1.0 + (rw - 1.0) * (p - cash) / (1.0 - cash)
-    if state.owner is None:
-        window = -1.0 + 2.0 * (p - take) / (cash - take)
-        if state.jacoby:
-            below_take, above_cash = np.full_like(p, -1.0), np.ones_like(p)
-        return np.where(p < take, below_take, np.where(p < cash, window, above_cash))
-    if state.owner == state.mover:
-        return np.where(p < cash, -rl + (1.0 + rl) * p / cash, above_cash)
-    return np.where(p < take, below_take, -1.0 + (rw + 1.0) * (p - take) / (1.0 - take))
-
-
-def _money_cubeful(p: Array, state: CubeState, x: Array) -> Array:
-    """Cubeful money equity per cube value (gnubg's Cl2CfMoney)."""
-    win = p[:, 0]
-    dead = _utility(p, state)
-    alive = (win > 1e-7) & (win < 0.9999999)
-    if not alive.any():
-        return dead
-    safe = np.where(alive, win, 0.5)
-    rw = 1.0 + (p[:, 1] + p[:, 2]) / safe
-    rl = 1.0 + (p[:, 3] + p[:, 4]) / (1.0 - safe)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        live = _money_live(rw, rl, safe, state)
-    return np.where(alive, dead * (1.0 - x) + live * x, dead)
-
-
-def money_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
-    """Cubeful money equity per cube value (gnubg's Cl2CfMoney)."""
-    return float(_money_cubeful(np.asarray([probs], dtype=float), state, np.asarray([x]))[0])
-
-
-# --- cubeful 0-ply: match play -------------------------------------------------
-
-
-def _ratios(p: Array) -> tuple[Array, Array, Array, Array]:
-    """Gammon and backgammon ratios of the side on roll's wins and losses."""
-    win = p[:, 0]
-    wins = win > 0.0
-    losses = win < 1.0
-    w = np.where(wins, win, 1.0)
-    lose = np.where(losses, 1.0 - win, 1.0)
-    g0 = np.where(wins, (p[:, 1] - p[:, 2]) / w, 0.0)
-    b0 = np.where(wins, p[:, 2] / w, 0.0)
-    g1 = np.where(losses, (p[:, 3] - p[:, 4]) / lose, 0.0)
-    b1 = np.where(losses, p[:, 4] / lose, 0.0)
-    return g0, b0, g1, b1
+# the fields of a row
+_LENGTH, _MOVER, _OWNER, _VALUE, _JACOBY, _LIVE, _AVAILABLE, _DP = range(8)
+_PRICES = 8  # four: gammon of player 0, of player 1, backgammon of 0, of 1
+_WIN, _LOSE = 12, 13  # the mover's MWC if the mover wins / loses the cube's value
+_CASH, _OPP_CASH, _WIN2, _WIN3, _LOSE2, _LOSE3 = range(14, 20)  # the mover's MWC after each result
+_TOP = 20  # the cube levels above the state's cube where the cube still lives
+_LEVELS = 21  # per level n (0: the state's cube) and player k: 8 numbers (see :func:`_cash_points`)
+ROW = _LEVELS + 16 * 8
 
 
 def _prime(i: int, j: int, cube: int) -> int:
@@ -289,77 +269,11 @@ def _prime(i: int, j: int, cube: int) -> int:
     return 2 * cube if i < 2 * cube <= j else cube
 
 
-class _Results:
-    """Player ``k``'s MWC after each result at one score (gnubg's
-    getMEMultiple), remembered: one object per score (:func:`_results`)."""
-
-    def __init__(self, state: CubeState) -> None:
-        self.args = (state.score, state.length, state.crawford)
-        self.table = state.table
-        self.seen: dict[tuple[int, int], float] = {}
-
-    def _player0(self, winner: int, points: int) -> float:
-        key = (winner, points)
-        if key not in self.seen:
-            self.seen[key] = self.table.after(*self.args, winner, points)
-        return self.seen[key]
-
-    def win(self, k: int, points: int) -> float:
-        mine = self._player0(k, points)
-        return mine if k == 0 else 1.0 - mine
-
-    def lose(self, k: int, points: int) -> float:
-        mine = self._player0(1 - k, points)
-        return mine if k == 0 else 1.0 - mine
-
-
 @lru_cache(maxsize=1 << 12)
-def _results(state: CubeState) -> _Results:
-    return _Results(state)
-
-
-def _cash_points(p: Array, state: CubeState) -> tuple[Array, Array]:
-    """Each player's live-cube cash point in chances of winning (gnubg's GetPoints)."""
-    i = state.length - state.score[0] - 1
-    j = state.length - state.score[1] - 1
-    g0, b0, g1, b1 = _ratios(p)
-    gammons = {state.mover: (g0, b0), 1 - state.mover: (g1, b1)}
-    results = _results(replace(state, value=1, owner=None, mover=0))
-    dead, top = state.value, 0
-    while i >= 2 * dead and j >= 2 * dead:
-        top += 1
-        dead *= 2
-    live: dict[tuple[int, int], Array] = {}
-    cube, n = dead, top
-    while cube >= state.value:
-        primes = (_prime(i, j, cube), _prime(j, i, cube))
-        for k in (0, 1):
-            gk, bk = gammons[k]
-            go, bo = gammons[1 - k]
-            if i < 2 * cube or j < 2 * cube:
-                cp = primes[k]
-                dtl = (
-                    (1.0 - go - bo) * results.lose(k, 2 * cp)
-                    + go * results.lose(k, 4 * cp)
-                    + bo * results.lose(k, 6 * cp)
-                )
-                dp = results.win(k, cube)
-                dtw = (
-                    (1.0 - gk - bk) * results.win(k, 2 * cp) + gk * results.win(k, 4 * cp) + bk * results.win(k, 6 * cp)
-                )
-                live[(k, n)] = (dtl - dp) / (dtl - dtw)
-            else:
-                rdp = results.lose(k, 2 * cube)
-                dp = results.win(k, cube)
-                dtw = (
-                    (1.0 - gk - bk) * results.win(k, 2 * cube)
-                    + gk * results.win(k, 4 * cube)
-                    + bk * results.win(k, 6 * cube)
-                )
-                live[(k, n)] = 1.0 - live[(1 - k, n + 1)] * (dp - dtw) / (rdp - dtw)
-        cube //= 2
-        n -= 1
-    return live[(0, 0)], live[(1, 0)]
+def _match_results(score: tuple[int, int], length: int, crawford: bool, met: MatchEquityTable) -> Array:
+    """Player 0's MWC after each result at this score (gnubg's getME): ``[winner, points]``."""
+    top = 8 * length + 1
+    return np.array([[met.after(score, length, crawford, w, n) for n in range(top)] for w in (0, 1)])
 
 
 def _live_cube(state: CubeState) -> bool:
@@ -372,53 +286,263 @@ def _live_cube(state: CubeState) -> bool:
     return not state.crawford
 
 
-def _line(x0: Array | float, y0: Array | float, x1: Array | float, y1: Array | float, x: Array) -> Array:
-    """The line through (x0, y0) and (x1, y1) at x; y1 where x1 == x0."""
-    width = np.asarray(x1 - x0, dtype=float)
-    step = np.divide(x - x0, width, out=np.ones_like(x), where=width != 0.0)
-    return np.asarray(y0 + (y1 - y0) * step)
-
-
-def _match_cubeful(p: Array, state: CubeState, x: Array) -> Array:
-    """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
-    win_lose = state.win_lose()
-    dead = 0.5 * (_utility(p, state) * (win_lose[0] - win_lose[1]) + (win_lose[0] + win_lose[1]))
-    if not _live_cube(state):
-        return dead
-    win = p[:, 0]
-    g0, b0, g1, b1 = _ratios(p)
+@lru_cache(maxsize=1 << 14)
+def cube_row(state: CubeState) -> Array:
+    """The state as the compiled cube model reads it (see the fields above)."""
+    row = np.zeros(ROW)
+    row[_LENGTH], row[_MOVER], row[_VALUE] = state.length, state.mover, state.value
+    row[_OWNER] = -1 if state.owner is None else state.owner
+    row[_JACOBY] = state.jacoby and not state.length
+    row[_AVAILABLE] = state.available()
+    row[_PRICES : _PRICES + 4] = gammon_prices(state)
+    if not state.length:
+        row[_DP] = 1.0
+        return row
     me, value = state.mover, state.value
-    results = _results(replace(state, value=1, owner=None, mover=0))
-    cash = results.win(me, value)
-    opp_cash = results.lose(me, value)
-    mwc_win = (1.0 - g0 - b0) * cash + g0 * results.win(me, 2 * value) + b0 * results.win(me, 3 * value)
-    mwc_lose = (1.0 - g1 - b1) * opp_cash + g1 * results.lose(me, 2 * value) + b1 * results.lose(me, 3 * value)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        points = _cash_points(p, state)
-    too_good, opp_too_good = points[me], 1.0 - points[1 - me]
-    lower = _line(0.0, mwc_lose, opp_too_good, opp_cash, win)  # the opponent too good to double
-    upper = _line(too_good, cash, 1.0, mwc_win, win)  # too good to double
-    if state.owner is None:
-        window = _line(opp_too_good, opp_cash, too_good, cash, win)
-        live = np.where(win <= opp_too_good, lower, np.where(win < too_good, window, upper))
-    elif state.owner == me:
-        live = np.where(win <= too_good, _line(0.0, mwc_lose, too_good, cash, win), upper)
+    mwc = _match_results(state.score, state.length, state.crawford, state.table)
+
+    def win(k: int, points: int) -> float:
+        mine = float(mwc[k, min(points, mwc.shape[1] - 1)])
+        return mine if k == 0 else 1.0 - mine
+
+    def lose(k: int, points: int) -> float:
+        mine = float(mwc[1 - k, min(points, mwc.shape[1] - 1)])
+        return mine if k == 0 else 1.0 - mine
+
+    row[_WIN], row[_LOSE] = win(me, value), lose(me, value)
+    row[_DP] = row[_WIN]
+    row[_LIVE] = _live_cube(state)
+    row[_CASH], row[_OPP_CASH] = win(me, value), lose(me, value)
+    row[_WIN2], row[_WIN3], row[_LOSE2], row[_LOSE3] = (
+        win(me, 2 * value),
+        win(me, 3 * value),
+        lose(me, 2 * value),
+        lose(me, 3 * value),
+    )
+    i = state.length - state.score[0] - 1
+    j = state.length - state.score[1] - 1
+    dead, top = value, 0
+    while i >= 2 * dead and j >= 2 * dead:
+        top += 1
+        dead *= 2
+    row[_TOP] = top
+    for n in range(top + 1):
+        cube = value << n
+        for k in (0, 1):
+            at = _LEVELS + 16 * n + 8 * k
+            if i < 2 * cube or j < 2 * cube:  # a double now is taken and the cube dies (or is redoubled at once)
+                cp = _prime(i, j, cube) if k == 0 else _prime(j, i, cube)
+                row[at : at + 8] = (1.0, lose(k, 2 * cp), lose(k, 4 * cp), lose(k, 6 * cp), win(k, cube),
+                                    win(k, 2 * cp), win(k, 4 * cp), win(k, 6 * cp))  # fmt: skip
+            else:
+                row[at : at + 8] = (0.0, lose(k, 2 * cube), 0.0, 0.0, win(k, cube),
+                                    win(k, 2 * cube), win(k, 4 * cube), win(k, 6 * cube))  # fmt: skip
+    return row
+
+
+@jit
+def _utility_of(p: Array, row: Array) -> float:
+    """gnubg's cubeless utility (EMG) of the side on roll at the row's gammon prices."""
+    me = int(row[_MOVER])
+    you = 1 - me
+    return float(
+        2.0 * p[0]
+        - 1.0
+        + p[1] * row[_PRICES + me]
+        - p[3] * row[_PRICES + you]
+        + p[2] * row[_PRICES + 2 + me]
+        - p[4] * row[_PRICES + 2 + you]
+    )
+
+
+@jit
+def _money_live(rw: float, rl: float, p: float, owner: int, mover: int, jacoby: bool) -> float:
+    """Janowski's live-cube money equity (gnubg's MoneyLive)."""
+    take = (rl - 0.5) / (rw + rl + 0.5)
+    cash = (rl + 1.0) / (rw + rl + 0.5)
+    if owner < 0:
+        if p < take:
+            return -1.0 if jacoby else -rl + (-1.0 + rl) * p / take
+        if p < cash:
+            return -1.0 + 2.0 * (p - take) / (cash - take)
+        return 1.0 if jacoby else 1.0 + (rw - 1.0) * (p - cash) / (1.0 - cash)
+    if owner == mover:
+        if p < cash:
+            return -rl + (1.0 + rl) * p / cash
+        return 1.0 + (rw - 1.0) * (p - cash) / (1.0 - cash)
+    if p < take:
+        return -rl + (-1.0 + rl) * p / take
+    return -1.0 + (rw + 1.0) * (p - take) / (1.0 - take)
+
+
+@jit
+def _money(p: Array, x: float, dead: float, owner: int, mover: int, jacoby: bool) -> float:
+    """Cubeful money equity per cube value (gnubg's Cl2CfMoney)."""
+    win = p[0]
+    if not (win > 1e-7 and win < 0.9999999):  # a dead cube
+        return dead
+    rw = 1.0 + (p[1] + p[2]) / win
+    rl = 1.0 + (p[3] + p[4]) / (1.0 - win)
+    return dead * (1.0 - x) + _money_live(rw, rl, win, owner, mover, jacoby) * x
+
+
+@jit
+def _line(x0: float, y0: float, x1: float, y1: float, x: float) -> float:
+    """The line through (x0, y0) and (x1, y1) at x; y1 where x1 == x0."""
+    return y1 if x1 == x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+
+
+@jit
+def _cash_points(win: float, g: Array, row: Array) -> tuple[float, float]:
+    """Each player's live-cube cash point in chances of winning (gnubg's
+    GetPoints), from the top cube level down; ``g``: each player's gammon
+    and backgammon ratios ``(g0, b0, g1, b1)``, by player number."""
+    top = int(row[_TOP])
+    live0 = live1 = 0.0
+    for n in range(top, -1, -1):
+        above0, above1 = live0, live1
+        for k in range(2):
+            at = _LEVELS + 16 * n + 8 * k
+            gk, bk = g[2 * k], g[2 * k + 1]
+            go, bo = g[2 - 2 * k], g[3 - 2 * k]
+            dp = row[at + 4]
+            dtw = (1.0 - gk - bk) * row[at + 5] + gk * row[at + 6] + bk * row[at + 7]
+            if row[at] > 0:
+                dtl = (1.0 - go - bo) * row[at + 1] + go * row[at + 2] + bo * row[at + 3]
+                live = (dtl - dp) / (dtl - dtw)
+            else:
+                live = 1.0 - (above1 if k == 0 else above0) * (dp - dtw) / (row[at + 1] - dtw)
+            if k == 0:
+                live0 = live
+            else:
+                live1 = live
+    return live0, live1
+
+
+@jit
+def _match(p: Array, x: float, row: Array, g: Array) -> float:
+    """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch); ``g``: room for 4 numbers."""
+    dead = float(0.5 * (_utility_of(p, row) * (row[_WIN] - row[_LOSE]) + (row[_WIN] + row[_LOSE])))
+    if row[_LIVE] == 0:
+        return dead
+    win = float(p[0])
+    me = int(row[_MOVER])
+    owner = int(row[_OWNER])
+    g0 = (p[1] - p[2]) / win if win > 0.0 else 0.0
+    b0 = p[2] / win if win > 0.0 else 0.0
+    g1 = (p[3] - p[4]) / (1.0 - win) if win < 1.0 else 0.0
+    b1 = p[4] / (1.0 - win) if win < 1.0 else 0.0
+    g[2 * me], g[2 * me + 1], g[2 - 2 * me], g[3 - 2 * me] = g0, b0, g1, b1
+    cash, opp_cash = row[_CASH], row[_OPP_CASH]
+    mwc_win = (1.0 - g0 - b0) * cash + g0 * row[_WIN2] + b0 * row[_WIN3]
+    mwc_lose = (1.0 - g1 - b1) * opp_cash + g1 * row[_LOSE2] + b1 * row[_LOSE3]
+    point0, point1 = _cash_points(win, g, row)
+    too_good = point0 if me == 0 else point1
+    opp_too_good = 1.0 - (point1 if me == 0 else point0)
+    if owner < 0:
+        if win <= opp_too_good:
+            live = _line(0.0, mwc_lose, opp_too_good, opp_cash, win)
+        elif win < too_good:
+            live = _line(opp_too_good, opp_cash, too_good, cash, win)
+        else:
+            live = _line(too_good, cash, 1.0, mwc_win, win)
+    elif owner == me:
+        live = (
+            _line(0.0, mwc_lose, too_good, cash, win) if win <= too_good else _line(too_good, cash, 1.0, mwc_win, win)
+        )
+    elif win <= opp_too_good:
+        live = _line(0.0, mwc_lose, opp_too_good, opp_cash, win)
     else:
-        live = np.where(win <= opp_too_good, lower, _line(opp_too_good, opp_cash, 1.0, mwc_win, win))
+        live = _line(opp_too_good, opp_cash, 1.0, mwc_win, win)
     return dead * (1.0 - x) + live * x
 
 
-def match_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
-    """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
-    return float(_match_cubeful(np.asarray([probs], dtype=float), state, np.asarray([x]))[0])
+@jit
+def cubeful_into(p: Array, c: Array, row: Array, g: Array) -> float:
+    """The side on roll's cubeful 0-ply value under the cube state ``row``
+    (:func:`cube_row`): money equity per cube value, or MWC in a match;
+    ``c``: the position's cube inputs (:func:`cube_inputs`); ``g``: room for
+    4 numbers. Where the two-sided bear-off database has the position,
+    gnubg's own: its money equity for the cube's owner, or in a match the
+    cube efficiency that makes the model give that money equity (at most
+    the usual one)."""
+    owner, mover = int(row[_OWNER]), int(row[_MOVER])
+    x = c[0]
+    if not np.isnan(c[1]):
+        exact = float(c[3] if owner < 0 else (c[2] if owner == mover else c[4]))
+        if row[_LENGTH] == 0:
+            return exact
+        model = _money(p, 1.0, 2.0 * p[0] - 1.0, owner, mover, False)
+        if abs(c[1] - model) > 0.0001:
+            x = min(max((exact - c[1]) / (model - c[1]), 0.0), c[0])
+    if row[_LENGTH] == 0:
+        return _money(p, x, _utility_of(p, row), owner, mover, row[_JACOBY] > 0)
+    return _match(p, x, row, g)
 
 
-def cubeful_many(p: Array, state: CubeState, x: Array) -> Array:
-    """:func:`cubeful` of many positions: ``p`` an (n, 5) array, ``x`` their efficiencies."""
-    if not state.length:
-        return _money_cubeful(p, state, x)
-    win, lose = state.win_lose()
-    return (2.0 * _match_cubeful(p, state, x) - (win + lose)) / (win - lose)
+@jit
+def emg_of(value: float, row: Array) -> float:
+    """A value of :func:`cubeful_into` in EMG (money: as it is)."""
+    if row[_LENGTH] == 0:
+        return value
+    return float((2.0 * value - (row[_WIN] + row[_LOSE])) / (row[_WIN] - row[_LOSE]))
+
+
+@jit
+def free_to_double(nd: float, dt: float, row: Array) -> float:
+    """The value of the side on roll free to double (gnubg's GetECF3): ``nd``
+    and ``dt`` (the double taken, per the old cube; MWC in a match) as
+    :func:`cubeful_into` gives them; no double when the cube is not available."""
+    if row[_AVAILABLE] == 0:
+        return nd
+    dp = float(row[_DP])
+    if dt >= nd and dp >= nd:
+        return min(dt, dp)
+    return nd
+
+
+@jit
+def _values(p: Array, c: Array, row: Array, doubled: Array, out: Array, g: Array) -> None:
+    """``out[r]``: no double, double/take (per the old cube) and free to
+    double, in EMG, of each position r."""
+    money = row[_LENGTH] == 0
+    for r in range(len(p)):
+        nd = cubeful_into(p[r], c[r], row, g)
+        dt = nd
+        if row[_AVAILABLE] > 0:
+            dt = cubeful_into(p[r], c[r], doubled, g)
+            if money:
+                dt *= 2.0
+        out[r, 0] = emg_of(nd, row)
+        out[r, 1] = emg_of(dt, row)
+        out[r, 2] = emg_of(free_to_double(nd, dt, row), row)
+
+
+def _cube_values(p: Array, state: CubeState, c: Array) -> Array:
+    """:func:`_values` of many positions under ``state``: ``(n, 3)``."""
+    out = np.empty((len(p), 3))
+    inputs = _as_inputs(c, len(p))
+    _values(
+        np.ascontiguousarray(p, dtype=np.float64), inputs, cube_row(state), cube_row(state.doubled()), out, np.zeros(4)
+    )
+    return out
+
+
+def _as_inputs(c: Array, n: int) -> Array:
+    """Cube inputs ``(n, 5)`` (:func:`cube_inputs`), or from efficiencies alone ``(n,)``."""
+    c = np.asarray(c, dtype=np.float64)
+    if c.ndim == 2:
+        return np.ascontiguousarray(c)
+    out = np.full((n, 5), np.nan)
+    out[:, 0] = c
+    return out
+
+
+def cubeful_many(p: Array, state: CubeState, c: Array) -> Array:
+    """The side on roll's cubeful equity (EMG; money: per cube value) of
+    many positions: ``p`` an (n, 5) array, ``c`` their cube inputs
+    (:func:`cube_inputs`; or only their efficiencies, ``(n,)``)."""
+    return _cube_values(p, state, c)[:, 0]
 
 
 def cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
@@ -426,24 +550,22 @@ def cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
     return float(cubeful_many(np.asarray([probs], dtype=float), state, np.asarray([x]))[0])
 
 
-def _double_values(p: Array, state: CubeState, x: Array, nd: Array) -> tuple[Array, float]:
-    """Double/take (per the old cube value) and double/pass equities (EMG)."""
-    if state.length:
-        win, lose = state.win_lose()
-        dt = (2.0 * _match_cubeful(p, state.doubled(), x) - (win + lose)) / (win - lose)
-        return dt, double_pass(state)
-    return 2.0 * _money_cubeful(p, state.doubled(), x), double_pass(state)
+def money_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
+    """Cubeful money equity per cube value (gnubg's Cl2CfMoney)."""
+    return cubeful(probs, state, x)
 
 
-def on_roll_many(p: Array, state: CubeState, x: Array) -> Array:
+def match_cubeful(probs: Probabilities, state: CubeState, x: float) -> float:
+    """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
+    win, lose = state.win_lose()
+    return 0.5 * (cubeful(probs, state, x) * (win - lose) + (win + lose))
+
+
+def on_roll_many(p: Array, state: CubeState, c: Array) -> Array:
     """The cubeful equity (EMG) of the side on roll free to double now: the
     better of no double and the opponent's best answer to a double
     (gnubg's getECF3; the cube not available: no double)."""
-    nd = cubeful_many(p, state, x)
-    if not state.available():
-        return nd
-    dt, dp = _double_values(p, state, x, nd)
-    return np.where((dt >= nd) & (dp >= nd), np.minimum(dt, dp), nd)
+    return _cube_values(p, state, c)[:, 2]
 
 
 # --- cube decisions --------------------------------------------------------------
@@ -481,15 +603,17 @@ def cube_decision(probs: Probabilities, state: CubeState, efficiency: float) -> 
     return cube_decision_many(np.asarray([probs], dtype=float), state, np.asarray([efficiency]))[0]
 
 
-def cube_decision_many(p: Array, state: CubeState, x: Array) -> list[CubeDecision]:
+def cube_decision_many(p: Array, state: CubeState, c: Array) -> list[CubeDecision]:
     """:func:`cube_decision` of many positions at one cube state: ``p`` an
-    (n, 5) array, ``x`` their efficiencies."""
-    nd = cubeful_many(p, state, x)
+    (n, 5) array, ``c`` their cube inputs (:func:`cube_inputs`, or
+    efficiencies)."""
+    values = _cube_values(p, state, c)
+    nd = values[:, 0]
     if not state.available():
         return [CubeDecision(v, v, v, v, "no double (cube not available)", False) for v in nd.tolist()]
-    dt, dp = _double_values(p, state, x, nd)
+    dp = double_pass(state)
     out = []
-    for no_double, take, gammons in zip(nd.tolist(), dt.tolist(), (p[:, 1] > 0.0).tolist()):
+    for no_double, take, gammons in zip(nd.tolist(), values[:, 1].tolist(), (p[:, 1] > 0.0).tolist()):
         optimal, action = best_cube_action(no_double, take, dp, gammons, state)
         out.append(CubeDecision(no_double, take, dp, optimal, action, True))
     return out
