@@ -30,14 +30,14 @@ from .cubeful import (
     CubeState,
     best_cube_action,
     cube_decision_many,
+    cube_inputs,
     cubeless_many,
     double_pass,
     efficiency_many,
-    efficiency_of,
     mwc2eq,
     on_roll_many,
 )
-from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll
+from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll, net_board
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
 
@@ -124,7 +124,7 @@ class Search:
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
-        (no cube: cubeless)."""
+        (no cube: cubeless); ``x``: their cube inputs (:func:`.cube_inputs`)."""
         probs = self.scored(probs)
         if not self.live:
             return cubeless_many(probs, state)
@@ -172,7 +172,7 @@ class Search:
             offset = ends[-1] if ends else 0
             starts.extend(offset + start for start, _end in plays[2])
             ends.extend(offset + end for _start, end in plays[2])
-        x = efficiency_many(np.concatenate([plays[3] for plays in found]))  # each play's, the opponent on roll
+        x = cube_inputs(np.concatenate([plays[3] for plays in found]))  # each play's, the opponent on roll
         values = np.empty(len(keys))
         groups: dict[CubeState, list[int]] = {}
         for index, (_pos, state) in enumerate(todo):
@@ -189,9 +189,8 @@ class Search:
 
     def played(self, after: Position, state: CubeState) -> float:
         """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
-        mover, other = after.points()
         probs = np.asarray([self.ev.probabilities(after)], dtype=float)
-        return -float(self.on_roll(probs, state.flipped(), np.asarray([efficiency_of(mover, other)]))[0])
+        return -float(self.on_roll(probs, state.flipped(), cube_inputs([net_board(after)]))[0])
 
     def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
         """gnubg's luck of throwing ``dice`` (EMG)."""
@@ -230,7 +229,7 @@ class Search:
                 groups.setdefault(state, []).append(pos)
         for state, positions in groups.items():
             p = self.scored(self.ev.probabilities_many(positions))
-            x = efficiency_many(np.asarray([pos.points()[::-1] for pos in positions]))
+            x = cube_inputs(np.asarray([pos.points()[::-1] for pos in positions]))
             for pos, decision in zip(positions, cube_decision_many(p, state, x)):
                 self._cubes[(pos, state)] = decision
 
