@@ -341,7 +341,7 @@ def cube_row(state: CubeState) -> Array:
 
 
 @jit
-def _utility_of(p: Array, row: Array) -> float:
+def utility_of(p: Array, row: Array) -> float:
     """gnubg's cubeless utility (EMG) of the side on roll at the row's gammon prices."""
     me = int(row[_MOVER])
     you = 1 - me
@@ -422,7 +422,7 @@ def _cash_points(win: float, g: Array, row: Array) -> tuple[float, float]:
 @jit
 def _match(p: Array, x: float, row: Array, g: Array) -> float:
     """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch); ``g``: room for 4 numbers."""
-    dead = float(0.5 * (_utility_of(p, row) * (row[_WIN] - row[_LOSE]) + (row[_WIN] + row[_LOSE])))
+    dead = float(0.5 * (utility_of(p, row) * (row[_WIN] - row[_LOSE]) + (row[_WIN] + row[_LOSE])))
     if row[_LIVE] == 0:
         return dead
     win = float(p[0])
@@ -476,7 +476,7 @@ def cubeful_into(p: Array, c: Array, row: Array, g: Array) -> float:
         if abs(c[1] - model) > 0.0001:
             x = min(max((exact - c[1]) / (model - c[1]), 0.0), c[0])
     if row[_LENGTH] == 0:
-        return _money(p, x, _utility_of(p, row), owner, mover, row[_JACOBY] > 0)
+        return _money(p, x, utility_of(p, row), owner, mover, row[_JACOBY] > 0)
     return _match(p, x, row, g)
 
 

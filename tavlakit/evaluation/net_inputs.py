@@ -290,7 +290,8 @@ OVER, BEAROFF2, BEAROFF1, RACE, CRASHED, CONTACT = range(6)
 
 
 @jit
-def _classify(boards: Bytes, classes: Ints) -> None:
+def classify_into(boards: Bytes, classes: Ints) -> None:
+    """``classes[r]``: gnubg's class of board r (:func:`classify`), for compiled callers."""
     for r in range(len(boards)):
         board = boards[r]
         back = 24
@@ -329,7 +330,7 @@ def classify(boards: NDArray[np.integer[Any]]) -> Ints:
     as one), else contact."""
     b = np.ascontiguousarray(boards, dtype=np.int8)
     classes = np.empty(len(b), dtype=np.int64)
-    _classify(b, classes)
+    classify_into(b, classes)
     return classes
 
 
@@ -1008,9 +1009,16 @@ def _race_backgammon(board: Bytes) -> tuple[int, bool]:
 
 
 @jit
+def needs_table(board: Bytes, kind: int) -> bool:
+    """Does gnubg take a backgammon chance of ``board`` (of class ``kind``)
+    from its table of race backgammons (:func:`race_backgammon`)?"""
+    return kind == RACE and _race_backgammon(board)[1]
+
+
+@jit
 def _race_backgammons(boards: Bytes, classes: Ints, out: Bools) -> None:
     for r in range(len(boards)):
-        out[r] = classes[r] == RACE and _race_backgammon(boards[r])[1]
+        out[r] = needs_table(boards[r], classes[r])
 
 
 def race_backgammon(boards: NDArray[np.integer[Any]]) -> Bools:

@@ -5,11 +5,14 @@ play of a roll, at 0, 1 or 2 plies, cubeful at the match score.
 batch (gnubg-nn lists the plays, the compiled nets score them: :mod:`.equity`),
 turns the probabilities into cubeful equities under a cube state
 (:mod:`.cubeful`, through a match equity table), decides cube actions, and
-looks ahead as gnubg's n-ply evaluation does: for each of the 21 rolls the
-best play by cubeless equity at the score, then the opponent's cubeful value
-one ply less deep. Values are EMG for the side named (money: points per
-cube). The analysis (:mod:`tavlakit.analysis.judge`) asks it for the values
-it judges turns by.
+looks ahead as gnubg's n-ply evaluation does. Under gnubg's own rules
+(backgammon, gnubg's moves and scoring) the look-ahead is gnubg 1.07's,
+compiled (:mod:`.lookahead`: its pruning nets, its choice of plays, its
+bear-off databases); under other rules (Tavla) it is this module's: for
+each of the 21 rolls the best play by cubeless equity at the score, then
+the opponent's cubeful value one ply less deep. Values are EMG for the
+side named (money: points per cube). The analysis
+(:mod:`tavlakit.analysis.judge`) asks it for the values it judges turns by.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from .cubeful import (
     on_roll_many,
 )
 from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll, net_board
+from .lookahead import Lookahead
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
 
@@ -121,6 +125,8 @@ class Search:
         self._cubes: dict[tuple[Position, CubeState], CubeDecision] = {}
         # (1 and 2 plies) each look ahead: met again and again
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
+        # gnubg's own look-ahead where gnubg's rules and scoring are the rules'
+        self.lookahead = Lookahead() if ply and self.ev.gnubg_scoring and self.live else None
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
@@ -212,11 +218,29 @@ class Search:
                 found = self._cubes[(pos, state)]
             return found
         probs = self.scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
-        nd, dt, dp = self.n_ply(pos, state, self.ply)
+        nd, dt, dp = self._gnubg_cube(pos, state) if self.lookahead else self.n_ply(pos, state, self.ply)
         if dt is None:
             return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
         optimal, action = best_cube_action(nd, dt, dp, bool(probs[1] > 0.0), state)
         return CubeDecision(nd, dt, dp, optimal, action, True)
+
+    def _gnubg_cube(self, pos: Position, state: CubeState) -> tuple[float, float | None, float]:
+        """gnubg's no double, double/take and double/pass equities (EMG) at
+        :attr:`ply` plies, by its look-ahead (double/take None when the cube
+        is not available)."""
+        assert self.lookahead is not None
+        doubled = state.doubled() if self.rules.cube and state.available() else None
+        board = np.asarray([net_board(pos)], dtype=np.int8)
+        nd, dt = self.lookahead.values(board, [[state, doubled]], [state], True, self.ply)[0].tolist()
+        if doubled is None:
+            return self._emg(nd, state), None, self._emg(nd, state)
+        return self._emg(nd, state), self._emg(dt, state, 2.0), double_pass(state)
+
+    @staticmethod
+    def _emg(value: float, state: CubeState, factor: float = 1.0) -> float:
+        """A look-ahead's value (MWC in a match; money: per cube value of a
+        cube ``factor`` times the state's) in EMG for the state's side on roll."""
+        return mwc2eq(value, state) if state.length else factor * value
 
     def prepare_cubes(self, wanted: Iterable[tuple[Position, CubeState]]) -> None:
         """The 0-ply cube decisions of many (position, cube state), one
@@ -302,8 +326,19 @@ class Search:
     def deep_play(self, ranked: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
         """The best and the played play at :attr:`ply` plies (``ranked``: the
         0-ply scores, best first; the plays :func:`searched`)."""
-        values = {k: self.play_value(k, state, self.ply) for k in searched(ranked, played)}
-        return max(values.values()), values[played]
+        keys = searched(ranked, played)
+        values = self.deep_values(keys, state)
+        return max(values), values[keys.index(played)]
+
+    def deep_values(self, keys: list[str], state: CubeState) -> list[float]:
+        """The mover's cubeful equities (EMG) after the plays leading to
+        ``keys``, each judged at :attr:`ply` plies."""
+        if self.lookahead is None:
+            return [self.play_value(k, state, self.ply) for k in keys]
+        opp = state.flipped()
+        boards = np.asarray([net_board(passed(k)) for k in keys], dtype=np.int8)
+        theirs = self.lookahead.values(boards, [[opp]] * len(keys), [opp] * len(keys), False, self.ply)[:, 0]
+        return [-v if not state.length else mwc2eq(1.0 - v, state) for v in theirs.tolist()]
 
     def candidates(
         self, pos: Position, dice: Roll, state: CubeState, played: str | None = None
@@ -318,7 +353,7 @@ class Search:
         if not self.ply or len(ranked) == 1:
             return [(value, key, 0) for value, key in ranked]
         keys = searched(ranked, played)
-        deep = sorted(((self.play_value(k, state, self.ply), k, self.ply) for k in keys), reverse=True)
+        deep = sorted(zip(self.deep_values(keys, state), keys, [self.ply] * len(keys)), reverse=True)
         return deep + [(value, key, 0) for value, key in ranked if key not in keys]
 
 

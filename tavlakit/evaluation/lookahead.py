@@ -1,0 +1,594 @@
+"""gnubg 1.07's cubeful n-ply look-ahead, compiled, for many positions at once.
+
+What a position is worth to the side on roll at 1 or 2 plies, as gnubg's
+EvaluatePositionCubeful evaluates it with its pruning nets (the default
+of its analysis):
+
+* a node is looked into unless the game is over, no plies are left, or
+  (money play) the two-sided bear-off database has it exactly;
+* for each of the 21 rolls the side on roll plays what gnubg would play:
+  a roll with more than ten plays, all leading to positions of one class
+  (race, crashed or contact), has them ranked by the pruning net of that
+  class (the opponent's cubeless equity at the score) and the ten best
+  kept; those (or every play) are scored at 0 ply, cubeful, the opponent
+  on roll free to double, under the cube as it is at the top of the
+  search; the best is played (the first of equal ones, gnubg's move order,
+  :mod:`.moves`);
+* the values of the position after it, one ply less deep, are averaged
+  over the rolls, for each cube position the search carries: the cube as
+  it is and, where the side on roll may double, doubled and taken; at each
+  node the side on roll doubles when that is better (not at the top, where
+  the cube decision is the caller's);
+* at the leaves the 0-ply chances go through the cube model
+  (:mod:`.cubeful`).
+
+Values are gnubg's: match winning chances in a match, money equity per
+cube value of each cube position in money play. Every node of a level is
+expanded in one batch: the plays of all its rolls listed (:mod:`.moves`),
+ranked by the pruning nets and scored by the full nets in a few compiled
+calls (:mod:`.net_inputs`), the expansions kept for positions met again
+(the next turn's cube decision looks into what this turn's plays did).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+import gnubg_nn  # type: ignore[import-untyped]
+import numpy as np
+from numpy.typing import NDArray
+
+from .bearoff import two_sided_into
+from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
+from .jit import jit
+from .moves import Room, generate_into, room
+from .net import evaluator_in_use
+from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table
+
+Bytes = NDArray[np.int8]
+Ints = NDArray[np.int64]
+Floats = NDArray[np.float64]
+
+#: The 21 rolls (larger die first), in the order of :data:`.equity.ROLLS`, and how many of 36 throws give each.
+DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in DICE])
+#: gnubg's pruning: a roll with more plays than this has them ranked by the pruning nets, this many kept.
+PRUNE_PLAYS = 10
+#: Cube positions a search can meet: the root's cube times 2**0 .. 2**5, its owner, who is on roll.
+_VALUES = 6
+
+
+class Cubes(NamedTuple):
+    """The cube positions a search at one score can meet, as rows of the
+    cube model (:func:`.cube_row`), numbered by :func:`cube_index`."""
+
+    rows: Floats  # (36, ROW)
+    flip: Ints  # the same cube with the other side on roll
+    double: Ints  # after the side on roll doubles and is taken; -1 where it may not double
+    money: bool
+
+
+def cube_index(exponent: int, owner: int | None, mover: int) -> int:
+    """The number of the cube position: the root's cube times 2**exponent, ``owner`` (None: centred), ``mover``."""
+    return (exponent * 3 + (0 if owner is None else owner + 1)) * 2 + mover
+
+
+def cubes_for(state: CubeState) -> Cubes:
+    """Every cube position a search from ``state`` can meet (its score, rules and table)."""
+    n = _VALUES * 6
+    rows = np.zeros((n, ROW))
+    flip = np.full(n, -1, dtype=np.int64)
+    double = np.full(n, -1, dtype=np.int64)
+    for exponent in range(_VALUES):
+        for owner in (None, 0, 1):
+            for mover in (0, 1):
+                i = cube_index(exponent, owner, mover)
+                s = replace(state, value=state.value << exponent, owner=owner, mover=mover)
+                rows[i] = cube_row(s)
+                flip[i] = cube_index(exponent, owner, 1 - mover)
+                if exponent + 1 < _VALUES and s.available():
+                    double[i] = cube_index(exponent + 1, 1 - mover, mover)
+    return Cubes(rows, flip, double, not state.length)
+
+
+def index_of(state: CubeState, root: CubeState) -> int:
+    """The number of ``state`` among the cube positions of a search from ``root``."""
+    exponent = (state.value // root.value).bit_length() - 1
+    return cube_index(exponent, state.owner, state.mover)
+
+
+# --- expanding nodes: what each side plays, for each roll -----------------------------------------
+
+
+@jit
+def _list_plays(nodes: Bytes, moved: Bytes, kinds: Ints, counts: Ints, r: Room) -> int:
+    """Every play of every roll of each node into ``moved`` (the boards
+    after it, the opponent on roll), with gnubg's class of each into
+    ``kinds``; ``counts[21 i + k]``: how many roll k of node i has (a roll
+    that cannot be played: the node as it is, once). How many in all, or
+    -1 when ``moved`` is too short."""
+    at = 0
+    cap = len(moved)
+    for i in range(len(nodes)):
+        for k in range(21):
+            if at + 2048 > cap:
+                return -1
+            n = generate_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, at, r)
+            if n == 0:
+                for s in range(2):
+                    for q in range(25):
+                        moved[at, s, q] = nodes[i, s, q]
+                n = 1
+            for m in range(at, at + n):  # the turn passes: the opponent on roll
+                for q in range(25):
+                    mover = moved[m, 1, q]
+                    moved[m, 1, q] = moved[m, 0, q]
+                    moved[m, 0, q] = mover
+            counts[21 * i + k] = n
+            at += n
+    classify_into(moved[:at], kinds[:at])
+    return at
+
+
+@jit
+def _utility(p: Floats, row: Floats, money: bool) -> float:
+    """gnubg's UtilityME: money equity (gammons counted even under the
+    Jacoby rule), or the cubeless equity at the match score's gammon prices."""
+    if money:
+        return float(2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4])
+    return utility_of(p, row)
+
+
+@jit
+def _prunable(kinds: Ints, counts: Ints, starts: Ints, flags: NDArray[np.bool_]) -> int:
+    """``flags[j]``: roll j has more than ten plays, all to one class a
+    pruning net has (gnubg checks that before ranking); the boards of those rolls."""
+    total = 0
+    for j in range(len(counts)):
+        n, s = counts[j], starts[j]
+        ok = n > PRUNE_PLAYS and kinds[s] >= RACE
+        for m in range(s + 1, s + n):
+            ok &= kinds[m] == kinds[s]
+        flags[j] = ok
+        total += n if ok else 0
+    return total
+
+
+@jit
+def _gather(moved: Bytes, counts: Ints, starts: Ints, flags: NDArray[np.bool_], into: Bytes, rows: Ints) -> None:
+    """The boards of the flagged rolls into ``into``, their numbers in ``moved`` into ``rows``."""
+    at = 0
+    for j in range(len(counts)):
+        if flags[j]:
+            for m in range(starts[j], starts[j] + counts[j]):
+                for s in range(2):
+                    for q in range(25):
+                        into[at, s, q] = moved[m, s, q]
+                rows[at] = m
+                at += 1
+
+
+@jit
+def _keep(
+    counts: Ints,
+    starts: Ints,
+    flags: NDArray[np.bool_],
+    pruned: Floats,
+    sel: Ints,
+    node_of: Ints,
+    cubes: Cubes,
+    chosen: Ints,
+    spans: Ints,
+    best: Ints,
+) -> int:
+    """The plays each roll scores at 0 ply: the ten best by the pruning net
+    (the opponent's utility lowest; gnubg's order of keeping them) where
+    the roll is flagged, else every play; their numbers into ``chosen``,
+    each roll's into ``spans[j]:spans[j + 1]``. ``best``: room for ten."""
+    at = 0
+    p_at = 0
+    for j in range(len(counts)):
+        spans[j] = at
+        n, s = counts[j], starts[j]
+        if not flags[j]:
+            for m in range(s, s + n):
+                chosen[at] = m
+                at += 1
+            continue
+        row = cubes.rows[cubes.flip[sel[node_of[j]]]]
+        for i in range(n):
+            score = _utility(pruned[p_at + i], row, cubes.money)
+            if i < PRUNE_PLAYS:
+                best[i] = i
+                if score > _utility(pruned[p_at + best[0]], row, cubes.money):
+                    best[i] = best[0]
+                    best[0] = i
+            elif score < _utility(pruned[p_at + best[0]], row, cubes.money):
+                best[0] = i
+                worst = 0
+                for k in range(1, PRUNE_PLAYS):
+                    if _utility(pruned[p_at + best[k]], row, cubes.money) > _utility(
+                        pruned[p_at + best[worst]], row, cubes.money
+                    ):
+                        worst = k
+                best[0] = best[worst]
+                best[worst] = i
+        for k in range(PRUNE_PLAYS):
+            chosen[at] = s + best[k]
+            at += 1
+        p_at += n
+    spans[len(counts)] = at
+    return at
+
+
+@jit
+def _inputs_of(board: Bytes, kind: int, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
+    """A board's cube inputs (its efficiency; the two-sided equities where
+    the database has it; ``two``: room for four numbers)."""
+    c[0] = efficiency_into(board)
+    c[1] = c[2] = c[3] = c[4] = np.nan
+    if kind == BEAROFF2:
+        two_sided_into(board, ev.db, two)
+        for k in range(4):
+            c[1 + k] = two[k]
+
+
+@jit
+def _choose(
+    spans: Ints,
+    chosen: Ints,
+    unique: Ints,
+    p: Floats,
+    c: Floats,
+    sel: Ints,
+    node_of: Ints,
+    cubes: Cubes,
+    picks: Ints,
+    g: Floats,
+) -> None:
+    """``picks[j]``: the play roll j plays (a number in ``moved``): the
+    opponent's 0-ply cubeful value, free to double, lowest; of equal ones
+    the opponent's cubeless utility lowest, then the first (gnubg's
+    ScoreMoves; ``unique[m]``: the row of ``p`` and ``c`` of play m)."""
+    for j in range(len(spans) - 1):
+        them = cubes.flip[sel[node_of[j]]]
+        row, doubled = cubes.rows[them], cubes.double[them]
+        best_value = best_utility = np.inf
+        pick = -1
+        for a in range(spans[j], spans[j + 1]):
+            m = chosen[a]
+            u = unique[m]
+            nd = cubeful_into(p[u], c[u], row, g)
+            dt = nd
+            if doubled >= 0:
+                dt = cubeful_into(p[u], c[u], cubes.rows[doubled], g)
+                if cubes.money:
+                    dt *= 2.0
+            value = free_to_double(nd, dt, row)
+            utility = _utility(p[u], row, cubes.money)
+            if value < best_value or (value == best_value and utility < best_utility):
+                best_value, best_utility, pick = value, utility, m
+        picks[j] = pick
+
+
+@jit
+def _distinct(moved: Bytes, chosen: Ints, unique: Ints, table: Ints, keep: Ints) -> int:
+    """Number the distinct boards among the chosen plays: ``unique[m]``
+    for each chosen m, the first of each board into ``keep``; how many."""
+    mask = len(table) - 1
+    n = 0
+    for a in range(len(chosen)):
+        m = chosen[a]
+        if unique[m] >= 0:
+            continue
+        h = np.uint64(1469598103934665603)
+        for s in range(2):
+            for q in range(25):
+                h = (h ^ np.uint64(moved[m, s, q] + 1)) * np.uint64(1099511628211)
+        at = np.int64(h >> np.uint64(33)) & mask
+        while True:
+            k = table[at]
+            if k < 0:
+                table[at] = n
+                keep[n] = m
+                unique[m] = n
+                n += 1
+                break
+            same = True
+            first = keep[k]
+            for s in range(2):
+                for q in range(25):
+                    same &= moved[first, s, q] == moved[m, s, q]
+            if same:
+                unique[m] = k
+                break
+            at = (at + 1) & mask
+    return n
+
+
+@dataclass
+class Expansion:
+    """What the side on roll plays in a node, for each of the 21 rolls, and what it leads to."""
+
+    boards: Bytes  # (21, 2, 25) the opponent on roll
+    probs: Floats  # (21, 5) their 0-ply chances
+    inputs: Floats  # (21, 5) their cube inputs
+    kinds: Ints  # (21,) their classes
+
+
+class Lookahead:
+    """gnubg's n-ply look-ahead with the weights in use, keeping the
+    expansions of the positions it met (size-capped)."""
+
+    def __init__(self) -> None:
+        self._room = room()
+        self._memo: dict[tuple[bytes, int, int], Expansion] = {}
+        self._table: dict[bytes, Floats] = {}
+        self._cubes: dict[CubeState, tuple[int, Cubes]] = {}
+
+    def expand(self, nodes: Bytes, movers: Ints, cubes: Cubes, base: int) -> list[Expansion]:
+        """The expansions of ``nodes`` (the side on roll second), each side
+        on roll choosing its plays under its cube position ``movers[i]`` (of
+        ``cubes``, the positions of the search base number ``base``); each
+        (node, position) expanded once."""
+        keys = [(nodes[i].tobytes(), base, int(movers[i])) for i in range(len(nodes))]
+        if len(self._memo) > 20_000:  # some tens of megabytes; a match's positions seldom come back
+            self._memo.clear()
+        todo = [key for key in dict.fromkeys(keys) if key not in self._memo]
+        if todo:
+            fresh = np.array([np.frombuffer(board, dtype=np.int8).reshape(2, 25) for board, _b, _s in todo])
+            sel = np.array([state for _b, _n, state in todo], dtype=np.int64)
+            self._memo.update(zip(todo, self._expand(fresh, sel, cubes)))
+        return [self._memo[key] for key in keys]
+
+    def values(
+        self, boards: Bytes, positions: list[list[CubeState | None]], movers: list[CubeState], top: bool, plies: int
+    ) -> Floats:
+        """gnubg's ``plies``-ply values ``(n, k)`` of ``boards`` (the side on
+        roll second) under each of their ``k`` cube positions (None: none),
+        the side on roll choosing its plays under its cube state in
+        ``movers``; ``top``: the side on roll may not double here (the
+        caller's cube decision). Match winning chances in a match, money
+        equity per cube value of each position in money play. The roots of
+        one call share their score and their cube's value (the positions may
+        double it)."""
+        n, k = len(boards), len(positions[0])
+        base = replace(movers[0], owner=None, mover=0)
+        number, cubes = self._cubes_for(base)
+        roots = np.array([[index_of(s, base) if s else -1 for s in row] for row in positions], dtype=np.int64)
+        sel = np.array([index_of(s, base) for s in movers], dtype=np.int64)
+        ev = evaluator_in_use()
+        b = np.ascontiguousarray(boards, dtype=np.int8)
+        kinds = np.empty(n, dtype=np.int64)
+        classify_into(b, kinds)
+        leaf0 = (kinds == OVER) | (plies == 0) | ((kinds == BEAROFF2) & cubes.money)
+        p0 = _evaluate(b, kinds, self._given(b, kinds), False, ev)
+        c0 = np.empty((n, 5))
+        _cube_inputs(b, kinds, ev, c0)
+        inner = np.flatnonzero(~leaf0)
+        p1, c1 = np.zeros((n, 21, 5)), np.zeros((n, 21, 5))
+        leaf1 = np.ones((n, 21), dtype=np.bool_)
+        p2, c2 = np.zeros((n, 21, 21, 5)), np.zeros((n, 21, 21, 5))
+        if len(inner):
+            first = self.expand(b[inner], sel[inner], cubes, number)
+            for i, found in zip(inner.tolist(), first):
+                p1[i], c1[i] = found.probs, found.inputs
+                leaf1[i] = (found.kinds == OVER) | ((found.kinds == BEAROFF2) & cubes.money)
+            if plies > 1:
+                where = [(i, r) for i, found in zip(inner.tolist(), first) for r in range(21) if not leaf1[i, r]]
+                if where:
+                    nodes = np.array([first[inner.tolist().index(i)].boards[r] for i, r in where])
+                    second = self.expand(nodes, cubes.flip[[sel[i] for i, _r in where]], cubes, number)
+                    for (i, r), found in zip(where, second):
+                        p2[i, r], c2[i, r] = found.probs, found.inputs
+        out = np.zeros((n, k))
+        _tree_values(
+            roots, top, plies, leaf0, p0, c0, leaf1, p1, c1, p2, c2, cubes, out,
+            np.zeros((4, 8 * k)), np.zeros((2, 8 * k), dtype=np.int64), np.zeros(4),
+        )  # fmt: skip
+        return out
+
+    def _cubes_for(self, base: CubeState) -> tuple[int, Cubes]:
+        """The cube positions of a search from ``base`` and their number among those met."""
+        found = self._cubes.get(base)
+        if found is None:
+            found = self._cubes[base] = (len(self._cubes), cubes_for(base))
+        return found
+
+    def _expand(self, nodes: Bytes, sel: Ints, cubes: Cubes) -> list[Expansion]:
+        ev = evaluator_in_use()
+        n = len(nodes)
+        cap = max(n * 21 * 48, 4096)
+        while True:
+            moved = np.empty((cap, 2, 25), dtype=np.int8)
+            kinds = np.empty(cap, dtype=np.int64)
+            counts = np.empty(21 * n, dtype=np.int64)
+            total = _list_plays(nodes, moved, kinds, counts, self._room)
+            if total >= 0:
+                break
+            cap *= 2
+        moved, kinds = moved[:total], kinds[:total]
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        given = self._given(moved, kinds)
+        node_of = np.repeat(np.arange(n), 21)
+        flags = np.empty(21 * n, dtype=np.bool_)
+        pruned_count = _prunable(kinds, counts, starts, flags)
+        pruned_boards = np.empty((pruned_count, 2, 25), dtype=np.int8)
+        pruned_rows = np.empty(pruned_count, dtype=np.int64)
+        _gather(moved, counts, starts, flags, pruned_boards, pruned_rows)
+        pruned = _evaluate(pruned_boards, kinds[pruned_rows], given[pruned_rows], True, ev)
+        chosen = np.empty(total, dtype=np.int64)
+        spans = np.empty(21 * n + 1, dtype=np.int64)
+        count = _keep(
+            counts, starts, flags, pruned, sel, node_of, cubes, chosen, spans, np.empty(PRUNE_PLAYS, np.int64)
+        )
+        chosen = chosen[:count]
+        unique = np.full(total, -1, dtype=np.int64)
+        keep = np.empty(count, dtype=np.int64)
+        table = np.full(1 << max(4, (2 * count).bit_length()), -1, dtype=np.int64)
+        distinct = _distinct(moved, chosen, unique, table, keep)
+        keep = keep[:distinct]
+        p = _evaluate(moved[keep], kinds[keep], given[keep], False, ev)
+        c = np.empty((distinct, 5))
+        _cube_inputs(moved[keep], kinds[keep], ev, c)
+        picks = np.empty(21 * n, dtype=np.int64)
+        _choose(spans, chosen, unique, p, c, sel, node_of, cubes, picks, np.zeros(4))
+        rows = unique[picks]
+        boards = moved[picks].reshape(n, 21, 2, 25)
+        probs, inputs, classes = p[rows].reshape(n, 21, 5), c[rows].reshape(n, 21, 5), kinds[picks].reshape(n, 21)
+        return [Expansion(boards[i], probs[i], inputs[i], classes[i]) for i in range(n)]
+
+    def _given(self, boards: Bytes, kinds: Ints) -> Floats:
+        """gnubg-nn's evaluation of the boards gnubg evaluates with its
+        table of race backgammons (NaN rows elsewhere), each board asked once."""
+        given = np.full((len(boards), 5), np.nan)
+        flags = np.empty(len(boards), dtype=np.bool_)
+        _tables_needed(boards, kinds, flags)
+        for m in np.flatnonzero(flags).tolist():
+            key = boards[m].tobytes()
+            found = self._table.get(key)
+            if found is None:
+                found = self._table[key] = np.asarray(gnubg_nn.probabilities(boards[m].tolist(), 0), dtype=float)
+            given[m] = found
+        return given
+
+
+# --- the values of a search tree ---------------------------------------------------------------
+
+
+@jit
+def _children_cubes(cubes_here: Ints, top: bool, cubes: Cubes, out: Ints) -> None:
+    """The cube positions a node's children are valued under (gnubg's
+    MakeCubePos): for each of the node's, the same cube and, where the side
+    on roll may double (not at the top), the cube doubled and taken; with
+    the other side on roll. -1: none."""
+    for j in range(len(cubes_here)):
+        here = cubes_here[j]
+        out[2 * j] = cubes.flip[here] if here >= 0 else -1
+        doubled = cubes.double[here] if here >= 0 and not top else -1
+        out[2 * j + 1] = cubes.flip[doubled] if doubled >= 0 else -1
+
+
+@jit
+def _leaf(p: Floats, c: Floats, cubes_here: Ints, top: bool, cubes: Cubes, out: Floats, g: Floats) -> None:
+    """A leaf's value under each of its cube positions: the cube model's,
+    the side on roll doubling when that is better (not at the top)."""
+    for j in range(len(cubes_here)):
+        here = cubes_here[j]
+        if here < 0:
+            out[j] = 0.0
+            continue
+        row = cubes.rows[here]
+        nd = cubeful_into(p, c, row, g)
+        doubled = cubes.double[here] if not top else -1
+        if doubled >= 0:
+            dt = cubeful_into(p, c, cubes.rows[doubled], g)
+            if cubes.money:
+                dt *= 2.0
+            out[j] = free_to_double(nd, dt, row)
+        else:
+            out[j] = nd
+
+
+@jit
+def _combine(total: Floats, cubes_here: Ints, children: Ints, cubes: Cubes, out: Floats) -> None:
+    """A node's values from ``total``, the sum over the 36 throws of its
+    children's values under ``children`` (:func:`_children_cubes`): the
+    other side's values turned round, then the side on roll doubling when
+    that is better (gnubg's GetECF3)."""
+    for i in range(len(total)):
+        total[i] = -total[i] / 36.0 if cubes.money else 1.0 - total[i] / 36.0
+    for j in range(len(cubes_here)):
+        here = cubes_here[j]
+        if here < 0:
+            out[j] = 0.0
+        elif children[2 * j + 1] >= 0:
+            dt = 2.0 * total[2 * j + 1] if cubes.money else total[2 * j + 1]
+            out[j] = free_to_double(total[2 * j], dt, cubes.rows[here])
+        else:
+            out[j] = total[2 * j]
+
+
+@jit
+def _tree_values(
+    roots: Ints,
+    top: bool,
+    plies: int,
+    leaf0: NDArray[np.bool_],
+    p0: Floats,
+    c0: Floats,
+    leaf1: NDArray[np.bool_],
+    p1: Floats,
+    c1: Floats,
+    p2: Floats,
+    c2: Floats,
+    cubes: Cubes,
+    out: Floats,
+    room: Floats,
+    lists: Ints,
+    g: Floats,
+) -> None:
+    """The values of each root under its cube positions ``roots[i]`` (see
+    :meth:`Lookahead.values`); ``room``, ``lists``: scratch (4, 8 k) each."""
+    k = roots.shape[1]
+    for i in range(len(roots)):
+        here = roots[i]
+        if leaf0[i]:
+            _leaf(p0[i], c0[i], here, top, cubes, out[i], g)
+            continue
+        one = lists[0, : 2 * k]
+        _children_cubes(here, top, cubes, one)
+        total = room[0, : 2 * k]
+        for m in range(2 * k):
+            total[m] = 0.0
+        value = room[1, : 2 * k]
+        for r in range(21):
+            if plies == 1 or leaf1[i, r]:
+                _leaf(p1[i, r], c1[i, r], one, False, cubes, value, g)
+            else:
+                two = lists[1, : 4 * k]
+                _children_cubes(one, False, cubes, two)
+                deeper = room[2, : 4 * k]
+                for m in range(4 * k):
+                    deeper[m] = 0.0
+                leaf = room[3, : 4 * k]
+                for s in range(21):
+                    _leaf(p2[i, r, s], c2[i, r, s], two, False, cubes, leaf, g)
+                    for m in range(4 * k):
+                        deeper[m] += WEIGHT[s] * leaf[m]
+                _combine(deeper, one, two, cubes, value)
+            for m in range(2 * k):
+                total[m] += WEIGHT[r] * value[m]
+        _combine(total, here, one, cubes, out[i])
+
+
+@jit
+def _tables_needed(boards: Bytes, kinds: Ints, flags: NDArray[np.bool_]) -> None:
+    for m in range(len(boards)):
+        flags[m] = needs_table(boards[m], kinds[m])
+
+
+@jit
+def _cube_inputs_many(boards: Bytes, kinds: Ints, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
+    for r in range(len(boards)):
+        _inputs_of(boards[r], kinds[r], ev, c[r], two)
+
+
+def _cube_inputs(boards: Bytes, kinds: Ints, ev: Evaluator, c: Floats) -> None:
+    _cube_inputs_many(np.ascontiguousarray(boards), np.ascontiguousarray(kinds), ev, c, np.zeros(4, np.float32))
+
+
+def _evaluate(boards: Bytes, kinds: Ints, given: Floats, prune: bool, ev: Evaluator) -> Floats:
+    """The 0-ply chances of the boards (``prune``: by the pruning nets)."""
+    p = np.full((len(boards), 5), np.nan)
+    if len(boards):
+        b = np.ascontiguousarray(boards)
+        evaluate_into(
+            b, np.ascontiguousarray(kinds), np.ascontiguousarray(given), prune, ev,
+            np.empty(len(b), dtype=np.int64), np.zeros(5, dtype=np.float32), p,
+        )  # fmt: skip
+    return p
+
+
+__all__ = ["DICE", "PRUNE_PLAYS", "WEIGHT", "Cubes", "Expansion", "Lookahead", "cube_index", "cubes_for", "index_of"]

@@ -1,0 +1,208 @@
+"""gnubg's move generator, compiled: every distinct position a roll can lead to, in gnubg's order.
+
+The look-ahead (:mod:`.lookahead`) lists the plays of thousands of
+(position, roll) pairs a turn; gnubg-nn lists them one call at a time from
+Python, this lists them from compiled code. The rules are gnubg's
+(GenerateMoves): a chequer on the bar enters first; as many dice are played
+as can be, then as many pips (the larger die when only one can be played);
+bearing off with a die larger than needed only from the rearmost point; a
+non-double is played in both orders, the larger die first; two plays that
+lead to the same position are one, kept where it was first found. The
+order matters where gnubg's look-ahead ties: the first of equal plays wins.
+
+Boards are gnubg-nn's ``(2, 25)``: ``board[1]`` the side on roll,
+``board[0]`` its opponent, each counted from its own ace point (24: the
+bar). The boards listed keep the mover second (the turn not yet passed).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .jit import jit
+
+Bytes = NDArray[np.int8]
+Ints = NDArray[np.int64]
+
+#: The most distinct plays one roll can have is far below this (a double: some hundreds).
+MOST_PLAYS = 2048
+
+
+class Room(NamedTuple):
+    """Scratch arrays of :func:`generate_into`, made once per caller."""
+
+    stack: Bytes  # (5, 2, 25): the board after each die played
+    dice: Ints  # (4,)
+    hashes: NDArray[np.uint64]  # (MOST_PLAYS,): the hash of each play listed
+    meta: Ints  # (3,): plays listed, the most dice and the most pips played so far
+    next: Ints  # (4,) per die played (:func:`_play`)
+    used: Ints
+    pips: Ints
+
+
+def room() -> Room:
+    """Room for :func:`generate_into`."""
+    return Room(
+        np.zeros((5, 2, 25), dtype=np.int8),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(MOST_PLAYS, dtype=np.uint64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+    )
+
+
+@jit
+def board_hash(board: Bytes) -> np.uint64:
+    """A 64-bit hash of a board (FNV-1a over its 50 counts)."""
+    h = np.uint64(0xCBF29CE484222325)
+    for s in range(2):
+        for q in range(25):
+            h = (h ^ np.uint64(board[s, q] + 1)) * np.uint64(0x100000001B3)
+    return h
+
+
+@jit
+def _legal(board: Bytes, source: int, pips: int) -> bool:
+    """May the mover move a chequer from ``source`` by ``pips`` (gnubg's LegalMove)?"""
+    dest = source - pips
+    if dest >= 0:
+        return bool(board[0, 23 - dest] < 2)
+    back = 24
+    while back > 0 and board[1, back] == 0:
+        back -= 1
+    return back <= 5 and (source == back or dest == -1)
+
+
+@jit
+def _apply(board: Bytes, source: int, pips: int, out: Bytes) -> None:
+    """``out``: ``board`` after a chequer moved from ``source`` by ``pips`` (a blot hit goes to the bar)."""
+    for s in range(2):
+        for q in range(25):
+            out[s, q] = board[s, q]
+    out[1, source] -= 1
+    dest = source - pips
+    if dest < 0:
+        return
+    if out[0, 23 - dest] == 1:
+        out[0, 23 - dest] = 0
+        out[0, 24] += 1
+        out[1, dest] = 1
+    else:
+        out[1, dest] += 1
+
+
+@jit
+def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -> None:
+    """List ``board`` (``used`` dice, ``pips`` pips played) unless fewer
+    dice or pips than a play already found; more of either drops those."""
+    meta = r.meta
+    if used < meta[1] or pips < meta[2]:
+        return
+    if used > meta[1] or pips > meta[2]:
+        meta[0] = 0
+    meta[1] = used
+    meta[2] = pips
+    h = board_hash(board)
+    for j in range(meta[0]):
+        if r.hashes[j] == h:
+            same = True
+            for s in range(2):
+                for q in range(25):
+                    same &= out[start + j, s, q] == board[s, q]
+            if same:
+                return
+    n = meta[0]
+    r.hashes[n] = h
+    for s in range(2):
+        for q in range(25):
+            out[start + n, s, q] = board[s, q]
+    meta[0] = n + 1
+
+
+@jit
+def _play(out: Bytes, start: int, r: Room) -> None:
+    """Play the dice ``r.dice`` from ``r.stack[0]`` in every way, listing
+    the boards where no further die can be played (gnubg's
+    GenerateMovesSub, without recursion: frame d plays die d from
+    ``r.stack[d]``; ``r.next[d]``: the next source point to try, ``r.used[d]``:
+    whether the die was played, ``r.pips[d]``: pips played before it)."""
+    stack, dice, nxt, used, pips = r.stack, r.dice, r.next, r.used, r.pips
+    d = 0
+    nxt[0], used[0], pips[0] = 23, 0, 0
+    while True:
+        board, die = stack[d], dice[d]
+        found = False
+        first = 23
+        if board[1, 24] > 0:  # on the bar: enter first, or no play with this die
+            if nxt[d] >= 0 and board[0, die - 1] < 2:
+                _apply(board, 24, die, stack[d + 1])
+                used[d] = found = True
+            nxt[d] = -1
+        else:
+            while nxt[d] >= 0 and not found:
+                i = nxt[d]
+                nxt[d] -= 1
+                if board[1, i] > 0 and _legal(board, i, die):
+                    _apply(board, i, die, stack[d + 1])
+                    used[d] = found = True
+                    first = i if dice[0] == dice[1] else 23
+        if found:
+            child, child_pips = d + 1, pips[d] + die
+            if child > 3 or dice[child] == 0:  # every die played
+                _save(stack[child], child, child_pips, out, start, r)
+            else:
+                d = child
+                nxt[d], used[d], pips[d] = first, 0, child_pips
+            continue
+        if d == 0:
+            return
+        if not used[d]:  # no further die can be played: the board so far is a play
+            _save(stack[d], d, pips[d], out, start, r)
+        d -= 1
+
+
+@jit
+def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room) -> int:
+    """The positions the roll ``high``-``low`` can lead ``board`` to, in
+    gnubg's order, into ``out[start:]``; how many (0: no play possible)."""
+    for s in range(2):
+        for q in range(25):
+            r.stack[0, s, q] = board[s, q]
+    r.meta[0] = r.meta[1] = r.meta[2] = 0
+    r.dice[0], r.dice[1] = high, low
+    r.dice[2] = r.dice[3] = high if high == low else 0
+    _play(out, start, r)
+    if high != low:
+        r.dice[0], r.dice[1] = low, high
+        _play(out, start, r)
+    return int(r.meta[0])
+
+
+@jit
+def _generate_many(boards: Bytes, rolls: Ints, out: Bytes, counts: Ints, r: Room) -> int:
+    at = 0
+    for i in range(len(boards)):
+        n = generate_into(boards[i], rolls[i, 0], rolls[i, 1], out, at, r)
+        counts[i] = n
+        at += n
+    return at
+
+
+def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Bytes, Ints]:
+    """Every play of each ``(board, roll)`` pair (``rolls``: the larger
+    die first): the boards after them ``(m, 2, 25)`` (the mover still
+    second) and how many each pair has."""
+    b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    dice = np.ascontiguousarray(rolls, dtype=np.int64).reshape(-1, 2)
+    out = np.zeros((len(b) * MOST_PLAYS, 2, 25), dtype=np.int8)
+    counts = np.zeros(len(b), dtype=np.int64)
+    total = _generate_many(b, dice, out, counts, room())
+    return out[:total].copy(), counts
+
+
+__all__ = ["MOST_PLAYS", "Room", "board_hash", "generate_into", "plays", "room"]
