@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from .bearoff import two_sided_into
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
-from .moves import Room, generate_into, room
+from .moves import MOST_PLAYS, Room, generate_into, room
 from .net import evaluator_in_use
 from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table
 
@@ -141,85 +141,138 @@ def _utility(p: Floats, row: Floats, money: bool) -> float:
 
 
 @jit
-def _prunable(kinds: Ints, counts: Ints, starts: Ints, flags: NDArray[np.bool_]) -> int:
-    """``flags[j]``: roll j has more than ten plays, all to one class a
-    pruning net has (gnubg checks that before ranking); the boards of those rolls."""
-    total = 0
-    for j in range(len(counts)):
-        n, s = counts[j], starts[j]
-        ok = n > PRUNE_PLAYS and kinds[s] >= RACE
-        for m in range(s + 1, s + n):
-            ok &= kinds[m] == kinds[s]
-        flags[j] = ok
-        total += n if ok else 0
-    return total
+def _prune(moved: Bytes, s: int, n: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator) -> None:
+    """The ten plays of ``moved[s:s + n]`` gnubg keeps when it prunes (the
+    opponent's cubeless utility by the pruning net lowest, in gnubg's order
+    of keeping them), into ``scratch.keep[:10]``."""
+    p, best = scratch.probs, scratch.keep
+    evaluate_into(moved[s : s + n], scratch.kinds[:n], scratch.given[:n], True, ev, scratch.rows, scratch.f32, p[:n])
+    for i in range(n):
+        score = _utility(p[i], row, money)
+        if i < PRUNE_PLAYS:
+            best[i] = i
+            if score > _utility(p[best[0]], row, money):
+                best[i] = best[0]
+                best[0] = i
+        elif score < _utility(p[best[0]], row, money):
+            best[0] = i
+            worst = 0
+            for k in range(1, PRUNE_PLAYS):
+                if _utility(p[best[k]], row, money) > _utility(p[best[worst]], row, money):
+                    worst = k
+            best[0] = best[worst]
+            best[worst] = i
 
 
 @jit
-def _gather(moved: Bytes, counts: Ints, starts: Ints, flags: NDArray[np.bool_], into: Bytes, rows: Ints) -> None:
-    """The boards of the flagged rolls into ``into``, their numbers in ``moved`` into ``rows``."""
-    at = 0
-    for j in range(len(counts)):
-        if flags[j]:
-            for m in range(starts[j], starts[j] + counts[j]):
-                for s in range(2):
-                    for q in range(25):
-                        into[at, s, q] = moved[m, s, q]
-                rows[at] = m
-                at += 1
-
-
-@jit
-def _keep(
+def _select(
+    moved: Bytes,
+    kinds: Ints,
     counts: Ints,
     starts: Ints,
-    flags: NDArray[np.bool_],
-    pruned: Floats,
+    table_rows: Ints,
+    table: Floats,
     sel: Ints,
-    node_of: Ints,
     cubes: Cubes,
-    chosen: Ints,
-    spans: Ints,
-    best: Ints,
-) -> int:
-    """The plays each roll scores at 0 ply: the ten best by the pruning net
-    (the opponent's utility lowest; gnubg's order of keeping them) where
-    the roll is flagged, else every play; their numbers into ``chosen``,
-    each roll's into ``spans[j]:spans[j + 1]``. ``best``: room for ten."""
-    at = 0
-    p_at = 0
+    ev: Evaluator,
+    scratch: Scratch,
+    picks: Ints,
+    probs: Floats,
+    inputs: Floats,
+) -> None:
+    """For each roll j (``counts[j]`` plays from ``starts[j]`` in
+    ``moved``), the play gnubg's look-ahead plays (gnubg's
+    FindBestMoveInEval) into ``picks[j]``, with its 0-ply chances and cube
+    inputs: more than ten plays, all to one class a pruning net has, are
+    pruned to ten first; the plays left are scored by the full nets, the
+    opponent's cubeful value (free to double) under the cube of the side on
+    roll ``sel[j // 21]`` the lowest wins, of equal ones the opponent's
+    cubeless utility lowest, then the first. ``table_rows[m]``: the row of
+    ``table`` (gnubg-nn's evaluation) of play m where gnubg takes its race
+    backgammon chance from its table, else -1."""
     for j in range(len(counts)):
-        spans[j] = at
         n, s = counts[j], starts[j]
-        if not flags[j]:
-            for m in range(s, s + n):
-                chosen[at] = m
-                at += 1
-            continue
-        row = cubes.rows[cubes.flip[sel[node_of[j]]]]
+        them = cubes.flip[sel[j // 21]]
+        row, doubled = cubes.rows[them], cubes.double[them]
+        uniform = n > PRUNE_PLAYS and kinds[s] >= RACE
+        for m in range(s + 1, s + n):
+            uniform &= kinds[m] == kinds[s]
         for i in range(n):
-            score = _utility(pruned[p_at + i], row, cubes.money)
-            if i < PRUNE_PLAYS:
-                best[i] = i
-                if score > _utility(pruned[p_at + best[0]], row, cubes.money):
-                    best[i] = best[0]
-                    best[0] = i
-            elif score < _utility(pruned[p_at + best[0]], row, cubes.money):
-                best[0] = i
-                worst = 0
-                for k in range(1, PRUNE_PLAYS):
-                    if _utility(pruned[p_at + best[k]], row, cubes.money) > _utility(
-                        pruned[p_at + best[worst]], row, cubes.money
-                    ):
-                        worst = k
-                best[0] = best[worst]
-                best[worst] = i
-        for k in range(PRUNE_PLAYS):
-            chosen[at] = s + best[k]
-            at += 1
-        p_at += n
-    spans[len(counts)] = at
-    return at
+            scratch.kinds[i] = kinds[s + i]
+            for k in range(5):
+                scratch.given[i, k] = table[table_rows[s + i], k] if table_rows[s + i] >= 0 else np.nan
+        if uniform:
+            _prune(moved, s, n, row, cubes.money, scratch, ev)
+            for i in range(PRUNE_PLAYS):
+                scratch.chosen[i] = s + scratch.keep[i]
+            count = PRUNE_PLAYS
+        else:
+            for i in range(n):
+                scratch.chosen[i] = s + i
+            count = n
+        for i in range(count):
+            m = scratch.chosen[i]
+            for side in range(2):
+                for q in range(25):
+                    scratch.boards[i, side, q] = moved[m, side, q]
+            scratch.kinds[i] = kinds[m]
+            for k in range(5):
+                scratch.given[i, k] = table[table_rows[m], k] if table_rows[m] >= 0 else np.nan
+        p, c = scratch.probs, scratch.inputs
+        evaluate_into(
+            scratch.boards[:count], scratch.kinds[:count], scratch.given[:count], False, ev,
+            scratch.rows, scratch.f32, p[:count],
+        )  # fmt: skip
+        best_value = best_utility = np.inf
+        pick = 0
+        for i in range(count):
+            _inputs_of(scratch.boards[i], scratch.kinds[i], ev, c[i], scratch.f32)
+            nd = cubeful_into(p[i], c[i], row, scratch.g)
+            dt = nd
+            if doubled >= 0:
+                dt = cubeful_into(p[i], c[i], cubes.rows[doubled], scratch.g)
+                if cubes.money:
+                    dt *= 2.0
+            value = free_to_double(nd, dt, row)
+            utility = _utility(p[i], row, cubes.money)
+            if value < best_value or (value == best_value and utility < best_utility):
+                best_value, best_utility, pick = value, utility, i
+        picks[j] = scratch.chosen[pick]
+        for k in range(5):
+            probs[j, k] = p[pick, k]
+            inputs[j, k] = c[pick, k]
+
+
+class Scratch(NamedTuple):
+    """Room for :func:`_select`, for the plays of one roll."""
+
+    boards: Bytes
+    kinds: Ints
+    given: Floats
+    probs: Floats
+    inputs: Floats
+    chosen: Ints
+    keep: Ints
+    rows: Ints
+    f32: NDArray[np.float32]
+    g: Floats
+
+
+def scratch() -> Scratch:
+    """Room for :func:`_select`."""
+    most = MOST_PLAYS
+    return Scratch(
+        np.zeros((most, 2, 25), dtype=np.int8),
+        np.zeros(most, dtype=np.int64),
+        np.zeros((most, 5)),
+        np.zeros((most, 5)),
+        np.zeros((most, 5)),
+        np.zeros(most, dtype=np.int64),
+        np.zeros(PRUNE_PLAYS, dtype=np.int64),
+        np.zeros(most, dtype=np.int64),
+        np.zeros(5, dtype=np.float32),
+        np.zeros(4),
+    )
 
 
 @jit
@@ -232,79 +285,6 @@ def _inputs_of(board: Bytes, kind: int, ev: Evaluator, c: Floats, two: NDArray[n
         two_sided_into(board, ev.db, two)
         for k in range(4):
             c[1 + k] = two[k]
-
-
-@jit
-def _choose(
-    spans: Ints,
-    chosen: Ints,
-    unique: Ints,
-    p: Floats,
-    c: Floats,
-    sel: Ints,
-    node_of: Ints,
-    cubes: Cubes,
-    picks: Ints,
-    g: Floats,
-) -> None:
-    """``picks[j]``: the play roll j plays (a number in ``moved``): the
-    opponent's 0-ply cubeful value, free to double, lowest; of equal ones
-    the opponent's cubeless utility lowest, then the first (gnubg's
-    ScoreMoves; ``unique[m]``: the row of ``p`` and ``c`` of play m)."""
-    for j in range(len(spans) - 1):
-        them = cubes.flip[sel[node_of[j]]]
-        row, doubled = cubes.rows[them], cubes.double[them]
-        best_value = best_utility = np.inf
-        pick = -1
-        for a in range(spans[j], spans[j + 1]):
-            m = chosen[a]
-            u = unique[m]
-            nd = cubeful_into(p[u], c[u], row, g)
-            dt = nd
-            if doubled >= 0:
-                dt = cubeful_into(p[u], c[u], cubes.rows[doubled], g)
-                if cubes.money:
-                    dt *= 2.0
-            value = free_to_double(nd, dt, row)
-            utility = _utility(p[u], row, cubes.money)
-            if value < best_value or (value == best_value and utility < best_utility):
-                best_value, best_utility, pick = value, utility, m
-        picks[j] = pick
-
-
-@jit
-def _distinct(moved: Bytes, chosen: Ints, unique: Ints, table: Ints, keep: Ints) -> int:
-    """Number the distinct boards among the chosen plays: ``unique[m]``
-    for each chosen m, the first of each board into ``keep``; how many."""
-    mask = len(table) - 1
-    n = 0
-    for a in range(len(chosen)):
-        m = chosen[a]
-        if unique[m] >= 0:
-            continue
-        h = np.uint64(1469598103934665603)
-        for s in range(2):
-            for q in range(25):
-                h = (h ^ np.uint64(moved[m, s, q] + 1)) * np.uint64(1099511628211)
-        at = np.int64(h >> np.uint64(33)) & mask
-        while True:
-            k = table[at]
-            if k < 0:
-                table[at] = n
-                keep[n] = m
-                unique[m] = n
-                n += 1
-                break
-            same = True
-            first = keep[k]
-            for s in range(2):
-                for q in range(25):
-                    same &= moved[first, s, q] == moved[m, s, q]
-            if same:
-                unique[m] = k
-                break
-            at = (at + 1) & mask
-    return n
 
 
 @dataclass
@@ -323,6 +303,7 @@ class Lookahead:
 
     def __init__(self) -> None:
         self._room = room()
+        self._scratch = scratch()
         self._memo: dict[tuple[bytes, int, int], Expansion] = {}
         self._table: dict[bytes, Floats] = {}
         self._cubes: dict[CubeState, tuple[int, Cubes]] = {}
@@ -363,7 +344,8 @@ class Lookahead:
         kinds = np.empty(n, dtype=np.int64)
         classify_into(b, kinds)
         leaf0 = (kinds == OVER) | (plies == 0) | ((kinds == BEAROFF2) & cubes.money)
-        p0 = _evaluate(b, kinds, self._given(b, kinds), False, ev)
+        rows, table = self._given(b, kinds)
+        p0 = _evaluate(b, kinds, np.where(rows[:, None] >= 0, table[rows], np.nan), False, ev)
         c0 = np.empty((n, 5))
         _cube_inputs(b, kinds, ev, c0)
         inner = np.flatnonzero(~leaf0)
@@ -408,50 +390,33 @@ class Lookahead:
             if total >= 0:
                 break
             cap *= 2
-        moved, kinds = moved[:total], kinds[:total]
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        given = self._given(moved, kinds)
-        node_of = np.repeat(np.arange(n), 21)
-        flags = np.empty(21 * n, dtype=np.bool_)
-        pruned_count = _prunable(kinds, counts, starts, flags)
-        pruned_boards = np.empty((pruned_count, 2, 25), dtype=np.int8)
-        pruned_rows = np.empty(pruned_count, dtype=np.int64)
-        _gather(moved, counts, starts, flags, pruned_boards, pruned_rows)
-        pruned = _evaluate(pruned_boards, kinds[pruned_rows], given[pruned_rows], True, ev)
-        chosen = np.empty(total, dtype=np.int64)
-        spans = np.empty(21 * n + 1, dtype=np.int64)
-        count = _keep(
-            counts, starts, flags, pruned, sel, node_of, cubes, chosen, spans, np.empty(PRUNE_PLAYS, np.int64)
-        )
-        chosen = chosen[:count]
-        unique = np.full(total, -1, dtype=np.int64)
-        keep = np.empty(count, dtype=np.int64)
-        table = np.full(1 << max(4, (2 * count).bit_length()), -1, dtype=np.int64)
-        distinct = _distinct(moved, chosen, unique, table, keep)
-        keep = keep[:distinct]
-        p = _evaluate(moved[keep], kinds[keep], given[keep], False, ev)
-        c = np.empty((distinct, 5))
-        _cube_inputs(moved[keep], kinds[keep], ev, c)
+        starts = np.zeros(21 * n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+        table_rows, table = self._given(moved[:total], kinds[:total])
         picks = np.empty(21 * n, dtype=np.int64)
-        _choose(spans, chosen, unique, p, c, sel, node_of, cubes, picks, np.zeros(4))
-        rows = unique[picks]
+        chances, inputs = np.empty((21 * n, 5)), np.empty((21 * n, 5))
+        _select(moved, kinds, counts, starts, table_rows, table, sel, cubes, ev, self._scratch, picks, chances, inputs)
         boards = moved[picks].reshape(n, 21, 2, 25)
-        probs, inputs, classes = p[rows].reshape(n, 21, 5), c[rows].reshape(n, 21, 5), kinds[picks].reshape(n, 21)
-        return [Expansion(boards[i], probs[i], inputs[i], classes[i]) for i in range(n)]
+        p, c, classes = chances.reshape(n, 21, 5), inputs.reshape(n, 21, 5), kinds[picks].reshape(n, 21)
+        return [Expansion(boards[i], p[i], c[i], classes[i]) for i in range(n)]
 
-    def _given(self, boards: Bytes, kinds: Ints) -> Floats:
-        """gnubg-nn's evaluation of the boards gnubg evaluates with its
-        table of race backgammons (NaN rows elsewhere), each board asked once."""
-        given = np.full((len(boards), 5), np.nan)
+    def _given(self, boards: Bytes, kinds: Ints) -> tuple[Ints, Floats]:
+        """gnubg-nn's evaluation of the boards gnubg evaluates with its table
+        of race backgammons: each board's row (-1: none) and the rows,
+        each board asked of gnubg-nn once."""
         flags = np.empty(len(boards), dtype=np.bool_)
         _tables_needed(boards, kinds, flags)
-        for m in np.flatnonzero(flags).tolist():
+        rows = np.full(len(boards), -1, dtype=np.int64)
+        found = np.flatnonzero(flags)
+        table = np.zeros((max(len(found), 1), 5))
+        for at, m in enumerate(found.tolist()):
             key = boards[m].tobytes()
-            found = self._table.get(key)
-            if found is None:
-                found = self._table[key] = np.asarray(gnubg_nn.probabilities(boards[m].tolist(), 0), dtype=float)
-            given[m] = found
-        return given
+            known = self._table.get(key)
+            if known is None:
+                known = self._table[key] = np.asarray(gnubg_nn.probabilities(boards[m].tolist(), 0), dtype=float)
+            table[at] = known
+            rows[m] = at
+        return rows, table
 
 
 # --- the values of a search tree ---------------------------------------------------------------
