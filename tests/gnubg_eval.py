@@ -34,9 +34,9 @@ def _main() -> None:  # runs inside gnubg
     ):
         board = gnubg.positionfromid(position_id)
         ci = gnubg.cubeinfo(cube, owner, mover, length, tuple(score), crawford)
-        answer = {"probs": list(gnubg.evaluate(board, ci, gnubg.evalcontext(0, plies, prune, 1, 0.0))[:5])}
+        answer = {"probs": list(gnubg.evaluate(board, ci, gnubg.evalcontext(0, plies, 1, prune, 0.0))[:5])}
         if cube_too:
-            answer["cube"] = list(gnubg.cfevaluate(board, ci, gnubg.evalcontext(1, plies, prune, 1, 0.0))[:5])
+            answer["cube"] = list(gnubg.cfevaluate(board, ci, gnubg.evalcontext(1, plies, 1, prune, 0.0))[:5])
         answers.append(answer)
     Path(os.environ["TAVLAKIT_OUT"]).write_text(json.dumps(answers), encoding="utf-8")
 

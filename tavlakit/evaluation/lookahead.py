@@ -7,13 +7,14 @@ of its analysis):
 * a node is looked into unless the game is over, no plies are left, or
   (money play) the two-sided bear-off database has it exactly;
 * for each of the 21 rolls the side on roll plays what gnubg would play:
-  a roll with more than ten plays, all leading to positions of one class
-  (race, crashed or contact), has them ranked by the pruning net of that
-  class (the opponent's cubeless equity at the score) and the ten best
-  kept; those (or every play) are scored at 0 ply, cubeful, the opponent
-  on roll free to double, under the cube as it is at the top of the
-  search; the best is played (the first of equal ones, gnubg's move order,
-  :mod:`.moves`);
+  a roll with more plays than gnubg keeps (five and the whole part of the
+  binary logarithm of their number: 8 of 10, 10 of 32), all leading to
+  positions of one class (race, crashed or contact), has them ranked by
+  the pruning net of that class (the opponent's cubeless equity at the
+  score) and the best kept; those (or every play) are scored at 0 ply,
+  cubeful, the opponent on roll free to double, under the cube as it is at
+  the top of the search; the best is played (the first of equal ones,
+  gnubg's move order, :mod:`.moves`);
 * the values of the position after it, one ply less deep, are averaged
   over the rolls, for each cube position the search carries: the cube as
   it is and, where the side on roll may double, doubled and taken; at each
@@ -53,8 +54,11 @@ Floats = NDArray[np.float64]
 #: The 21 rolls (larger die first), in the order of :data:`.equity.ROLLS`, and how many of 36 throws give each.
 DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
 WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in DICE])
-#: gnubg's pruning: a roll with more plays than this has them ranked by the pruning nets, this many kept.
-PRUNE_PLAYS = 10
+#: gnubg's pruning: a roll with more plays than it keeps has them ranked by the pruning nets and keeps
+#: ``PRUNE_PLAYS + floor(log2(plays))`` (gnubg 1.07; ten in earlier versions).
+PRUNE_PLAYS = 5
+#: The most it keeps (a roll has fewer than 2048 plays).
+MOST_KEPT = PRUNE_PLAYS + 11
 #: Cube positions a search can meet: the root's cube times 2**0 .. 2**5, its owner, who is on roll.
 _VALUES = 6
 
@@ -141,15 +145,26 @@ def _utility(p: Floats, row: Floats, money: bool) -> float:
 
 
 @jit
-def _prune(moved: Bytes, s: int, n: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator) -> None:
-    """The ten plays of ``moved[s:s + n]`` gnubg keeps when it prunes (the
-    opponent's cubeless utility by the pruning net lowest, in gnubg's order
-    of keeping them), into ``scratch.keep[:10]``."""
+def kept(plays: int) -> int:
+    """How many of a roll's plays gnubg keeps when it prunes them: five
+    and the whole part of their binary logarithm."""
+    keep = PRUNE_PLAYS
+    while plays > 1:
+        plays >>= 1
+        keep += 1
+    return keep
+
+
+@jit
+def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator) -> None:
+    """The ``keep`` plays of ``moved[s:s + n]`` gnubg keeps when it prunes
+    (the opponent's cubeless utility by the pruning net lowest, in gnubg's
+    order of keeping them), into ``scratch.keep[:keep]``."""
     p, best = scratch.probs, scratch.keep
     evaluate_into(moved[s : s + n], scratch.kinds[:n], scratch.given[:n], True, ev, scratch.rows, scratch.f32, p[:n])
     for i in range(n):
         score = _utility(p[i], row, money)
-        if i < PRUNE_PLAYS:
+        if i < keep:
             best[i] = i
             if score > _utility(p[best[0]], row, money):
                 best[i] = best[0]
@@ -157,7 +172,7 @@ def _prune(moved: Bytes, s: int, n: int, row: Floats, money: bool, scratch: Scra
         elif score < _utility(p[best[0]], row, money):
             best[0] = i
             worst = 0
-            for k in range(1, PRUNE_PLAYS):
+            for k in range(1, keep):
                 if _utility(p[best[k]], row, money) > _utility(p[best[worst]], row, money):
                     worst = k
             best[0] = best[worst]
@@ -183,8 +198,8 @@ def _select(
     """For each roll j (``counts[j]`` plays from ``starts[j]`` in
     ``moved``), the play gnubg's look-ahead plays (gnubg's
     FindBestMoveInEval) into ``picks[j]``, with its 0-ply chances and cube
-    inputs: more than ten plays, all to one class a pruning net has, are
-    pruned to ten first; the plays left are scored by the full nets, the
+    inputs: more plays than gnubg keeps (:func:`kept`), all to one class a
+    pruning net has, are pruned first; the plays left are scored by the full nets, the
     opponent's cubeful value (free to double) under the cube of the side on
     roll ``sel[j // 21]`` the lowest wins, of equal ones the opponent's
     cubeless utility lowest, then the first. ``table_rows[m]``: the row of
@@ -194,7 +209,8 @@ def _select(
         n, s = counts[j], starts[j]
         them = cubes.flip[sel[j // 21]]
         row, doubled = cubes.rows[them], cubes.double[them]
-        uniform = n > PRUNE_PLAYS and kinds[s] >= RACE
+        keep = kept(n)
+        uniform = n > keep and kinds[s] >= RACE
         for m in range(s + 1, s + n):
             uniform &= kinds[m] == kinds[s]
         for i in range(n):
@@ -202,10 +218,10 @@ def _select(
             for k in range(5):
                 scratch.given[i, k] = table[table_rows[s + i], k] if table_rows[s + i] >= 0 else np.nan
         if uniform:
-            _prune(moved, s, n, row, cubes.money, scratch, ev)
-            for i in range(PRUNE_PLAYS):
+            _prune(moved, s, n, keep, row, cubes.money, scratch, ev)
+            for i in range(keep):
                 scratch.chosen[i] = s + scratch.keep[i]
-            count = PRUNE_PLAYS
+            count = keep
         else:
             for i in range(n):
                 scratch.chosen[i] = s + i
@@ -268,7 +284,7 @@ def scratch() -> Scratch:
         np.zeros((most, 5)),
         np.zeros((most, 5)),
         np.zeros(most, dtype=np.int64),
-        np.zeros(PRUNE_PLAYS, dtype=np.int64),
+        np.zeros(MOST_KEPT, dtype=np.int64),
         np.zeros(most, dtype=np.int64),
         np.zeros(5, dtype=np.float32),
         np.zeros(4),
@@ -556,4 +572,15 @@ def _evaluate(boards: Bytes, kinds: Ints, given: Floats, prune: bool, ev: Evalua
     return p
 
 
-__all__ = ["DICE", "PRUNE_PLAYS", "WEIGHT", "Cubes", "Expansion", "Lookahead", "cube_index", "cubes_for", "index_of"]
+__all__ = [
+    "DICE",
+    "PRUNE_PLAYS",
+    "WEIGHT",
+    "Cubes",
+    "Expansion",
+    "Lookahead",
+    "cube_index",
+    "cubes_for",
+    "index_of",
+    "kept",
+]
