@@ -160,20 +160,21 @@ def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, sc
     """The ``keep`` plays of ``moved[s:s + n]`` gnubg keeps when it prunes
     (the opponent's cubeless utility by the pruning net lowest, in gnubg's
     order of keeping them), into ``scratch.keep[:keep]``."""
-    p, best = scratch.probs, scratch.keep
+    p, best, score = scratch.probs, scratch.keep, scratch.scores
     evaluate_into(moved[s : s + n], scratch.kinds[:n], scratch.given[:n], True, ev, scratch.rows, scratch.f32, p[:n])
     for i in range(n):
-        score = _utility(p[i], row, money)
+        score[i] = _utility(p[i], row, money)
+    for i in range(n):
         if i < keep:
             best[i] = i
-            if score > _utility(p[best[0]], row, money):
+            if score[i] > score[best[0]]:
                 best[i] = best[0]
                 best[0] = i
-        elif score < _utility(p[best[0]], row, money):
+        elif score[i] < score[best[0]]:
             best[0] = i
             worst = 0
             for k in range(1, keep):
-                if _utility(p[best[k]], row, money) > _utility(p[best[worst]], row, money):
+                if score[best[k]] > score[best[worst]]:
                     worst = k
             best[0] = best[worst]
             best[worst] = i
@@ -269,6 +270,7 @@ class Scratch(NamedTuple):
     inputs: Floats
     chosen: Ints
     keep: Ints
+    scores: Floats
     rows: Ints
     f32: NDArray[np.float32]
     g: Floats
@@ -285,6 +287,7 @@ def scratch() -> Scratch:
         np.zeros((most, 5)),
         np.zeros(most, dtype=np.int64),
         np.zeros(MOST_KEPT, dtype=np.int64),
+        np.zeros(most),
         np.zeros(most, dtype=np.int64),
         np.zeros(5, dtype=np.float32),
         np.zeros(4),

@@ -29,6 +29,8 @@ Ints = NDArray[np.int64]
 
 #: The most distinct plays one roll can have is far below this (a double: some hundreds).
 MOST_PLAYS = 2048
+#: Slots of the table that finds a play listed already (twice the most plays).
+SLOTS = 4096
 
 
 class Room(NamedTuple):
@@ -37,6 +39,8 @@ class Room(NamedTuple):
     stack: Bytes  # (5, 2, 25): the board after each die played
     dice: Ints  # (4,)
     hashes: NDArray[np.uint64]  # (MOST_PLAYS,): the hash of each play listed
+    slots: Ints  # (SLOTS,): a hash table of the plays listed (their number + 1; 0: empty)
+    slot_of: Ints  # (MOST_PLAYS,): each play's slot
     meta: Ints  # (3,): plays listed, the most dice and the most pips played so far
     next: Ints  # (4,) per die played (:func:`_play`)
     used: Ints
@@ -49,6 +53,8 @@ def room() -> Room:
         np.zeros((5, 2, 25), dtype=np.int8),
         np.zeros(4, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.uint64),
+        np.zeros(SLOTS, dtype=np.int64),
+        np.zeros(MOST_PLAYS, dtype=np.int64),
         np.zeros(3, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
@@ -104,11 +110,13 @@ def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -
     if used < meta[1] or pips < meta[2]:
         return
     if used > meta[1] or pips > meta[2]:
-        meta[0] = 0
+        _forget(r)
     meta[1] = used
     meta[2] = pips
     h = board_hash(board)
-    for j in range(meta[0]):
+    at = np.int64(h >> np.uint64(40)) & (SLOTS - 1)
+    while r.slots[at]:
+        j = r.slots[at] - 1
         if r.hashes[j] == h:
             same = True
             for s in range(2):
@@ -116,12 +124,23 @@ def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -
                     same &= out[start + j, s, q] == board[s, q]
             if same:
                 return
+        at = (at + 1) & (SLOTS - 1)
     n = meta[0]
     r.hashes[n] = h
+    r.slots[at] = n + 1
+    r.slot_of[n] = at
     for s in range(2):
         for q in range(25):
             out[start + n, s, q] = board[s, q]
     meta[0] = n + 1
+
+
+@jit
+def _forget(r: Room) -> None:
+    """Drop the plays listed (their slots emptied)."""
+    for j in range(r.meta[0]):
+        r.slots[r.slot_of[j]] = 0
+    r.meta[0] = 0
 
 
 @jit
@@ -173,14 +192,16 @@ def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: 
     for s in range(2):
         for q in range(25):
             r.stack[0, s, q] = board[s, q]
-    r.meta[0] = r.meta[1] = r.meta[2] = 0
+    r.meta[1] = r.meta[2] = 0
     r.dice[0], r.dice[1] = high, low
     r.dice[2] = r.dice[3] = high if high == low else 0
     _play(out, start, r)
     if high != low:
         r.dice[0], r.dice[1] = low, high
         _play(out, start, r)
-    return int(r.meta[0])
+    found = int(r.meta[0])
+    _forget(r)
+    return found
 
 
 @jit

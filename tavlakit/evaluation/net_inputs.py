@@ -766,27 +766,33 @@ def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
 
 
 @jit
-def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
-    """The net's hidden units of the ``n`` inputs that are not 0 in
-    ``room.nonzero`` and ``room.values`` into ``room.units[:, slot]``, in
-    gnubg's arithmetic: float32, each unit's sum from its threshold input
-    by input (the inputs that are 0 skipped; eight at a time, in order:
-    each unit's sum loaded and stored once for eight)."""
-    sums, nonzero, values, units = room.sums, room.nonzero, room.values, room.units
-    for m in range(n, n + 7):  # seven of no weight after them
-        nonzero[m] = 0
-        values[m] = 0
-    w, bias = net.hidden, net.hidden_bias
-    for j in range(len(sums)):
-        sums[j] = bias[j]
+def _sums(w: Floats32, sums: Floats32, index: Ints, value: Floats32, n: int) -> None:
+    """Add to each hidden unit's sum the ``n`` inputs ``value`` of numbers
+    ``index`` times their weights, in gnubg's arithmetic (float32, input by
+    input, in order; eight at a time: each sum loaded and stored once for
+    eight; seven of no weight after them)."""
+    for m in range(n, n + 7):
+        index[m] = 0
+        value[m] = 0
     for m in range(0, n, 8):
-        i0, i1, i2, i3 = nonzero[m], nonzero[m + 1], nonzero[m + 2], nonzero[m + 3]
-        v0, v1, v2, v3 = values[m], values[m + 1], values[m + 2], values[m + 3]
-        i4, i5, i6, i7 = nonzero[m + 4], nonzero[m + 5], nonzero[m + 6], nonzero[m + 7]
-        v4, v5, v6, v7 = values[m + 4], values[m + 5], values[m + 6], values[m + 7]
+        i0, i1, i2, i3 = index[m], index[m + 1], index[m + 2], index[m + 3]
+        v0, v1, v2, v3 = value[m], value[m + 1], value[m + 2], value[m + 3]
+        i4, i5, i6, i7 = index[m + 4], index[m + 5], index[m + 6], index[m + 7]
+        v4, v5, v6, v7 = value[m + 4], value[m + 5], value[m + 6], value[m + 7]
         for j in range(len(sums)):
             a = (((sums[j] + w[i0, j] * v0) + w[i1, j] * v1) + w[i2, j] * v2) + w[i3, j] * v3
             sums[j] = (((a + w[i4, j] * v4) + w[i5, j] * v5) + w[i6, j] * v6) + w[i7, j] * v7
+
+
+@jit
+def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
+    """The net's hidden units of the ``n`` inputs that are not 0 in
+    ``room.nonzero`` and ``room.values`` into ``room.units[:, slot]``, in
+    gnubg's arithmetic (:func:`_sums`, from the thresholds)."""
+    sums, units = room.sums, room.units
+    for j in range(len(sums)):
+        sums[j] = net.hidden_bias[j]
+    _sums(net.hidden, sums, room.nonzero, room.values, n)
     _sigmoid(sums, net.beta_hidden, table, room)
     for j in range(len(sums)):
         units[j, slot] = sums[j]
@@ -1054,23 +1060,49 @@ def _counts(side: Bytes) -> tuple[int, int, int, int, int]:
 
 
 @jit
+def _back(side: Bytes) -> int:
+    """A side's rearmost chequer's point (-1: none)."""
+    p = 24
+    while p >= 0 and side[p] == 0:
+        p -= 1
+    return p
+
+
+@jit
 def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
     """gnubg 1.07's sanity checks (SanityCheck) of the outputs ``q`` into
     ``p``: see :func:`probabilities`."""
     q[0] = min(max(q[0], np.float32(0)), np.float32(1))
+    if _back(board[0]) + _back(board[1]) >= 24:  # contact: only chequers borne off matter
+        if board[0].sum() < 15:
+            q[1] = q[2] = 0
+        if board[1].sum() < 15:
+            q[3] = q[4] = 0
+    else:
+        _race_checks(board, q, db)
+    q[1] = min(q[1], q[0])
+    q[3] = min(q[3], np.float32(1) - q[0])
+    q[2] = min(q[2], q[1])
+    q[4] = min(q[4], q[3])
+    p[0] = q[0]
+    for i in range(1, 5):
+        p[i] = q[i] if q[i] >= np.float32(1e-4) else 0.0
+
+
+@jit
+def _race_checks(board: Bytes, q: Floats32, db: Databases) -> None:
+    """gnubg's checks of a race: wins, gammons and backgammons certain or
+    impossible by the crossings each side has to come and the most rolls
+    the other may need (see :func:`probabilities`)."""
     men0, back0, cross0, gammon0, backgammon0 = _counts(board[0])
     men1, back1, cross1, gammon1, backgammon1 = _counts(board[1])
-    race = back0 + back1 < 24
-    turns0 = turns1 = 0
-    if race:  # the most rolls each side can need to bear off: the database's once home
-        turns0 = max_turns(board[0], db) if back0 < 6 else 2 * cross0
-        turns1 = max_turns(board[1], db) if back1 < 6 else 2 * cross1
-        turns1 = max(turns1, 1)
-        if cross0 > 4 * (turns1 - 1):  # a certain win
-            q[0] = 1
+    turns0 = max_turns(board[0], db) if back0 < 6 else 2 * cross0
+    turns1 = max(max_turns(board[1], db) if back1 < 6 else 2 * cross1, 1)
+    if cross0 > 4 * (turns1 - 1):  # a certain win
+        q[0] = 1
     if men0 < 15:  # no gammons won once the opponent has borne off
         q[1] = q[2] = 0
-    elif race:
+    else:
         if cross1 > 8 * gammon0:
             q[1] = 0
         elif gammon0 > 4 * (turns1 - 1):
@@ -1079,11 +1111,11 @@ def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
             q[2] = 0
         elif backgammon0 > 4 * (turns1 - 1):
             q[1] = q[2] = 1
-    if race and cross1 > 4 * turns0:  # a certain loss
+    if cross1 > 4 * turns0:  # a certain loss
         q[0] = 0
     if men1 < 15:
         q[3] = q[4] = 0
-    elif race:
+    else:
         if cross0 > 8 * gammon1 - 4:
             q[3] = 0
         elif gammon1 > 4 * turns0:
@@ -1092,13 +1124,6 @@ def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
             q[4] = 0
         elif backgammon1 > 4 * turns0:
             q[3] = q[4] = 1
-    q[1] = min(q[1], q[0])
-    q[3] = min(q[3], np.float32(1) - q[0])
-    q[2] = min(q[2], q[1])
-    q[4] = min(q[4], q[3])
-    p[0] = q[0]
-    for i in range(1, 5):
-        p[i] = q[i] if q[i] >= np.float32(1e-4) else 0.0
 
 
 class Evaluator(NamedTuple):
