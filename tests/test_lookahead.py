@@ -151,3 +151,14 @@ def test_default_analysis_of_a_real_match_is_gnubgs(
     assert (np.array(plays_off) < 1e-3).mean() >= 0.97 and max(plays_off) < 0.01
     assert max(cubes_off) < 1e-3
     assert max(luck_off) < 1e-3
+
+
+def test_threads_give_the_same_values() -> None:
+    """Expanding a level's nodes on two threads gives the very values of one."""
+    boards = np.array(list(random_play(43, 40).values()), dtype=np.int8)[:30]
+    state = CubeState()
+    found = [
+        Lookahead(threads).values(boards, [[state, state.doubled()]] * len(boards), [state] * len(boards), True, 2)
+        for threads in (1, 2)
+    ]
+    assert np.array_equal(found[0], found[1])

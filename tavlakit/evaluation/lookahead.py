@@ -33,6 +33,7 @@ calls (:mod:`.net_inputs`), the expansions kept for positions met again
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -45,7 +46,7 @@ from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, fr
 from .jit import jit
 from .moves import MOST_PLAYS, Room, generate_into, room
 from .net import evaluator_in_use
-from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table
+from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
@@ -318,11 +319,16 @@ class Expansion:
 
 class Lookahead:
     """gnubg's n-ply look-ahead with the weights in use, keeping the
-    expansions of the positions it met (size-capped)."""
+    expansions of the positions it met (size-capped). ``threads``: how many
+    threads expand the nodes of a level (the compiled kernels run without
+    Python's lock; each node's expansion is its own, so the values do not
+    depend on how many)."""
 
-    def __init__(self) -> None:
-        self._room = room()
-        self._scratch = scratch()
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = max(1, threads)
+        self._rooms = [(room(), scratch()) for _ in range(self.threads)]
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        self._evaluators: dict[tuple[int, int], Evaluator] = {}
         self._memo: dict[tuple[bytes, int, int], Expansion] = {}
         self._table: dict[bytes, Floats] = {}
         self._cubes: dict[CubeState, tuple[int, Cubes]] = {}
@@ -339,7 +345,7 @@ class Lookahead:
         if todo:
             fresh = np.array([np.frombuffer(board, dtype=np.int8).reshape(2, 25) for board, _b, _s in todo])
             sel = np.array([state for _b, _n, state in todo], dtype=np.int64)
-            self._memo.update(zip(todo, self._expand(fresh, sel, cubes)))
+            self._memo.update(zip(todo, self._expand_all(fresh, sel, cubes)))
         return [self._memo[key] for key in keys]
 
     def values(
@@ -397,15 +403,36 @@ class Lookahead:
             found = self._cubes[base] = (len(self._cubes), cubes_for(base))
         return found
 
-    def _expand(self, nodes: Bytes, sel: Ints, cubes: Cubes) -> list[Expansion]:
+    def _expand_all(self, nodes: Bytes, sel: Ints, cubes: Cubes) -> list[Expansion]:
+        """The expansions of ``nodes``, in as many parts as there are threads."""
+        if self._pool is None or len(nodes) < 2 * self.threads:
+            return self._expand(nodes, sel, cubes, 0)
+        parts = np.array_split(np.arange(len(nodes)), self.threads)
+        done = self._pool.map(lambda k: self._expand(nodes[parts[k]], sel[parts[k]], cubes, k), range(self.threads))
+        return [found for part in done for found in part]
+
+    def _evaluator(self, worker: int) -> Evaluator:
+        """The nets in use, with room of thread ``worker``'s own."""
         ev = evaluator_in_use()
+        if worker == 0:
+            return ev
+        key = (id(ev.nets), worker)
+        found = self._evaluators.get(key)
+        if found is None or found.nets is not ev.nets:
+            found = self._evaluators[key] = ev._replace(rooms=rooms(ev.nets))
+        return found
+
+    def _expand(self, nodes: Bytes, sel: Ints, cubes: Cubes, worker: int) -> list[Expansion]:
+        """The expansions of ``nodes``, with thread ``worker``'s room."""
+        ev = self._evaluator(worker)
+        plays_room, select_room = self._rooms[worker]
         n = len(nodes)
         cap = max(n * 21 * 48, 4096)
         while True:
             moved = np.empty((cap, 2, 25), dtype=np.int8)
             kinds = np.empty(cap, dtype=np.int64)
             counts = np.empty(21 * n, dtype=np.int64)
-            total = _list_plays(nodes, moved, kinds, counts, self._room)
+            total = _list_plays(nodes, moved, kinds, counts, plays_room)
             if total >= 0:
                 break
             cap *= 2
@@ -414,7 +441,7 @@ class Lookahead:
         table_rows, table = self._given(moved[:total], kinds[:total])
         picks = np.empty(21 * n, dtype=np.int64)
         chances, inputs = np.empty((21 * n, 5)), np.empty((21 * n, 5))
-        _select(moved, kinds, counts, starts, table_rows, table, sel, cubes, ev, self._scratch, picks, chances, inputs)
+        _select(moved, kinds, counts, starts, table_rows, table, sel, cubes, ev, select_room, picks, chances, inputs)
         boards = moved[picks].reshape(n, 21, 2, 25)
         p, c, classes = chances.reshape(n, 21, 5), inputs.reshape(n, 21, 5), kinds[picks].reshape(n, 21)
         return [Expansion(boards[i], p[i], c[i], classes[i]) for i in range(n)]

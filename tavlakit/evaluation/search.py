@@ -107,11 +107,18 @@ class PositionScores:
 class Search:
     """Scores positions and plays under one set of rules (``met``: the match
     equity table, default gnubg's; Tavla: its own; ``ply``: how deep plays
-    and cube decisions are looked at; ``ev``: the evaluator to share). Keeps
-    size-capped caches: a match's positions seldom come back after their game."""
+    and cube decisions are looked at; ``ev``: the evaluator to share;
+    ``threads``: how many threads gnubg's look-ahead expands its nodes on,
+    the values the same whatever it is). Keeps size-capped caches: a
+    match's positions seldom come back after their game."""
 
     def __init__(
-        self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0, ev: Evaluator | None = None
+        self,
+        rules: Rules,
+        met: MatchEquityTable | None = None,
+        ply: int = 0,
+        ev: Evaluator | None = None,
+        threads: int = 1,
     ) -> None:
         #: How many plies deeper than 0 plays and cube decisions are judged.
         self.ply = check_plies(ply)
@@ -126,7 +133,7 @@ class Search:
         # (1 and 2 plies) each look ahead: met again and again
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
         # gnubg's own look-ahead where gnubg's rules and scoring are the rules'
-        self.lookahead = Lookahead() if ply and self.ev.gnubg_scoring and self.live else None
+        self.lookahead = Lookahead(threads) if ply and self.ev.gnubg_scoring and self.live else None
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
