@@ -9,9 +9,11 @@ evaluate within 1e-4 of gnubg's own, so luck, errors and marks come out as
 gnubg's. The net in use is a setting of the whole process (gnubg-nn has one
 active net): :func:`use_net` sets it, :func:`net_in_use` says which.
 
-:func:`evaluate` gives many boards' probabilities at once: contact,
-crashed and race positions from gnubg 1.07's own inputs in one batch
-(:mod:`.net_inputs`), with gnubg's binary weights and with gnubg-nn's own.
+:func:`evaluate` gives many boards' probabilities at once, every class in
+one batch (:mod:`.net_inputs`: contact, crashed and race positions from
+gnubg 1.07's own inputs and nets, or its pruning nets; bear-off positions
+from gnubg's databases), with gnubg's binary weights and with gnubg-nn's
+own; both files carry gnubg's six nets.
 gnubg-nn's build counts a strong home board differently from gnubg 1.07 in
 three of those nets' inputs (the shots at blots on the 1- and 2-points),
 which moves about one contact position in twelve by up to 0.03 with
@@ -80,8 +82,8 @@ def use_net(path: str | Path | None) -> None:
 
 def reload() -> None:
     """Load the weights in use again, so that gnubg-nn's evaluation cache
-    starts empty (for timings: gnubg-nn still evaluates the bearoff
-    positions and some race positions)."""
+    starts empty (for timings: gnubg-nn still evaluates the race positions
+    of gnubg's race-backgammon table)."""
     path = Path(_current)
     _handles[_current] = _net_load(path, _current) if _current == str(OWN) else _load(path, _current)
     gnubg_nn.net_use(_handles[_current])
