@@ -25,7 +25,16 @@ import numpy as np
 from tavlakit.evaluation.equity import ROLLS
 from tavlakit.evaluation.keys import boards_of_keys
 from tavlakit.evaluation.net import GNUBG_WD, reload, use_net
-from tavlakit.evaluation.net_inputs import CONTACT, CRASHED, classify, evaluator, inputs, nets_of, nets_of_wd, probabilities
+from tavlakit.evaluation.net_inputs import (
+    CONTACT,
+    CRASHED,
+    classify,
+    evaluator,
+    inputs,
+    nets_of,
+    nets_of_wd,
+    probabilities,
+)
 
 SELFPLAY = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg"
 
