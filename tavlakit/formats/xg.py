@@ -422,6 +422,21 @@ def _error(value: float) -> float | None:
     return None if value <= NOT_ANALYSED else abs(value)
 
 
+def _cube_options(record: memoryview) -> tuple[str | None, tuple[Candidate, ...]]:
+    """XG's level and cube options of a cube record (no double, double/take,
+    double/pass; EMG), none where it did not analyse the decision."""
+    level_code, *values = _CUBE_EVAL.unpack_from(record, 92)
+    level = LEVELS.get(level_code)
+    if level is None:
+        return None, ()
+    no_double, equities, take_eval = values[:7], values[7:10], values[10:17]
+    return level, (
+        Candidate(equities[0], action="no double", probabilities=_probabilities(no_double), level=level),
+        Candidate(equities[1], action="double/take", probabilities=_probabilities(take_eval), level=level),
+        Candidate(equities[2], action="double/pass", level=level),
+    )
+
+
 def _probabilities(values: Sequence[float]) -> tuple[float, float, float, float, float]:
     """XG's (lose bg, lose gammon, lose, win, win gammon, win bg) in gnubg's order."""
     return (values[3], values[4], values[5], values[1], values[0])
@@ -703,6 +718,8 @@ class _GameBuilder:
         """The board after the last move (first: the start), seen by :attr:`mover`, as XG stores it."""
         self.mover = 0
         self.cube_error: float | None = None
+        self.cube_options: tuple[Candidate, ...] = ()
+        """XG's no double, double/take and double/pass before the next roll, when it weighed them."""
         self.done = False
 
     def cube(self, record: memoryview, number: int) -> None:
@@ -710,23 +727,15 @@ class _GameBuilder:
         active, double, take, beaver, raccoon, cube, *errors, note = _CUBE.unpack_from(record, 12)
         player = 0 if active == 1 else 1
         comment = self.reader._note(note) if note >= 0 else None
+        level, options = _cube_options(record)
         if double != 1:
             self.cube_error = _error(errors[0]) if double == 0 else None
+            self.cube_options = options if double == 0 else ()
             if comment:
                 self.game.comments.append(comment)
             return
-        self.cube_error = None
+        self.cube_error, self.cube_options = None, ()
         value = 2 ** min(abs(cube), 30)
-        level_code, *values = _CUBE_EVAL.unpack_from(record, 92)
-        level = LEVELS.get(level_code)
-        options: tuple[Candidate, ...] = ()
-        if level is not None:
-            no_double, equities, take_eval = values[:7], values[7:10], values[10:17]
-            options = (
-                Candidate(equities[0], action="no double", probabilities=_probabilities(no_double), level=level),
-                Candidate(equities[1], action="double/take", probabilities=_probabilities(take_eval), level=level),
-                Candidate(equities[2], action="double/pass", level=level),
-            )
         turns = self.game.turns
         turns.append(
             Turn(
@@ -800,8 +809,9 @@ class _GameBuilder:
             level,
             candidates,
             chosen,
+            self.cube_options,
         )
-        self.cube_error = None
+        self.cube_error, self.cube_options = None, ()
         self.game.turns.append(turn)
 
     def marked(self, player: int, moves: tuple[Move, ...], end: bytes) -> tuple[Move, ...]:

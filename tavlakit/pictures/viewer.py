@@ -32,6 +32,7 @@ from ..engine.numbering import Numbering, NumberingLike
 from ..engine.play import Play
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..formats.sgf import GNUBG
 from ..i18n import N_, _, language, ngettext
 from ..record.match import Game, Match, Turn
 from ..record.problem import Problem, Reporter, counts_text, worst
@@ -387,7 +388,8 @@ def _analysis_text(frame: Frame) -> str:
 def _recorded_text(turn: Turn, unit: str) -> str:
     """What the record's own analyser wrote of a turn, saying whose it is:
     ``XG: error 0.056; best play 24/23 23/22(2) · luck -0.035 (XG Roller++)``;
-    cube options as written, in ``unit`` (gnubg's: MWC in a match)."""
+    cube options as written, in ``unit`` for gnubg's (MWC in a match), in
+    EMG for XG's (normalised to the cube, as XG writes them)."""
     found = turn.analysis
     if found is None:
         return ""
@@ -395,10 +397,10 @@ def _recorded_text(turn: Turn, unit: str) -> str:
     if found.cube_error:
         parts.append(_("no double: error {error:.3f}").format(error=found.cube_error))
     options = found.cube_options or (found.candidates if turn.kind != "roll" and found.error is None else ())
-    if len(options) == 2:
+    if len(options) >= 2:
         parts.append(
             _("no double {no_double:.3f}, double/take {take:.3f} {unit}").format(
-                no_double=options[0].equity, take=options[1].equity, unit=unit
+                no_double=options[0].equity, take=options[1].equity, unit=unit if found.program == GNUBG else "EMG"
             )
         )
     if found.error is not None:

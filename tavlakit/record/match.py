@@ -98,9 +98,9 @@ class RecordedAnalysis(NamedTuple):
     played: int | None = None
     """The index in :attr:`candidates` of the play written (``None``: not among them)."""
     cube_options: Sequence[Candidate] = ()
-    """For a roll: the cube options weighed before it, ``no double`` and
-    ``double/take`` (gnubg's SGF keeps them with the roll; XG gives only
-    :attr:`cube_error`)."""
+    """For a roll: the cube options weighed before it when the roller did
+    not double: ``no double`` and ``double/take`` (gnubg's SGF keeps them
+    with the roll), then ``double/pass`` (XG's files hold all three)."""
 
 
 @dataclass
