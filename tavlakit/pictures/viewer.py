@@ -32,9 +32,8 @@ from ..engine.numbering import Numbering, NumberingLike
 from ..engine.play import Play
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..formats.sgf import GNUBG
 from ..i18n import N_, _, language, ngettext
-from ..record.match import Game, Match, Turn
+from ..record.match import GNUBG, Game, Match, Turn
 from ..record.problem import Problem, Reporter, counts_text, worst
 from ..replay.walker import ReplayedGame, Step, default_rules, replay, report_unmarked_hits
 from . import svg
