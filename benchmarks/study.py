@@ -201,7 +201,7 @@ def mistakes_benchmark(match: Path, repeat: int, ply: int) -> None:
         )
         print(f"mistakes of {match.name} at {ply} ply:", flush=True)
         print(f"  tavlakit mistakes MATCH -o PAGE --anki DECK: {wall:.2f} s ({cpu:.2f} s CPU), start-up included")
-        w1, c1, analysis = timed(lambda: tk.analysis.analyse(match, luck=False, statistics=True, ply=ply), repeat)
+        w1, c1, analysis = timed(lambda: tk.analysis.analyse(match, luck=False, statistics=True, level=ply), repeat)
         w2, c2, found = timed(lambda: analysis.mistakes(top=20), repeat)
         w3, c3, _ = timed(lambda: study.page(found), repeat)
         w4, c4, _ = timed(lambda: anki.deck(found, deck), repeat)

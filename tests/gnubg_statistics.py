@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import json
 import os
 import re
@@ -122,7 +121,8 @@ def parse_statistics(text: str) -> tuple[tuple[str, str], dict[str, tuple[float,
     figures: dict[str, tuple[float, float]] = {}
     section = ""
     for line in text[start:].splitlines():
-        label, cells = line[:40].strip(), (line[41:65], line[65:])
+        # (a money session's lines say "Points" where a match's say "MWC")
+        label, cells = line[:40].strip().replace("(Points)", "(MWC)"), (line[41:65], line[65:])
         if players is None:
             players = (cells[0].strip(), cells[1].strip())
         elif label in SECTIONS:
@@ -161,8 +161,9 @@ def gnubg_statistics(
     if not out.exists():
         raise AssertionError(f"gnubg did not analyse {mat}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
     players, figures = parse_statistics(run.stdout)
-    shown = run.stdout[run.stdout.index("Analysis will be performed") :].splitlines()
-    settings = "\n".join([shown[0], *itertools.takewhile(lambda line: line.startswith(" "), shown[1:])])
+    start = run.stdout.index("Analysis will be performed")
+    luck = run.stdout.index("Luck analysis:", start)
+    settings = run.stdout[start : run.stdout.index("Noiseless evaluations.", luck) + len("Noiseless evaluations.")]
     return GnubgStatistics(players, figures, json.loads(out.read_text())["cpu"], settings)
 
 
@@ -176,11 +177,15 @@ class Record:
 
 
 def read_record(path: Path) -> Record:
-    """The record as tavlakit reads it, with the rules ``stats`` would use."""
+    """The record as tavlakit reads it, with the rules ``stats`` would use;
+    ``FILE#N``: its first N games only (a long money session cut short)."""
     import tavlakit as tk
     from tavlakit.replay.walker import default_rules
 
-    match = tk.read_match(path)
+    name, _, games = str(path).partition("#")
+    match = tk.read_match(name)
+    if games:
+        match.games = match.games[: int(games)]
     rules = default_rules(match)
     if match.tags.get("CubeLimit") == "1":  # a session played without the cube (the raccoon harness's)
         rules = rules.replace(cube=False)
@@ -252,8 +257,10 @@ def agreement_rows(record: Record, theirs: GnubgStatistics, ours: Any) -> Iterat
 CHECKS = ("checker_error_emg_ok", "cube_error_emg_ok", "luck_emg_ok", "marks_ok", "rate_ok", "all_ok")
 
 
-def tavlakit_statistics(record: Record, ply: int = 2) -> Any:
-    """tavlakit's statistics frame of the record at ``ply`` plies."""
+def tavlakit_statistics(record: Record, level: str | None = None) -> Any:
+    """tavlakit's statistics frame of the record at ``level`` (default: tavlakit's default)."""
     from tavlakit.analysis.statistics import statistics_frame
 
-    return statistics_frame([record.match], record.rules, ply=ply)
+    if level is None:
+        return statistics_frame([record.match], record.rules)
+    return statistics_frame([record.match], record.rules, level=level)

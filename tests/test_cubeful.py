@@ -120,7 +120,7 @@ def test_one_ply_cube_decisions_near_gnubgs(gnubg_bin: Path, tmp_path: Path) -> 
     found = ask_gnubg_cube(
         gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path, plies=1
     )
-    search = Search(Rules.preset("backgammon"), ply=1)
+    search = Search(Rules.preset("backgammon"), level=1)
     diffs = []
     for (pid, spec), answer in zip(jobs, found):
         if answer["class"] in (4, 5):
@@ -148,7 +148,7 @@ def test_two_ply_cube_decisions_near_gnubgs_and_nearer_than_one_ply(gnubg_bin: P
     found = ask_gnubg_cube(
         gnubg_bin, [[pid, [*spec[:4], list(spec[4]), spec[5]]] for pid, spec in jobs], tmp_path, plies=2
     )
-    searches = {plies: Search(Rules.preset("backgammon"), ply=plies) for plies in (1, 2)}
+    searches = {plies: Search(Rules.preset("backgammon"), level=plies) for plies in (1, 2)}
     diffs: dict[int, list[float]] = {1: [], 2: []}
     for (pid, spec), answer in zip(jobs, found):
         if answer["class"] in (4, 5):

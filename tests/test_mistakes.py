@@ -32,7 +32,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def fibs() -> tk.analysis.Analysis:
-    return tk.analysis.analyse(FIBS, luck=False, statistics=True)
+    return tk.analysis.analyse(FIBS, luck=False, statistics=True, level="expert")
 
 
 def largest(analysis: tk.analysis.Analysis, name: str, top: int) -> pd.DataFrame:
@@ -109,7 +109,7 @@ def test_the_candidates_are_gnubgs_hint(gnubg_bin: Path, gnubg_wd: Path, tmp_pat
     from tavlakit.evaluation.net import use_net
 
     try:
-        analysis = tk.analysis.analyse(FIBS, luck=False, statistics=True, net=gnubg_wd)
+        analysis = tk.analysis.analyse(FIBS, luck=False, statistics=True, net=gnubg_wd, level="expert")
         found = analysis.mistakes(top=30)
     finally:
         use_net(None)
@@ -185,7 +185,7 @@ def test_the_anki_deck_has_one_note_per_mistake(fibs: tk.analysis.Analysis, tmp_
 def test_tavla_mistakes_in_turkish(tmp_path: Path) -> None:
     """Tavla has no cube: only plays, no cube on the boards, Tavla's match
     winning chances; the page and the deck speak Turkish."""
-    analysis = tk.analysis.analyse(TAVLA, luck=False, statistics=True)
+    analysis = tk.analysis.analyse(TAVLA, luck=False, statistics=True, level="expert")
     found = analysis.mistakes(player="Ayşe", top=6)
     assert len(found) == 6 and {m.kind for m in found} == {"roll"}
     decisions = analysis.decisions.set_index(["path", "game", "turn", "kind"])
@@ -219,7 +219,10 @@ def test_cli_mistakes_writes_the_page_and_the_deck(tmp_path: Path) -> None:
     page, deck = tmp_path / "m.html", tmp_path / "m.apkg"
     run = runner.invoke(
         app,
-        ["mistakes", str(FIBS), "--player", "nori", "--top", "5", "-o", str(page), "--anki", str(deck), "-j", "1"],
+        [
+            *("mistakes", str(FIBS), "--player", "nori", "--top", "5", "--level", "expert"),
+            *("-o", str(page), "--anki", str(deck), "-j", "1"),
+        ],
     )
     assert run.exit_code == 0, run.output
     assert "5 mistakes" in run.output and "0-ply" in run.output
@@ -235,7 +238,9 @@ def test_cli_mistakes_writes_the_page_and_the_deck(tmp_path: Path) -> None:
     ],
 )
 def test_cli_mistakes_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
-    run = runner.invoke(app, ["mistakes", str(FIBS), "-o", str(tmp_path / "m.html"), "-j", "1", *args])
+    run = runner.invoke(
+        app, ["mistakes", str(FIBS), "-o", str(tmp_path / "m.html"), "-j", "1", "--level", "expert", *args]
+    )
     assert run.exit_code == 2
     assert message in run.output and "Traceback" not in run.output
     assert not (tmp_path / "m.html").exists()
@@ -246,7 +251,7 @@ def test_cli_mistakes_unreadable_inputs_and_outputs(tmp_path: Path) -> None:
     junk.write_bytes(bytes(range(256)))
     run = runner.invoke(app, ["mistakes", str(junk), "-o", str(tmp_path / "m.html"), "-j", "1"])
     assert run.exit_code == 2 and "junk.mat" in run.output
-    run = runner.invoke(app, ["mistakes", str(FIBS), "-o", str(tmp_path / "no" / "m.html"), "-j", "1"])
+    run = runner.invoke(app, ["mistakes", str(FIBS), "-o", str(tmp_path / "no" / "m.html"), "-j", "1", "--level", "0"])
     assert run.exit_code == 2 and "cannot write" in run.output and "Traceback" not in run.output
 
 
@@ -262,7 +267,7 @@ def test_cli_mistakes_writes_what_it_read_and_says_what_it_could_not(tmp_path: P
     (folder / "good.txt").write_bytes(FIBS.read_bytes())
     (folder / "binary.mat").write_bytes(bytes(range(256)) * 4)
     (folder / "empty.mat").write_bytes(b"")
-    run = runner.invoke(app, ["mistakes", str(folder), "-o", str(tmp_path / "m.html"), "-j", "1"])
+    run = runner.invoke(app, ["mistakes", str(folder), "-o", str(tmp_path / "m.html"), "-j", "1", "--ply", "0"])
     assert run.exit_code == 2
     assert sum(str(folder / name) in run.output for name in ("binary.mat", "empty.mat")) == 2
     assert (tmp_path / "m.html").read_text(encoding="utf-8").count("<section class='mistake'") == 20

@@ -76,10 +76,12 @@ def test_what_is_not_weights_is_said(gnubg_wd: Path, tmp_path: Path, own_net_aft
 def test_stats_net_option(gnubg_wd: Path, own_net_after: None) -> None:
     runner = CliRunner()
     record = str(STATS / "match-3p-31.mat")
-    bad = runner.invoke(app, ["stats", "--by", "match", "--net", record, record])
+    bad = runner.invoke(app, ["stats", "--by", "match", "--level", "expert", "--net", record, record])
     assert bad.exit_code == 2 and "not neural-net weights" in bad.output
-    own = runner.invoke(app, ["stats", "--by", "match", "--json", record])
-    theirs = runner.invoke(app, ["stats", "--by", "match", "--json", "--net", str(gnubg_wd), record])
+    own = runner.invoke(app, ["stats", "--by", "match", "--level", "expert", "--json", record])
+    theirs = runner.invoke(
+        app, ["stats", "--by", "match", "--level", "expert", "--json", "--net", str(gnubg_wd), record]
+    )
     assert own.exit_code == theirs.exit_code == 0
     assert own.output != theirs.output  # another net: other equities
 
@@ -92,7 +94,7 @@ def test_show_net_option(gnubg_wd: Path, tmp_path: Path, own_net_after: None) ->
     pages = {}
     for name, extra in (("own", []), ("gnubg", ["--net", str(gnubg_wd)])):
         page = tmp_path / f"{name}.html"
-        result = runner.invoke(app, ["show", "--analyse", *extra, "-o", str(page), record])
+        result = runner.invoke(app, ["show", "--analyse", "--level", "expert", *extra, "-o", str(page), record])
         assert result.exit_code == 0, result.output
         pages[name] = page.read_text(encoding="utf-8")
     assert pages["own"] != pages["gnubg"]  # the same match, luck and errors from another net

@@ -67,8 +67,8 @@ def test_gnubgs_totals_beside_xgs_and_ours(xg_dir: Path) -> None:
     """The same match analysed by gnubg (the SGF), XG (the .xg) and tavlakit
     (0 ply): the checker errors are one story (XG's own file against gnubg's:
     within 10%)."""
-    sgf = statistics_frame([tk.read_match(xg_dir / "test.sgf")])
-    xg = statistics_frame([tk.read_match(xg_dir / "test.xg")])
+    sgf = statistics_frame([tk.read_match(xg_dir / "test.sgf")], level="expert")
+    xg = statistics_frame([tk.read_match(xg_dir / "test.xg")], level="expert")
     for side in (0, 1):
         g, x = (f[(f["scope"] == "match") & (f["side"] == side)].iloc[0] for f in (sgf, xg))
         assert g["recorded_by"] == "gnubg" and x["recorded_by"] == "XG"
@@ -89,7 +89,7 @@ def test_gnubgs_recorded_totals_are_its_own_statistics(analysed_by_gnubg: dict[s
     for name, cube in RECORDS.items():
         rules = Rules.preset("backgammon").replace(cube=cube)
         sgf = analysed_by_gnubg[name]
-        frame = statistics_frame([tk.read_match(sgf)], rules)
+        frame = statistics_frame([tk.read_match(sgf)], rules, level="expert")
         theirs = json.loads(Path(f"{sgf}.stats.json").read_text(encoding="utf-8"))
         for side, column in ((0, "X"), (1, "O")):
             row = frame[(frame["scope"] == "match") & (frame["side"] == side)].iloc[0]

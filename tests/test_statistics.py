@@ -40,7 +40,7 @@ def rules_of(name: str) -> Rules:
 def frames() -> dict[str, tuple[pd.DataFrame, dict]]:
     out = {}
     for name in RECORDS:
-        frame = statistics_frame([tk.read_match(DATA / f"{name}.mat")], rules_of(name))
+        frame = statistics_frame([tk.read_match(DATA / f"{name}.mat")], rules_of(name), level="expert")
         out[name] = (frame, json.loads((DATA / f"{name}.json").read_text()))
     return out
 
@@ -62,7 +62,7 @@ def frames_gnubg_weights(gnubg_wd: Path) -> dict[str, tuple[pd.DataFrame, dict]]
     try:
         return {
             name: (
-                statistics_frame([tk.read_match(DATA / f"{name}.mat")], rules_of(name)),
+                statistics_frame([tk.read_match(DATA / f"{name}.mat")], rules_of(name), level="expert"),
                 json.loads((DATA / f"{name}.json").read_text()),
             )
             for name in RECORDS
@@ -79,7 +79,7 @@ def test_with_gnubgs_own_weights_every_figure_is_gnubgs(frames_gnubg_weights: di
 @pytest.mark.parametrize("name", ["ply1-match-5p-52", "ply1-money-cube-15"])
 def test_one_ply_agrees_with_gnubgs_one_ply(name: str) -> None:
     """gnubg's analysis at 1 ply (luck stays 0 ply in gnubg) against ours at 1 ply."""
-    frame = statistics_frame([tk.read_match(DATA / f"{name}.mat")], Rules.preset("backgammon"), ply=1)
+    frame = statistics_frame([tk.read_match(DATA / f"{name}.mat")], Rules.preset("backgammon"), level=1)
     check_against_gnubg(frame, json.loads((DATA / f"{name}.json").read_text()))
 
 
@@ -96,7 +96,9 @@ def test_live_gnubg(gnubg_bin: Path, gnubg_wd: Path, tmp_path: Path) -> None:
         use_net(net)
         try:
             for name in ("live-3p", "live-money"):
-                frame = statistics_frame([tk.read_match(tmp_path / f"{name}.mat")], Rules.preset("backgammon"))
+                frame = statistics_frame(
+                    [tk.read_match(tmp_path / f"{name}.mat")], Rules.preset("backgammon"), level="expert"
+                )
                 check_against_gnubg(frame, json.loads((tmp_path / f"{name}.json").read_text()), exact=net is not None)
         finally:
             use_net(None)
@@ -166,7 +168,7 @@ def test_rolls_and_plays_one_by_one() -> None:
     name = "match-5p-52"
     reference = json.loads((DATA / f"{name}.json").read_text())
     match = tk.read_match(DATA / f"{name}.mat")
-    judge = Judge(rules_of(name))
+    judge = Judge(rules_of(name), level="expert")
     luck, error = [], []
     for rg, game in zip(replay(match, judge.rules), reference["games"]):
         ours = [j for j in judge.game(match, rg) if j.kind == "roll"]
@@ -189,15 +191,15 @@ def test_rolls_and_plays_one_by_one() -> None:
 def test_overall_rows_sum_the_matches(frames: dict) -> None:
     frame, _ = frames["match-3p-31"]
     both = pd.concat([frame, frames["match-5p-52"][0]])
-    overall = statistics_frame([tk.read_match(DATA / "match-3p-31.mat"), tk.read_match(DATA / "match-5p-52.mat")])
+    overall = statistics_frame(
+        [tk.read_match(DATA / "match-3p-31.mat"), tk.read_match(DATA / "match-5p-52.mat")], level="expert"
+    )
     alpha = overall[(overall["scope"] == "overall") & (overall["player"] == "Alpha")].iloc[0]
     per = both[(both["scope"] == "match") & (both["player"] == "Alpha")]
     assert alpha["unforced_moves"] == per["unforced_moves"].sum()
     assert alpha["checker_error_emg"] == pytest.approx(per["checker_error_emg"].sum())
     assert alpha["pr"] == pytest.approx(
-        500
-        * (per["checker_error_emg"].sum() + per["cube_error_emg"].sum())
-        / (per["unforced_moves"].sum() + per["close_cube_decisions"].sum())
+        500 * (per["checker_error_emg"].sum() + per["cube_error_emg"].sum()) / per["pr_decisions"].sum()
     )
 
 
@@ -208,7 +210,7 @@ def test_cube_decisions_one_by_one() -> None:
 
     name = "match-7p-73"
     reference = json.loads((DATA / f"{name}.json").read_text())
-    frame = decisions_frame(tk.read_match(DATA / f"{name}.mat"))
+    frame = decisions_frame(tk.read_match(DATA / f"{name}.mat"), level="expert")
     ours = frame[frame["kind"].isin(["no double", "double"])]
     theirs = [
         a["analysis"]
@@ -265,7 +267,7 @@ def test_a_games_plays_are_scored_once_each_and_alike_where_they_meet_again() ->
 
 
 def test_a_full_cache_is_emptied_without_losing_the_rolls_at_hand() -> None:
-    judge, fresh = Judge(Rules.preset("backgammon")), Judge(Rules.preset("backgammon"))
+    judge, fresh = Judge(Rules.preset("backgammon"), level="expert"), Judge(Rules.preset("backgammon"), level="expert")
     match = tk.read_match(DATA / "match-3p-31.mat")
     judge.search._scores.update({(i, i): None for i in range(2_001)})  # type: ignore[misc]
     rolls = [j for rg in replay(match, judge.rules) for j in judge.game(match, rg) if j.kind == "roll"]

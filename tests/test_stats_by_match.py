@@ -37,7 +37,7 @@ def line(output: str, label: str) -> list[str]:
 
 
 def test_layout_shows_gnubgs_own_counts() -> None:
-    result = run("stats", "--by", "match", STATS / "match-3p-31.mat")
+    result = run("stats", "--by", "match", "--level", "expert", STATS / "match-3p-31.mat")
     assert result.exit_code == 0, result.output
     reference = json.loads((STATS / "match-3p-31.json").read_text())["stats"]
     for section in ("Checker play", "Luck", "Cube", "Overall"):
@@ -47,16 +47,20 @@ def test_layout_shows_gnubgs_own_counts() -> None:
     assert line(result.output, "Actual result") == ["-50.00%", "+50.00%"]
     assert max(len(row) for row in result.output.splitlines()) <= 80
     # what judged it: the net and the match equity table (gnubg 1.07's default, by the name its file gives)
-    assert "Evaluated at 0 ply with gnubg-nn's own weights" in result.output.splitlines()
+    assert "Evaluated at expert (0 ply) with gnubg-nn's own weights" in result.output.splitlines()
     assert "Match equity table: Kazaross XG2 25 point MET" in result.output.splitlines()
     assert "Tavla" not in result.output
-    money = run("stats", "--by", "match", STATS / "money-cube-15.mat")  # a money session: no table
-    assert money.exit_code == 0 and "Match equity table" not in money.output and "Evaluated at 0 ply" in money.output
+    money = run("stats", "--by", "match", "--level", "expert", STATS / "money-cube-15.mat")  # a money session: no table
+    assert (
+        money.exit_code == 0
+        and "Match equity table" not in money.output
+        and "Evaluated at expert (0 ply)" in money.output
+    )
 
 
 def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
     out = tmp_path / "stats.csv"
-    result = run("stats", "--by", "match", "--json", "--csv", out, STATS / "match-3p-31.mat")
+    result = run("stats", "--by", "match", "--level", "expert", "--json", "--csv", out, STATS / "match-3p-31.mat")
     assert result.exit_code == 0, result.output
     rows = [json.loads(row) for row in result.output.splitlines()]
     assert [(r["scope"], r["player"]) for r in rows] == [
@@ -72,8 +76,8 @@ def test_json_and_csv_give_the_frame(tmp_path: Path) -> None:
 
 def test_every_core_gives_the_same_frame() -> None:
     files = [STATS / "match-3p-31.mat", STATS / "money-cube-15.mat"]
-    one = run("stats", "--by", "match", "--json", "-j", 1, *files)
-    two = run("stats", "--by", "match", "--json", "-j", 2, *files)
+    one = run("stats", "--by", "match", "--level", "expert", "--json", "-j", 1, *files)
+    two = run("stats", "--by", "match", "--level", "expert", "--json", "-j", 2, *files)
     assert one.exit_code == two.exit_code == 0
     assert one.output == two.output and len(one.output.splitlines()) == 6
 
@@ -83,18 +87,18 @@ def test_another_match_equity_table(tmp_path: Path) -> None:
     if not woolsey.exists():
         pytest.skip("gnubg's woolsey.xml is not installed")
     match = tk.read_match(STATS / "match-3p-31.mat")
-    default = statistics_frame([match])
-    other = statistics_frame([match], met=load_met(woolsey))
+    default = statistics_frame([match], level="expert")
+    other = statistics_frame([match], met=load_met(woolsey), level="expert")
     # another table: other MWC, the same counts
     assert (default["unforced_moves"] == other["unforced_moves"]).all()
     assert not (default["checker_error_mwc"] == other["checker_error_mwc"]).all()
-    result = run("stats", "--by", "match", "--met", woolsey, STATS / "match-3p-31.mat")
+    result = run("stats", "--by", "match", "--level", "expert", "--met", woolsey, STATS / "match-3p-31.mat")
     assert result.exit_code == 0
     name = ElementTree.parse(woolsey).findtext("info/name")
     assert name and f"Match equity table: {name.strip()}" in result.output.splitlines()
     bad = tmp_path / "bad.xml"
     bad.write_text("<met><oops>")
-    result = run("stats", "--by", "match", "--met", bad, STATS / "match-3p-31.mat")
+    result = run("stats", "--by", "match", "--level", "expert", "--met", bad, STATS / "match-3p-31.mat")
     assert result.exit_code == 2 and "bad.xml: not a match equity table" in words(result.output)
     result = run("stats", "--by", "match", "--ply", 3, STATS / "match-3p-31.mat")
     assert result.exit_code == 2 and "only 0-, 1- and 2-ply" in words(result.output)
@@ -105,20 +109,20 @@ def test_cube_actions_against_the_rules_are_listed_not_judged() -> None:
     game = match.games[0]
     player = game.turns[5].player
     game.turns.insert(6, Turn(1 - player, "take"))  # a take with no double before it
-    frame = statistics_frame([match])
+    frame = statistics_frame([match], level="expert")
     row = frame[(frame["scope"] == "match") & (frame["side"] == 1 - player)].iloc[0]
     assert row["unjudged"] >= 1
     first = frame.attrs["unjudged"][0]
     assert (first["game"], first["kind"], first["reason"]) == (1, "take", "no double to answer")
     # the rest is judged as before: the plays of both players are all counted
-    clean = statistics_frame([tk.read_match(STATS / "match-5p-52.mat")])
+    clean = statistics_frame([tk.read_match(STATS / "match-5p-52.mat")], level="expert")
     assert frame["total_moves"].tolist() == clean["total_moves"].tolist()
 
 
 def test_a_tavla_match_in_tavla_mwc() -> None:
     match = tk.read_match(REPO / "samples" / "tavla-t000.mat")
     rules = Rules.preset("tavla")
-    frame = statistics_frame([match], rules)
+    frame = statistics_frame([match], rules, level="expert")
     rows = frame[frame["scope"] == "match"]
     assert (rows["cube_decisions"] == 0).all()
     met = tavla_met(rules)
@@ -127,14 +131,23 @@ def test_a_tavla_match_in_tavla_mwc() -> None:
     # the games' MWC changes add up to the match won: +50% for the winner
     assert rows.iloc[winner]["actual_result"] == pytest.approx(1 - met.away(match.length, match.length))
     assert rows["luck_mwc"].abs().sum() > 0
-    result = run("stats", "--by", "match", "--rules", "tavla-outside-home", REPO / "samples" / "tavla-t000.mat")
+    result = run(
+        "stats",
+        "--by",
+        "match",
+        "--level",
+        "expert",
+        "--rules",
+        "tavla-outside-home",
+        REPO / "samples" / "tavla-t000.mat",
+    )
     assert result.exit_code == 0, result.output
     assert "stand in for mars" in result.output
     assert "tavlakit's own match equity table" in result.output and "Kazaross" not in result.output
 
 
 def test_turkish_labels() -> None:
-    result = run("--lang", "tr", "stats", "--by", "match", STATS / "match-3p-31.mat")
+    result = run("--lang", "tr", "stats", "--by", "match", "--level", "expert", STATS / "match-3p-31.mat")
     try:
         assert result.exit_code == 0, result.output
         lines = result.output.splitlines()
@@ -149,12 +162,12 @@ def test_turkish_labels() -> None:
 
 def test_analysis_statistics_and_decisions() -> None:
     path = STATS / "match-3p-31.mat"
-    result = tk.analysis.analyse([path], luck=False)
-    direct = statistics_frame([tk.read_match(path)])
+    result = tk.analysis.analyse([path], luck=False, level="expert")
+    direct = statistics_frame([tk.read_match(path)], level="expert")
     assert result.statistics["checker_error_emg"].tolist() == direct["checker_error_emg"].tolist()
     decisions = result.decisions
     assert set(decisions["kind"]) >= {"roll", "no double"}
-    streamed = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False, statistics=True)
+    streamed = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False, statistics=True, level="expert")
     assert streamed.statistics["pr"].tolist() == direct["pr"].tolist()
     with pytest.raises(ValueError, match="stream"):
         _ = tk.analysis.analyse(iter([tk.read_match(path)]), luck=False).statistics
@@ -163,11 +176,11 @@ def test_analysis_statistics_and_decisions() -> None:
 def test_unreadable_files_are_said_and_skipped(tmp_path: Path) -> None:
     junk = tmp_path / "junk.mat"
     junk.write_bytes(b"not a record\x00\x01")
-    result = run("stats", "--by", "match", junk, STATS / "match-3p-31.mat")
+    result = run("stats", "--by", "match", "--level", "expert", junk, STATS / "match-3p-31.mat")
     assert result.exit_code == 2  # an input nothing could be read from, as with --by player
     assert "junk.mat" in result.output and "encoding" in result.output
     assert "match-3p-31.mat: 3-point match" in result.output
-    result = run("stats", "--by", "match", junk)
+    result = run("stats", "--by", "match", "--level", "expert", junk)
     assert result.exit_code == 2 and "no game could be read" in result.output
 
 
@@ -190,7 +203,7 @@ def test_tavla_scores_a_backgammon_as_a_mars() -> None:
 def test_plays_frame_with_the_judged_cube() -> None:
     from tavlakit.analysis.decisions import join_decisions
 
-    result = tk.analysis.analyse([STATS / "match-7p-73.mat"])
+    result = tk.analysis.analyse([STATS / "match-7p-73.mat"], level="expert")
     joined = join_decisions(result.plays, result.decisions)
     assert len(joined) == len(result.plays) and (joined["kind"] == result.plays["kind"]).all()
     doubles = joined[joined["kind"] == "double"]
@@ -210,7 +223,7 @@ def test_a_match_beyond_the_tables_is_said_not_judged(tmp_path: Path) -> None:
         "  1) 31: 8/5 6/5                 42: 8/4 6/4\n      Wins 1 point\n",
         encoding="utf-8",
     )
-    result = run("stats", "--by", "match", long)
+    result = run("stats", "--by", "match", "--level", "expert", long)
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     assert result.output.count("not judged: a match longer than the match equity table's 64 points") == 2
@@ -218,7 +231,12 @@ def test_a_match_beyond_the_tables_is_said_not_judged(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("--by", "match", "--no-luck"), ("--by", "match", "--plot", "x.png"), ("--met", "x.xml"), ("--ply", "1")],
+    [
+        ("--by", "match", "--level", "expert", "--no-luck"),
+        ("--by", "match", "--level", "expert", "--plot", "x.png"),
+        ("--met", "x.xml"),
+        ("--ply", "1"),
+    ],
 )
 def test_options_that_do_not_go_with_by_are_usage_errors(args: tuple[str, ...]) -> None:
     result = run("stats", *args, STATS / "match-3p-31.mat")
@@ -235,7 +253,7 @@ def test_the_records_own_analysis_beside_ours(corpus_dir: Path) -> None:
     from tavlakit.i18n import set_language
 
     path = corpus_dir / "xg" / "test.xg"
-    frame = statistics_frame(tk.read_match(path))
+    frame = statistics_frame(tk.read_match(path), level="expert")
     rows = frame[frame["scope"] == "match"].sort_values("side")
     labels = {
         "en": ("XG's error total EMG", "Error total EMG (MWC)", "XG's luck total EMG", "Luck total EMG (MWC)"),
@@ -248,7 +266,7 @@ def test_the_records_own_analysis_beside_ours(corpus_dir: Path) -> None:
     }
     for lang, (error, our_error, luck, our_luck) in labels.items():
         try:
-            result = run("--lang", lang, "stats", "--by", "match", path)
+            result = run("--lang", lang, "stats", "--by", "match", "--level", "expert", path)
         finally:
             set_language("en")
         assert result.exit_code == 0, result.output
@@ -262,14 +280,14 @@ def test_the_records_own_analysis_beside_ours(corpus_dir: Path) -> None:
         assert cube == ["0.377", "0.284"]
         assert lines[lucks][len(luck) :].split() == [f"{v:.3f}" for v in rows["recorded_luck"]]
         assert max(len(row) for row in lines) <= 80
-    plain = run("stats", "--by", "match", corpus_dir / "xg" / "test.mat")
+    plain = run("stats", "--by", "match", "--level", "expert", corpus_dir / "xg" / "test.mat")
     assert plain.exit_code == 0, plain.output
     assert "XG's error" not in plain.output and "XG's luck" not in plain.output
 
 
 def test_luck_ratings_in_turkish_where_printed_and_gnubgs_words_as_data() -> None:
     record = STATS / "match-3p-31.mat"  # Alpha's luck is average, Bravo's good (gnubg's words)
-    for args in (("--by", "match"), ("--by", "player")):
+    for args in (("--by", "match", "--level", "expert"), ("--by", "player")):
         shown = run("stats", *args, "--lang", "tr", record)
         assert shown.exit_code == 0 and "Ortalama zarlar" in shown.output and "Zarlar iyi, dostum!" in shown.output
         assert "Average dice" not in shown.output

@@ -114,7 +114,7 @@ def test_analysis_luck_error_and_chart() -> None:
     """With analysis every judged roll has its luck; gnubg's own 0-ply plays
     are nearly all the best play by the same net; a chart per game."""
     match = read_match(DATA / "selfplay-3p-7.mat")
-    built = viewer.build(match, analyse=True)
+    built = viewer.build(match, analyse=True, level="expert")
     rolls = [f for gf in built.games for f in gf.frames if f.step is not None and f.step.turn.kind == "roll"]
     judged = [f for f in rolls if f.error is not None]
     forced = [closed_out(f.step.before) for f in rolls]  # type: ignore[union-attr]
@@ -177,7 +177,19 @@ def run(*args: object):  # type: ignore[no-untyped-def]
 
 def test_show_one_file(tmp_path: Path) -> None:
     out = tmp_path / "m.html"
-    result = run("show", DATA / "selfplay-5p-2.mat", "-o", out, "--game", 2, "--numbering", "absolute", "--analyse")
+    result = run(
+        "show",
+        DATA / "selfplay-5p-2.mat",
+        "-o",
+        out,
+        "--game",
+        2,
+        "--numbering",
+        "absolute",
+        "--analyse",
+        "--level",
+        "expert",
+    )
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert page.count('<svg class="chart"') == 3
@@ -268,7 +280,7 @@ def test_analysis_shows_each_cube_decision() -> None:
     came before says the right action, the error and the three equities
     (tavlakit.analysis.statistics, checked against gnubg in test_statistics.py)."""
     stats = Path(__file__).parent / "data" / "stats"
-    built = viewer.build(read_match(stats / "match-5p-52.mat"), analyse=True)
+    built = viewer.build(read_match(stats / "match-5p-52.mat"), analyse=True, level="expert")
     frames = [f for gf in built.games for f in gf.frames if f.step is not None]
     doubles = [f for f in frames if f.step.turn.kind == "double"]  # type: ignore[union-attr]
     assert doubles and all(f.cube and f.cube.startswith("Cube: double; right: ") for f in doubles)

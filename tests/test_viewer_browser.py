@@ -121,7 +121,7 @@ def test_problems_and_analysis_shown(browser: Any, tmp_path: Path) -> None:
     source = tmp_path / "bad.mat"
     source.write_text(bad, encoding="utf-8")
     page_file = tmp_path / "bad.html"
-    page_file.write_text(viewer.html(read_match(source), analyse=True), encoding="utf-8")
+    page_file.write_text(viewer.html(read_match(source), analyse=True, level="expert"), encoding="utf-8")
     watched = Watched(browser, page_file)
     page = watched.page
     flagged = page.locator(".game-pane:not([hidden]) .turn.error")
@@ -135,6 +135,8 @@ def test_problems_and_analysis_shown(browser: Any, tmp_path: Path) -> None:
     page.click("button.summary")  # and on to the one after it
     assert page.text_content(".problems") != message
     assert page.locator(".turn.current.error, .turn.current.warning").count() == 1
+    assert "not judged: a play or dice that are not legal" in str(page.text_content(".analysis"))
+    page.keyboard.press("ArrowRight")  # the next turn is judged again
     assert "Luck" in str(page.text_content(".analysis"))
     assert page.locator(".chart").count() == 2
     page.screenshot(path=str(tmp_path / "problem.png"))
@@ -147,21 +149,22 @@ def test_analysed_turn_and_chart_click(browser: Any, tmp_path: Path) -> None:
     chart jumps to a turn of that game. The screenshot is the README's
     picture (written to docs/viewer.png when TAVLAKIT_UPDATE_DOCS is set)."""
     page_file = tmp_path / "analysed.html"
-    page_file.write_text(viewer.html(read_match(DATA / "selfplay-7p-5.mat"), analyse=True), encoding="utf-8")
+    noisy = Path(__file__).parent / "data" / "stats" / "match-7p-73.mat"  # gnubg's self-play with noise: errors
+    page_file.write_text(viewer.html(read_match(noisy), analyse=True, level="expert"), encoding="utf-8")
     watched = Watched(browser, page_file)
     page = watched.page
-    for key in ["PageDown"] * 3 + ["ArrowRight"] * 35:  # game 4, Bravo's 63: 13/4
+    for key in ["PageDown"] + ["ArrowRight"] * 21:  # game 2, Bravo's 65: 13/8 7/1*
         page.keyboard.press(key)
-    assert str(page.text_content(".counter")).startswith("turn 35 ")
-    assert page.text_content(".turn-label") == "Bravo 63: 13/4"
-    assert str(page.text_content(".turn.current")).startswith("63: 13/4")
+    assert str(page.text_content(".counter")).startswith("turn 21 ")
+    assert page.text_content(".turn-label") == "Bravo 65: 13/8 7/1*"
+    assert str(page.text_content(".turn.current")).startswith("65: 13/8 7/1*")
     analysis = str(page.text_content(".analysis"))
-    assert analysis.startswith("Luck ") and "Error 0.0" in analysis and "best play" in analysis
+    assert analysis.startswith("Luck ") and "Error 0.048 ?!; best play 13/8 13/7" in analysis
     shot = tmp_path / "viewer.png"
     page.screenshot(path=str(shot))
     if os.environ.get("TAVLAKIT_UPDATE_DOCS"):
         (Path(__file__).resolve().parents[1] / "docs" / "viewer.png").write_bytes(shot.read_bytes())
-    box = page.locator('.chart[data-game="3"]').bounding_box()
+    box = page.locator('.chart[data-game="1"]').bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.4)
     turn = int(str(page.text_content(".counter")).split()[1])

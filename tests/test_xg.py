@@ -569,7 +569,7 @@ def test_statistics_show_xgs_totals_beside_ours(corpus_dir: Path) -> None:
     from tavlakit.analysis.statistics import statistics_frame
 
     match = tk.read_match(corpus_dir / "xg" / "match_with_comment.xg")
-    stats = statistics_frame(match)
+    stats = statistics_frame(match, level="expert")
     plays = tk.analysis.analyse(match, luck=False).plays
     rolls = plays[plays["kind"] == "roll"]
     for row in stats[stats["scope"] == "match"].itertuples():
@@ -584,7 +584,7 @@ def test_statistics_show_xgs_totals_beside_ours(corpus_dir: Path) -> None:
             if t.player == row.side and t.analysis is not None
         ]
         assert row.recorded_cube_error == pytest.approx(sum(cube)) and sum(cube) > 0.1
-    plain = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.mat"))
+    plain = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.mat"), level="expert")
     assert plain["recorded_checker_error"].isna().all() and plain["recorded_by"].isna().all()
     assert plain["recorded_cube_error"].isna().all()
 
@@ -600,7 +600,7 @@ def test_statistics_recorded_cube_error_of_test_xg(corpus_dir: Path) -> None:
     double/take -0.1710 against no double 0.1132 (0.2842)."""
     from tavlakit.analysis.statistics import statistics_frame
 
-    stats = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.xg"))
+    stats = statistics_frame(tk.read_match(corpus_dir / "xg" / "test.xg"), level="expert")
     rows = stats[stats["scope"] == "match"].set_index("side")
     expected = [0.0217 + 0.0061 + 0.1981 + 0.1508, 0.2842]
     assert rows["recorded_cube_error"].tolist() == pytest.approx(expected, abs=3e-4)

@@ -27,6 +27,7 @@ from ..collections.names import PlayerNames
 from ..collections.parallel import Progress, jobs_for, pmap
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..evaluation.levels import DEFAULT_LEVEL, LevelLike, level as as_level
 from ..evaluation.net import net_in_use, use_net
 from ..formats import find_records, open_games
 from ..i18n import _
@@ -87,21 +88,21 @@ def analyse_file(
     luck: bool = True,
     statistics: bool = False,
     met: Any = None,
-    ply: int = 0,
+    level: LevelLike = DEFAULT_LEVEL,
     net: str | None = None,
 ) -> FileAnalysis:
     """Read, replay and analyse one file; bad input (and a bug in tavlakit)
     is a located problem in the result, never an exception. ``statistics=True``
     judges each game in the same replay (``met``: a match equity table or
-    its path; ``ply``: 0, 1 or 2), as :func:`analyse`; ``net``: the weights
+    its path; ``level``: :mod:`~tavlakit.evaluation.levels`), as :func:`analyse`; ``net``: the weights
     to evaluate with (:func:`~tavlakit.evaluation.net.use_net`; None: gnubg-nn's own)."""
     source = str(path)
     use_net(net)
     judging = None
-    if statistics:  # (a wrong ply raises here, not as a problem of the file)
+    if statistics:  # (a wrong level raises here, not as a problem of the file)
         from .statistics import Judging
 
-        judging = Judging(met, ply)
+        judging = Judging(met, level)
     match, games = open_games(path)
     prints = Fingerprinter(match)
     try:
@@ -146,10 +147,12 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
     return isinstance(items, (list, tuple)) and bool(items) and all(isinstance(i, (str, Path)) for i in items)
 
 
-def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: bool = False) -> Analysis:
+def combine(
+    parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: bool = False, level: LevelLike = DEFAULT_LEVEL
+) -> Analysis:
     """One :class:`~tavlakit.analysis.frames.Analysis` of files analysed apart, in their order; see
     :func:`assemble`. ``statistics=True``: the files were analysed with
-    statistics, whose rows make the analysis' statistics and decisions."""
+    statistics (at ``level``), whose rows make the analysis' statistics and decisions."""
     builders = (Builder(frames.PLAY_COLUMNS), Builder(frames.GAME_COLUMNS))
     files = []
     twins = Twins()
@@ -176,7 +179,8 @@ def combine(parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: boo
             labels(path)
         for row in decisions:
             row["match"] = labels(row["path"])
-        result.set_judged(statistics_from_rows(rows, unjudged), decisions_from_rows(decisions))
+        key = as_level(level).key
+        result.set_judged(statistics_from_rows(rows, unjudged, key), decisions_from_rows(decisions, key))
     return result
 
 
@@ -222,7 +226,7 @@ def analyse(
     jobs: int | None = 1,
     statistics: bool = False,
     met: Any = None,
-    ply: int = 0,
+    level: LevelLike = DEFAULT_LEVEL,
     net: str | Path | None = None,
 ) -> Analysis:
     """Replay every match once and build the plays and games frames.
@@ -237,8 +241,10 @@ def analyse(
     ``statistics=True`` also judges every game in that one replay, as
     gnubg's ``analyse match`` does: :attr:`~tavlakit.analysis.frames.Analysis.statistics` and
     :attr:`~tavlakit.analysis.frames.Analysis.decisions` (with the match equity table ``met``, a
-    table or its path, default gnubg's; ``ply`` 0, 1 or 2). Without it they
-    are worked out on first use, which reads and replays everything again.
+    table or its path, default gnubg's; ``level``: how deep, default world
+    class, gnubg's own default analysis; ``"expert"``: 0 ply, fast:
+    :mod:`~tavlakit.evaluation.levels`). Without it they are worked out on
+    first use, which reads and replays everything again.
 
     ``net``: the weights to evaluate with from now on (:func:`~tavlakit.evaluation.net.use_net`:
     gnubg's ``gnubg.wd`` gives gnubg's own numbers); default the net in use.
@@ -246,8 +252,8 @@ def analyse(
     if net is not None:
         use_net(net)
     if not is_paths(matches):
-        return frames.analyse_matches(matches, rules, luck, statistics, met, ply)
-    return analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, ply=ply)
+        return frames.analyse_matches(matches, rules, luck, statistics, met, level)
+    return analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, level=level)
 
 
 def analyse_paths(
@@ -259,19 +265,19 @@ def analyse_paths(
     dedupe: bool = False,
     statistics: bool = False,
     met: Any = None,
-    ply: int = 0,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> Analysis:
     """:func:`analyse` of files and folders on
     ``jobs`` processes (``None``: every core; one when an input is a stream),
     each evaluating with the net in use here; ``progress(done, total)`` is
     told as the files are done."""
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
-    judged = {"statistics": True, "met": met, "ply": ply} if statistics else {}
+    judged = {"statistics": True, "met": met, "level": level} if statistics else {}
     parts = pmap(
         analyse_file, files, jobs_for(files, jobs), progress, rules=rules, luck=luck, net=net_in_use(), **judged
     )
-    result = combine(parts, dedupe, statistics)
-    result.source = frames.Source(paths, rules, met, ply, paths=True)  # (what to read again, to judge or study)
+    result = combine(parts, dedupe, statistics, level)
+    result.source = frames.Source(paths, rules, met, level, paths=True)  # (what to read again, to judge or study)
     return result
 
 

@@ -16,11 +16,8 @@ from typing import TypedDict
 
 import pandas as pd
 
-from ..engine.rules import Rules
-from ..evaluation.met import MatchEquityTable
 from ..record.match import Match
-from ..replay.walker import ReplayedGame
-from .judge import Judge, Judged
+from .judge import Judged
 
 #: The columns of the decisions frame.
 DECISION_COLUMNS = (
@@ -50,6 +47,7 @@ DECISION_COLUMNS = (
     "cube_error_mwc",
     "category",
     "close",
+    "pr_decision",
     "unjudged",
 )
 
@@ -84,6 +82,7 @@ class DecisionRow(TypedDict, total=False):
     cube_error_mwc: float
     category: str | None
     close: bool
+    pr_decision: bool
     unjudged: str
 
 
@@ -118,26 +117,18 @@ def decision_rows(match: Match, label: str, path: str, judged: Iterable[Judged])
                     cube_error_mwc=c.cube_error_mwc,
                     category=c.category,
                     close=c.close,
+                    pr_decision=c.pr_decision,
                 )
             )
         yield row
 
 
-def decisions_from_rows(rows: Sequence[DecisionRow]) -> pd.DataFrame:
-    """The decisions frame of decision rows (from one process or many)."""
-    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
-
-
-def cube_decisions(
-    match: Match, games: Iterable[ReplayedGame], rules: Rules, met: MatchEquityTable | None = None, ply: int = 0
-) -> pd.DataFrame:
-    """The cube decisions of the decisions frame for games already replayed
-    (the viewer's steps): nothing replays the match a second time, and the
-    rolls, whose luck and play the viewer has judged, are not judged again."""
-    judge = Judge(rules, met, ply)
-    path = match.source or "match-1"
-    rows = [row for rg in games for row in decision_rows(match, path, path, judge.game(match, rg, rolls=False))]
-    return decisions_from_rows(rows)
+def decisions_from_rows(rows: Sequence[DecisionRow], level: str | None = None) -> pd.DataFrame:
+    """The decisions frame of decision rows (from one process or many);
+    ``level``: the key of the level they were judged at (``attrs["level"]``)."""
+    frame = pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+    frame.attrs["level"] = level
+    return frame
 
 
 #: The columns :func:`join_decisions` adds to a plays frame: a roll's, then a cube decision's.
@@ -175,7 +166,6 @@ __all__ = [
     "DECISION_COLUMNS",
     "JOINED",
     "DecisionRow",
-    "cube_decisions",
     "decision_rows",
     "decisions_from_rows",
     "join_decisions",

@@ -37,6 +37,7 @@ from ..engine.play import Play
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..evaluation.equity import Evaluator
+from ..evaluation.levels import DEFAULT_LEVEL, LevelLike
 from ..i18n import _
 from ..record.match import Match
 from ..record.matchscore import first_absurd
@@ -136,7 +137,7 @@ class Analysis:
             matches: Any = read_matches(list(source))
         else:
             matches = list(source)
-        judging = judge_matches(matches, source.rules, source.met, source.ply)
+        judging = judge_matches(matches, source.rules, source.met, source.level)
         self._statistics, self._decisions = judging.statistics(), judging.decisions_frame()
 
 
@@ -357,7 +358,7 @@ def analyse_matches(
     luck: bool = True,
     statistics: bool = False,
     met: Any = None,
-    ply: int = 0,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> Analysis:
     """Replay every match once and build the plays and games frames.
 
@@ -366,14 +367,14 @@ def analyse_matches(
     takes paths too.) ``statistics=True`` also judges every game in the same
     replay: :attr:`Analysis.statistics` and :attr:`Analysis.decisions` (with
     the match equity table ``met``, a table or its path, default gnubg's,
-    at ``ply`` 0, 1 or 2); otherwise they are worked out on first use, by a
-    second replay.
+    at ``level``: :mod:`~tavlakit.evaluation.levels`, default world class);
+    otherwise they are worked out on first use, by a second replay.
     """
     judging = None
     if statistics:
         from .statistics import Judging
 
-        judging = Judging(met, ply)
+        judging = Judging(met, level)
     kept = matches if isinstance(matches, (Match, list, tuple)) else None
     plays, games = Builder(PLAY_COLUMNS), Builder(GAME_COLUMNS)
     problems: list[Problem] = []
@@ -381,7 +382,7 @@ def analyse_matches(
         plays.add(column_values(p, PLAY_COLUMNS))
         games.add(column_values(g, GAME_COLUMNS))
         problems.extend(trouble)
-    source = Source(kept, rules, met, ply) if kept is not None else None
+    source = Source(kept, rules, met, level) if kept is not None else None
     result = Analysis(plays.frame(), games.frame(), problems, source=source)
     if judging is not None:
         result.set_judged(judging.statistics(), judging.decisions_frame())
@@ -391,9 +392,11 @@ def analyse_matches(
 class Source(list[Any]):
     """The matches (or paths, ``paths=True``) of an analysis with the options to judge them by."""
 
-    def __init__(self, items: Any, rules: Rules | None, met: Any, ply: int = 0, paths: bool = False) -> None:
+    def __init__(
+        self, items: Any, rules: Rules | None, met: Any, level: LevelLike = DEFAULT_LEVEL, paths: bool = False
+    ) -> None:
         super().__init__([items] if isinstance(items, (str, Path, Match)) else items)
-        self.rules, self.met, self.ply, self.paths = rules, met, ply, paths
+        self.rules, self.met, self.level, self.paths = rules, met, level, paths
 
 
 def rows(

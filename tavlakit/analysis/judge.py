@@ -26,6 +26,7 @@ from ..engine.position import Position
 from ..engine.rules import Rules
 from ..evaluation.cubeful import CubeDecision, CubeState, eq2mwc, mwc_scale
 from ..evaluation.equity import Evaluator, Roll
+from ..evaluation.levels import DEFAULT_LEVEL, Level, LevelLike
 from ..evaluation.met import MAXSCORE, MatchEquityTable
 from ..evaluation.search import Search
 from ..i18n import N_
@@ -82,6 +83,9 @@ class RollJudgement:
     error_emg: float | None = None
     error_mwc: float | None = None
     mark: str | None = None
+    best: str | None = None
+    """The key of the best play's position at the level (:meth:`Position.position_key`
+    of the board after it, seen by the mover), when a play was made."""
 
 
 @dataclass(slots=True)
@@ -103,6 +107,8 @@ class CubeJudgement:
     category: CubeCategory | None
     close: bool
     """Whether gnubg counts it among the close (or actual) cube decisions."""
+    pr_decision: bool
+    """Whether XG's Performance Rating counts it as a decision (:func:`pr_decision`)."""
 
 
 @dataclass(slots=True)
@@ -141,6 +147,22 @@ def cube_error(d: CubeDecision, kind: CubeKind) -> tuple[float, CubeCategory | N
     return max(0.0, error), category
 
 
+#: XG counts a cube decision not to double in its Performance Rating when
+#: doubling would have cost less than this (EMG), or when it was an error.
+PR_CLOSE = 0.2
+
+
+def pr_decision(kind: CubeKind, error: float, no_double: float, double_take: float, double_pass: float) -> bool:
+    """Whether XG's Performance Rating counts a cube decision: every double,
+    take and pass; a no double only when it was an error or when doubling
+    would have cost less than :data:`PR_CLOSE` (equities for the doubler, EMG).
+
+    >>> pr_decision("no double", 0.0, 0.5, -0.1, 1.0), pr_decision("no double", 0.0, 0.5, 0.35, 1.0)
+    (False, True)
+    """
+    return kind != "no double" or error > 0.0 or no_double - min(double_take, double_pass) < PR_CLOSE
+
+
 def right_action(d: CubeDecision, kind: CubeKind) -> str:
     """The right action for the side deciding: the doubler's, or the taker's."""
     if kind in ("take", "pass"):
@@ -150,12 +172,16 @@ def right_action(d: CubeDecision, kind: CubeKind) -> str:
 
 class Judge:
     """Judges the turns of matches played under one set of rules, at the
-    depth of its :class:`~tavlakit.evaluation.search.Search` (``ply``)."""
+    level of its :class:`~tavlakit.evaluation.search.Search` (:mod:`~tavlakit.evaluation.levels`)."""
 
     def __init__(
-        self, rules: Rules, met: MatchEquityTable | None = None, ply: int = 0, ev: Evaluator | None = None
+        self,
+        rules: Rules,
+        met: MatchEquityTable | None = None,
+        level: LevelLike = DEFAULT_LEVEL,
+        ev: Evaluator | None = None,
     ) -> None:
-        self.search = Search(rules, met, ply, ev)
+        self.search = Search(rules, met, level, ev)
 
     @property
     def rules(self) -> Rules:
@@ -166,8 +192,8 @@ class Judge:
         return self.search.met
 
     @property
-    def ply(self) -> int:
-        return self.search.ply
+    def level(self) -> Level:
+        return self.search.level
 
     def state(self, match: Match, rg: ReplayedGame, player: int, value: int, owner: int | None) -> CubeState:
         """The cube state of ``player``'s turn in a game of ``match`` (cube ``value``, ``owner``)."""
@@ -216,7 +242,7 @@ class Judge:
         for step, state in zip(rg.steps, states):
             if not step.known or (step.turn.kind == "roll" and (step.dice is None or not step.legal)):
                 continue
-            if self.rules.cube and self.ply == 0 and step.turn.kind in ("roll", "double"):
+            if self.rules.cube and self.level.cube_plies == 0 and step.turn.kind in ("roll", "double"):
                 cubes.append((step.before, state))
             if rolls and step.turn.kind == "roll":
                 wanted.append((step.before, state))
@@ -236,16 +262,17 @@ class Judge:
             played = scores.value_of(key)
             if played is None:
                 played = search.played(step.after.flip(), state)
-            if self.ply and len(scores.keys) > 1:
-                best, played = search.deep_play(scores.ranked(), key, state)
+            if self.level.chequer_plies and len(scores.keys) > 1:
+                best, played, best_key = search.deep_play(scores.ranked(), key, state)
             else:
-                best = scores.best
+                best, best_key = scores.best, scores.keys[int(scores.values.argmax())]
             error = max(0.0, best - played)
-            judged.error_emg, judged.error_mwc, judged.mark, judged.moved = (
+            judged.error_emg, judged.error_mwc, judged.mark, judged.moved, judged.best = (
                 error,
                 error * scale,
                 skill_mark(error),
                 True,
+                best_key,
             )
         return Judged(game, step.index, step.player, "roll", roll=judged)
 
@@ -268,6 +295,7 @@ class Judge:
             cube_error_mwc=error * mwc_scale(state),
             category=category,
             close=kind != "no double" or d.close(),
+            pr_decision=pr_decision(kind, error, d.no_double, d.double_take, d.double_pass),
         )
         return Judged(game, turn, player, kind, cube=judged)
 
@@ -327,6 +355,7 @@ class _GameWalk:
 
 __all__ = [
     "ACTIONS",
+    "PR_CLOSE",
     "KINDS",
     "SKILL_LEVELS",
     "CubeJudgement",
@@ -334,6 +363,7 @@ __all__ = [
     "Judged",
     "RollJudgement",
     "cube_error",
+    "pr_decision",
     "right_action",
     "skill_mark",
 ]

@@ -284,7 +284,7 @@ def worst(
 def mistakes(analysis: Analysed, player: str | None = None, top: int | None = 20, min_error: float = 0.0) -> Mistakes:
     """The worst decisions of ``player`` (a name; None: both players), see
     :func:`worst`, each with its position and candidates at the level of the
-    analysis (``analyse(..., ply=...)``). The matches are read again (only
+    analysis (``analyse(..., level=...)``). The matches are read again (only
     those with a mistake) to find the positions: ``analysis`` must know
     its source (paths, or matches given as a list); a stream of matches
     cannot be."""
@@ -292,7 +292,7 @@ def mistakes(analysis: Analysed, player: str | None = None, top: int | None = 20
     if source is None:
         raise ValueError("the matches were a stream: analyse a list of matches or paths")
     chosen = worst(analysis.decisions, player, top, min_error)
-    judging = Judging(source.met, source.ply)
+    judging = Judging(source.met, source.level)
     found: dict[tuple[str, int, int, str], Mistake] = {}
     for path, rows in chosen.groupby("path", sort=False):
         match = _match(source, str(path))
@@ -359,7 +359,7 @@ def _mistake(match: Match, rules: Rules, judge: Judge, rg: ReplayedGame, step: S
         mark=skill_mark(float(row.error_emg)),
         played="",
         best="",
-        ply=judge.ply,
+        ply=judge.search.ply,
     )
     if kind == "roll":
         _plays(mistake, rules, judge, step, judge.state(match, rg, step.player, step.cube, step.owner))

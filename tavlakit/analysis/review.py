@@ -19,9 +19,9 @@ import pandas as pd
 
 from ..collections.parallel import Progress, jobs_for, pmap
 from ..engine.rules import Rules
+from ..evaluation.levels import DEFAULT_LEVEL, Level, LevelLike, level as as_level
 from ..evaluation.met import default_met, load_met
 from ..evaluation.net import net_in_use
-from ..evaluation.search import check_plies
 from ..i18n import _
 from ..record.problem import Problem
 from .collection import analyse_file
@@ -37,7 +37,8 @@ class Review:
     unjudged: list[UnjudgedTurn] = field(default_factory=list)
     unread: list[Problem] = field(default_factory=list)
     """For each file no game could be read from, its first error (or a note saying so)."""
-    ply: int = 0
+    level: Level = DEFAULT_LEVEL
+    """The analysis level the turns were judged at."""
     weights: str | None = None
     """The weights evaluated with (None: gnubg-nn's own)."""
     met: str | None = None
@@ -56,15 +57,16 @@ def review(
     rules: Rules | None = None,
     *,
     met: Path | None = None,
-    ply: int = 0,
+    level: LevelLike = DEFAULT_LEVEL,
     jobs: int | None = None,
     progress: Progress | None = None,
 ) -> Review:
     """gnubg's statistics of each match of ``files`` (``met``: a match
-    equity table's file, default gnubg's; ``ply``: 0, 1 or 2), one file per
-    process on ``jobs`` processes. A bad ``met`` or ``ply`` is a ValueError
-    (before any file is read); a bad file is one of :attr:`Review.unread`."""
-    check_plies(ply)
+    equity table's file, default gnubg's; ``level``: how deep, default world
+    class, :mod:`~tavlakit.evaluation.levels`), one file per process on
+    ``jobs`` processes. A bad ``met`` or ``level`` is a ValueError (before
+    any file is read); a bad file is one of :attr:`Review.unread`."""
+    judged = as_level(level)
     table = load_met(met) if met is not None else default_met()
     rows: list[PlayerStatistics] = []
     unjudged: list[UnjudgedTurn] = []
@@ -79,7 +81,7 @@ def review(
         luck=False,
         statistics=True,
         met=str(met) if met is not None else None,
-        ply=ply,
+        level=judged,
         net=weights,
     )
     for part in parts:
@@ -88,7 +90,7 @@ def review(
         if not part.statistics:  # no game could be read: the file's first error says why
             first = next((p for p in part.problems if p.severity == "error"), None)
             unread.append(first or Problem("empty", "error", _("no game could be read"), file=part.source))
-    review = Review(statistics_from_rows(rows, unjudged), unjudged, unread, ply, weights)
+    review = Review(statistics_from_rows(rows, unjudged, judged.key), unjudged, unread, judged, weights)
     _tables_used(review, rows, rules, met, table.name)
     return review
 

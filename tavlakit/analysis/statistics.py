@@ -30,15 +30,15 @@ import pandas as pd
 from ..engine.rules import Rules
 from ..evaluation.cubeful import CubeState, recorded_decision
 from ..evaluation.equity import Evaluator
+from ..evaluation.levels import DEFAULT_LEVEL, LevelLike, level as as_level
 from ..evaluation.met import MAXSCORE, MatchEquityTable, load_met
-from ..evaluation.search import check_plies
 from ..i18n import N_
-from ..record.match import GNUBG, Candidate, Match
+from ..record.match import GNUBG, XG, Candidate, Match, RecordedAnalysis
 from ..replay.jacoby import jacoby_used
 from ..replay.walker import ReplayedGame, default_rules, replay
 from .columns import Labels
 from .decisions import DecisionRow, decision_rows, decisions_from_rows
-from .judge import ACTIONS, CubeKind, Judge, Judged, cube_error
+from .judge import ACTIONS, CubeKind, Judge, Judged, cube_error, pr_decision
 from .luck import luck_rating
 
 #: gnubg's ratings of an error rate in EMG per decision (``arThrsRating``), best first.
@@ -63,7 +63,7 @@ CUBE_CATEGORIES = (
 )
 #: The record's own analyser's totals (XG's, in its unit: EMG), beside ours: NaN where the record
 #: holds none.
-RECORDED = ("recorded_checker_error", "recorded_cube_error", "recorded_luck")
+RECORDED = ("recorded_checker_error", "recorded_cube_error", "recorded_luck", "recorded_decisions")
 #: A column of :class:`PlayerTotals` per mark, per cube action.
 _MARK_COLUMNS = {"doubtful": "moves_doubtful", "bad": "moves_bad", "very bad": "moves_very_bad"}
 _LUCK_COLUMNS = {
@@ -104,6 +104,9 @@ class PlayerTotals:
     luck_mwc: float = 0.0
     cube_decisions: int = 0
     close_cube_decisions: int = 0
+    pr_decisions: int = 0
+    """The decisions XG's Performance Rating counts: unforced moves, and the
+    cube decisions :func:`~tavlakit.analysis.judge.pr_decision` says."""
     doubles: int = 0
     takes: int = 0
     passes: int = 0
@@ -124,6 +127,8 @@ class PlayerTotals:
     recorded_checker_error: float = math.nan
     recorded_cube_error: float = math.nan
     recorded_luck: float = math.nan
+    recorded_decisions: float = math.nan
+    """The decisions XG's Performance Rating counts, as the record's XG analysis tells them."""
     missed_doubles_below_cp_emg: float = 0.0
     missed_doubles_below_cp_mwc: float = 0.0
     missed_doubles_above_cp_emg: float = 0.0
@@ -147,6 +152,7 @@ class PlayerTotals:
             self.total_moves += roll.moved
             if roll.plays > 1 and roll.moved:
                 self.unforced_moves += 1
+                self.pr_decisions += 1
                 self.checker_error_emg += roll.error_emg or 0.0
                 self.checker_error_mwc += roll.error_mwc or 0.0
             if roll.mark:
@@ -159,6 +165,7 @@ class PlayerTotals:
         elif cube is not None:
             self.cube_decisions += 1
             self.close_cube_decisions += cube.close
+            self.pr_decisions += cube.pr_decision
             if judged.kind in _ACTION_COLUMNS:
                 self._count(_ACTION_COLUMNS[judged.kind])
             if cube.category:
@@ -181,7 +188,10 @@ class Rates:
     error_rate_memg: float
     snowie_error_rate: float
     pr: float
-    """XG's Performance Rating: the error in EMG per decision, times 500."""
+    """XG's Performance Rating: the error in EMG per decision XG counts
+    (:attr:`PlayerTotals.pr_decisions`), times 500."""
+    recorded_pr: float
+    """The same of the record's own XG analysis: XG's errors per decision XG counts, times 500."""
     checker_rating: str | None
     cube_rating: str | None
     overall_rating: str | None
@@ -204,7 +214,8 @@ class Rates:
         out = cls(
             error_rate_memg=1000.0 * total / decisions if decisions else nan,
             snowie_error_rate=1000.0 * total / moves if moves else nan,
-            pr=500.0 * total / decisions if decisions else nan,
+            pr=500.0 * total / totals.pr_decisions if totals.pr_decisions else nan,
+            recorded_pr=_recorded_pr(totals),
             checker_rating=rating(totals.checker_error_emg / unforced) if unforced else None,
             cube_rating=rating(totals.cube_error_emg / close) if close else None,
             overall_rating=rating(total / decisions) if decisions else None,
@@ -242,6 +253,8 @@ class PlayerStatistics:
     """A money session's Jacoby rule (None: a match, or no cube)."""
     jacoby_from: str | None
     """Where it came from: ``record``, ``results`` or ``gnubg`` (its default)."""
+    level: str | None
+    """The key of the analysis level (:mod:`~tavlakit.evaluation.levels`) the turns were judged at."""
     totals: PlayerTotals
     rates: Rates
 
@@ -268,6 +281,7 @@ STATISTICS_COLUMNS = (
     "luck_mwc",
     "cube_decisions",
     "close_cube_decisions",
+    "pr_decisions",
     "doubles",
     "takes",
     "passes",
@@ -277,6 +291,7 @@ STATISTICS_COLUMNS = (
     "error_rate_memg",
     "snowie_error_rate",
     "pr",
+    "recorded_pr",
     "actual_result",
     "luck_adjusted_result",
     "checker_rating",
@@ -326,7 +341,9 @@ def _recorded(per: dict[int, PlayerTotals], match: Match, rg: ReplayedGame, judg
     the equity each player's plays lost, the equity their cube actions lost
     (not doubling before a roll; a double, take, drop or beaver), and the
     luck of their rolls. gnubg's SGF keeps its cube options, not the errors:
-    they are worked out from them at the game's score, as gnubg does."""
+    they are worked out from them at the game's score, as gnubg does. XG's
+    analysis also says which decisions its Performance Rating counts
+    (:func:`_xg_decision`)."""
     doubled: tuple[Candidate, ...] = ()  # the options of the double being answered, and its state
     doubler: CubeState | None = None
     for step in rg.steps:
@@ -355,9 +372,30 @@ def _recorded(per: dict[int, PlayerTotals], match: Match, rg: ReplayedGame, judg
             if error is None and analysis.program == GNUBG and len(doubled) == 2 and doubler is not None:
                 error = _recorded_cube_error(doubled, ACTIONS[kind], doubler)
             values = (("recorded_cube_error", error),)
+        if analysis.program == XG:
+            values += (("recorded_decisions", _xg_decision(kind, analysis)),)
         for column, value in values:
             if value is not None and math.isfinite(value):  # (a reader's None is no figure; so is -inf)
                 mine.add_recorded(column, value)
+
+
+def _xg_decision(kind: str, analysis: RecordedAnalysis) -> float:
+    """How many decisions XG's Performance Rating counts in a turn XG
+    analysed: a play with more than one legal play to choose from (XG lists
+    its candidates), the decision not to double before it when it was an
+    error or close (:func:`~tavlakit.analysis.judge.pr_decision`, with XG's
+    own equities), each double, take, pass or beaver."""
+    if kind != "roll":
+        return float(analysis.error is not None)
+    count = float(analysis.error is not None and len(analysis.candidates) > 1)
+    error = analysis.cube_error
+    if error is not None:
+        options = analysis.cube_options
+        if len(options) == 3:
+            count += pr_decision("no double", error, *(option.equity for option in options))
+        else:
+            count += error > 0.0
+    return count
 
 
 def _recorded_cube_error(options: Sequence[Candidate], kind: CubeKind, state: CubeState) -> float:
@@ -380,6 +418,15 @@ def fibs_luck_difference(luck_adjusted: float, length: int) -> float:
     if not 0.0 < chance < 1.0:
         return math.nan
     return max(-2100.0, -2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0))
+
+
+def _recorded_pr(totals: PlayerTotals) -> float:
+    """XG's Performance Rating from the record's own XG analysis (NaN without one)."""
+    decisions = totals.recorded_decisions
+    if totals.recorded_by != XG or not decisions or math.isnan(decisions):
+        return math.nan
+    errors = [e for e in (totals.recorded_checker_error, totals.recorded_cube_error) if not math.isnan(e)]
+    return 500.0 * sum(errors) / decisions
 
 
 #: gnubg's rating offset of the error-based FIBS rating (a player without errors).
@@ -445,6 +492,7 @@ class Tally:
                     match.length or 0,
                     rules.name,
                     *self.jacoby,
+                    self.judge.level.key,
                     totals,
                     Rates.of(totals, length),
                 )
@@ -459,8 +507,8 @@ class Judging:
     equity table, or the path of one (workers load it once); default
     gnubg's (Tavla: its own)."""
 
-    def __init__(self, met: MatchEquityTable | str | Path | None = None, ply: int = 0) -> None:
-        self.ply = check_plies(ply)
+    def __init__(self, met: MatchEquityTable | str | Path | None = None, level: LevelLike = DEFAULT_LEVEL) -> None:
+        self.level = as_level(level)
         self.met = _load_met(str(met)) if isinstance(met, (str, Path)) else met
         self.judges: dict[Rules, Judge] = {}
         self.rows: list[PlayerStatistics] = []
@@ -476,7 +524,7 @@ class Judging:
         """The judge of matches played under ``rules`` (made the first time
         they come; ``ev``: the evaluator it is to share then)."""
         if rules not in self.judges:
-            self.judges[rules] = Judge(rules, self.met, self.ply, ev)
+            self.judges[rules] = Judge(rules, self.met, self.level, ev)
         return self.judges[rules]
 
     def keep(self, tally: Tally) -> None:
@@ -487,19 +535,22 @@ class Judging:
 
     def statistics(self) -> pd.DataFrame:
         """The statistics frame (:func:`statistics_frame`) of the matches kept."""
-        return statistics_from_rows(self.rows, self.unjudged)
+        return statistics_from_rows(self.rows, self.unjudged, self.level.key)
 
     def decisions_frame(self) -> pd.DataFrame:
         """The decisions frame (:func:`decisions_frame`) of the matches kept."""
-        return decisions_from_rows(self.decisions)
+        return decisions_from_rows(self.decisions, self.level.key)
 
 
 def judge_matches(
-    matches: Iterable[Match] | Match, rules: Rules | None, met: MatchEquityTable | str | Path | None, ply: int = 0
+    matches: Iterable[Match] | Match,
+    rules: Rules | None,
+    met: MatchEquityTable | str | Path | None,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> Judging:
     """Replay and judge each match on its own (:func:`tavlakit.analysis.collection.analyse`
     with ``statistics=True`` judges during the replay that builds its frames)."""
-    judging = Judging(met, ply)
+    judging = Judging(met, level)
     labels = Labels()
     for index, match in enumerate([matches] if isinstance(matches, Match) else matches):
         path = match.source or f"match-{index + 1}"
@@ -511,14 +562,20 @@ def judge_matches(
 
 
 def decisions_frame(
-    matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None, ply: int = 0
+    matches: Iterable[Match] | Match,
+    rules: Rules | None = None,
+    met: MatchEquityTable | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> pd.DataFrame:
-    """Every judged turn of ``matches``: the decisions frame (:mod:`.decisions`)."""
-    return judge_matches(matches, rules, met, ply).decisions_frame()
+    """Every judged turn of ``matches`` at ``level``: the decisions frame (:mod:`.decisions`)."""
+    return judge_matches(matches, rules, met, level).decisions_frame()
 
 
 def statistics_frame(
-    matches: Iterable[Match] | Match, rules: Rules | None = None, met: MatchEquityTable | None = None, ply: int = 0
+    matches: Iterable[Match] | Match,
+    rules: Rules | None = None,
+    met: MatchEquityTable | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> pd.DataFrame:
     """gnubg's statistics of each player: one row per player per match
     (``scope="match"``) and per player name over every match
@@ -533,19 +590,27 @@ def statistics_frame(
     listed with the reason in ``frame.attrs["unjudged"]``); ``recorded_*``:
     the record's own analyser's totals beside ours (``recorded_by``: whose,
     e.g. XG; the checker error as equity lost, the luck for the roller; NaN
-    where the record holds no analysis). ``ply=1`` or ``2``: plays
-    (those gnubg's move filter keeps) and cube decisions at 1 or 2 plies, luck at 0
-    ply as gnubg always judges it. The matches are replayed here for this
-    frame alone: ``tavlakit.analysis.analyse(..., statistics=True)`` gives it
-    from the replay that builds the plays and games frames."""
-    return judge_matches(matches, rules, met, ply).statistics()
+    where the record holds no analysis); ``level``: the analysis level's
+    key (:mod:`~tavlakit.evaluation.levels`), also in ``frame.attrs["level"]``.
+    ``level`` (default world class, gnubg's own default analysis: plays and
+    cube decisions at 2 plies; ``"expert"`` or ``0``: at 0 ply, fast): how
+    deep plays (those gnubg's move filter keeps) and cube decisions are
+    looked at; luck is judged at 0 ply, as gnubg judges it. The matches are
+    replayed here for this frame alone: ``tavlakit.analysis.analyse(...,
+    statistics=True)`` gives it from the replay that builds the plays and
+    games frames."""
+    return judge_matches(matches, rules, met, level).statistics()
 
 
-def statistics_from_rows(rows: Sequence[PlayerStatistics], unjudged: list[UnjudgedTurn]) -> pd.DataFrame:
+def statistics_from_rows(
+    rows: Sequence[PlayerStatistics], unjudged: list[UnjudgedTurn], level: str | None = None
+) -> pd.DataFrame:
     """The statistics frame of per-match rows (from one process or many):
-    short match labels over the whole collection, and the overall rows."""
+    short match labels over the whole collection, and the overall rows;
+    ``level``: the key of the level they were judged at (``attrs["level"]``)."""
     frame = pd.DataFrame([row.record() for row in rows])
     frame.attrs["unjudged"] = unjudged
+    frame.attrs["level"] = level
     if frame.empty:
         return frame
     labels = Labels()
@@ -559,12 +624,20 @@ def statistics_from_rows(rows: Sequence[PlayerStatistics], unjudged: list[Unjudg
         )
         overall.append(
             PlayerStatistics(
-                "overall", None, None, str(player), None, None, None, None, None, totals, Rates.of(totals, 0)
+                "overall", None, None, str(player), None, None, None, None, None, _one(group["level"]), totals,
+                Rates.of(totals, 0),
             ).record()
         )
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)
     out.attrs["unjudged"] = unjudged
+    out.attrs["level"] = level
     return out
+
+
+def _one(values: pd.Series) -> str | None:
+    """The one value of a column (a player's level over their matches), None if they differ."""
+    found = values.dropna().unique().tolist()
+    return str(found[0]) if len(found) == 1 else None
 
 
 @lru_cache(maxsize=8)

@@ -9,6 +9,7 @@ import typer
 from ..engine.numbering import Numbering
 from ..engine.position import Position
 from ..engine.rules import PRESETS, Rules
+from ..evaluation.levels import DEFAULT_LEVEL, Level, level as as_level
 from ..formats.text import decode, read_stream
 from ..i18n import N_, _, language
 from ..record.problem import Problem
@@ -24,6 +25,33 @@ def parse_rules(name: str) -> Rules:
         return Rules.preset(name)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+
+
+#: The help of ``--level`` and of its alias ``--ply``.
+LEVEL_HELP = N_(
+    "Analysis level: world-class (gnubg's own default analysis: 2 ply, pruning nets), 1-ply, "
+    "or expert (0 ply, fast); default {default}."
+)
+PLY_HELP = N_("The analysis level by its depth: 0 (expert), 1 or 2 (world-class).")
+
+
+def level_help(default: Level = DEFAULT_LEVEL) -> str:
+    """The help of ``--level``, naming the levels and the command's default."""
+    return _(LEVEL_HELP).format(default=default.name)
+
+
+def parse_level(name: str | None, ply: int | None, default: Level = DEFAULT_LEVEL) -> Level:
+    """The level ``--level NAME`` or ``--ply N`` asks for (``default``
+    without either), or a clear command-line error (both given and not the
+    same level, an unknown name, a depth not implemented)."""
+    try:
+        by_name = as_level(name) if name is not None else None
+        by_plies = as_level(ply) if ply is not None else None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--level" if name is not None else "--ply") from None
+    if by_name is not None and by_plies is not None and by_name != by_plies:
+        raise typer.BadParameter(_("--level {name} and --ply {ply} name different levels").format(name=name, ply=ply))
+    return by_name or by_plies or default
 
 
 def parse_numbering(name: str) -> Numbering:

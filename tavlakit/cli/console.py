@@ -21,17 +21,18 @@ MIN_ITEMS = 20
 
 
 @contextmanager
-def progress_bar(label: str) -> Iterator[Progress]:
+def progress_bar(label: str, min_items: int = MIN_ITEMS) -> Iterator[Progress]:
     """A ``progress(done, total)`` callback that draws a rich progress bar on
-    stderr while the block runs: only on a terminal and for :data:`MIN_ITEMS`
-    items or more, started at the first call, gone when the block ends."""
+    stderr while the block runs: only on a terminal and for ``min_items``
+    items or more (slow items: fewer), started at the first call, gone when
+    the block ends."""
     bar: Any = None
     task: Any = None
 
     def tick(done: int, total: int) -> None:
         nonlocal bar, task
         if bar is None:
-            if total < MIN_ITEMS or not sys.stderr.isatty():
+            if total < min_items or not sys.stderr.isatty():
                 return
             from rich.console import Console
             from rich.progress import Progress as Bar

@@ -10,7 +10,17 @@ from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import _, ngettext
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, default_numbering, fail, parse_numbering, parse_rules
+from .common import (
+    PLY_HELP,
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    default_numbering,
+    fail,
+    level_help,
+    parse_level,
+    parse_numbering,
+    parse_rules,
+)
 from .console import progress_bar
 
 
@@ -24,7 +34,8 @@ def mistakes(
     ),
     anki: Path | None = typer.Option(None, "--anki", help=_("Also write an Anki deck (.apkg): one note per mistake.")),
     rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
-    ply: int | None = typer.Option(None, help=_("Plies of the analysis: 0, 1 or 2 (default: the analysis' own).")),
+    level: str | None = typer.Option(None, "--level", help=level_help()),
+    ply: int | None = typer.Option(None, help=_(PLY_HELP)),
     numbering: str | None = typer.Option(
         None, help=_("Point numbers: relative (gnubg) or absolute. Default: absolute in Turkish (--lang tr).")
     ),
@@ -43,6 +54,7 @@ def mistakes(
     player not in the files, a page that cannot be written).
     """
     chosen = parse_rules(rules) if rules else None
+    judged = parse_level(level, ply)
     style = default_numbering() if numbering is None else parse_numbering(numbering)
     files = find_records(paths)
     if not files:
@@ -62,12 +74,12 @@ def mistakes(
                 top=top,
                 min_error=min_error,
                 rules=chosen,
-                ply=ply,
+                level=judged,
                 numbering=style,
                 jobs=jobs,
                 progress=bar,
             )
-    except ValueError as exc:  # a player not in the files, a --ply not implemented
+    except ValueError as exc:  # a player not in the files
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(_("cannot write {path}: {reason}").format(path=exc.filename, reason=exc.strerror)) from None

@@ -12,7 +12,17 @@ from ..formats import find_records
 from ..formats.text import output_stem, source_name
 from ..i18n import _
 from .collection import NET_HELP, choose_net, jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, default_numbering, fail, parse_numbering, parse_rules
+from .common import (
+    PLY_HELP,
+    RULES_DEFAULT_HELP,
+    RULES_HELP,
+    default_numbering,
+    fail,
+    level_help,
+    parse_level,
+    parse_numbering,
+    parse_rules,
+)
 from .console import progress_bar
 
 
@@ -22,8 +32,12 @@ def show(
     game: int | None = typer.Option(None, "--game", help=_("Open the viewer at this game number.")),
     rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     analyse: bool = typer.Option(
-        False, "--analyse/--no-analyse", help=_("Add dice luck, play errors and a chart per game (gnubg-nn, slower).")
+        False,
+        "--analyse/--no-analyse",
+        help=_("Add dice luck, play errors, cube decisions and a chart per game (gnubg-nn, slower)."),
     ),
+    level: str | None = typer.Option(None, "--level", help=_("With --analyse.") + " " + level_help()),
+    ply: int | None = typer.Option(None, help=_(PLY_HELP)),
     numbering: str | None = typer.Option(
         None,
         help=_(
@@ -51,6 +65,9 @@ def show(
     chosen = parse_rules(rules) if rules else None
     if net is not None and not analyse:
         raise fail(_("--net goes with --analyse"))
+    if (level is not None or ply is not None) and not analyse:
+        raise fail(_("--level and --ply go with --analyse"))
+    chosen_level = parse_level(level, ply)
     weights = choose_net(net) if analyse else None
     files = find_records(paths)
     for note in files.problems:  # what was found instead (positions, other kinds of file)
@@ -74,6 +91,7 @@ def show(
             numbering=kind,
             game=game,
             net=weights,
+            level=chosen_level,
             jobs=jobs,
             progress=bar,
         )

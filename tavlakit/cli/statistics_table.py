@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..engine.rules import Rules
+from ..evaluation.levels import Level
 from ..i18n import N_, _
 from .common import missing
-from .console import progress_bar
+from .console import MIN_ITEMS, progress_bar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,10 +76,10 @@ def _words(name: str) -> Cell:
     return lambda row, money: "" if missing(row[name]) else _(str(row[name]))
 
 
-def _recorded(name: str) -> Cell:
-    """The record's own analyser's total (XG's, in EMG), as it wrote it;
-    the line's label names it (``{program}``)."""
-    return lambda row, money: None if missing(row[name]) else f"{row[name]:.3f}"
+def _recorded(name: str, digits: int = 3) -> Cell:
+    """The record's own analyser's figure (XG's: a total in EMG, or its PR),
+    as it wrote it; the line's label names it (``{program}``)."""
+    return lambda row, money: None if missing(row[name]) else f"{row[name]:.{digits}f}"
 
 
 #: The sections and lines of gnubg's layout: (label, how the cell is made).
@@ -136,6 +137,7 @@ LAYOUT: tuple[tuple[str, tuple[tuple[str, Cell], ...]], ...] = (
             (N_("Error rate mEMG"), _number("error_rate_memg")),
             (N_("Snowie error rate"), _number("snowie_error_rate")),
             (N_("PR (XG's Performance Rating)"), _number("pr", 2)),
+            (N_("{program}'s own PR"), _recorded("recorded_pr", 2)),
             (N_("Overall rating"), _words("overall_rating")),
             (N_("Actual result"), _result("actual_result")),
             (N_("Luck adjusted result"), _result("luck_adjusted_result")),
@@ -200,7 +202,7 @@ def run(
     files: list[Path],
     rules: Rules | None,
     met_path: Path | None,
-    ply: int,
+    level: Level,
     json_output: bool,
     csv: Path | None,
     jobs: int | None = 1,
@@ -208,15 +210,10 @@ def run(
     """Print (or write) the statistics of ``files``
     (:func:`tavlakit.analysis.review.review`)."""
     from ..analysis.review import review
-    from ..evaluation.search import check_plies
 
     try:
-        check_plies(ply)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--ply") from None
-    try:
-        with progress_bar(_("analysing")) as bar:
-            done = review(files, rules, met=met_path, ply=ply, jobs=jobs, progress=bar)
+        with progress_bar(_("analysing"), 1 if level.chequer_plies else MIN_ITEMS) as bar:  # (deep: each item is slow)
+            done = review(files, rules, met=met_path, level=level, jobs=jobs, progress=bar)
     except ValueError as exc:  # a file that is not a match equity table
         raise typer.BadParameter(str(exc), param_hint="--met") from None
     for problem in done.unread:
@@ -245,7 +242,7 @@ def run(
         for line in layout(done.statistics):
             typer.echo(line)
         shown = _("the weights {path}").format(path=done.weights) if done.weights else _("gnubg-nn's own weights")
-        typer.echo(_("Evaluated at {ply} ply with {weights}").format(ply=done.ply, weights=shown))
+        typer.echo(_("Evaluated at {level} with {weights}").format(level=done.level.describe(), weights=shown))
         if done.met is not None:
             typer.echo(_("Match equity table: {met}").format(met=done.met))
         if done.tavla_met:

@@ -17,7 +17,7 @@ from ..formats import find_records
 from ..formats.text import read_stream
 from ..i18n import N_, _
 from .collection import MERGE_HELP, NAMES_HELP, NET_HELP, choose_net, jobs_option, rename, say_duplicates
-from .common import missing, parse_rules
+from .common import PLY_HELP, level_help, missing, parse_level, parse_rules
 from .console import progress_bar
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ def stats(
     met: Path | None = typer.Option(
         None, help=_("Match equity table (gnubg's XML format) for --by match; default: gnubg's, Kazaross XG2.")
     ),
-    ply: int = typer.Option(0, help=_("Plies of the analysis for --by match: 0, 1 or 2 (each much slower).")),
+    level: str | None = typer.Option(None, "--level", help=_("For --by match.") + " " + level_help()),
+    ply: int | None = typer.Option(None, help=_(PLY_HELP)),
     net: Path | None = typer.Option(None, help=_(NET_HELP)),
 ) -> None:
     """Luck, errors, mars rates and dice fairness of a collection of records.
@@ -82,7 +83,7 @@ def stats(
     Exit status: 0 done, 2 an input nothing could be read from or a bad
     argument.
     """
-    _check_options(by, plot, names, merge_names, luck, met, ply)
+    _check_options(by, plot, names, merge_names, luck, met, level, ply)
     chosen = parse_rules(rules) if rules else None
     files = find_records(paths)
     if not files:
@@ -94,7 +95,7 @@ def stats(
     if by == "match":
         from .statistics_table import run
 
-        run(files, chosen, met, ply, json_output, csv, jobs)
+        run(files, chosen, met, parse_level(level, ply), json_output, csv, jobs)
         return
     from ..analysis.collection import analyse_paths
 
@@ -113,11 +114,18 @@ def stats(
 
 
 def _check_options(
-    by: str, plot: Path | None, names: Path | None, merge_names: bool, luck: bool, met: Path | None, ply: int
+    by: str,
+    plot: Path | None,
+    names: Path | None,
+    merge_names: bool,
+    luck: bool,
+    met: Path | None,
+    level: str | None,
+    ply: int | None,
 ) -> None:
     """A usage error for a --by that does not exist, or an option that does
-    not go with the --by chosen: --met and --ply judge the cube (--by
-    match); the others make the tables."""
+    not go with the --by chosen: --met, --level and --ply judge the match
+    (--by match); the others make the tables."""
     if by not in ("player", "file", "match"):
         raise typer.BadParameter(_("--by must be 'player', 'file' or 'match', not {name!r}").format(name=by))
     given = {
@@ -126,9 +134,10 @@ def _check_options(
         "--merge-names": merge_names,
         "--no-luck": not luck,
         "--met": met is not None,
-        "--ply": ply != 0,
+        "--level": level is not None,
+        "--ply": ply is not None,
     }
-    others = ("--met", "--ply") if by != "match" else ("--plot", "--names", "--merge-names", "--no-luck")
+    others = ("--met", "--level", "--ply") if by != "match" else ("--plot", "--names", "--merge-names", "--no-luck")
     unused = [name for name in others if given[name]]
     if unused:
         raise typer.BadParameter(_("{options} do(es) not go with --by {by}").format(options=", ".join(unused), by=by))

@@ -6,9 +6,10 @@ batch (gnubg-nn lists the plays, the compiled nets score them: :mod:`.equity`),
 turns the probabilities into cubeful equities under a cube state
 (:mod:`.cubeful`, through a match equity table), decides cube actions, and
 looks ahead as gnubg's n-ply evaluation does. Under gnubg's own rules
-(backgammon, gnubg's moves and scoring) the look-ahead is gnubg 1.07's,
+(backgammon, gnubg's moves and scoring), at a level with gnubg's pruning
+nets (:mod:`.levels`), the look-ahead is gnubg 1.07's,
 compiled (:mod:`.lookahead`: its pruning nets, its choice of plays, its
-bear-off databases); under other rules (Tavla) it is this module's: for
+bear-off databases); elsewhere (Tavla, a level without pruning) it is this module's: for
 each of the 21 rolls the best play by cubeless equity at the score, then
 the opponent's cubeful value one ply less deep. Values are EMG for the
 side named (money: points per cube). The analysis
@@ -26,7 +27,6 @@ import numpy.typing as npt
 from ..engine.ids import decode_position_key
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..i18n import _
 from .cubeful import (
     Array,
     CubeDecision,
@@ -41,27 +41,10 @@ from .cubeful import (
     on_roll_many,
 )
 from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll, net_board
+from .levels import NORMAL_FILTER, Level, LevelLike, MoveFilter, level as as_level
 from .lookahead import Lookahead
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
-
-#: The plies of look-ahead implemented.
-PLIES = (0, 1, 2)
-#: gnubg's move filter before a deeper look: at most this many plays...
-FILTER_PLAYS = 16
-#: ... within this much (EMG) of the best at 0 ply.
-FILTER_EQUITY = 0.32
-
-
-def check_plies(ply: int) -> int:
-    """``ply`` if it is one of :data:`PLIES`; else ValueError with a message for users.
-
-    >>> check_plies(2)
-    2
-    """
-    if ply not in PLIES:
-        raise ValueError(_("{ply} plies: only 0-, 1- and 2-ply analysis is implemented").format(ply=ply))
-    return ply
 
 
 @dataclass(slots=True)
@@ -106,22 +89,23 @@ class PositionScores:
 
 class Search:
     """Scores positions and plays under one set of rules (``met``: the match
-    equity table, default gnubg's; Tavla: its own; ``ply``: how deep plays
-    and cube decisions are looked at; ``ev``: the evaluator to share;
-    ``threads``: how many threads gnubg's look-ahead expands its nodes on,
-    the values the same whatever it is). Keeps size-capped caches: a
-    match's positions seldom come back after their game."""
+    equity table, default gnubg's; Tavla: its own; ``level``: how deep plays
+    and cube decisions are looked at, :mod:`.levels`; ``ev``: the evaluator
+    to share; ``threads``: how many threads gnubg's look-ahead expands its
+    nodes on, the values the same whatever it is). Keeps size-capped
+    caches: a match's positions seldom come back after their game."""
 
     def __init__(
         self,
         rules: Rules,
         met: MatchEquityTable | None = None,
-        ply: int = 0,
+        level: LevelLike = 0,
         ev: Evaluator | None = None,
         threads: int = 1,
     ) -> None:
-        #: How many plies deeper than 0 plays and cube decisions are judged.
-        self.ply = check_plies(ply)
+        self.level: Level = as_level(level)
+        #: How deep plays are looked at (cube decisions: ``level.cube_plies``).
+        self.ply = self.level.chequer_plies
         self.rules = rules
         self.met = met or (default_met() if rules.cube else tavla_met(rules))
         self.ev = ev or Evaluator(rules)  # (the frames' own, when they share a replay: each position searched once)
@@ -133,7 +117,8 @@ class Search:
         # (1 and 2 plies) each look ahead: met again and again
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
         # gnubg's own look-ahead where gnubg's rules and scoring are the rules'
-        self.lookahead = Lookahead(threads) if ply and self.ev.gnubg_scoring and self.live else None
+        deep = max(self.level.chequer_plies, self.level.cube_plies) > 0
+        self.lookahead = Lookahead(threads) if deep and self.level.pruning and self.ev.gnubg_scoring and self.live else None
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
@@ -218,27 +203,28 @@ class Search:
     def cube(self, pos: Position, state: CubeState) -> CubeDecision:
         """The cube decision of the side on roll in ``pos`` before rolling
         (at 0 ply, :meth:`prepare_cubes` decides many at once)."""
-        if self.ply == 0:
+        plies = self.level.cube_plies
+        if plies == 0:
             found = self._cubes.get((pos, state))
             if found is None:
                 self.prepare_cubes([(pos, state)])
                 found = self._cubes[(pos, state)]
             return found
         probs = self.scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
-        nd, dt, dp = self._gnubg_cube(pos, state) if self.lookahead else self.n_ply(pos, state, self.ply)
+        nd, dt, dp = self._gnubg_cube(pos, state, plies) if self.lookahead else self.n_ply(pos, state, plies)
         if dt is None:
             return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
         optimal, action = best_cube_action(nd, dt, dp, bool(probs[1] > 0.0), state)
         return CubeDecision(nd, dt, dp, optimal, action, True)
 
-    def _gnubg_cube(self, pos: Position, state: CubeState) -> tuple[float, float | None, float]:
+    def _gnubg_cube(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
         """gnubg's no double, double/take and double/pass equities (EMG) at
-        :attr:`ply` plies, by its look-ahead (double/take None when the cube
+        ``plies`` plies, by its look-ahead (double/take None when the cube
         is not available)."""
         assert self.lookahead is not None
         doubled = state.doubled() if self.rules.cube and state.available() else None
         board = np.asarray([net_board(pos)], dtype=np.int8)
-        nd, dt = self.lookahead.values(board, [[state, doubled]], [state], True, self.ply)[0].tolist()
+        nd, dt = self.lookahead.values(board, [[state, doubled]], [state], True, plies)[0].tolist()
         if doubled is None:
             return self._emg(nd, state), None, self._emg(nd, state)
         return self._emg(nd, state), self._emg(dt, state, 2.0), double_pass(state)
@@ -330,12 +316,14 @@ class Search:
 
     # --- a match -------------------------------------------------------------
 
-    def deep_play(self, ranked: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float]:
-        """The best and the played play at :attr:`ply` plies (``ranked``: the
-        0-ply scores, best first; the plays :func:`searched`)."""
-        keys = searched(ranked, played)
-        values = self.deep_values(keys, state)
-        return max(values), values[keys.index(played)]
+    def deep_play(self, ranked: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float, str]:
+        """The best play's and the played play's equity at :attr:`ply` plies,
+        and the best play's key (``ranked``: the 0-ply scores, best first;
+        the plays :func:`searched` by the level's move filter)."""
+        keys = searched(ranked, played, self.level.first_filter)
+        values = dict(zip(keys, self.deep_values(keys, state)))
+        best = max(keys, key=values.__getitem__)
+        return values[best], values[played], best
 
     def deep_values(self, keys: list[str], state: CubeState) -> list[float]:
         """The mover's cubeful equities (EMG) after the plays leading to
@@ -359,17 +347,16 @@ class Search:
         ranked = self.scores(pos, dice, state).ranked()
         if not self.ply or len(ranked) == 1:
             return [(value, key, 0) for value, key in ranked]
-        keys = searched(ranked, played)
+        keys = searched(ranked, played, self.level.first_filter)
         deep = sorted(zip(self.deep_values(keys, state), keys, [self.ply] * len(keys)), reverse=True)
         return deep + [(value, key, 0) for value, key in ranked if key not in keys]
 
 
-def searched(ranked: list[tuple[float, str]], played: str | None = None) -> list[str]:
+def searched(ranked: list[tuple[float, str]], played: str | None = None, kept: MoveFilter = NORMAL_FILTER) -> list[str]:
     """The keys of the plays judged deeper than 0 ply (``ranked``: the 0-ply
-    scores, best first): those within :data:`FILTER_EQUITY` of the best, at
-    most :data:`FILTER_PLAYS` (gnubg's move filter), and the one ``played``."""
-    top = ranked[0][0]
-    keys = [k for score, k in ranked[:FILTER_PLAYS] if score >= top - FILTER_EQUITY]
+    scores, best first): those the move filter ``kept`` keeps (gnubg's
+    normal one: up to 16 within 0.32 of the best), and the one ``played``."""
+    keys = [k for _score, k in ranked[: kept.keep([score for score, _key in ranked])]]
     if played is not None and played not in keys:
         keys.append(played)
     return keys
@@ -382,14 +369,4 @@ def passed(key: str) -> Position:
     return Position.from_points(other, mover)
 
 
-__all__ = [
-    "FILTER_EQUITY",
-    "FILTER_PLAYS",
-    "PLIES",
-    "PositionScores",
-    "RollScores",
-    "Search",
-    "check_plies",
-    "passed",
-    "searched",
-]
+__all__ = ["PositionScores", "RollScores", "Search", "passed", "searched"]

@@ -17,6 +17,7 @@ from ..collections.manifest import write_atomic
 from ..collections.parallel import Progress, jobs_for, pmap
 from ..engine.numbering import Numbering
 from ..engine.rules import Rules
+from ..evaluation.levels import DEFAULT_LEVEL, LevelLike
 from ..formats import read_matches
 from ..i18n import _
 from ..record.match import Match
@@ -85,9 +86,11 @@ def write_page(
     numbering: Numbering | None,
     game: int | None,
     net: str | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> tuple[str, IndexRow | None]:
     """Write the viewer of one record file (``job``: the file and its page),
-    in whatever process runs it (``net``: the weights the analysis uses).
+    in whatever process runs it (``net``: the weights the analysis uses;
+    ``level``: how deep it looks, :mod:`~tavlakit.evaluation.levels`).
     Returns the line to say on stderr when it could not (and no index
     row), else the index row."""
     if analyse:
@@ -106,7 +109,7 @@ def write_page(
             (str(first), _("{path}: not shown (nothing could be read from it)").format(path=match.source))
         ), None
     try:
-        frames = build(match, rules=rules, analyse=analyse, numbering=numbering)
+        frames = build(match, rules=rules, analyse=analyse, numbering=numbering, level=level)
         page = viewer_page(frames, game=game)
     except ValueError as exc:  # --game N that the match does not have
         return f"{path}: {exc}", None
@@ -125,6 +128,7 @@ def write_pages(
     numbering: Numbering | None = None,
     game: int | None = None,
     net: str | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
     jobs: int | None = None,
     progress: Progress | None = None,
 ) -> Iterator[tuple[str, IndexRow | None]]:
@@ -140,6 +144,7 @@ def write_pages(
         numbering=numbering,
         game=game,
         net=net,
+        level=level,
     )
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..analysis.mistakes import Mistakes
 from ..collections.manifest import write_atomic
 from ..collections.parallel import Progress
 from ..engine.numbering import Numbering, NumberingLike
 from ..engine.rules import Rules
+from ..evaluation.levels import DEFAULT_LEVEL, LevelLike, level as as_level
 from ..i18n import _
 from ..record.problem import Problem
 from .study import page
@@ -41,25 +41,23 @@ def write_study(
     top: int | None = 20,
     min_error: float = 0.0,
     rules: Rules | None = None,
-    ply: int | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
     numbering: NumberingLike = Numbering.RELATIVE,
     jobs: int | None = None,
     progress: Progress | None = None,
 ) -> Studied:
-    """Analyse the record ``files`` (gnubg's statistics, at ``ply``; default
-    the analysis' own level) on ``jobs`` processes, and write the mistakes of
+    """Analyse the record ``files`` (gnubg's statistics, at ``level``:
+    :mod:`~tavlakit.evaluation.levels`, default world class) on ``jobs`` processes, and write the mistakes of
     ``player`` (:meth:`Analysis.mistakes <tavlakit.analysis.frames.Analysis.mistakes>`)
     as a :func:`~tavlakit.pictures.study.page` to ``page_path`` and, with ``deck_path``, as an Anki
     deck (:func:`tavlakit.pictures.anki.deck`). A player not in the files is
     an :class:`~tavlakit.analysis.mistakes.UnknownPlayer` (a ValueError, its
-    message listing the names there), a ``ply`` not implemented a
+    message listing the names there), a ``level`` not implemented a
     ValueError, both before anything is written; a file that cannot be
     written an OSError."""
     from ..analysis.collection import analyse_paths
-    from ..evaluation.search import check_plies
 
-    judged: dict[str, Any] = {"ply": check_plies(ply)} if ply is not None else {}  # (else the analysis' default)
-    analysis = analyse_paths(files, rules, False, jobs, progress, statistics=True, **judged)
+    analysis = analyse_paths(files, rules, False, jobs, progress, statistics=True, level=as_level(level))
     read = set(analysis.games["path"])
     unread = [p for p in analysis.problems if p.severity == "error" and p.file not in read]
     if analysis.games.empty:

@@ -32,6 +32,7 @@ from ..engine.numbering import Numbering, NumberingLike
 from ..engine.play import Play
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..evaluation.levels import DEFAULT_LEVEL, Level, LevelLike, level as as_level
 from ..i18n import N_, _, language, ngettext
 from ..record.match import GNUBG, Game, Match, Turn
 from ..record.problem import Problem, Reporter, counts_text, worst
@@ -39,11 +40,11 @@ from ..replay.walker import ReplayedGame, Step, default_rules, replay, report_un
 from . import svg
 
 if TYPE_CHECKING:  # the analysis (pandas, gnubg-nn) is imported only with analyse=True
+    from ..analysis.decisions import DecisionRow
     from ..evaluation.equity import Evaluator
 
-#: The move list's marks of a checker play by the cubeless equity it lost (doubtful, bad, very bad):
-#: gnubg's symbols; gnubg 1.07's own thresholds (``show analysis``: 0.03, 0.06, 0.12) are the statistics'.
-ERROR_MARKS = ((0.16, "??"), (0.08, "?"), (0.04, "?!"))
+#: gnubg's marks of a checker play (by the equity it lost: :data:`~tavlakit.analysis.judge.SKILL_LEVELS`).
+ERROR_SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
 _ICONS = {
     name: f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="{path}"/></svg>'
     for name, path in (
@@ -79,12 +80,16 @@ class Frame:
     luck: float | None = None
     luck_mark: str | None = None
     error: float | None = None
+    error_mark: str | None = None
+    """gnubg's mark of the play's error: ``doubtful``, ``bad``, ``very bad``."""
     best: str | None = None
     equity: float | None = None
     """Cubeless equity for player 0 of the position shown (analysis only)."""
     cube: str | None = None
     """The cube decision judged at this turn (analysis only): the right
     action, the error of the one taken, the three equities."""
+    unjudged: str | None = None
+    """Why the turn could not be judged (analysis only; a message id)."""
 
 
 @dataclass
@@ -105,6 +110,8 @@ class MatchFrames:
     games: list[GameFrames]
     problems: list[Problem]
     analysed: bool = False
+    level: Level | None = None
+    """The level the turns were judged at (``None``: not analysed)."""
 
     @property
     def problem_count(self) -> int:
@@ -223,30 +230,40 @@ def _game_frames(drawer: _Drawer, rg: ReplayedGame, names: Sequence[str]) -> lis
 # --- analysis ---------------------------------------------------------------------
 
 
-def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawer) -> None:
-    """Luck, play error and best play per roll (gnubg-nn 0-ply, the rows of
-    :func:`tavlakit.analysis.frames.step_rows` of the steps shown), and
-    player 0's equity at every frame whose board is known."""
-    from ..analysis.frames import step_rows
+def _analyse(match: Match, rules: Rules, games: list[GameFrames], drawer: _Drawer, level: Level) -> None:
+    """Each roll's luck, play error and best play, and each cube decision,
+    judged at ``level`` as gnubg's ``analyse match`` judges them (cubeful, at
+    the match score: :class:`~tavlakit.analysis.judge.Judge`, the steps
+    shown judged once); player 0's cubeless 0-ply equity at every frame
+    whose board is known, for the chart."""
+    from ..analysis.decisions import decision_rows
+    from ..analysis.judge import Judge
     from ..analysis.luck import closed_out
     from ..evaluation.equity import Evaluator
 
     ev = Evaluator(rules)
+    judge = Judge(rules, level=level, ev=ev)
+    path = match.source or "match-1"
     for gf in games:
+        judged = list(judge.game(match, gf.replayed))
+        rolls = {j.turn: j.roll for j in judged if j.roll is not None}
+        unjudged = {j.turn: j.unjudged for j in judged if j.unjudged is not None}
+        cubes = {row["turn"]: row for row in decision_rows(match, path, path, judged) if row["kind"] != "roll"}
         start = gf.frames[0]
         start.equity = _equity(ev, gf.replayed.start, start.on_roll)
-        for frame, row in zip(gf.frames[1:], step_rows(match, ("", ""), rules, gf.replayed, ev)):
+        for frame in gf.frames[1:]:
             step = frame.step
             assert step is not None
-            if step.turn.kind == "roll":
-                forced = closed_out(step.before)  # every throw dances: no luck, no play to judge
-                frame.luck, frame.error = (
-                    (None, None) if forced else (_number(row.get("luck")), _number(row.get("error")))
-                )
-                mark = row.get("luck_mark")
-                frame.luck_mark = mark if isinstance(mark, str) else None
-                if frame.error is not None and frame.error >= 0.0005 and step.dice:
-                    frame.best = _best_play(ev, step.before, step.dice, rules, drawer.flip(step.player))
+            frame.unjudged = unjudged.get(step.index)
+            roll = rolls.get(step.index)
+            if roll is not None and not closed_out(step.before):  # every throw dances: no luck, no play to judge
+                frame.luck, frame.luck_mark = roll.luck_emg, roll.luck_mark
+                frame.error, frame.error_mark = roll.error_emg, roll.mark
+                if roll.error_emg is not None and roll.error_emg >= 0.0005 and roll.best and step.dice:
+                    frame.best = _best_play(step.before, step.dice, rules, roll.best, drawer.flip(step.player))
+            cube = cubes.get(step.index)
+            if cube is not None and isinstance(cube.get("right_action"), str):
+                frame.cube = _cube_text(cube)
             if step.known_after:
                 frame.equity = _equity(ev, step.next_view, frame.on_roll)
 
@@ -257,39 +274,23 @@ def _equity(ev: Evaluator, view: Position, on_roll: int) -> float:
     return value if on_roll == 0 else -value
 
 
-def _analyse_cube(match: Match, rules: Rules, games: list[GameFrames]) -> None:
-    """Each cube decision (the roller's before the dice, each double, take
-    and pass) judged as gnubg judges it at 0 ply, at the match score."""
-    from ..analysis.decisions import cube_decisions
-
-    decisions = cube_decisions(match, [gf.replayed for gf in games], rules)
-    cube = decisions[decisions["kind"] != "roll"]
-    found = {
-        (game, turn): row
-        for game, turn, row in zip(cube["game"].tolist(), cube["turn"].tolist(), cube.itertuples(index=False))
-    }
-    for gf in games:
-        for frame in gf.frames:
-            row = found.get((gf.replayed.game.number, frame.step.index)) if frame.step is not None else None
-            if row is not None and isinstance(row.right_action, str):
-                frame.cube = _cube_text(row)
-
-
 #: The cube decisions' and actions' words, translated when shown.
 CUBE_WORDS = {"no double": N_("no double"), "double": N_("double"), "take": N_("take"), "pass": N_("pass")}
 
 
-def _cube_text(row: Any) -> str:
-    """One cube decision as the page says it."""
-    error = float(row.cube_error_emg)
-    text = _("Cube: {kind}; right: {right}").format(kind=_(CUBE_WORDS[row.kind]), right=_(CUBE_WORDS[row.right_action]))
+def _cube_text(row: DecisionRow) -> str:
+    """One cube decision as the page says it (a row of the decisions frame)."""
+    error = float(row["cube_error_emg"])
+    text = _("Cube: {kind}; right: {right}").format(
+        kind=_(CUBE_WORDS[row["kind"]]), right=_(CUBE_WORDS[row["right_action"]])
+    )
     if error > 0.0005:
         text += " " + _("(error {error:.3f})").format(error=error)
     return (
         text
         + " \u00b7 "
         + _("for the doubler: no double {nd:+.3f}, double/take {dt:+.3f}, double/pass {dp:+.3f}").format(
-            nd=row.no_double, dt=row.double_take, dp=row.double_pass
+            nd=row["no_double"], dt=row["double_take"], dp=row["double_pass"]
         )
     )
 
@@ -298,16 +299,11 @@ def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and value == value else None
 
 
-def _best_play(ev: Evaluator, before: Position, dice: tuple[int, int], rules: Rules, flip: bool) -> str:
-    """The play the 0-ply evaluation likes best (``flip``: see :func:`turn_text`)."""
-    best = max(before.legal_plays(dice, rules), key=lambda p: ev.equity_after(before.play(p)))
-    return best.notation(flip=flip) or _("no move")
-
-
-def _error_mark(error: float | None) -> str:
-    if error is None:
-        return ""
-    return next((mark for level, mark in ERROR_MARKS if error >= level), "")
+def _best_play(before: Position, dice: tuple[int, int], rules: Rules, key: str, flip: bool) -> str:
+    """The legal play that leads to the position ``key`` (the judged best
+    play's; ``flip``: see :func:`turn_text`)."""
+    best = next((p for p in before.legal_plays(dice, rules) if before.apply(p).position_key() == key), None)
+    return (best.notation(flip=flip) if best is not None else "") or _("no move")
 
 
 # --- the page ---------------------------------------------------------------------------
@@ -371,7 +367,7 @@ def _analysis_text(frame: Frame) -> str:
         else:
             parts.append(_("Luck {luck:+.3f}").format(luck=frame.luck))
     if frame.best and frame.error is not None:
-        mark = _error_mark(frame.error)
+        mark = ERROR_SYMBOLS.get(frame.error_mark or "", "")
         parts.append(
             _("Error {error:.3f}{mark}; best play {best}").format(
                 error=frame.error, mark=f" {mark}" if mark else "", best=frame.best
@@ -381,6 +377,8 @@ def _analysis_text(frame: Frame) -> str:
         parts.append(_("The best play"))
     if frame.cube:
         parts.append(frame.cube)
+    if frame.unjudged:
+        parts.append(_("not judged: {reason}").format(reason=_(frame.unjudged)))
     return " \u00b7 ".join(parts)
 
 
@@ -455,7 +453,7 @@ def _cell(frame: Frame, gi: int, fi: int) -> str:
     marks = ""
     if frame.luck_mark:
         marks += f'<span class="luck {frame.luck_mark.replace(" ", "-")}">{LUCK_SYMBOLS[frame.luck_mark]}</span>'
-    mark = _error_mark(frame.error)
+    mark = ERROR_SYMBOLS.get(frame.error_mark or "", "")
     if mark:
         marks += f'<span class="err">{mark}</span>'
     if severities:
@@ -547,9 +545,16 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
 
 
 def build(
-    match: Match, *, rules: Rules | None = None, analyse: bool = False, numbering: NumberingLike | None = None
+    match: Match,
+    *,
+    rules: Rules | None = None,
+    analyse: bool = False,
+    numbering: NumberingLike | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> MatchFrames:
-    """Every game's frames (boards drawn, problems placed, analysis added).
+    """Every game's frames (boards drawn, problems placed, analysis added:
+    ``analyse`` judges every turn at ``level``, :mod:`~tavlakit.evaluation.levels`,
+    default world class, gnubg's own default analysis).
 
     Every problem :func:`~tavlakit.replay.walker.validate` reports is shown: at its
     turn, its game's start or end, or (about the whole match) at the top.
@@ -565,15 +570,14 @@ def build(
     for rg in replay(match, rules, numbering=chosen):
         frames = _game_frames(drawer, rg, names)
         games.append(GameFrames(rg, frames, result_text(rg.game, names)))
+    chosen_level = as_level(level)
     if analyse:
-        _analyse(match, rules, games, drawer)
-        if rules.cube:
-            _analyse_cube(match, rules, games)
+        _analyse(match, rules, games, drawer, chosen_level)
     # every problem of a game is placed at one of its turns: what is left
     # is the match's own, and the warning validate adds for unmarked hits
     rest = Reporter(list(match.problems), file=match.source)
     report_unmarked_hits(rest, [gf.replayed.unmarked_hits for gf in games])
-    return MatchFrames(match, games, rest.problems, analyse)
+    return MatchFrames(match, games, rest.problems, analyse, chosen_level if analyse else None)
 
 
 def _title(match: Match) -> str:
@@ -616,7 +620,7 @@ def _data(games: list[GameFrames], analyse: bool, unit: str) -> dict[str, Any]:
             if frame.problems:
                 item["p"] = [_problem_json(p) for p in frame.problems]
             texts = [_recorded_text(frame.step.turn, unit)] if frame.step is not None else []
-            if analyse and frame.step is not None and (frame.step.turn.kind == "roll" or frame.cube):
+            if analyse and frame.step is not None and (frame.step.turn.kind == "roll" or frame.cube or frame.unjudged):
                 texts.append(_analysis_text(frame))
             if any(texts):
                 item["a"] = "\n".join(text for text in texts if text)
@@ -634,14 +638,16 @@ def html(
     numbering: NumberingLike | None = None,
     game: int | None = None,
     title: str | None = None,
+    level: LevelLike = DEFAULT_LEVEL,
 ) -> str:
     """The whole viewer page for ``match``: one self-contained HTML file.
 
     ``game`` (a game number) is shown first; ``analyse`` adds luck, play
-    errors and a chart per game (gnubg-nn, 0-ply: slower); ``numbering``:
-    see :func:`build`.
+    errors, cube decisions and a chart per game, judged at ``level``
+    (slower); ``numbering``: see :func:`build`.
     """
-    return page(build(match, rules=rules, analyse=analyse, numbering=numbering), game=game, title=title)
+    built = build(match, rules=rules, analyse=analyse, numbering=numbering, level=level)
+    return page(built, game=game, title=title)
 
 
 def page(frames: MatchFrames, *, game: int | None = None, title: str | None = None) -> str:
@@ -663,14 +669,12 @@ def page(frames: MatchFrames, *, game: int | None = None, title: str | None = No
         "Keys: Left/Right turn by turn, Home/End start and end of the game, "
         "PageUp/PageDown previous and next game, N next problem."
     )
+    judged = _("judged at {level}, cubeful equity at the score").format(
+        level=frames.level.describe() if frames.level else ""
+    )
     legend = (
         '<div class="legend">'
-        + _esc(
-            _(
-                "++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play "
-                "(gnubg-nn 0-ply, cubeless equity)"
-            )
-        )
+        + _esc(_("++ + lucky, \u2212 \u2212\u2212 unlucky roll; ?! doubtful, ? bad, ?? very bad play") + f" ({judged})")
         + "</div>"
     )
     too_old = _("This browser is too old to show the viewer (it lacks DecompressionStream).")

@@ -1,0 +1,150 @@
+"""How long each analysis level takes: tavlakit against gnubg 1.07, one core.
+
+Real matches of the corpus, each analysed in a fresh process per run:
+gnubg's ``analyse match`` at its default settings (world class: 2 plies,
+pruning nets, its move filter) and at 0 ply ("expert": ``set analysis
+chequerplay|cubedecision evaluation plies 0``, no pruning), and
+tavlakit's statistics (``statistics_frame``) at each level. The runs
+alternate (gnubg, then tavlakit's levels; the order reversed every other
+round) and each figure is the median over ``--repeat`` rounds of the CPU
+seconds the analysis itself took in its process (gnubg's start-up, the
+import of tavlakit and the reading of the record left out; the whole
+process's CPU seconds are printed too). Every process runs on one core
+(``taskset``) with one thread.
+
+    python benchmarks/analysis_levels.py [--repeat 3] [--level expert --level world-class] [FILES...]
+    (default: three real matches of the corpus, a 7- and two 9-point ones)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent.parent / "shared" / "corpus"
+DEFAULT_FILES = (
+    "bglab/match1033650.txt",
+    "bglib/Bobkatt-nori-2009Apr162200.txt",
+    "bglab/Llabba - Bigeagle32 9pt Backgammon Studio 2023_09_21 12_05_50.txt",
+)
+GNUBG = "/usr/games/gnubg"
+
+#: gnubg's side: import the .mat, time ``analyse match`` (BENCH_EXPERT=1: at 0 ply, no pruning).
+GNUBG_SCRIPT = """
+import gnubg, json, os, time
+gnubg.command("set threads 1")
+gnubg.command("set confirm new off")
+if os.environ["BENCH_EXPERT"] == "1":
+    for part in ("chequerplay", "cubedecision"):
+        gnubg.command(f"set analysis {part} evaluation plies 0")
+        gnubg.command(f"set analysis {part} evaluation prune off")
+gnubg.command('import mat "%s"' % os.environ["BENCH_MAT"])
+start = time.process_time()
+gnubg.command("analyse match")
+json.dump({"cpu": time.process_time() - start}, open(os.environ["BENCH_OUT"], "w"))
+"""
+
+#: tavlakit's side, in a fresh interpreter: read the record, warm the nets up
+#: on another position, time the statistics of the match at the level.
+TAVLAKIT_SCRIPT = """
+import json, os, sys, time
+import tavlakit as tk
+from tavlakit.analysis.statistics import statistics_frame
+from tavlakit.evaluation.equity import Evaluator
+from tavlakit.replay.walker import default_rules
+match = tk.read_match(sys.argv[1])
+rules = default_rules(match)
+Evaluator(rules).equity(tk.Position.initial())
+start = time.process_time()
+statistics_frame([match], rules, level=sys.argv[2])
+json.dump({"cpu": time.process_time() - start}, open(sys.argv[3], "w"))
+"""
+
+
+def _run(command: list[str], out: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Run one measuring process on core 0; (its analysis' CPU seconds, the whole process's)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(["taskset", "-c", "0", *command], env=env, capture_output=True, check=True, timeout=7200)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    whole = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return json.loads(out.read_text())["cpu"], whole
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--level", action="append", help="tavlakit's levels (repeat; default expert and world-class)")
+    parser.add_argument("--no-gnubg", action="store_true", help="time tavlakit alone")
+    args = parser.parse_args()
+    files = [f.resolve() for f in args.files] or [CORPUS / name for name in DEFAULT_FILES]
+    levels = args.level or ["expert", "world-class"]
+    import tavlakit as tk
+
+    runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    rolls = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        script, mine = folder / "gnubg_bench.py", folder / "tavlakit_bench.py"
+        script.write_text(GNUBG_SCRIPT)
+        mine.write_text(TAVLAKIT_SCRIPT)
+        out = folder / "out.json"
+        systems = [] if args.no_gnubg else [("gnubg", "world-class"), ("gnubg", "expert")]
+        systems += [("tavlakit", level) for level in levels]
+        for index, path in enumerate(files):
+            match = tk.read_match(path)
+            rolls[path] = sum(1 for g in match.games for t in g.turns if t.kind == "roll")
+            mat = folder / f"match-{index}.mat"
+            tk.write_match(match, mat)
+            for round_ in range(args.repeat):
+                for system, level in systems if round_ % 2 == 0 else systems[::-1]:
+                    if system == "gnubg":
+                        env = dict(
+                            os.environ,
+                            HOME=str(folder),
+                            BENCH_MAT=str(mat),
+                            BENCH_OUT=str(out),
+                            BENCH_EXPERT="1" if level == "expert" else "0",
+                        )
+                        found = _run([GNUBG, "-t", "-q", "-p", str(script)], out, env)
+                    else:
+                        found = _run([sys.executable, str(mine), str(path), level, str(out)], out)
+                    runs.setdefault((str(path), f"{system} {level}"), []).append(found)
+    names = [f"{s} {lv}" for s, lv in systems]
+    print(f"CPU seconds of the analysis, median of {args.repeat} runs (in brackets: the whole process's)")
+    print(f"{'record':36} {'rolls':>5} " + " ".join(f"{n:>24}" for n in names))
+    totals = dict.fromkeys(names, 0.0)
+    for path in files:
+        cells = []
+        for name in names:
+            times = runs[(str(path), name)]
+            cpu = statistics.median(t[0] for t in times)
+            whole = statistics.median(t[1] for t in times)
+            totals[name] += cpu
+            cells.append(f"{cpu:9.1f} ({whole:7.1f})      ")
+        print(f"{path.name[:36]:36} {rolls[path]:5d} " + " ".join(f"{c:>24}" for c in cells))
+    count = len(files)
+    print()
+    print("per match (mean) and a thousand such matches on one core:")
+    for name in names:
+        mean = totals[name] / count
+        print(f"  {name:24} {mean:8.1f} s a match  {mean * 1000 / 3600:8.1f} CPU hours a thousand")
+    if not args.no_gnubg:
+        reference = totals["gnubg world-class"]
+        for name in names:
+            if name.startswith("tavlakit"):
+                level = name.split()[1]
+                base = totals.get(f"gnubg {level}", reference)
+                print(f"  {name}: {base / totals[name]:.2f} x gnubg's speed at the same level (above 1: faster)")
+
+
+if __name__ == "__main__":
+    main()
