@@ -14,7 +14,7 @@ equal those of ``analyse(read_matches(paths))`` whatever ran them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -24,7 +24,7 @@ import pandas as pd
 from typing_extensions import TypeIs
 
 from ..collections.names import PlayerNames
-from ..collections.parallel import Progress, jobs_for, pmap
+from ..collections.parallel import Progress, cores, job_count, jobs_for, pmap
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..evaluation.levels import DEFAULT_LEVEL, LevelLike, level as as_level
@@ -42,7 +42,7 @@ from .positions import find_plays
 
 if TYPE_CHECKING:
     from .decisions import DecisionRow
-    from .statistics import Judging, PlayerStatistics, UnjudgedTurn
+    from .statistics import Judging, MatchTally, PlayerStatistics, UnjudgedTurn
 
 #: Columns naming players, merged by :func:`rename_players`.
 NAME_COLUMNS = {"plays": ("name",), "games": ("player0", "player1", "winner_name")}
@@ -66,12 +66,38 @@ class FileAnalysis:
     """Errors: the file's own and those of its games."""
     warnings: int = 0
     """Warnings of the file itself."""
-    statistics: list[PlayerStatistics] = field(default_factory=list)
-    """With ``statistics=True``: the file's rows of the statistics frame
-    (:class:`~tavlakit.analysis.statistics.Tally`), the turns it could not
-    judge and its decision rows, judged in the one replay."""
-    unjudged: list[UnjudgedTurn] = field(default_factory=list)
-    decisions: list[DecisionRow] = field(default_factory=list)
+    tally: MatchTally | None = None
+    """With ``statistics=True``: what judging the file's games found, in
+    the one replay (:class:`~tavlakit.analysis.statistics.MatchTally`)."""
+    part: range | None = None
+    """The indexes of the games analysed, when only some were (:func:`analyse_files`)."""
+
+    @property
+    def statistics(self) -> list[PlayerStatistics]:
+        """The file's rows of the statistics frame (none without ``statistics=True``)."""
+        return self.tally.rows() if self.tally is not None else []
+
+    @property
+    def unjudged(self) -> list[UnjudgedTurn]:
+        """The turns it could not judge."""
+        return self.tally.unjudged if self.tally is not None else []
+
+    @property
+    def decisions(self) -> list[DecisionRow]:
+        """Its rows of the decisions frame."""
+        return self.tally.decisions if self.tally is not None else []
+
+    def extend(self, other: FileAnalysis) -> None:
+        """Add the games of the same file analysed after these (another part)."""
+        for mine, theirs in zip(self.columns, other.columns):
+            for column, values in theirs.items():
+                mine.setdefault(column, []).extend(values)
+        self.problems.extend(other.problems)
+        self.errors += other.errors
+        self.warnings += other.warnings
+        if self.tally is not None and other.tally is not None:
+            self.tally.extend(other.tally)
+        self.part = None
 
     @cached_property
     def plays(self) -> pd.DataFrame:
@@ -90,12 +116,14 @@ def analyse_file(
     met: Any = None,
     level: LevelLike = DEFAULT_LEVEL,
     net: str | None = None,
+    games: range | None = None,
 ) -> FileAnalysis:
     """Read, replay and analyse one file; bad input (and a bug in tavlakit)
     is a located problem in the result, never an exception. ``statistics=True``
     judges each game in the same replay (``met``: a match equity table or
     its path; ``level``: :mod:`~tavlakit.evaluation.levels`), as :func:`analyse`; ``net``: the weights
-    to evaluate with (:func:`~tavlakit.evaluation.net.use_net`; None: gnubg-nn's own)."""
+    to evaluate with (:func:`~tavlakit.evaluation.net.use_net`; None: gnubg-nn's own);
+    ``games``: only the games of these indexes (one part of the file, :func:`analyse_files`)."""
     source = str(path)
     use_net(net)
     judging = None
@@ -103,15 +131,17 @@ def analyse_file(
         from .statistics import Judging
 
         judging = Judging(met, level)
-    match, games = open_games(path)
+    match, read = open_games(path)
     prints = Fingerprinter(match)
     try:
-        match.games = list(games)
+        match.games = list(read)
         used = default_rules(match, rules)
-        plays, played, own = _walk(match, used, luck, judging, prints.add)
+        plays, played, own = _walk(match, used, luck, judging, prints.add, games)
     except Exception as exc:  # a bug in tavlakit: say so, keep the collection going
         match = Match(source=source, problems=[*match.problems, internal_problem(source, exc)])
         used = default_rules(match, rules)
+        if judging is not None:  # (what was judged before the bug is not kept)
+            judging.found.clear()
         prints = Fingerprinter(match)
         plays, played, own = _walk(match, used, luck, judging, prints.add)
     errors = sum(p.severity == "error" for p in own) + sum(row["problems"] for row in played)
@@ -126,18 +156,25 @@ def analyse_file(
         errors,
         sum(p.severity == "warning" for p in own),
     )
-    if judging is not None:
-        result.statistics, result.unjudged, result.decisions = judging.rows, judging.unjudged, judging.decisions
+    if judging is not None and judging.found:
+        result.tally = judging.found[0]
+    result.part = games
     return result
 
 
 def _walk(
-    match: Match, rules: Rules, luck: bool, judging: Judging | None, seen: Callable[[ReplayedGame], None]
+    match: Match,
+    rules: Rules,
+    luck: bool,
+    judging: Judging | None,
+    seen: Callable[[ReplayedGame], None],
+    games: range | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:
     """The play rows, game rows and own problems of one match (judged into
-    ``judging``, if given; each replayed game shown to ``seen``)."""
-    ((plays, games, own),) = frames.rows(match, rules, luck, judging, seen)
-    return plays, games, own
+    ``judging``, if given; each replayed game shown to ``seen``; ``games``:
+    the rows of those games only)."""
+    ((plays, played, own),) = frames.rows(match, rules, luck, judging, seen, games)
+    return plays, played, own
 
 
 def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str | Path | Sequence[str | Path]]:
@@ -256,6 +293,47 @@ def analyse(
     return analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, level=level)
 
 
+def analyse_files(
+    files: Sequence[Path], jobs: int | None = 1, progress: Progress | None = None, **options: Any
+) -> Iterator[FileAnalysis]:
+    """:func:`analyse_file` of each file (``options``: its keywords), in
+    order, on ``jobs`` processes (``None``: every core). With fewer files
+    than processes and ``statistics=True`` each file is cut into its games,
+    analysed on every process and put together again (the same rows, the
+    same statistics); ``progress(done, total)`` is told as the files, or the
+    games, are done."""
+    jobs = jobs_for(files, jobs)
+    tasks: list[tuple[Path, range | None]] = [(path, None) for path in files]
+    count = job_count(jobs, len(files))
+    if options.get("statistics") and 0 < len(files) < (jobs or cores()):
+        tasks = [(path, games) for path in files for games in _game_parts(path)]
+        count = job_count(jobs, len(tasks))
+    done = pmap(_analyse_task, tasks, count, progress, **options)
+    current: FileAnalysis | None = None
+    for part in done:
+        if current is not None and part.part is not None and part.part.start > 0:
+            current.extend(part)
+            continue
+        if current is not None:
+            yield current
+        current = part
+    if current is not None:
+        current.part = None
+        yield current
+
+
+def _game_parts(path: Path) -> list[range | None]:
+    """Each game of a record file on its own (a file read here first to count them)."""
+    count = sum(1 for _game in open_games(path)[1])
+    return [range(i, i + 1) for i in range(count)] if count > 1 else [None]
+
+
+def _analyse_task(task: tuple[Path, range | None], **options: Any) -> FileAnalysis:
+    """:func:`analyse_file` of a (file, games) task."""
+    path, games = task
+    return analyse_file(path, games=games, **options)
+
+
 def analyse_paths(
     paths: str | Path | Sequence[str | Path],
     rules: Rules | None = None,
@@ -273,9 +351,7 @@ def analyse_paths(
     told as the files are done."""
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
     judged = {"statistics": True, "met": met, "level": level} if statistics else {}
-    parts = pmap(
-        analyse_file, files, jobs_for(files, jobs), progress, rules=rules, luck=luck, net=net_in_use(), **judged
-    )
+    parts = analyse_files(files, jobs, progress, rules=rules, luck=luck, net=net_in_use(), **judged)
     result = combine(parts, dedupe, statistics, level)
     result.source = frames.Source(paths, rules, met, level, paths=True)  # (what to read again, to judge or study)
     return result

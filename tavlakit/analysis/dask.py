@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..engine.rules import Rules
+from ..evaluation.levels import EXPERT, LevelLike
 from ..formats import find_records
 from . import frames
 from .collection import FileAnalysis, analyse_file, combine, relabel
@@ -91,11 +92,14 @@ def client_mapper(address: str) -> Mapper:
     Dask cluster whose scheduler is at ``address``; the results come back
     in input order and are written here."""
 
-    def run(files: Sequence[Path], rules: Rules | None, luck: bool, net: str | None = None) -> Iterator[FileAnalysis]:
+    def run(
+        files: Sequence[Path], rules: Rules | None, luck: bool, net: str | None = None, level: LevelLike = EXPERT
+    ) -> Iterator[FileAnalysis]:
         from distributed import Client
 
         with Client(address, timeout=CONNECT_TIMEOUT) as client:  # type: ignore[no-untyped-call]
-            futures = client.map(analyse_file, list(files), rules=rules, luck=luck, net=net, pure=False)
+            options = {"rules": rules, "luck": luck, "net": net, "statistics": luck, "level": level}
+            futures = client.map(analyse_file, list(files), **options, pure=False)
             for future in futures:
                 yield future.result()
                 future.release()

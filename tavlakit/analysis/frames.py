@@ -159,11 +159,13 @@ class _Walker:
         luck: bool,
         judging: Judging | None = None,
         seen: Callable[[ReplayedGame], None] | None = None,
+        games: range | None = None,
     ) -> None:
         self.rules = rules
         self.luck = luck
         self.judging = judging
         self.seen = seen
+        self.games = games
         self.evaluators: dict[Rules, Evaluator] = {}
         self.labels = Labels()
 
@@ -189,16 +191,19 @@ class _Walker:
             games: list[dict[str, Any]] = []
             judging = self.judging
             tally = judging.tally(match, path, mid[0], rules, ev) if judging else None
-            for rg in replay(match, rules):
+            for number, rg in enumerate(replay(match, rules)):
                 if self.seen is not None:
                     self.seen(rg)
+                if self.games is not None and number not in self.games:
+                    continue  # (the whole match is replayed: a game's score and Crawford follow from those before)
                 if tally is not None:  # first: it searches the game's positions in one batch, the rows reuse them
                     tally.add(rg)
                 plays.extend(step_rows(match, mid, rules, rg, ev))
                 games.append(game_row(match, mid, rules, rg, jacoby))
             if judging and tally:
                 judging.keep(tally)
-            yield plays, games, match.problems
+            own = match.problems if self.games is None or 0 in self.games else []
+            yield plays, games, own
 
 
 def not_analysed(problem: Problem, path: str) -> Problem:
@@ -405,13 +410,16 @@ def rows(
     luck: bool = True,
     judging: Judging | None = None,
     seen: Callable[[ReplayedGame], None] | None = None,
+    games: range | None = None,
 ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:
     """Per match: its play rows, its game rows (dicts of column name to value)
     and its own problems, the stuff :func:`analyse_matches` builds the frames of;
     with ``judging`` each game is also judged in the same replay
     (:class:`~tavlakit.analysis.statistics.Judging` gathers the rows); each
-    replayed game is shown to ``seen`` (a fingerprint's ``add``)."""
-    return _Walker(rules, luck, judging, seen).run(matches)
+    replayed game is shown to ``seen`` (a fingerprint's ``add``);
+    ``games``: only the rows of the games of these indexes (their match's
+    own problems go with the part that has its first game)."""
+    return _Walker(rules, luck, judging, seen, games).run(matches)
 
 
 def plays_frame(matches: Matches, rules: Rules | None = None, *, luck: bool = True) -> pd.DataFrame:

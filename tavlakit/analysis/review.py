@@ -1,11 +1,12 @@
 """gnubg's statistics of each match of many record files, judged on every core.
 
 :func:`review` reads, replays and judges each file in a worker process
-(:func:`~tavlakit.analysis.collection.analyse_file` with
-``statistics=True``: each file replayed once) and puts the rows together:
+(:func:`~tavlakit.analysis.collection.analyse_files` with
+``statistics=True``: each file replayed once; the games of a single match
+on every core) and puts the rows together:
 the statistics frame, the turns that could not be judged, the files nothing
-could be read from, and what the figures were worked out with (the depth,
-the weights, the match equity tables).
+could be read from, and what the figures were worked out with (the
+analysis level, the weights, the match equity tables).
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..collections.parallel import Progress, jobs_for, pmap
+from ..collections.parallel import Progress
 from ..engine.rules import Rules
 from ..evaluation.levels import DEFAULT_LEVEL, Level, LevelLike, level as as_level
 from ..evaluation.met import default_met, load_met
 from ..evaluation.net import net_in_use
 from ..i18n import _
 from ..record.problem import Problem
-from .collection import analyse_file
+from .collection import analyse_files
 from .statistics import PlayerStatistics, UnjudgedTurn, statistics_from_rows
 
 
@@ -64,7 +65,8 @@ def review(
     """gnubg's statistics of each match of ``files`` (``met``: a match
     equity table's file, default gnubg's; ``level``: how deep, default world
     class, :mod:`~tavlakit.evaluation.levels`), one file per process on
-    ``jobs`` processes. A bad ``met`` or ``level`` is a ValueError (before
+    ``jobs`` processes (the games of fewer files than processes on every
+    process: :func:`~tavlakit.analysis.collection.analyse_files`). A bad ``met`` or ``level`` is a ValueError (before
     any file is read); a bad file is one of :attr:`Review.unread`."""
     judged = as_level(level)
     table = load_met(met) if met is not None else default_met()
@@ -72,10 +74,9 @@ def review(
     unjudged: list[UnjudgedTurn] = []
     unread: list[Problem] = []
     weights = net_in_use()
-    parts = pmap(
-        analyse_file,
+    parts = analyse_files(
         files,
-        jobs_for(files, jobs),
+        jobs,
         progress,
         rules=rules,
         luck=False,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict
@@ -180,6 +180,19 @@ class PlayerTotals:
         total = getattr(self, column)
         setattr(self, column, value if math.isnan(total) else total + value)
 
+    def absorb(self, other: PlayerTotals) -> None:
+        """Add another game's totals of the same player to these."""
+        for f in fields(self):
+            name = f.name
+            value = getattr(other, name)
+            if name == "recorded_by":
+                self.recorded_by = self.recorded_by or value
+            elif name in RECORDED:
+                if not math.isnan(value):
+                    self.add_recorded(name, value)
+            else:
+                setattr(self, name, getattr(self, name) + value)
+
 
 @dataclass
 class Rates:
@@ -264,6 +277,12 @@ class PlayerStatistics:
         return {**head, **asdict(self.totals), **asdict(self.rates)}
 
 
+#: Every column of a row of :func:`statistics_frame`, in order.
+STATISTICS_FRAME_COLUMNS = tuple(
+    [f.name for f in fields(PlayerStatistics) if f.name not in ("totals", "rates")]
+    + [f.name for f in fields(PlayerTotals)]
+    + [f.name for f in fields(Rates)]
+)
 #: The columns of :func:`statistics_frame` after the identifying ones.
 STATISTICS_COLUMNS = (
     "total_moves",
@@ -433,71 +452,119 @@ def _recorded_pr(totals: PlayerTotals) -> float:
 FIBS_OFFSET = 2050.0
 
 
+@dataclass
+class MatchTally:
+    """What judging some games of one match found, game by game: each game's
+    two :class:`PlayerTotals` in order, the turns not judged and the
+    decision rows. It pickles: a process that judged some of a match's
+    games sends it back, and the parts of a match put end to end
+    (:meth:`extend`) give the same rows, whichever process judged which game
+    (each game's totals are added up in the games' order)."""
+
+    path: str
+    players: tuple[str, str]
+    length: int
+    rules: str
+    jacoby: bool | None
+    """A money session's Jacoby rule (None: a match, or no cube)."""
+    jacoby_from: str | None
+    """Where it came from (:func:`~tavlakit.replay.jacoby.jacoby_used`)."""
+    fibs_length: int
+    """The match length for gnubg's FIBS rating estimates (0: none; Tavla has none)."""
+    level: str
+    games: list[tuple[PlayerTotals, PlayerTotals]] = field(default_factory=list)
+    unjudged: list[UnjudgedTurn] = field(default_factory=list)
+    decisions: list[DecisionRow] = field(default_factory=list)
+
+    def extend(self, other: MatchTally) -> None:
+        """Add the games judged after these (of the same match)."""
+        self.games.extend(other.games)
+        self.unjudged.extend(other.unjudged)
+        self.decisions.extend(other.decisions)
+
+    def rows(self) -> list[PlayerStatistics]:
+        """The match's two rows of the statistics frame (none when no game was judged)."""
+        if not self.games:
+            return []
+        per = (PlayerTotals(), PlayerTotals())
+        for game in self.games:
+            for side in (0, 1):
+                per[side].absorb(game[side])
+        out = []
+        for side in (0, 1):
+            totals = per[side]
+            totals.opponent_moves = per[1 - side].total_moves
+            out.append(
+                PlayerStatistics(
+                    "match",
+                    self.path,
+                    self.path,
+                    self.players[side],
+                    side,
+                    self.length,
+                    self.rules,
+                    self.jacoby,
+                    self.jacoby_from,
+                    self.level,
+                    totals,
+                    Rates.of(totals, self.fibs_length),
+                )
+            )
+        return out
+
+
 class Tally:
     """One match's statistics and judged turns, fed its replayed games in
     order (:meth:`add`): by :func:`judge_matches`, or by the frames' walker
     during its one replay (:func:`tavlakit.analysis.collection.analyse` with
     ``statistics=True``). ``label`` is the match's short label in the
-    decision rows."""
+    decision rows; what it found is :attr:`found`."""
 
     def __init__(self, match: Match, path: str, label: str, judge: Judge) -> None:
         self.match, self.path, self.label, self.judge = match, path, label, judge
-        self.jacoby = jacoby_used(match, judge.rules)
-        """The money session's Jacoby rule and where it came from."""
-        self.per = {0: PlayerTotals(), 1: PlayerTotals()}
-        self.games = 0
-        self.unjudged: list[UnjudgedTurn] = []
-        self.decisions: list[DecisionRow] = []
+        rules = judge.rules
+        # the FIBS estimates are backgammon's (with the cube): none for Tavla
+        fibs = match.length or 0 if rules.backgammon else 0
+        players = (match.players[0], match.players[1])
+        jacoby, jacoby_from = jacoby_used(match, rules)
+        self.found = MatchTally(
+            path, players, match.length or 0, rules.name, jacoby, jacoby_from, fibs, judge.level.key
+        )
+
+    @property
+    def unjudged(self) -> list[UnjudgedTurn]:
+        return self.found.unjudged
+
+    @property
+    def decisions(self) -> list[DecisionRow]:
+        return self.found.decisions
 
     def add(self, rg: ReplayedGame) -> None:
         """Judge one replayed game of the match and count its turns."""
         match = self.match
         judged = list(self.judge.game(match, rg))
-        self.decisions.extend(decision_rows(match, self.label, self.path, judged))
+        self.found.decisions.extend(decision_rows(match, self.label, self.path, judged))
+        per = {0: PlayerTotals(), 1: PlayerTotals()}
         for j in judged:
-            mine = self.per[j.player]
+            mine = per[j.player]
             if j.unjudged is not None:
                 mine.unjudged += 1
                 name = match.players[j.player]
-                self.unjudged.append(
+                self.found.unjudged.append(
                     UnjudgedTurn(path=self.path, player=name, game=j.game, turn=j.turn, kind=j.kind, reason=j.unjudged)
                 )
                 mine.total_moves += j.kind == "roll"
                 continue
             mine.add(j)
             if j.roll is not None:
-                self.per[1 - j.player].luck_adjusted_result += j.roll.luck_mwc
-        _result(match, rg, self.per, self.judge.met)
-        _recorded(self.per, match, rg, self.judge)
-        self.games += 1
+                per[1 - j.player].luck_adjusted_result += j.roll.luck_mwc
+        _result(match, rg, per, self.judge.met)
+        _recorded(per, match, rg, self.judge)
+        self.found.games.append((per[0], per[1]))
 
     def rows(self) -> list[PlayerStatistics]:
         """The match's two rows of the statistics frame (none when no game was added)."""
-        if not self.games:
-            return []
-        match, rules = self.match, self.judge.rules
-        # the FIBS estimates are backgammon's (with the cube): none for Tavla
-        length = match.length or 0 if rules.backgammon else 0
-        out = []
-        for side in (0, 1):
-            totals = PlayerTotals(**asdict(self.per[side]))
-            totals.opponent_moves = self.per[1 - side].total_moves
-            out.append(
-                PlayerStatistics(
-                    "match",
-                    self.path,
-                    self.path,
-                    match.players[side],
-                    side,
-                    match.length or 0,
-                    rules.name,
-                    *self.jacoby,
-                    self.judge.level.key,
-                    totals,
-                    Rates.of(totals, length),
-                )
-            )
-        return out
+        return self.found.rows()
 
 
 class Judging:
@@ -511,6 +578,8 @@ class Judging:
         self.level = as_level(level)
         self.met = _load_met(str(met)) if isinstance(met, (str, Path)) else met
         self.judges: dict[Rules, Judge] = {}
+        self.found: list[MatchTally] = []
+        """Each match's :class:`MatchTally`, in order."""
         self.rows: list[PlayerStatistics] = []
         self.unjudged: list[UnjudgedTurn] = []
         self.decisions: list[DecisionRow] = []
@@ -528,7 +597,8 @@ class Judging:
         return self.judges[rules]
 
     def keep(self, tally: Tally) -> None:
-        """Add a match's rows, all its games judged."""
+        """Add a match's rows, all its games judged (or those asked for)."""
+        self.found.append(tally.found)
         self.rows.extend(tally.rows())
         self.unjudged.extend(tally.unjudged)
         self.decisions.extend(tally.decisions)
@@ -608,7 +678,12 @@ def statistics_from_rows(
     """The statistics frame of per-match rows (from one process or many):
     short match labels over the whole collection, and the overall rows;
     ``level``: the key of the level they were judged at (``attrs["level"]``)."""
-    frame = pd.DataFrame([row.record() for row in rows])
+    return statistics_from_frame(pd.DataFrame([row.record() for row in rows]), unjudged, level)
+
+
+def statistics_from_frame(frame: pd.DataFrame, unjudged: list[UnjudgedTurn], level: str | None = None) -> pd.DataFrame:
+    """The statistics frame of its per-match rows as a frame (a store's
+    partitions put together): :func:`statistics_from_rows`."""
     frame.attrs["unjudged"] = unjudged
     frame.attrs["level"] = level
     if frame.empty:
@@ -650,7 +725,9 @@ __all__ = [
     "RATINGS",
     "RECORDED",
     "STATISTICS_COLUMNS",
+    "STATISTICS_FRAME_COLUMNS",
     "Judging",
+    "MatchTally",
     "PlayerStatistics",
     "PlayerTotals",
     "Rates",
@@ -661,5 +738,6 @@ __all__ = [
     "judge_matches",
     "rating",
     "statistics_frame",
+    "statistics_from_frame",
     "statistics_from_rows",
 ]

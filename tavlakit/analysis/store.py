@@ -5,15 +5,17 @@ A store is a folder::
     tavlakit-store.json   the manifest: which file partitions make the store (written last)
     plays/<key>.parquet   one partition per record file (the plays frame's rows)
     games/<key>.parquet
-    meta/<key>.json       that file's entry: content hash, size, rules, problems, fingerprint
+    meta/<key>.json       that file's entry: content hash, size, rules, level, problems, fingerprint
     players/<key>.parquet players_frame's rows of that file (scope "match"; overall: open_store)
+    statistics/<key>.parquet  gnubg's statistics of that file's match (scope "match"), at the store's level
+    decisions/<key>.parquet   its judged turns (the decisions frame's rows)
     files.parquet         the files table, one row per record file
     positions.parquet     every turn's position and what was played there, sorted by Position ID
                           (the index :func:`find` reads; :mod:`.positions`)
 
 :func:`update` analyses only the files that are new or changed (by content
-hash) or whose tavlakit version, columns (:mod:`tavlakit.collections.schema`), rules
-or luck setting differ; the files of the store that are not among its
+hash) or whose tavlakit version, columns (:mod:`tavlakit.collections.schema`), rules,
+luck setting, weights or analysis level differ; the files of the store that are not among its
 inputs keep their rows unless it is asked to drop them (``prune``). An
 input that does not exist is an error before anything is written. Every file is written under
 a temporary name and renamed, partitions before the manifest, so a run
@@ -26,6 +28,7 @@ last one that ended.
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -37,6 +40,7 @@ from .._version import __version__
 from ..collections.manifest import (
     FORMAT,
     INDEX,
+    JUDGED,
     MANIFEST,
     TABLES,
     Store,
@@ -57,17 +61,32 @@ from ..collections.positions import find_table, schemas_of, write_index
 from ..collections.schema import schema_version
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..evaluation.levels import EXPERT, Level, LevelLike, level as as_level
 from ..evaluation.net import net_digest, net_in_use, use_net
 from ..formats import find_records
 from ..i18n import _
 from ..replay.fingerprint import duplicate_problem, duplicates
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
+from .decisions import DecisionRow, decisions_from_rows
 from .frames import Analysis, match_players
 from .positions import find_plays, wanted
+from .statistics import (
+    STATISTICS_FRAME_COLUMNS,
+    PlayerStatistics,
+    PlayerTotals,
+    Rates,
+    UnjudgedTurn,
+    statistics_from_frame,
+)
 
-#: Runs the analysis of the files to do elsewhere, yielding results in their order.
-Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None"], Iterator[FileAnalysis]]
+#: Runs the analysis of the files to do elsewhere, yielding results in their order:
+#: (files, rules, luck, net weights, analysis level).
+Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None", Level], Iterator[FileAnalysis]]
+#: The level a store judges its matches at unless asked: gnubg's "expert" (0 ply). A store holds
+#: collections (thousands of matches): world class takes about a hundred times as long
+#: (docs/analysis-levels.md, benchmarks/README.md).
+STORE_LEVEL = EXPERT
 
 
 def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
@@ -93,6 +112,7 @@ def update(
     progress: Progress | None = None,
     prune: bool = False,
     net: str | Path | None = None,
+    level: LevelLike = STORE_LEVEL,
 ) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
@@ -104,7 +124,10 @@ def update(
     are kept. ``net``: the weights to work the luck out with from now on
     (:func:`~tavlakit.evaluation.net.use_net`; default the net in use; a
     Dask worker needs the file at the same path); a file analysed with
-    other weights is analysed again. Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
+    other weights is analysed again. With the luck, gnubg's statistics of
+    each match and its judged turns are stored too, at ``level`` (default
+    :data:`STORE_LEVEL`); a file judged at another level is analysed again.
+    Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
     that is not a store it may write, or an input that does not exist,
     before writing anything."""
     store = Store(folder)
@@ -118,10 +141,11 @@ def update(
         if net is not None:
             use_net(net)
         weights, digest = net_in_use(), net_digest() if luck else None
-        keys, todo, summary = plan(store, files, rules, luck, prune, digest)
+        judged = as_level(level)
+        keys, todo, summary = plan(store, files, rules, luck, prune, digest, judged.key if luck else None)
         if nothing_to_do(store, keys, todo):
             return summary
-        for table in (*TABLES, "players", "meta"):
+        for table in (*TABLES, *JUDGED, "players", "meta"):
             (store.folder / table).mkdir(exist_ok=True)
         if mapper is None:
             metas: Iterator[dict[str, Any]] = pmap(
@@ -134,9 +158,10 @@ def update(
                 luck=luck,
                 net=weights,
                 digest=digest,
+                level=judged,
             )
         else:
-            results = mapper([t.path for t in todo], rules, luck, weights)
+            results = mapper([t.path for t in todo], rules, luck, weights, judged)
             metas = (_write_part(store.folder, r, t, rules, luck, digest) for t, r in zip(todo, results))
             if progress is not None:
                 metas = counted(metas, len(todo), progress)
@@ -161,10 +186,17 @@ def update(
 
 
 def _store_file(
-    task: Task, folder: Path, rules: Rules | None, luck: bool, net: str | None = None, digest: str | None = None
+    task: Task,
+    folder: Path,
+    rules: Rules | None,
+    luck: bool,
+    net: str | None = None,
+    digest: str | None = None,
+    level: Level = STORE_LEVEL,
 ) -> dict[str, Any]:
     """Analyse one file and write its partitions (in a worker process)."""
-    return _write_part(folder, analyse_file(task.path, rules, luck, net=net), task, rules, luck, digest)
+    result = analyse_file(task.path, rules, luck, statistics=luck, level=level, net=net)
+    return _write_part(folder, result, task, rules, luck, digest)
 
 
 def _write_part(
@@ -178,6 +210,12 @@ def _write_part(
     players = match_players(result.plays, result.games)
     if not players.empty:
         _write_parquet(folder / "players" / f"{key}.parquet", _typed(players))
+    tally = result.tally
+    if tally is not None:
+        rows = pd.DataFrame([row.record() for row in tally.rows()], columns=list(STATISTICS_FRAME_COLUMNS))
+        _write_parquet(folder / "statistics" / f"{key}.parquet", rows.astype(_STATISTICS_TYPES))
+        decisions = decisions_from_rows(tally.decisions).astype(_DECISION_TYPES)
+        _write_parquet(folder / "decisions" / f"{key}.parquet", decisions)
     meta = {
         "key": key,
         "path": result.source,
@@ -190,6 +228,8 @@ def _write_part(
         "rules_option": repr(rules) if rules else None,
         "luck": luck,
         "net": net,
+        "level": tally.level if tally is not None else None,
+        "judged": tally is not None,
         "games": len(result.games),
         "plays": len(result.plays),
         "errors": result.errors,
@@ -199,6 +239,30 @@ def _write_part(
     }
     write_json(folder / "meta" / f"{key}.json", meta)
     return meta
+
+
+def _dtypes(annotations: dict[str, Any]) -> dict[str, str]:
+    """Column types from type annotations (written as text), nullable where
+    a value may be missing: one Parquet schema for every file's partition,
+    whatever it holds (a Tavla match has no cube decisions)."""
+    out = {}
+    for name, kind in annotations.items():
+        text = str(kind)
+        out[name] = (
+            "boolean" if "bool" in text else "Int64" if "int" in text else "float64" if "float" in text else "string"
+        )
+    return out
+
+
+_STATISTICS_TYPES = _dtypes(
+    {
+        f.name: f.type
+        for cls in (PlayerStatistics, PlayerTotals, Rates)
+        for f in dataclasses.fields(cls)
+        if f.name not in ("totals", "rates")
+    }
+)
+_DECISION_TYPES = _dtypes(DecisionRow.__annotations__)
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
@@ -232,6 +296,7 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
             "tavlakit": e["tavlakit"],
             "rules": e["rules_name"],
             "luck": e["luck"],
+            "level": e.get("level"),
             "games": e["games"],
             "plays": e["plays"],
             "errors": e["errors"],
@@ -249,6 +314,7 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
         "tavlakit": "string",
         "rules": "string",
         "luck": "boolean",
+        "level": "string",
         "games": "Int64",
         "plays": "Int64",
         "errors": "Int64",
@@ -275,7 +341,36 @@ def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     empty = frames.analyse_matches([], luck=False)
     plays, games = ((pa.concat_tables(tables[t]).to_pandas() if tables[t] else getattr(empty, t)) for t in TABLES)
     files = [(e["path"], e["fingerprint"], [problem(p) for p in e["problems"]]) for e in entries]
-    return assemble(plays, games, files, dedupe)
+    result = assemble(plays, games, files, dedupe)
+    kept = set(result.games["path"]) | {e["path"] for e in entries if not e["games"]}  # (dedupe: twins left out)
+    judged = [e for e in entries if e.get("judged") and e["path"] in kept]
+    if judged:
+        _set_judged(store, result, judged)
+    return result
+
+
+def _set_judged(store: Store, result: Analysis, entries: list[dict[str, Any]]) -> None:
+    """Give the analysis the statistics and decisions frames of the entries
+    that hold them (the level of their judging: the ``level`` column, and
+    ``attrs["level"]`` when they all share it)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    statistics, decisions = (
+        pa.concat_tables([pq.read_table(store.folder / t / f"{e['key']}.parquet") for e in entries]).to_pandas()
+        for t in JUDGED
+    )
+    levels = {e.get("level") for e in entries}
+    level = levels.pop() if len(levels) == 1 else None
+    labels = dict(zip(result.games["path"], result.games["match"]))
+    decisions["match"] = decisions["path"].map(labels)
+    unjudged = [
+        UnjudgedTurn(path=r.path, player=r.name, game=int(r.game), turn=int(r.turn), kind=r.kind, reason=r.unjudged)
+        for r in decisions[decisions["unjudged"].notna()].itertuples()
+    ]
+    decisions = decisions[list(decisions_from_rows([]).columns)]
+    decisions.attrs["level"] = level
+    result.set_judged(statistics_from_frame(statistics, unjudged, level), decisions)
 
 
 def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
@@ -318,6 +413,7 @@ def files_frame(folder: str | Path) -> pd.DataFrame:
 __all__ = [
     "FORMAT",
     "MANIFEST",
+    "STORE_LEVEL",
     "Mapper",
     "Store",
     "StoreError",

@@ -10,10 +10,11 @@ from pathlib import Path
 import typer
 
 from ..collections.manifest import MANIFEST, Store, StoreError, Summary, nothing_to_do, plan, require_existing
+from ..evaluation.levels import EXPERT
 from ..formats import find_records
 from ..i18n import _
 from .collection import NET_HELP, choose_net, jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
+from .common import PLY_HELP, RULES_DEFAULT_HELP, RULES_HELP, fail, level_help, parse_level, parse_rules
 from .console import progress_bar
 
 
@@ -32,12 +33,20 @@ def analyse(
     net: Path | None = typer.Option(
         None, help=_(NET_HELP) + " " + _("Files analysed with other weights are analysed again.")
     ),
+    level: str | None = typer.Option(
+        None,
+        "--level",
+        help=level_help(EXPERT) + " " + _("Files judged at another level are analysed again."),
+    ),
+    ply: int | None = typer.Option(None, help=_(PLY_HELP)),
 ) -> None:
     """Analyse a collection into an incremental Parquet store.
 
-    The store holds plays, games, players and a files table. A re-run
-    analyses only new or changed files; the files of the store not among
-    PATHS keep their rows (--prune drops them).
+    The store holds plays, games, players, gnubg's statistics of each match
+    and its judged turns (at --level, expert by default: a collection is
+    large, and world class takes about a hundred times as long) and a files
+    table. A re-run analyses only new or changed files; the files of the
+    store not among PATHS keep their rows (--prune drops them).
 
     Exit status: 0 done, 2 an input nothing could be read from (binary,
     empty, not a record: listed in the files table), a path that does not
@@ -45,6 +54,9 @@ def analyse(
     interrupted (the store reads as before).
     """
     chosen = parse_rules(rules) if rules else None
+    judged = parse_level(level, ply, EXPERT)
+    if not luck and (level is not None or ply is not None):
+        raise fail(_("--level and --ply do not go with --no-luck"))
     digest = None
     if net is not None:
         if not luck:
@@ -62,7 +74,7 @@ def analyse(
     except StoreError as exc:
         raise fail(str(exc)) from None
     if (store / MANIFEST).is_file():
-        keys, todo, planned = plan(current, files, chosen, luck, prune, digest)
+        keys, todo, planned = plan(current, files, chosen, luck, prune, digest, judged.key if luck else None)
         if nothing_to_do(current, keys, todo):  # no pandas, no analysis
             _say(planned, store)
             raise typer.Exit(2 if planned.unread else 0)
@@ -85,7 +97,7 @@ def analyse(
         mapper = client_mapper(scheduler)
     try:
         with progress_bar(_("analysing")) as bar:
-            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune)
+            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune, level=judged)
     except StoreError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:

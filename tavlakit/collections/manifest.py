@@ -26,6 +26,9 @@ FORMAT = 1
 TABLES = ("plays", "games")
 #: The store's index of positions (:mod:`tavlakit.collections.positions`), named in the manifest once written.
 INDEX = "positions.parquet"
+#: The partitions of gnubg's statistics and the judged turns, at the store's analysis level
+#: (written when the luck is: the net judges them).
+JUDGED = ("statistics", "decisions")
 
 
 class StoreError(ValueError):
@@ -119,6 +122,8 @@ class Store:
         if not (meta.is_file() and all((self.folder / t / f"{key}.parquet").is_file() for t in TABLES)):
             return None
         entry: dict[str, Any] = json.loads(meta.read_text(encoding="utf-8"))
+        if entry.get("judged") and not all((self.folder / t / f"{key}.parquet").is_file() for t in JUDGED):
+            return None
         return entry
 
     def entries(self) -> list[dict[str, Any]]:
@@ -150,18 +155,25 @@ def content_hash(path: Path) -> tuple[str | None, int | None]:
     return digest.hexdigest(), size
 
 
-def _key(path: str, sha: str | None, rules: Rules | None, luck: bool, net: str | None = None) -> str:
+def _key(
+    path: str, sha: str | None, rules: Rules | None, luck: bool, net: str | None = None, level: str | None = None
+) -> str:
     facts: list[Any] = [path, sha, __version__, schema_version(), repr(rules) if rules else None, luck]
     if net is not None:  # (the keys of stores analysed with gnubg-nn's own net stay as they were)
         facts.append(net)
+    if level is not None:
+        facts.append(level)
     return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:24]
 
 
-def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, luck: bool, net: str | None) -> bool:
+def _reusable(
+    old: dict[str, Any] | None, sha: str | None, rules: Rules | None, luck: bool, net: str | None, level: str | None
+) -> bool:
     """The old entry of the same path still holds: same content, version,
     columns (:func:`~tavlakit.collections.schema.schema_version`), luck and net weights
-    (``net``: their digest, None for gnubg-nn's own), and the same rules
-    (asked for, or the file's own rules equal the rules now asked for)."""
+    (``net``: their digest, None for gnubg-nn's own), analysis level (its
+    key; None without luck) and the same rules (asked for, or the file's own
+    rules equal the rules now asked for)."""
     if (
         old is None
         or sha is None
@@ -170,6 +182,7 @@ def _reusable(old: dict[str, Any] | None, sha: str | None, rules: Rules | None, 
         or old.get("schema") != schema_version()
         or old["luck"] != luck
         or old.get("net") != net
+        or old.get("level") != level
     ):
         return False
     wanted = repr(rules) if rules else None
@@ -187,14 +200,21 @@ class Task:
 
 
 def plan(
-    store: Store, files: list[Path], rules: Rules | None, luck: bool, prune: bool = False, net: str | None = None
+    store: Store,
+    files: list[Path],
+    rules: Rules | None,
+    luck: bool,
+    prune: bool = False,
+    net: str | None = None,
+    level: str | None = None,
 ) -> tuple[list[str], list[Task], Summary]:
     """The partition keys of the store to be, the files to analyse, and the
     counts so far. The store's files keep their place (a changed file is
     analysed into the same place), new ones come after them in input order;
     files of the store not among ``files`` are kept, or dropped with
     ``prune``. ``net``: the digest of the weights the luck is worked out
-    with (None: gnubg-nn's own, or no luck)."""
+    with (None: gnubg-nn's own, or no luck); ``level``: the key of the
+    analysis level the turns are judged at (None: not judged, no luck)."""
     old = {e["path"]: e for e in (store.entry(k) for k in store.manifest["files"]) if e is not None}
     given: dict[str, str] = {}
     todo: list[Task] = []
@@ -204,11 +224,11 @@ def plan(
             continue
         sha, size = content_hash(path)
         previous = old.get(str(path))
-        if previous is not None and _reusable(previous, sha, rules, luck, net):
+        if previous is not None and _reusable(previous, sha, rules, luck, net, level):
             given[str(path)] = previous["key"]
             unread.extend([previous["path"]] if entry_unread(previous) else [])
             continue
-        key = _key(str(path), sha, rules, luck, net)
+        key = _key(str(path), sha, rules, luck, net, level)
         given[str(path)] = key
         finished = store.entry(key)
         if finished is None:  # else a killed run finished it
@@ -255,7 +275,8 @@ def require_existing(files: list[Path]) -> None:
 
 def sweep(store: Store, live: set[str]) -> None:
     """Remove partitions and temporary files no manifest names."""
-    for table, suffix in (("plays", ".parquet"), ("games", ".parquet"), ("players", ".parquet"), ("meta", ".json")):
+    tables = (*TABLES, *JUDGED, "players")
+    for table, suffix in (*((t, ".parquet") for t in tables), ("meta", ".json")):
         for path in (store.folder / table).iterdir() if (store.folder / table).is_dir() else ():
             if path.name.startswith(".") or path.name.removesuffix(suffix) not in live:
                 path.unlink(missing_ok=True)
@@ -266,6 +287,7 @@ def sweep(store: Store, live: set[str]) -> None:
 __all__ = [
     "FORMAT",
     "INDEX",
+    "JUDGED",
     "MANIFEST",
     "TABLES",
     "Store",

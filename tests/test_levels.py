@@ -1,0 +1,154 @@
+"""Analysis levels: gnubg's presets, world class by default, the level said
+in every output, one match on every core, the store, Tavla."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import tavlakit as tk
+from tavlakit.analysis.statistics import decisions_frame, statistics_frame
+from tavlakit.cli import app
+from tavlakit.evaluation.levels import DEFAULT_LEVEL, EXPERT, LEVELS, ONE_PLY, WORLD_CLASS, MoveFilter, level
+
+REPO = Path(__file__).resolve().parents[1]
+STATS = REPO / "tests" / "data" / "stats"
+runner = CliRunner()
+
+
+def opening(path: Path, turns: int = 24) -> tk.Match:
+    """A record cut to the first turns of its first game (a world-class analysis takes long)."""
+    match = tk.read_match(path)
+    match.games = match.games[:1]
+    game = match.games[0]
+    game.turns, game.result = game.turns[:turns], None
+    return match
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first 24 turns of a 3-point match gnubg played, as a .mat."""
+    path = tmp_path_factory.mktemp("levels") / "short.mat"
+    tk.write_match(opening(REPO / "tests" / "data" / "gnubg" / "selfplay-3p-1.mat"), path)
+    return path
+
+
+def test_world_class_is_what_gnubgs_default_analysis_prints(gnubg_bin: Path, tmp_path: Path) -> None:
+    """gnubg 1.07's own ``show analysis``, no setting changed: its default
+    analysis is the world-class level, setting by setting."""
+    from gnubg_jobs import run_gnubg
+
+    script = tmp_path / "show.py"
+    script.write_text('import gnubg\ngnubg.command("show analysis")\n', encoding="utf-8")
+    shown = run_gnubg(gnubg_bin, script, tmp_path, HOME=str(tmp_path)).stdout
+    chequer, cube, luck = re.split(r"\n\s*Cube decisions:|\n\s*Luck analysis:", shown.split("Chequer play:")[1])
+    plies = [int(re.search(r"(\d+)-ply evaluation", part).group(1)) for part in (chequer, cube, luck)]  # type: ignore[union-attr]
+    assert plies == [WORLD_CLASS.chequer_plies, WORLD_CLASS.cube_plies, WORLD_CLASS.luck_plies]
+    pruned = ["Using pruning neural nets" in part for part in (chequer, cube, luck)]
+    assert pruned == [WORLD_CLASS.pruning, WORLD_CLASS.pruning, False]
+    two = chequer.split("Move filter for 2 ply:")[1].split("Move filter for 3 ply:")[0]
+    keep = re.search(r"keep the first (\d+) 0-ply moves and up to (\d+) more moves within equity ([\d.]+)", two)
+    assert keep is not None
+    assert WORLD_CLASS.filters == (MoveFilter(int(keep[1]), int(keep[2]), float(keep[3])), None)
+    assert "Skip pruning for 1-ply moves." in two  # the second filter: None, every play kept
+    # gnubg's names, by the depth --ply gives
+    assert [level(n) for n in (0, 1, 2)] == [EXPERT, ONE_PLY, WORLD_CLASS] and DEFAULT_LEVEL is WORLD_CLASS
+    assert (EXPERT.chequer_plies, EXPERT.cube_plies, EXPERT.pruning) == (0, 0, False)
+    assert set(LEVELS) == {"expert", "1-ply", "world-class"}
+
+
+def test_level_names_and_bad_ones() -> None:
+    assert level("World class") is level("world_class") is WORLD_CLASS
+    with pytest.raises(ValueError, match="choose from expert, 1-ply, world-class"):
+        level("grandmaster")
+    with pytest.raises(ValueError, match="only 0-, 1- and 2-ply"):
+        level(3)
+
+
+def test_world_class_by_default_and_said_in_the_frames(short: Path) -> None:
+    match = tk.read_match(short)
+    deep = statistics_frame([match])
+    fast = statistics_frame([match], level="expert")
+    assert deep.attrs["level"] == "world-class" and set(deep["level"]) == {"world-class"}
+    assert fast.attrs["level"] == "expert" and set(fast["level"]) == {"expert"}
+    # luck is judged at 0 ply at every level, as gnubg judges it; the plays are not
+    assert deep["luck_emg"].tolist() == pytest.approx(fast["luck_emg"].tolist(), abs=1e-12)
+    assert deep["checker_error_emg"].tolist() != pytest.approx(fast["checker_error_emg"].tolist(), abs=1e-3)
+    assert decisions_frame([match], level=1).attrs["level"] == "1-ply"
+
+
+def test_the_level_on_the_command_line(short: Path) -> None:
+    result = runner.invoke(app, ["stats", "--by", "match", str(short)])
+    assert result.exit_code == 0, result.output
+    assert "Evaluated at world class (2 ply, pruning nets) with gnubg-nn's own weights" in result.output.splitlines()
+    one = runner.invoke(app, ["stats", "--by", "match", "--ply", "1", "--json", str(short)])
+    assert {json.loads(line)["level"] for line in one.output.splitlines()} == {"1-ply"}
+    clash = runner.invoke(app, ["stats", "--by", "match", "--ply", "0", "--level", "world-class", str(short)])
+    assert clash.exit_code == 2 and "name different levels" in clash.output
+    unknown = runner.invoke(app, ["stats", "--by", "match", "--level", "supremo", str(short)])
+    assert unknown.exit_code == 2 and "choose from expert, 1-ply, world-class" in " ".join(unknown.output.split())
+    alone = runner.invoke(app, ["show", "--level", "expert", str(short)])
+    assert alone.exit_code == 2 and "--level and --ply go with --analyse" in alone.output
+
+
+def test_the_viewer_says_its_level(short: Path) -> None:
+    from tavlakit.pictures import viewer
+
+    page = viewer.html(tk.read_match(short), analyse=True, level="expert")
+    assert "judged at expert (0 ply), cubeful equity at the score" in page
+
+
+def test_one_match_on_every_core_gives_the_same_output() -> None:
+    """One file: its games are judged on two processes and put together
+    again, the output the same as in one process."""
+    record = STATS / "match-9p-94.mat"  # 6 games
+    one = runner.invoke(app, ["stats", "--by", "match", "--level", "expert", "--json", "-j", "1", str(record)])
+    two = runner.invoke(app, ["stats", "--by", "match", "--level", "expert", "--json", "-j", "2", str(record)])
+    assert one.exit_code == two.exit_code == 0
+    assert one.output == two.output and len(one.output.splitlines()) == 4
+    alone = tk.analysis.analyse([record], statistics=True, level="expert", jobs=1)
+    split = tk.analysis.analyse([record], statistics=True, level="expert", jobs=2)
+    for name in ("plays", "games", "statistics", "decisions"):
+        pd.testing.assert_frame_equal(getattr(split, name), getattr(alone, name))
+    assert [str(p) for p in split.problems] == [str(p) for p in alone.problems]
+
+
+def test_the_store_keeps_the_level(tmp_path: Path) -> None:
+    from tavlakit.analysis.store import STORE_LEVEL, files_frame, open_store, update
+
+    assert STORE_LEVEL is EXPERT
+    record = STATS / "match-3p-31.mat"
+    store = tmp_path / "store"
+    update(store, [record], jobs=1)
+    assert files_frame(store)["level"].tolist() == ["expert"]
+    stored = open_store(store)
+    direct = statistics_frame([tk.read_match(record)], level="expert")
+    assert stored.statistics.attrs["level"] == "expert"
+    for column in ("checker_error_emg", "cube_error_emg", "luck_emg", "pr", "unforced_moves"):
+        assert stored.statistics[column].tolist() == pytest.approx(direct[column].tolist())
+    assert len(stored.decisions) == len(decisions_frame([tk.read_match(record)], level="expert"))
+    again = update(store, [record], jobs=1)  # the same level: nothing to do
+    assert again.analysed == []
+    deeper = update(store, [record], jobs=1, level=1)  # another level: analysed again
+    assert deeper.analysed == [str(record)] and files_frame(store)["level"].tolist() == ["1-ply"]
+
+
+def test_tavla_at_every_level() -> None:
+    """Tavla has no cube: no cube decision at any level; luck the same at
+    every level, the plays judged deeper at world class, at the score of
+    Tavla's own match equity table."""
+    match = opening(REPO / "samples" / "tavla-t000.mat", 30)
+    frames = {name: decisions_frame([match], level=name) for name in ("expert", "world-class")}
+    for frame in frames.values():
+        assert set(frame["kind"]) == {"roll"}
+    fast, deep = frames["expert"], frames["world-class"]
+    assert deep["luck_emg"].tolist() == pytest.approx(fast["luck_emg"].tolist(), abs=1e-12)
+    assert (deep["error_emg"].fillna(0) - fast["error_emg"].fillna(0)).abs().max() > 0.01
+    stats = statistics_frame([match])
+    assert set(stats["rules"].dropna()) == {"tavla"} and stats["level"].iloc[0] == "world-class"
+    assert stats["cube_decisions"].sum() == 0
