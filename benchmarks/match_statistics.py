@@ -85,7 +85,7 @@ def ours(path: Path, repeat: int, ply: int = 0) -> float:
     if "nocube" in path.name:
         rules = rules.replace(cube=False)
     match = tk.read_match(path)
-    return _cold_best(lambda: statistics_frame([match], rules, ply=ply), repeat)
+    return _cold_best(lambda: statistics_frame([match], rules, level=ply), repeat)
 
 
 def plays_alone(path: Path, repeat: int) -> float:

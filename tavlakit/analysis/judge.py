@@ -84,8 +84,9 @@ class RollJudgement:
     error_mwc: float | None = None
     mark: str | None = None
     best: str | None = None
-    """The key of the best play's position at the level (:meth:`Position.position_key`
-    of the board after it, seen by the mover), when a play was made."""
+    """The key of the best play's position at the level
+    (:meth:`~tavlakit.engine.position.Position.position_key` of the board
+    after it, seen by the mover), when a play was made."""
 
 
 @dataclass(slots=True)

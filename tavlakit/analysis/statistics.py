@@ -518,7 +518,7 @@ class Tally:
     order (:meth:`add`): by :func:`judge_matches`, or by the frames' walker
     during its one replay (:func:`tavlakit.analysis.collection.analyse` with
     ``statistics=True``). ``label`` is the match's short label in the
-    decision rows; what it found is :attr:`found`."""
+    decision rows; what it found is ``found`` (a :class:`MatchTally`)."""
 
     def __init__(self, match: Match, path: str, label: str, judge: Judge) -> None:
         self.match, self.path, self.label, self.judge = match, path, label, judge
