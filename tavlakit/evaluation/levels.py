@@ -8,8 +8,9 @@ The named levels are gnubg 1.07's own presets where they match one
 
 * ``expert``: 0 ply, without noise or pruning: gnubg's "expert" (fast: for
   bulk studies);
-* ``1-ply``: 1 ply with gnubg's "normal" move filter (gnubg has no preset
-  of this depth);
+* ``1-ply``: 1 ply with the pruning nets and gnubg's "normal" move filter:
+  gnubg's default analysis one ply less deep (gnubg has no preset of this
+  depth);
 * ``world-class``: 2 plies with gnubg's pruning nets and its "normal" move
   filter: gnubg's "world class", which is also what gnubg's ``analyse
   match`` uses by default (``show analysis``), the figures players quote.
@@ -140,7 +141,7 @@ class Level:
 
 
 EXPERT = Level("expert", 0, 0)
-ONE_PLY = Level("1-ply", 1, 1, filters=(NORMAL_FILTER,))
+ONE_PLY = Level("1-ply", 1, 1, pruning=True, filters=(NORMAL_FILTER,))
 WORLD_CLASS = Level("world-class", 2, 2, pruning=True, filters=(NORMAL_FILTER, None))
 #: The named levels, by the name the command line takes.
 LEVELS = {lv.name: lv for lv in (EXPERT, ONE_PLY, WORLD_CLASS)}
