@@ -699,7 +699,17 @@ def statistics_from_frame(frame: pd.DataFrame, unjudged: list[UnjudgedTurn], lev
         )
         overall.append(
             PlayerStatistics(
-                "overall", None, None, str(player), None, None, None, None, None, _one(group["level"]), totals,
+                "overall",
+                None,
+                None,
+                str(player),
+                None,
+                None,
+                None,
+                None,
+                None,
+                _one(group["level"]),
+                totals,
                 Rates.of(totals, 0),
             ).record()
         )

@@ -118,7 +118,9 @@ class Search:
         self._deep: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]] = {}
         # gnubg's own look-ahead where gnubg's rules and scoring are the rules'
         deep = max(self.level.chequer_plies, self.level.cube_plies) > 0
-        self.lookahead = Lookahead(threads) if deep and self.level.pruning and self.ev.gnubg_scoring and self.live else None
+        self.lookahead = (
+            Lookahead(threads) if deep and self.level.pruning and self.ev.gnubg_scoring and self.live else None
+        )
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
