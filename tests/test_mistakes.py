@@ -74,7 +74,7 @@ def test_a_mistake_holds_its_position_candidates_and_level(fibs: tk.analysis.Ana
     plays = fibs.plays.set_index(["path", "game", "turn"])
     for m in found:
         row = plays.loc[(m.path, m.game, m.turn)]
-        assert m.level == "0-ply" and m.name == row["name"]
+        assert m.level.key == "expert" and m.name == row["name"]
         position, state = parse_id(m.gnubg_id)
         assert position == m.position and state is not None
         assert state.score == m.score and state.length == 7 and state.cube == m.cube
@@ -225,7 +225,7 @@ def test_cli_mistakes_writes_the_page_and_the_deck(tmp_path: Path) -> None:
         ],
     )
     assert run.exit_code == 0, run.output
-    assert "5 mistakes" in run.output and "0-ply" in run.output
+    assert "5 mistakes" in run.output and "expert (0 ply)" in run.output
     assert page.read_text(encoding="utf-8").count("<section class='mistake'") == 5
     assert zipfile.is_zipfile(deck)
 

@@ -25,6 +25,7 @@ from ..engine.matchid import MatchState, format_xgid, gnubg_id
 from ..engine.play import Play
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..evaluation.levels import EXPERT, Level
 from ..i18n import N_, _
 from ..record.match import Match
 from ..replay.walker import ReplayedGame, Step, default_rules, replay
@@ -118,16 +119,12 @@ class Mistake:
     best: str
     """The best play, or gnubg's right cube action (:data:`ACTIONS`)."""
     candidates: list[Choice] = field(default_factory=list)
-    ply: int = 0
+    level: Level = EXPERT
+    """The analysis level the decision was judged at (:mod:`~tavlakit.evaluation.levels`)."""
 
     @property
     def name(self) -> str:
         return self.names[self.player]
-
-    @property
-    def level(self) -> str:
-        """The analysis level, as gnubg names plies: ``0-ply``, ``2-ply``."""
-        return f"{self.ply}-ply"
 
     @property
     def state(self) -> MatchState:
@@ -220,7 +217,7 @@ class Mistakes(list[Mistake]):
                 "error_emg": m.error_emg,
                 "error_mwc": m.error_mwc,
                 "mark": m.mark,
-                "level": m.level,
+                "level": m.level.key,
                 "position_id": m.position_id,
                 "gnubg_id": m.gnubg_id,
                 "xgid": m.xgid,
@@ -359,7 +356,7 @@ def _mistake(match: Match, rules: Rules, judge: Judge, rg: ReplayedGame, step: S
         mark=skill_mark(float(row.error_emg)),
         played="",
         best="",
-        ply=judge.search.ply,
+        level=judge.level,
     )
     if kind == "roll":
         _plays(mistake, rules, judge, step, judge.state(match, rg, step.player, step.cube, step.owner))
@@ -400,7 +397,7 @@ def _cube(mistake: Mistake, row: Any) -> None:
     if taken is None:  # a double: the answer it gets is the taker's better one
         taken = 1 if values[1] <= values[2] else 2
     mistake.candidates = [
-        Choice(text, value, value - optimal, mistake.ply, index == taken)
+        Choice(text, value, value - optimal, mistake.level.cube_plies, index == taken)
         for index, (text, value) in enumerate(zip(CUBE_CHOICES, values))
     ]
     mistake.best = str(row.best)

@@ -87,7 +87,7 @@ def mistakes(
         typer.echo(str(problem), err=True)
     if studied.written:
         found = studied.mistakes
-        lost, level = sum(m.error_emg for m in found), found[0].level if found else ""
+        lost, level = sum(m.error_emg for m in found), found[0].level.describe() if found else ""
         written = ngettext(
             "{count} mistake ({lost:.3f} EMG lost, {level}) written to {path}",
             "{count} mistakes ({lost:.3f} EMG lost, {level}) written to {path}",

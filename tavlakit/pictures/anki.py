@@ -91,7 +91,7 @@ def answer(m: Mistake, numbering: Numbering) -> str:
     lines.append(f"<div class='lost'>{_esc(lost)}</div>")
     lines.append(candidates_table(m, numbering))
     source = _("{match}, game {game} · {kind} · {level}").format(
-        match=m.match, game=m.game, kind=_(KINDS.get(m.kind, m.kind)), level=m.level
+        match=m.match, game=m.game, kind=_(KINDS.get(m.kind, m.kind)), level=m.level.describe()
     )
     lines.append(f"<p class='ids'>{_esc(source)}<br>{_esc(m.gnubg_id)}<br>{_esc(m.xgid)}</p>")
     return "".join(lines)

@@ -189,7 +189,7 @@ def page(
     chosen = Numbering.parse(numbering)
     names = sorted({m.name for m in mistakes})
     title = title or (_("Mistakes of {name}").format(name=names[0]) if len(names) == 1 else _("Mistakes"))
-    level = mistakes[0].level if mistakes else ""
+    level = mistakes[0].level.describe() if mistakes else ""
     facts = [ngettext("{count} mistake", "{count} mistakes", len(mistakes)).format(count=len(mistakes))]
     if mistakes:
         facts.append(_("{total:.3f} EMG lost").format(total=sum(m.error_emg for m in mistakes)))
@@ -230,7 +230,7 @@ def table(mistakes: Sequence[Mistake], numbering: NumberingLike = Numbering.RELA
             f"<td>{_esc(_where(m))}<br>{_esc(score)}</td><td>{_esc(kind)}</td>"
             f"<td>{_esc(play_text(made, m, chosen) if made else _(m.played))}</td>"
             f"<td>{_esc(play_text(best, m, chosen) if best else _(m.best))}</td>"
-            f"<td>{_esc(lost_text(m))}<br>{_esc(m.level)}</td></tr>"
+            f"<td>{_esc(lost_text(m))}<br>{_esc(m.level.describe())}</td></tr>"
         )
     header = "".join(f"<th>{_esc(h)}</th>" for h in head)
     return f"<table class='tavlakit-mistakes'><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
