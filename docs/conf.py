@@ -57,6 +57,8 @@ nitpick_ignore_regex = [
     ("py:.*", BUILTIN_GENERICS),
     ("py:(class|obj)", r"tavlakit\..*\.[A-Z]"),  # TypeVars (T, F, R...)
     ("py:class", r"Axes|Token|Floats32"),  # annotations of names imported for type checking only
+    ("py:class", r"NDArray|Ints|Floats|Bytes|Bools"),  # numpy arrays of a kind, by their aliases
+    ("py:class", r"(tavlakit\..*\.)?_\w+"),  # a module's private types in its public annotations
 ]
 
 html_theme = "alabaster"

@@ -189,10 +189,16 @@ COMMANDS = (
     Command("board-absolute", lambda p, out: ["board", str(p), "--numbering", "absolute"], ("position",)),
     Command("moves", lambda p, out: ["moves", str(p)], ("position",)),
     Command("stats-luck", lambda p, out: ["stats", "-j", "1", str(p)], costly=True),
-    Command("stats-by-match", lambda p, out: ["stats", "--by", "match", "-j", "1", str(p)], costly=True),
+    # (at the expert level: a whole match at world class takes longer than LIMIT; the look-ahead's
+    # own robustness is the agreement tests' and test_levels' on real files)
+    Command(
+        "stats-by-match", lambda p, out: ["stats", "--by", "match", "--level", "expert", "-j", "1", str(p)], costly=True
+    ),
     Command("analyse-luck", lambda p, out: ["analyse", "-j", "1", "--store", str(out / "s"), str(p)], costly=True),
     Command(
-        "show-analyse", lambda p, out: ["show", "--analyse", "-j", "1", str(p), "-o", str(out / "a.html")], costly=True
+        "show-analyse",
+        lambda p, out: ["show", "--analyse", "--level", "expert", "-j", "1", str(p), "-o", str(out / "a.html")],
+        costly=True,
     ),
 )
 #: What a command says when tavlakit failed on its input (a bug): an ``internal`` problem.

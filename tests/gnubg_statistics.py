@@ -192,6 +192,21 @@ def read_record(path: Path) -> Record:
     return Record(path, match, rules)
 
 
+def gnubg_commands(record: Record) -> list[str]:
+    """What gnubg is told before its import so that it analyses the game the
+    record holds: the cube off for a session played without it, and a money
+    session's Jacoby rule as tavlakit reads it (gnubg's import leaves the
+    rule at its default, on; without a cube that default would count no
+    gammon at all, where the record's game counts them)."""
+    from tavlakit.replay.jacoby import jacoby_used
+
+    commands = [] if record.rules.cube else ["set cube use off"]
+    if not record.match.length:
+        jacoby, _source = jacoby_used(record.match, record.rules)
+        commands.append("set jacoby on" if jacoby else "set jacoby off")
+    return commands
+
+
 def gnubg_runs(
     gnubg_bin: Path, records: list[Record], jobs: int = 1, cache: Path | None = None
 ) -> list[GnubgStatistics]:
@@ -209,7 +224,7 @@ def gnubg_runs(
             mats.append(mat)
 
         def one(i: int) -> GnubgStatistics:
-            cube = [] if records[i].rules.cube else ["set cube use off"]
+            cube = gnubg_commands(records[i])
             saved = None
             if cache is not None:
                 digest = hashlib.sha256(mats[i].read_bytes() + json.dumps(cube).encode()).hexdigest()[:24]

@@ -71,7 +71,7 @@ def test_gnubgs_sessions_with_and_without_jacoby_as_gnubg_judges_them(sessions) 
         match = tk.read_match(path)
         assert "Jacoby" not in match.tags  # gnubg's export does not say it
         assert jacoby_of(match) == (True, "gnubg") if jacoby else (False, "results")
-        frame = statistics_frame([match], ply=0)
+        frame = statistics_frame([match], level="expert")
         rows = frame[frame["scope"] == "match"]
         assert set(rows["jacoby"]) == {jacoby}
         for player, theirs in gnubg_figures(printed).items():

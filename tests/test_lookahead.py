@@ -129,7 +129,7 @@ def test_default_analysis_of_a_real_match_is_gnubgs(
     record = corpus_dir / MATCH
     reference = analyse_in_gnubg(gnubg_bin, record, tmp_path)
     match = tk.read_match(record)
-    judge = Judge(tk.Rules.preset("backgammon"), ply=2)
+    judge = Judge(tk.Rules.preset("backgammon"), level="world-class")
     plays_off, cubes_off, luck_off = [], [], []
     for rg, game in zip(replay(match, judge.rules), reference["games"], strict=True):
         ours = list(judge.game(match, rg))

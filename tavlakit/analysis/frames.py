@@ -39,7 +39,7 @@ from ..engine.rules import Rules
 from ..evaluation.equity import Evaluator
 from ..evaluation.levels import DEFAULT_LEVEL, LevelLike
 from ..i18n import _
-from ..record.match import Match
+from ..record.match import Match, Result
 from ..record.matchscore import first_absurd
 from ..record.problem import Problem
 from ..replay.jacoby import jacoby_used
@@ -317,13 +317,6 @@ def game_row(
     first = rolls[0].turn.dice if rolls else None
     dropped = any(s.turn.kind == "drop" for s in rg.steps)
     finished = rg.result_kind is not None
-    kind: str | None = rg.result_kind
-    if kind is None and result is not None and not dropped and rg.cube:
-        kind = {1: "single", 2: "mars", 3: "backgammon"}.get(
-            result.points // rg.cube if result.points % rg.cube == 0 else 0
-        )
-    if kind is None and dropped:
-        kind = "single"
     ratings = match.ratings()
     return {
         "match": mid[0],
@@ -342,19 +335,37 @@ def game_row(
         "crawford": game.crawford,
         "starter": rg.starter,
         "opening_roll": f"{first[0]}{first[1]}" if first else None,
-        "winner": result.winner if result else None,
-        "winner_name": match.players[result.winner] if result and result.winner in (0, 1) else None,
-        "points": result.points if result else None,
-        "resigned": result.resigned if result else None,
+        **_result_columns(match, result),
         "dropped": dropped,
         "cube": rg.cube,
-        "result_kind": kind,
+        "result_kind": _result_kind(rg, dropped),
         "kind_none_borne_off": rg.final.result_kind(rules.replace(mars="none-borne-off")) if finished else None,
         "kind_outside_home": rg.final.result_kind(rules.replace(mars="outside-home")) if finished else None,
         "turns": len(game.turns),
         "plies": len(rolls),
         "problems": sum(1 for p in [*game.problems, *rg.problems] if p.severity == "error"),
     }
+
+
+def _result_columns(match: Match, result: Result | None) -> dict[str, Any]:
+    """The games frame's columns of a game's recorded result."""
+    if result is None:
+        return {"winner": None, "winner_name": None, "points": None, "resigned": None}
+    name = match.players[result.winner] if result.winner in (0, 1) else None
+    return {"winner": result.winner, "winner_name": name, "points": result.points, "resigned": result.resigned}
+
+
+def _result_kind(rg: ReplayedGame, dropped: bool) -> str | None:
+    """How the game was won: the board's word, else the points by the cube, else (a pass) single."""
+    kind: str | None = rg.result_kind
+    result = rg.game.result
+    if kind is None and result is not None and not dropped and rg.cube:
+        kind = {1: "single", 2: "mars", 3: "backgammon"}.get(
+            result.points // rg.cube if result.points % rg.cube == 0 else 0
+        )
+    if kind is None and dropped:
+        kind = "single"
+    return kind
 
 
 def analyse_matches(

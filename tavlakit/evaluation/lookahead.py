@@ -262,7 +262,7 @@ def _select(
 
 
 class Scratch(NamedTuple):
-    """Room for :func:`_select`, for the plays of one roll."""
+    """Room for ``_select``, for the plays of one roll."""
 
     boards: Bytes
     kinds: Ints
@@ -278,7 +278,7 @@ class Scratch(NamedTuple):
 
 
 def scratch() -> Scratch:
-    """Room for :func:`_select`."""
+    """Room for ``_select``."""
     most = MOST_PLAYS
     return Scratch(
         np.zeros((most, 2, 25), dtype=np.int8),
