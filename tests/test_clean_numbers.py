@@ -57,7 +57,7 @@ def test_a_closed_out_dance_has_no_luck() -> None:
 
 
 def test_the_viewer_shows_no_luck_line_for_a_forced_dance() -> None:
-    data = viewer.page_data(viewer.html(closed_out_match(), analyse=True))
+    data = viewer.page_data(viewer.html(closed_out_match(), analyse=True, level="expert"))
     frames = data["games"][0]["frames"]
     assert [f["t"] for f in frames[1:]] == ["White 66: no move", "Black 31: 13/9", "White 52: no move"]
     # before: "Luck -0.000 · The best play"; a cube decision before the roll may still be shown

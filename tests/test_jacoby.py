@@ -87,7 +87,9 @@ def test_gnubgs_sessions_with_and_without_jacoby_as_gnubg_judges_them(sessions) 
 
 def test_the_footer_and_the_frames_say_which_rule(sessions) -> None:
     paths = {name: sessions[name][0] for name, *_rest in SESSIONS}
-    result = CliRunner().invoke(app, ["stats", "--by", "match", str(paths["jacoby-101"]), str(paths["plain-404"])])
+    result = CliRunner().invoke(
+        app, ["stats", "--by", "match", "--level", "expert", str(paths["jacoby-101"]), str(paths["plain-404"])]
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert "Money sessions: with the Jacoby rule, gnubg's default: the record does not say (1 file(s))" in lines

@@ -305,12 +305,15 @@ def test_a_figure_the_record_does_not_carry_is_missing(corpus_dir: Path) -> None
     1.07's own ``show statistics match`` of the file says) stay."""
     path = corpus_dir / "gnubgparser" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
     assert "LU[-inf]" in path.read_text(encoding="utf-8")
-    result = run("stats", "--by", "match", path)
+    result = run("stats", "--by", "match", "--level", "expert", path)
     assert result.exit_code == 0, result.output
     assert "inf" not in result.output and "nan" not in result.output.lower()
     assert "gnubg's luck total" not in result.output
     assert line(result.output, "gnubg's error total EMG") == ["0.000", "0.000"]
-    rows = [json.loads(row) for row in run("stats", "--by", "match", "--json", path).output.splitlines()]
+    rows = [
+        json.loads(row)
+        for row in run("stats", "--by", "match", "--level", "expert", "--json", path).output.splitlines()
+    ]
     assert rows and all(row["recorded_luck"] is None for row in rows)
     assert all(row["recorded_checker_error"] == 0.0 for row in rows)
     plays = tk.analysis.analyse(tk.read_match(path), luck=False).plays

@@ -85,10 +85,10 @@ def test_the_statistics_leave_out_the_typo_turn_only(tmp_path: Path) -> None:
     name, lines, _row, _at = _typos()[0]
     path = tmp_path / f"{name}.mat"
     path.write_text("\n".join(lines), encoding="utf-8")
-    clean = statistics_frame(tk.read_matches([DATA / f"{name}.mat"]))
-    typo = statistics_frame(tk.read_matches([path]))
+    clean = statistics_frame(tk.read_matches([DATA / f"{name}.mat"]), level="expert")
+    typo = statistics_frame(tk.read_matches([path]), level="expert")
     assert typo.attrs.get("unjudged", []) != clean.attrs.get("unjudged", [])
     unjudged = typo.attrs.get("unjudged", [])
     assert len(unjudged) == 1 and "not legal" in str(unjudged[0]), unjudged
-    result = CliRunner().invoke(app, ["stats", "--by", "match", str(path)])
+    result = CliRunner().invoke(app, ["stats", "--by", "match", "--level", "expert", str(path)])
     assert sum("roll not judged" in line for line in result.output.splitlines()) == 1, result.output
