@@ -148,6 +148,9 @@ def test_the_page_lists_the_mistakes_worst_first(fibs: tk.analysis.Analysis) -> 
             assert f'data-dice="{m.dice[0]}{m.dice[1]}"' in board
             played_row = re.search(r"<tr class='[^']*played[^']*'>.*?</tr>", card, re.S).group(0)
             assert next(c for c in m.candidates if c.played).text in played_row
+        # each candidate's depth, as gnubg's hint gives it (here expert: all at 0 ply)
+        listed = [c for i, c in enumerate(m.candidates) if m.kind != "roll" or i < study.SHOWN or c.played]
+        assert re.findall(r"<td class='ply'>(\d) ply</td>", card) == [str(c.plies) for c in listed]
     assert "<script" not in page and "http" not in page.replace("http://www.w3.org/2000/svg", "")
 
 

@@ -100,12 +100,14 @@ def _shown(m: Mistake) -> list[tuple[int, Choice]]:
 
 
 def candidates_table(m: Mistake, numbering: Numbering) -> str:
-    """The candidates as gnubg's hint lists them: rank, play, equity, difference."""
+    """The candidates as gnubg's hint lists them: rank, play, the plies it
+    was judged at (the plays the move filter keeps are judged deepest and
+    come first, as in gnubg's hint), equity, difference."""
     head = _("Cube decision") if m.kind != "roll" else _("Play")
-    equity, difference_head = _("Equity"), _("Diff.")
+    equity, difference_head, depth = _("Equity"), _("Diff."), _("Depth")
     rows = [
         "<table class='candidates'><thead><tr>"
-        f"<th>#</th><th>{_esc(head)}</th><th class='num'>{_esc(equity)}</th>"
+        f"<th>#</th><th>{_esc(head)}</th><th class='ply'>{_esc(depth)}</th><th class='num'>{_esc(equity)}</th>"
         f"<th class='num'>{_esc(difference_head)}</th></tr></thead><tbody>"
     ]
     last = 0
@@ -113,7 +115,7 @@ def candidates_table(m: Mistake, numbering: Numbering) -> str:
     best_index = 0 if m.kind == "roll" else min(range(len(m.candidates)), key=lambda i: abs(m.candidates[i].difference))
     for rank, choice in _shown(m):
         if rank > last + 1:
-            rows.append("<tr class='gap'><td></td><td colspan='3'>\u2026</td></tr>")
+            rows.append("<tr class='gap'><td></td><td colspan='4'>\u2026</td></tr>")
         last = rank
         classes = []
         if rank - 1 == best_index:
@@ -123,9 +125,11 @@ def candidates_table(m: Mistake, numbering: Numbering) -> str:
         yours = _("yours")
         tag = f" <span class='tag'>{_esc(yours)}</span>" if choice.played else ""
         difference = "" if rank - 1 == best_index else f"{choice.difference:+.3f}"
+        plies = _("{plies} ply").format(plies=choice.plies)
         rows.append(
             f"<tr class='{' '.join(classes)}'><td>{rank}</td><td class='play'>"
             f"{_esc(play_text(choice, m, numbering))}{tag}</td>"
+            f"<td class='ply'>{_esc(plies)}</td>"
             f"<td class='num'>{choice.equity:+.3f}</td><td class='num'>{difference}</td></tr>"
         )
     rows.append("</tbody></table>")

@@ -534,7 +534,9 @@ def _chart(gf: GameFrames, gi: int, names: Sequence[str]) -> str:
             line(list(enumerate(net)), "netluck"),
             f'<line class="cursor" x1="{left}" x2="{left}" y1="{top_y - 4}" y2="{top_y + plot_h + 4}"/>',
             f'<line class="equity" x1="{left}" x2="{left + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
-            f'<text x="{left + 22}" y="{legend_y}">' + _esc(_("equity of {name}").format(name=names[0])) + "</text>",
+            f'<text x="{left + 22}" y="{legend_y}">'
+            + _esc(_("equity of {name} (0 ply)").format(name=names[0]))
+            + "</text>",
             f'<line class="netluck" x1="{width / 2}" x2="{width / 2 + 18}" y1="{legend_y - 4}" y2="{legend_y - 4}"/>',
             f'<text x="{width / 2 + 22}" y="{legend_y}">'
             + _esc(_("net luck of {name}").format(name=names[0]))
