@@ -127,6 +127,10 @@ def test_analyse_paths_on_two_processes_equals_read_matches() -> None:
     assert got.problems == expected.problems
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("delay", [1.0, 4.0])
 def test_ctrl_c_stops_workers_and_exits_130(corpus_dir: Path, delay: float) -> None:
     """Ctrl-C at any moment of the command (reading its arguments, importing
@@ -143,6 +147,9 @@ def test_ctrl_c_stops_workers_and_exits_130(corpus_dir: Path, delay: float) -> N
         text=True,
         env=env,
         start_new_session=True,
+        # as a shell starts it: Ctrl-C's default action (a pytest-xdist worker ignores
+        # SIGINT, and the command would inherit that)
+        preexec_fn=_default_sigint,
     )
     time.sleep(delay)
     assert proc.poll() is None, "finished before the interrupt: use a larger collection"
