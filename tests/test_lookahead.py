@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from gnubg_analysis import analyse_in_gnubg
 from gnubg_eval import ask_gnubg_eval
-from test_net_inputs import played_boards, random_play
+from test_net_inputs import fixed, played_boards, random_play
 
 import tavlakit as tk
 from tavlakit.analysis.judge import Judge
@@ -77,7 +77,7 @@ def test_pruning_plays_as_gnubg(gnubg_bin: Path, tmp_path: Path, gnubg_weights: 
     """Positions of random play where gnubg's pruning nets change its
     1-ply cubeful equity (pruned against not pruned): ours is gnubg's
     pruned one, not the other."""
-    ids = list(random_play(11, 500))
+    ids = list(fixed("pruning"))
     jobs = [[pid, [1, -1, 0, 0, [0, 0], 0], 1, prune, 1] for pid in ids for prune in (0, 1)]
     answers = ask_gnubg_eval(gnubg_bin, jobs, tmp_path)
     unpruned = np.array([a["cube"][1] for a in answers[0::2]])
@@ -108,7 +108,7 @@ def test_two_ply_cube_decisions_are_gnubgs(spec: tuple, gnubg_bin: Path, tmp_pat
         crawford=bool(crawford),
         met=default_met(),
     )
-    ids = list(random_play(41, 400))[::20]
+    ids = list(fixed("two-ply"))
     answers = ask_gnubg_eval(
         gnubg_bin, [[pid, [cube, owner, mover, length, list(score), crawford], 2, 1, 1] for pid in ids], tmp_path
     )

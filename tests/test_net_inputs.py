@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import gnubg_nn
@@ -33,6 +36,14 @@ from tavlakit.formats.mat import read_mat
 from tavlakit.replay.walker import replay
 
 START = "4HPwATDgc/ABMA"
+#: The boards compared with gnubg and gnubg-nn, drawn once (``tests/data/make_boards.py``).
+BOARDS = Path(__file__).parent / "data" / "boards"
+
+
+def fixed(name: str) -> dict[str, list[list[int]]]:
+    """The boards of ``tests/data/boards/<name>.txt`` (gnubg-nn's boards, on roll: board[1]), by position id."""
+    ids = (BOARDS / f"{name}.txt").read_text(encoding="ascii").split()
+    return {i: gnubg_nn.board_from_position_id(i) for i in ids}
 
 
 def rule_differs(boards: np.ndarray) -> np.ndarray:
@@ -87,7 +98,7 @@ def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[J
     """gnubg's 0-ply answers, by position id, and the ids by group: every
     flagged contact or crashed position of random play (about 220), 80
     unflagged ones, 30 more with men off (gnubg's sanity checks), the pairs."""
-    played = random_play(7, 2000)
+    played = fixed("contact")
     ids = list(played)
     flags = rule_differs(np.array([played[i] for i in ids]))
     off = [i for i, f in zip(ids, flags) if not f and min(map(sum, played[i])) < 15]
@@ -279,7 +290,7 @@ def test_gnubg_nns_rule_gives_gnubg_nns_evaluation(corpus_dir: Path, own_net_aft
     the probabilities come out as gnubg-nn's, up to float32 rounding."""
     use_net(None)
     own = _nets_of_text(OWN.read_text(encoding="ascii"))
-    boards = np.array(list(random_play(13, 3000).values()) + corpus_boards(corpus_dir))
+    boards = np.array(list(fixed("contact-more").values()) + corpus_boards(corpus_dir))
     classes = classify(boards)
     boards = boards[(classes == CONTACT) | (classes == CRASHED)]
     classes = classify(boards)
@@ -336,8 +347,9 @@ def race_counts(boards: np.ndarray) -> dict[str, np.ndarray]:
 @pytest.fixture(scope="module")
 def race_boards(corpus_dir: Path) -> np.ndarray:
     """The race and bear-off boards of random play, of boards scattered at
-    random and of the corpus's 7-point match, each once."""
-    boards = np.array(played_boards(21, 100) + scattered_boards(22, 2500) + corpus_boards(corpus_dir))
+    random (drawn once: ``tests/data/boards/race.txt``) and of the corpus's
+    7-point match, each once."""
+    boards = np.array(list(fixed("race").values()) + corpus_boards(corpus_dir))
     boards = boards[np.isin(classify(boards), (RACE, BEAROFF1, BEAROFF2))]
     ids = list(dict.fromkeys(gnubg_nn.position_id(b) for b in boards.tolist()))
     return np.array([gnubg_nn.board_from_position_id(i) for i in ids])
@@ -384,10 +396,34 @@ def test_every_class_evaluates_as_gnubg_nn(corpus_dir: Path, own_net_after: None
     whose shots the two home board rules count apart, and for the checks of
     a race (gnubg's, not gnubg-nn's: above)."""
     use_net(None)
-    boards = np.array(played_boards(23, 30) + scattered_boards(24, 3000) + corpus_boards(corpus_dir))
+    boards = np.array(list(fixed("mixed").values()) + corpus_boards(corpus_dir))
     boards = boards[~rule_differs(boards) & ~not_positions(boards)]
     boards = boards[~np.isin(classify(boards), (RACE, BEAROFF1))]
     classes = classify(boards)
     assert (np.bincount(classes, minlength=6)[[OVER, BEAROFF2, CRASHED, CONTACT]] > 20).all()
     theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
     assert np.abs(evaluate(boards) - theirs).max() < 1e-6
+
+
+def test_the_kernels_give_the_same_values_on_every_x86_64(tmp_path: Path) -> None:
+    """The compiled evaluation, built for this machine's CPU (AVX-512 and FMA
+    where it has them) and for the plainest x86-64 (numba's ``generic``
+    target, in a fresh process and cache), gives bit for bit the same
+    probabilities of every fixed board: no fused or reordered arithmetic
+    changes a value from one machine to another."""
+    script = (
+        "import sys, gnubg_nn, numpy as np\n"
+        "from tavlakit.evaluation.net import evaluate\n"
+        "ids = [i for name in sys.argv[2:] for i in open(name).read().split()]\n"
+        "np.save(sys.argv[1], evaluate(np.array([gnubg_nn.board_from_position_id(i) for i in ids])))\n"
+    )
+    names = [str(BOARDS / f"{name}.txt") for name in ("race", "contact", "mixed")]
+    found = {}
+    for cpu in ("generic", None):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        if cpu is not None:
+            env |= {"NUMBA_CPU_NAME": cpu, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+        out = tmp_path / f"{cpu}.npy"
+        subprocess.run([sys.executable, "-c", script, str(out), *names], env=env, check=True)
+        found[cpu] = np.load(out)
+    assert len(found[None]) > 10_000 and np.array_equal(found["generic"], found[None])
