@@ -15,6 +15,8 @@ REPO = Path(__file__).resolve().parents[1]
 #: The environment variable naming the corpus folder (see the README's "Set up").
 CORPUS_VARIABLE = "TAVLAKIT_CORPUS"
 GNUBG = Path("/usr/games/gnubg")
+#: gnubg run by qemu-user's emulated CPU: its nets' sigmoid takes the exact reciprocal (below)
+GNUBG_EXACT = Path(__file__).parent / "gnubg-exact"
 
 
 def find_corpus(environ: dict[str, str] | os._Environ[str] = os.environ, repo: Path = REPO) -> tuple[Path | None, str]:
@@ -72,3 +74,18 @@ def gnubg_bin() -> Path:
     if not found:
         pytest.skip("Debian's gnubg is not installed (apt-get install gnubg)")
     return Path(found)
+
+
+@pytest.fixture(scope="session")
+def gnubg_exact(gnubg_bin: Path) -> Path:
+    """Debian's gnubg as the reference of the nets' values, the same on every
+    machine: run by qemu-user (``tests/gnubg-exact``, installed by .ci/run).
+
+    gnubg's SSE code computes each hidden unit's sigmoid with the processor's
+    approximate reciprocal (``rcpps``, good to about 12 bits), whose last bits
+    differ from one processor to another: natively, its evaluations differ
+    by up to about 1e-3 from one machine to the next. qemu computes that
+    instruction as an exact division, as tavlakit's kernels do."""
+    if not shutil.which("qemu-x86_64"):
+        pytest.skip("qemu-user is not installed (apt-get install qemu-user): gnubg's own values depend on the CPU")
+    return GNUBG_EXACT

@@ -94,10 +94,11 @@ Judged = dict[str, tuple[list[list[int]], dict]]
 
 
 @pytest.fixture(scope="module")
-def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Judged, dict[str, list[str]]]:
-    """gnubg's 0-ply answers, by position id, and the ids by group: every
-    flagged contact or crashed position of random play (about 220), 80
-    unflagged ones, 30 more with men off (gnubg's sanity checks), the pairs."""
+def judged(gnubg_exact: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Judged, dict[str, list[str]]]:
+    """gnubg's 0-ply answers (the same on every machine: ``gnubg_exact``), by
+    position id, and the ids by group: every flagged contact or crashed
+    position of random play (about 220), 80 unflagged ones, 30 more with men
+    off (gnubg's sanity checks), the pairs."""
     played = fixed("contact")
     ids = list(played)
     flags = rule_differs(np.array([played[i] for i in ids]))
@@ -109,7 +110,7 @@ def judged(gnubg_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[J
         "pairs": [*FLAGGED, *CONTROLS],
     }
     chosen = [i for group in groups.values() for i in group]
-    answers = ask_gnubg_cube(gnubg_bin, [[i, [1, -1, 0, 0, [0, 0], 0]] for i in chosen], tmp_path_factory.mktemp("g"))
+    answers = ask_gnubg_cube(gnubg_exact, [[i, [1, -1, 0, 0, [0, 0], 0]] for i in chosen], tmp_path_factory.mktemp("g"))
     return {i: (gnubg_nn.board_from_position_id(i), a) for i, a in zip(chosen, answers)}, groups
 
 
@@ -142,7 +143,7 @@ def test_flagged_positions_evaluate_as_gnubg(
     flagged = groups["flagged"]
     assert len(flagged) > 180 and sum(gnubg_nn.classify(answers[i][0]) == gnubg_nn.c_crashed for i in flagged) > 5
     ours, theirs = errors(answers, flagged, nets), nn_errors(answers, flagged, gnubg_wd)
-    assert np.mean(ours < 1e-4) > 0.95 and np.median(ours) < 4e-5 and ours.max() < 3e-3
+    assert ours.max() < 1e-6  # gnubg's arithmetic, float32 rounding apart
     assert np.mean(theirs < 1e-4) < 0.5 and np.median(theirs) > 1e-3  # what the module is for
 
 
@@ -152,14 +153,13 @@ def test_unflagged_positions_evaluate_as_gnubg(
     judged: tuple[Judged, dict[str, list[str]]], nets: Evaluator, gnubg_wd: Path, group: str
 ) -> None:
     """Where the rule does not bite every input is still gnubg's (and, with
-    men off, the sanity checks): we agree with gnubg as well as gnubg-nn
-    does, position by position."""
+    men off, the sanity checks): we agree with gnubg, and so does gnubg-nn,
+    position by position."""
     answers, groups = judged
     ids = groups[group]
     assert not rule_differs(np.array([answers[i][0] for i in ids])).any()
     ours, theirs = errors(answers, ids, nets), nn_errors(answers, ids, gnubg_wd)
-    assert np.mean(ours < 1e-4) > 0.95 and np.median(ours) < 4e-5
-    assert (np.abs(ours - theirs) < 2e-5).mean() > 0.95
+    assert ours.max() < 1e-6 and theirs.max() < 1e-6
 
 
 def test_the_sample_covers_the_cases(judged: tuple[Judged, dict[str, list[str]]]) -> None:
@@ -183,7 +183,7 @@ def test_minimal_pairs(judged: tuple[Judged, dict[str, list[str]]], nets: Evalua
         assert list(rule_differs(boards)) == [flagged] * 3
         crashed = [gnubg_nn.classify(b) == gnubg_nn.c_crashed for b in boards.tolist()]
         assert crashed == list(ids.values())
-        assert (errors(answers, list(ids), nets) < 1e-4).all()
+        assert (errors(answers, list(ids), nets) < 1e-6).all()
         theirs = nn_errors(answers, list(ids), gnubg_wd)
         assert (theirs > 1e-3).all() if flagged else (theirs < 1e-4).all()
 
@@ -357,7 +357,7 @@ def race_boards(corpus_dir: Path) -> np.ndarray:
 
 def test_race_and_bearoff_boards_evaluate_as_gnubg(
     race_boards: np.ndarray,
-    gnubg_bin: Path,
+    gnubg_exact: Path,
     gnubg_wd: Path,
     tmp_path: Path,
     own_net_after: None,  # noqa: F811
@@ -365,16 +365,18 @@ def test_race_and_bearoff_boards_evaluate_as_gnubg(
     """Race and bear-off boards come out of :func:`evaluate` as gnubg 1.07
     evaluates them with its weights (its race net and checks, its bear-off
     databases; gnubg-nn's checks of a race are not gnubg's: it is far off
-    on some), and each of gnubg's race checks is met often."""
+    on some), and each of gnubg's race checks is met often. The race net
+    is not gnubg's to the last bit: about one board in twenty differs by
+    more than float32 rounding, none by 1e-4 (docs/statistics.md)."""
     jobs = [[gnubg_nn.position_id(b), [1, -1, 0, 0, [0, 0], 0], 0, 0, 0] for b in race_boards.tolist()]
-    theirs = np.array([a["probs"] for a in ask_gnubg_eval(gnubg_bin, jobs, tmp_path)])
+    theirs = np.array([a["probs"] for a in ask_gnubg_eval(gnubg_exact, jobs, tmp_path)])
     use_net(gnubg_wd)
     ours = evaluate(race_boards)
     nn = np.array([gnubg_nn.probabilities(b, 0) for b in race_boards.tolist()])
     error, nn_error = np.abs(ours - theirs).max(axis=1), np.abs(nn - theirs).max(axis=1)
     classes = classify(race_boards)
     assert np.bincount(classes, minlength=6)[[BEAROFF2, BEAROFF1, RACE]].min() > 50
-    assert (error < 1e-4).mean() > 0.98 and error.max() < 2e-3  # (gnubg's own arithmetic beyond 1e-4)
+    assert error.max() < 1e-4 and (error < 1e-6).mean() > 0.9
     assert error[classes != RACE].max() < 1e-4  # the databases
     assert (nn_error > 1e-3).sum() > 5 and nn_error.max() > 0.1
     counts = {name: int(hit.sum()) for name, hit in race_counts(race_boards).items()}
