@@ -709,7 +709,8 @@ class _GameWalker:
             out.result_kind = out.final.result_kind(self.rules)
         end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
         result = game.result
-        if result is not None or not self.cut:  # (else the reader's truncated error says it)
+        recording = result is None and winner is None and "in-progress" in game.extra  # (tavlakit record's)
+        if (result is not None or not self.cut) and not recording:  # (else the reader's truncated error says it)
             for finding in judge_result(game, self.rules, self.match.length, end, self.match.players, self.jacoby_open):
                 if result is None:
                     self.report.emit(finding, line=game.turns[-1].line)
