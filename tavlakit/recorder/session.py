@@ -86,6 +86,8 @@ class Session:
         self.crawford = False
         self.turn = _Turn()
         self.opening_throw: tuple[int, int] | None = None
+        self.result_kind: ResultKind | None = None
+        """How the last game ended on the board (``None``: by the cube or a resignation)."""
         self._keeper = ScoreKeeper(match.length)
         self._legal: tuple[set[Position], int] | None = None
         self._memo: dict[tuple[Position, tuple[int, ...], int], set[Position]] = {}
@@ -329,6 +331,7 @@ class Session:
         if kind == "backgammon" and not self.rules.backgammon:
             raise Refused(_("these rules have no backgammon"))
         self.turn = _Turn()
+        self.result_kind = kind
         self._end(1 - player, self.rules.points(kind, self.cube), resigned=True)
         self.save()
 
@@ -372,6 +375,7 @@ class Session:
         self.crawford = self._keeper.by_score(score, self.rules)
         self.position = Position.initial()
         self.cube, self.owner = 1, None
+        self.result_kind = None
         self.turn = _Turn()
         self._legal = None
 
@@ -388,11 +392,10 @@ class Session:
             after, made = self.position.played(turn.moves)
             turn.moves = made.moves
             self.turn, self._legal = _Turn(), None
-            if after.winner() == 0:  # the mover's checkers are all off
-                kind = after.result_kind(self.rules) or "single"
-                self._end(turn.player, self.rules.points(kind, self.cube))
-                return
             self.position, self.on_roll, self.phase = after.flip(), 1 - turn.player, "roll"
+            if after.winner() == 0:  # the mover's checkers are all off
+                self.result_kind = after.result_kind(self.rules) or "single"
+                self._end(turn.player, self.rules.points(self.result_kind, self.cube))
         elif turn.kind == "double":
             self.phase = "cube"
         elif turn.kind == "take":
