@@ -10,8 +10,12 @@
   let firstFace = null; // a die face tapped, waiting for the second
   let busy = Promise.resolve();
 
+  let pending = 0; // requests not yet answered (body[data-pending]: for a test to wait on)
+
   function call(action, body) {
     // one request at a time, in the order made
+    pending += 1;
+    document.body.dataset.pending = String(pending);
     busy = busy.then(() =>
       fetch(`api/${action}`, {
         method: "POST",
@@ -21,6 +25,10 @@
         .then((r) => r.json())
         .then(show)
         .catch((e) => refuse(String(e)))
+        .finally(() => {
+          pending -= 1;
+          document.body.dataset.pending = String(pending);
+        })
     );
     return busy;
   }
@@ -67,6 +75,7 @@
     }
     light();
     document.body.dataset.ready = "1";
+    if (!document.body.dataset.pending) document.body.dataset.pending = "0";
   }
 
   function light() {

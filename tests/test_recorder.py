@@ -1,0 +1,291 @@
+"""``tavlakit record``: a live match played on the page, written as it goes.
+
+The games are played through the real server (a subprocess) in Debian's
+chromium driven by Playwright, clicking and typing as a person would: the
+test throws the dice itself (typed, tapped, or the page's seeded roller)
+and chooses each play with the engine; the transcript written must hold
+exactly those dice and plays, validate with 0 problems (the replay is the
+independent judge of every play) and import into gnubg as the same match.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tavlakit.engine.play import Move, Play
+from tavlakit.engine.position import Position
+from tavlakit.engine.rules import Rules
+from tavlakit.formats.mat import read_mat
+from tavlakit.recorder.session import Refused, Session
+from tavlakit.replay.walker import validate
+
+CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+
+
+class Server:
+    """``tavlakit record`` in a subprocess, and its page's address."""
+
+    def __init__(self, out: Path, *args: str, lang: str = "en") -> None:
+        command = [sys.executable, "-m", "tavlakit", "--lang", lang, "record", str(out), "--no-browser", *args]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _line in range(4):
+            line = self.proc.stdout.readline() if self.proc.stdout else ""
+            found = re.search(r"http://\S+", line)
+            if found:
+                self.url = found[0]
+                break
+        else:
+            self.proc.kill()
+            raise AssertionError(f"no address from tavlakit record: {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.base, self.token = self.url.split("/?token=")
+
+    def call(self, action: str, token: str | None = None, **body: Any) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.base}/api/{action}",
+            data=json.dumps(body).encode(),
+            headers={"X-Token": self.token if token is None else token, "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return dict(json.load(answer))
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Player:
+    """A person at the page: clicks and types; keeps the log of what was played."""
+
+    def __init__(self, browser: Any, server: Server, size: tuple[int, int] = (1280, 800)) -> None:
+        self.page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.goto(server.url)
+        self.page.wait_for_selector("body[data-ready='1']")
+        #: (player, dice, board after) of every roll played, as the engine makes it
+        self.log: list[tuple[int, tuple[int, int], Position]] = []
+
+    def wait(self) -> None:
+        """Until the last request is answered (the page marks each answer)."""
+        self.page.wait_for_function("() => document.body.dataset.pending === '0'")
+
+    def type(self, text: str) -> None:
+        self.page.fill("[data-role=text]", text)
+        self.page.press("[data-role=text]", "Enter")
+        self.wait()
+
+    def tap_dice(self, dice: tuple[int, int]) -> None:
+        for die in dice:
+            self.page.click(f".face[data-face='{die}']")
+        self.wait()
+
+    def button(self, action: str) -> None:
+        self.page.click(f"button[data-act='{action}']")
+        self.wait()
+
+    def spot(self, point: int) -> None:
+        self.page.click(f".spot[data-point='{point}']")
+        self.wait()
+
+    def refused(self) -> str:
+        return str(self.page.text_content("[data-role=refused]") or "")
+
+    def text(self, role: str) -> str:
+        return str(self.page.text_content(f"[data-role={role}]") or "")
+
+    def board_id(self) -> str:
+        return str(self.page.get_attribute(".board svg", "data-position-id"))
+
+    def play(self, position: Position, play: Play, *, typed: bool = False) -> None:
+        """Make ``play`` (single-die steps) on the page: click each checker and
+        its destination (or type the moves), stop when the page has completed
+        it, and press Done."""
+        if typed and play.moves:
+            self.type(" ".join(f"{m.src}/{m.dst}".replace("25/", "bar/").replace("/0", "/off") for m in play))
+        else:
+            for move in play:
+                if self.page.is_enabled("button[data-act='done']"):
+                    break
+                self.spot(move.src)
+                self.spot(move.dst)
+                assert self.refused() == "", (self.refused(), str(play), move)
+        assert self.page.is_enabled("button[data-act='done']"), (self.text("status"), str(play))
+        assert self.board_id() == position.apply(play).position_id()
+        self.page.keyboard.press("Enter") if not typed else self.button("done")
+        self.wait()
+
+
+def drive_game(
+    player: Player,
+    rules: Rules,
+    dice_for: Any,
+    choose: Any,
+    first: int,
+    *,
+    stop: Any = None,
+) -> tuple[int, Position]:
+    """Play turns on the page until the game ends (or ``stop(turn, on_roll)`` says so):
+    ``dice_for(turn, on_roll)`` gives the dice and how they are entered, ``choose`` the play."""
+    position, on_roll = Position.initial(), first
+    for turn in range(200):
+        if stop is not None and stop(turn, on_roll, player):
+            return on_roll, position
+        dice, how = dice_for(turn, on_roll)
+        if how == "typed":
+            player.type(f"{dice[0]}{dice[1]}")
+        elif how == "tapped":
+            player.tap_dice(dice)
+        elif how == "name":
+            from tavlakit.engine.dicenames import dice_name
+
+            player.type(dice_name(dice))
+        elif how == "roll":
+            player.button("roll")
+            shown = player.page.get_attribute(".board .dice", "data-dice")
+            dice = (int(shown[0]), int(shown[1]))
+        plays = position.legal_plays(dice, rules)
+        play = choose(position, plays, on_roll, rules)
+        player.play(position, play, typed=turn % 5 == 3)
+        after = position.apply(play)
+        player.log.append((on_roll, dice, after))
+        if after.winner() == 0:
+            return on_roll, after
+        position, on_roll = after.flip(), 1 - on_roll
+    raise AssertionError("the game did not end")
+
+
+def pips_after(position: Position, play: Play) -> int:
+    return position.apply(play).pips()[0]
+
+
+def check_file(path: Path, log: list[tuple[int, tuple[int, int], Position]]) -> Any:
+    """The transcript: 0 problems, and its rolls are the log's (player, dice, board after)."""
+    match = read_mat(path)
+    report = validate(match, match.rules)
+    assert [str(p) for p in report.problems] == []
+    rolls = []
+    for game in match.games:
+        position = Position.initial()
+        for turn in (t for t in game.turns if t.kind == "roll"):
+            assert turn.dice is not None
+            after = position.apply(turn.moves)
+            rolls.append((turn.player, tuple(sorted(turn.dice)), after))
+            position = after.flip()
+    assert rolls == [(p, tuple(sorted(d)), b) for p, d, b in log]
+    return match
+
+
+def gnubg_same(gnubg_bin: Path, path: Path, tmp_path: Path) -> None:
+    from gnubg_load import gnubg_view, load_in_gnubg, record_view
+
+    [dump] = load_in_gnubg(gnubg_bin, [path], tmp_path)
+    ours = record_view(read_mat(path))
+    theirs = gnubg_view(dump)
+    assert [g["actions"] for g in theirs] == [g["actions"] for g in ours]
+    assert [g["score"] for g in theirs] == [g["score"] for g in ours]
+
+
+# --- a Tavla match to 3: a mars, then a resignation ------------------------------------------------
+
+FAST = [(6, 6), (5, 5), (6, 5), (4, 4), (6, 4)]
+SLOW = [(2, 1), (1, 1), (3, 1), (2, 2)]
+HOW = ["typed", "tapped", "name"]
+
+
+def racing(position: Position, plays: list[Play], on_roll: int, rules: Rules) -> Play:
+    """Player 0 runs home as fast as it can, player 1 leaves player 0's home (gnubg, with no Tavla rules,
+    would count a backgammon there) and keeps back; neither hits."""
+    def hits(play: Play) -> int:
+        return sum(m.hit for m in position.mark_hits(play))
+
+    if on_roll == 0:
+        return min(plays, key=lambda p: (hits(p), pips_after(position, p), str(p)))
+
+    def back(play: Play) -> int:
+        return sum(position.apply(play).points()[0][18:])
+
+    return min(plays, key=lambda p: (back(p), hits(p), -pips_after(position, p), str(p)))
+
+
+@pytest.fixture(scope="module")
+def tavla_played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Player]]:
+    out = tmp_path_factory.mktemp("tavla") / "tavla.mat"
+    server = Server(out, "--rules", "tavla", "--length", "3", "--players", "Ali", "Veli")
+    try:
+        player = Player(browser, server, (390, 844))
+        player.type("65")  # the opening throw: Ali 6, Veli 5; Ali throws again (Tavla)
+        assert "Ali" in player.text("status")
+        rules = Rules.preset("tavla")
+        dice_for = lambda turn, who: ((FAST if who == 0 else SLOW)[turn // 2 % 4], HOW[turn % 3])  # noqa: E731
+        winner, final = drive_game(player, rules, dice_for, racing, 0)
+        assert winner == 0 and final.result_kind(rules) == "mars"
+        assert "mars" in player.text("status") and "2" in player.text("status")
+        player.button("next")
+        player.tap_dice((2, 4))  # game 2's opening throw: Veli starts
+        player.type("31")
+        for point in (8, 5, 6, 5):
+            player.spot(point)
+        assert player.text("play") == "8/5 6/5"
+        player.page.keyboard.press("Enter")
+        player.wait()
+        player.log.append((1, (3, 1), Position.initial().apply(Play.parse("8/5 6/5"))))
+        player.page.click(".resign summary")
+        player.page.select_option("[data-role=resigner]", "1")
+        player.page.select_option("[data-role=resign-kind]", "single")
+        player.button("resign")
+        assert "Ali wins the match 3-0" in player.text("status")
+        assert player.errors == []
+        yield out, player
+    finally:
+        server.stop()
+
+
+def test_tavla_match_played_on_the_page(tavla_played: tuple[Path, Player]) -> None:
+    """The file holds the dice and plays made, the mars (2 points) and the resignation; 0 problems."""
+    out, player = tavla_played
+    match = check_file(out, player.log)
+    assert match.rules == Rules.preset("tavla") and match.length == 3
+    assert [(g.result.winner, g.result.points, g.result.resigned) for g in match.games if g.result] == [
+        (0, 2, False),
+        (0, 1, True),
+    ]
+    assert "Recording" not in match.tags  # the match is over
+
+
+def test_tavla_match_imports_into_gnubg(tavla_played: tuple[Path, Player], gnubg_bin: Path, tmp_path: Path) -> None:
+    gnubg_same(gnubg_bin, tavla_played[0], tmp_path)
