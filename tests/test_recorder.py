@@ -56,7 +56,7 @@ class Server:
     def call(self, action: str, token: str | None = None, **body: Any) -> dict[str, Any]:
         request = urllib.request.Request(
             f"{self.base}/api/{action}",
-            data=json.dumps(body).encode(),
+            data=None if action == "state" else json.dumps(body).encode(),
             headers={"X-Token": self.token if token is None else token, "Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=10) as answer:
@@ -336,3 +336,84 @@ def test_backgammon_game_with_the_cube(browser: Any, servers: list[Server], tmp_
     assert match.tags.get("Recording") == "in progress"  # 2-0 in a match to 5
     if Path("/usr/games/gnubg").exists():
         gnubg_same(request.getfixturevalue("gnubg_bin"), out, tmp_path)
+
+
+# --- nothing lost ------------------------------------------------------------------------------------
+
+
+def test_killed_server_loses_no_completed_turn(servers: list[Server], tmp_path: Path) -> None:
+    """kill -9 in the middle of a turn; started again on the file, the match goes on from the last completed turn."""
+    out = tmp_path / "live.mat"
+    server = Server(out, "--rules", "tavla", "--length", "3", "--players", "Ali", "Veli")
+    servers.append(server)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.call("dice", token="wrong", dice=[6, 5])
+    assert refused.value.code == 403
+    rules, rnd = Rules.preset("tavla"), random.Random(11)
+    server.call("dice", dice=[5, 2])  # Ali starts
+    position, on_roll = Position.initial(), 0
+    for _turn in range(6):
+        dice = (rnd.randint(1, 6), rnd.randint(1, 6))
+        play = rnd.choice(sorted(position.legal_plays(dice, rules), key=str))
+        server.call("dice", dice=list(dice))
+        for move in play:
+            if server.call("state")["can"]["done"]:
+                break
+            assert server.call("move", src=move.src, dst=move.dst)["refused"] is None
+        assert server.call("done")["refused"] is None
+        position, on_roll = position.apply(play).flip(), 1 - on_roll
+    server.call("dice", dice=[3, 1])
+    server.call("text", text="8/5")  # the turn in progress
+    server.proc.send_signal(signal.SIGKILL)
+    server.proc.wait(10)
+    again = Server(out)
+    servers.append(again)
+    shown = again.call("state")
+    assert shown["phase"] == "roll" and len(shown["turns"]) == 6
+    assert Position.from_position_id(re.search(r'data-position-id="([^"]+)"', shown["board"])[1]) == position
+    match = read_mat(out)
+    assert [str(p) for p in validate(match, match.rules).problems] == []
+    assert [t.player for t in match.games[0].turns] == [0, 1] * 3
+    assert again.call("dice", dice=[6, 6])["phase"] == "move"
+
+
+
+# --- illegal attempts, refused with the reason --------------------------------------------------------
+
+#: The reasons, as a reader of each language expects them (written here, not taken from the catalog).
+REASONS = {
+    "en": ("point 19 is closed", "bearing off only when all 15 checkers are home", "on the bar must enter first"),
+    "tr": ("19 numaralı hane kapalı", "pul toplamaya ancak 15 pulun hepsi evdeyken", "kırılan pul önce girmeli"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_illegal_attempts_refused_with_the_reason(browser: Any, servers: list[Server], tmp_path: Path, lang: str) -> None:
+    servers.append(Server(tmp_path / "x.mat", "--players", "Ali", "Veli", lang=lang))
+    player = Player(browser, servers[-1], (844, 390))
+    closed, home, bar = REASONS[lang]
+    player.type("65")  # Ali starts
+    player.type("şeş beş")
+    player.spot(24)
+    lit = player.page.eval_on_selector_all(".spot.lit", "els => els.map(e => e.dataset.point)")
+    assert sorted(lit, key=int) == ["13", "18"]
+    player.spot(19)  # 24/19: the opponent's 6-point, five checkers
+    assert closed in player.refused()
+    player.spot(8)  # another checker picked
+    player.spot(0)  # the tray: bear off from 8 (with the 6, 8/2 is open) while not all are home
+    assert home in player.refused()
+    player.spot(24)
+    player.spot(18)
+    player.spot(13)
+    player.spot(8)  # 13/8: a blot left on 18
+    player.page.keyboard.press("Enter")
+    player.wait()
+    player.type("21")  # Veli: 8/7* hits it (Ali's 18 is Veli's 7), 13/11
+    for point in (8, 7, 13, 11):
+        player.spot(point)
+    player.button("done")
+    player.type("31")  # Ali, on the bar, tries a checker on 13
+    player.spot(13)
+    assert bar in player.refused()
+    assert player.page.eval_on_selector_all(".spot.lit", "els => els.length") == 0
+    assert player.errors == []

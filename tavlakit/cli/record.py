@@ -57,6 +57,7 @@ def record(
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(64)  # connections wait from now on, before the server has started
     except OSError as exc:
         raise fail(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=exc)) from None
     app = make_app(session)
