@@ -115,7 +115,8 @@ def result_text(s: Session) -> str:
         name=s.match.players[result.winner], points=result.points
     )
     if s.result_kind in ("mars", "backgammon"):
-        text += f" ({_(_KINDS[s.result_kind])})"
+        kind = _(_KINDS[s.result_kind])
+        text = f"{text} ({kind})"
     if result.resigned:
         text = _("{result} (resigned)").format(result=text)
     return text
@@ -132,7 +133,7 @@ def turn_text(s: Session, turn: Turn) -> str:
         return _("{name} drops").format(name=name)
     assert turn.dice is not None
     moves = Play(turn.moves).notation(_("bar"), _("off"), flip=s.numbering.flips(turn.player))
-    return f"{name} {_roll_text(turn.dice)}: {moves or _('cannot move')}"
+    return f"{name} {_roll_text(turn.dice)}: " + (moves or _("cannot move"))
 
 
 def _roll_text(dice: tuple[int, int]) -> str:
@@ -164,6 +165,29 @@ def page(session: Session, token: str) -> str:
     kinds = [("single", _("single game")), ("mars", _("mars"))]
     if s.rules.backgammon:
         kinds.append(("backgammon", _("backgammon")))
+    w = {
+        key: e(text)
+        for key, text in {
+            "seed": _("seed {seed}").format(seed=s.seed),
+            "dice": _("Dice"),
+            "typed": _("dice or move"),
+            "example": _("65, şeş beş, 24/18"),
+            "enter": _("Enter"),
+            "rolled": _("dice from the seeded generator"),
+            "roll": _("Roll for me"),
+            "undo": _("Undo"),
+            "done": _("Done"),
+            "double": _("Double"),
+            "take": _("Take"),
+            "drop": _("Drop"),
+            "next": _("Next game"),
+            "resign": _("Resign"),
+            "resigns": _("Resigns"),
+            "numbering": _("Turkish numbering (White 24→1, Black 1→24)"),
+            "game": _("This game"),
+        }.items()
+    }
+    cube = s.rules.cube
     parts = [
         "<!DOCTYPE html>",
         f'<html lang="{language()}"><head><meta charset="utf-8">',
@@ -171,41 +195,35 @@ def page(session: Session, token: str) -> str:
         f"<title>{e(title)}</title><style>{_asset('recorder.css')}</style></head>",
         f'<body data-token="{e(token)}">',
         f'<header><h1>{e(title)}</h1><span class="score" data-role="score"></span>'
-        f'<span class="where">{e(s.rules.name)} · {e(str(s.path))} · '
-        + e(_("seed {seed}").format(seed=s.seed))
-        + "</span></header>",
+        f'<span class="where">{e(s.rules.name)} · {e(str(s.path))} · {w["seed"]}</span></header>',
         '<main><section class="board" data-role="board"></section>',
         '<section class="panel">',
         '<p class="status" data-role="status" aria-live="polite"></p>',
         '<p class="refused" data-role="refused" role="alert" hidden></p>',
         '<p class="play" data-role="play"></p>',
-        f'<div class="dicepad" data-role="dicepad"><span class="label">{e(_("Dice"))}</span>{faces}</div>',
+        f'<div class="dicepad" data-role="dicepad"><span class="label">{w["dice"]}</span>{faces}</div>',
         '<form class="typed" data-role="typed" autocomplete="off">',
-        f'<input name="text" data-role="text" enterkeyhint="go" aria-label="{e(_("dice or move"))}"'
-        f' placeholder="{e(_("65, şeş beş, 24/18"))}">',
-        f'<button type="submit">{e(_("Enter"))}</button>',
-        f'<button type="button" data-act="roll" title="{e(_("dice from the seeded generator"))}">'
-        f"{e(_('Roll for me'))}</button></form>",
+        f'<input name="text" data-role="text" enterkeyhint="go" aria-label="{w["typed"]}" placeholder="{w["example"]}">',
+        f'<button type="submit">{w["enter"]}</button>',
+        f'<button type="button" data-act="roll" title="{w["rolled"]}">{w["roll"]}</button></form>',
         '<div class="buttons">',
-        f'<button type="button" data-act="undo" data-can="undo">{e(_("Undo"))} <kbd>U</kbd></button>',
-        f'<button type="button" data-act="done" data-can="done" class="main">{e(_("Done"))} <kbd>⏎</kbd></button>',
-        f'<button type="button" data-act="double" data-can="double">{e(_("Double"))}</button>'
-        if s.rules.cube
-        else "",
-        f'<button type="button" data-act="take" data-can="answer">{e(_("Take"))}</button>' if s.rules.cube else "",
-        f'<button type="button" data-act="drop" data-can="answer">{e(_("Drop"))}</button>' if s.rules.cube else "",
-        f'<button type="button" data-act="next" data-can="next" class="main">{e(_("Next game"))}</button>',
+        f'<button type="button" data-act="undo" data-can="undo">{w["undo"]} <kbd>U</kbd></button>',
+        f'<button type="button" data-act="done" data-can="done" class="main">{w["done"]} <kbd>Enter</kbd></button>',
+        f'<button type="button" data-act="double" data-can="double">{w["double"]}</button>' if cube else "",
+        f'<button type="button" data-act="take" data-can="answer">{w["take"]}</button>' if cube else "",
+        f'<button type="button" data-act="drop" data-can="answer">{w["drop"]}</button>' if cube else "",
+        f'<button type="button" data-act="next" data-can="next" class="main">{w["next"]}</button>',
         "</div>",
-        f'<details class="resign"><summary>{e(_("Resign"))}</summary>',
+        f'<details class="resign"><summary>{w["resign"]}</summary>',
         '<select data-role="resigner">'
         + "".join(f'<option value="{i}">{e(n)}</option>' for i, n in enumerate(names))
         + "</select>",
         '<select data-role="resign-kind">' + "".join(f'<option value="{k}">{e(t)}</option>' for k, t in kinds) + "</select>",
-        f'<button type="button" data-act="resign" data-can="resign">{e(_("Resigns"))}</button></details>',
-        f'<label class="numbering"><input type="checkbox" data-role="numbering"'
-        f'{" checked" if s.numbering is Numbering.ABSOLUTE else ""}> {e(_("Turkish numbering (White 24→1, Black 1→24)"))}'
-        "</label>",
-        f'<h2>{e(_("This game"))}</h2><ol class="turns" data-role="turns"></ol>',
+        f'<button type="button" data-act="resign" data-can="resign">{w["resigns"]}</button></details>',
+        '<label class="numbering"><input type="checkbox" data-role="numbering"'
+        + (" checked" if s.numbering is Numbering.ABSOLUTE else "")
+        + f"> {w['numbering']}</label>",
+        f'<h2>{w["game"]}</h2><ol class="turns" data-role="turns"></ol>',
         "</section></main>",
         f"<script>{_asset('recorder.js')}</script></body></html>",
     ]
