@@ -19,7 +19,7 @@ is read back and continued (:meth:`Session.open`).
 >>> s.move(24, 13); s.finish(); s.on_roll
 1
 >>> [t.text for t in Session.open(path).match.games[0].turns]
-['24/18 18/13']
+['65: 24/18 18/13']
 """
 
 from __future__ import annotations
