@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tavlakit.engine.play import Move, Play
+from tavlakit.engine.play import Play
 from tavlakit.engine.position import Position
 from tavlakit.engine.rules import Rules
 from tavlakit.formats.mat import read_mat
@@ -50,7 +50,9 @@ class Server:
                 break
         else:
             self.proc.kill()
-            raise AssertionError(f"no address from tavlakit record: {self.proc.stderr.read() if self.proc.stderr else ''}")
+            raise AssertionError(
+                f"no address from tavlakit record: {self.proc.stderr.read() if self.proc.stderr else ''}"
+            )
         self.base, self.token = self.url.split("/?token=")
 
     def call(self, action: str, token: str | None = None, **body: Any) -> dict[str, Any]:
@@ -232,6 +234,7 @@ HOW = ["typed", "tapped", "name"]
 def racing(position: Position, plays: list[Play], on_roll: int, rules: Rules) -> Play:
     """Player 0 runs home as fast as it can, player 1 leaves player 0's home (gnubg, with no Tavla rules,
     would count a backgammon there) and keeps back; neither hits."""
+
     def hits(play: Play) -> int:
         return sum(m.hit for m in position.mark_hits(play))
 
@@ -377,7 +380,6 @@ def test_killed_server_loses_no_completed_turn(servers: list[Server], tmp_path: 
     assert again.call("dice", dice=[6, 6])["phase"] == "move"
 
 
-
 # --- illegal attempts, refused with the reason --------------------------------------------------------
 
 #: The reasons, as a reader of each language expects them (written here, not taken from the catalog).
@@ -388,7 +390,9 @@ REASONS = {
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-def test_illegal_attempts_refused_with_the_reason(browser: Any, servers: list[Server], tmp_path: Path, lang: str) -> None:
+def test_illegal_attempts_refused_with_the_reason(
+    browser: Any, servers: list[Server], tmp_path: Path, lang: str
+) -> None:
     servers.append(Server(tmp_path / "x.mat", "--players", "Ali", "Veli", lang=lang))
     player = Player(browser, servers[-1], (844, 390))
     closed, home, bar = REASONS[lang]
@@ -417,3 +421,106 @@ def test_illegal_attempts_refused_with_the_reason(browser: Any, servers: list[Se
     assert bar in player.refused()
     assert player.page.eval_on_selector_all(".spot.lit", "els => els.length") == 0
     assert player.errors == []
+
+
+# --- the session without the page ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["tavla", "tavla-outside-home", "backgammon"])
+def test_random_matches_validate_and_continue(preset: str, tmp_path: Path) -> None:
+    """Whole matches of random legal choices (each checker moved, undone now and then, the cube used at
+    random): every file written validates with 0 problems (the replay judges each play), and a session
+    opened again on the file at any turn is where the first one was."""
+    rnd = random.Random(preset)
+    path = tmp_path / "m.mat"
+    s = Session.open(path, rules=Rules.preset(preset), length=3, players=("A", "B"), seed=2)
+    reopened = 0
+    for _step in range(5000):
+        if s.phase == "match-over":
+            break
+        if s.phase == "opening":
+            try:
+                s.roll_for_me()
+            except Refused as equal:
+                assert "throw again" in str(equal)
+        elif s.phase == "roll" and s.game is not None and s.game.turns and rnd.random() < 0.05:
+            before = (s.on_roll, s.position, s.cube, s.owner, s.score(), s.crawford)
+            s = Session.open(path, seed=2)
+            assert (s.phase, s.on_roll, s.position, s.cube, s.owner, s.score(), s.crawford) == ("roll", *before)
+            reopened += 1
+        elif s.phase == "roll":
+            s.double() if s.may_double() and rnd.random() < 0.05 else s.roll_for_me()
+        elif s.phase == "cube":
+            (s.take if rnd.random() < 0.6 else s.drop)()
+        elif s.phase == "move" and s.to_play() > 0:
+            src = rnd.choice(s.movable())
+            s.move(src, rnd.choice(s.targets(src)))
+            if rnd.random() < 0.05:
+                s.undo()
+        elif s.phase == "move":
+            s.finish()
+            match = read_mat(path)
+            assert [str(p) for p in validate(match, match.rules).problems] == []
+        else:
+            s.next_game()
+    assert s.phase == "match-over" and reopened
+    match = read_mat(path)
+    assert max(match.final_score()) >= 3 and "Recording" not in match.tags
+    assert [str(p) for p in validate(match, match.rules).problems] == []
+    with pytest.raises(ValueError, match="over"):
+        Session.open(path)
+
+
+def test_a_file_cut_short_is_still_reported(tmp_path: Path) -> None:
+    """Only a whole last line of a file that says it is being recorded is an unfinished game; a cut one is not."""
+    s = Session.open(tmp_path / "m.mat", rules=Rules.preset("tavla"), players=("A", "B"))
+    s.opening((6, 1))
+    s.enter_text("31")
+    s.move(8, 5)
+    s.move(6, 5)
+    s.finish()
+    text = (tmp_path / "m.mat").read_text(encoding="utf-8")
+    assert '; [Recording "in progress"]' in text
+    for name, cut, codes in (
+        ("whole", text, []),
+        ("no tag", text.replace('; [Recording "in progress"]\n', ""), ["truncated"]),
+        ("cut", text.rstrip("\n")[:-2], ["truncated"]),
+    ):
+        match = read_mat(cut)
+        assert [p.code for p in validate(match, match.rules).problems] == codes, name
+
+
+def test_refusals_say_why(tmp_path: Path) -> None:
+    s = Session.open(tmp_path / "m.mat", rules=Rules.preset("tavla"), players=("A", "B"))
+    with pytest.raises(Refused, match="no checker moves now"):
+        s.move(24, 18)
+    with pytest.raises(Refused, match="no doubling cube"):
+        s.double()
+    s.opening((4, 2))
+    with pytest.raises(Refused, match="cannot read 'seven' as dice"):
+        s.enter_text("seven")
+    s.enter_text("dubara")  # 2-2
+    assert s.remaining() == [2, 2, 2, 2]
+    with pytest.raises(Refused, match="no die of 2 2 2 2 takes the checker on 13 to 10"):
+        s.move(13, 10)
+    s.move(13, 9)
+    s.undo()
+    s.undo()  # with nothing moved: the dice entered
+    assert s.phase == "roll" and s.turn.dice is None
+
+
+def test_command_errors(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tavlakit.cli import app
+
+    runner = CliRunner()
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 65: 24/10\n", encoding="utf-8")
+    for args, said in (
+        ([str(tmp_path / "m.txt")], "writes a .mat transcript"),
+        ([str(bad)], "cannot be continued"),
+        ([str(tmp_path / "n.mat"), "--length", "0"], "1 point or more"),
+    ):
+        result = runner.invoke(app, ["record", *args, "--no-browser"])
+        assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output

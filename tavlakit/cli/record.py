@@ -59,7 +59,9 @@ def record(
         sock.bind((host, port))
         sock.listen(64)  # connections wait from now on, before the server has started
     except OSError as exc:
-        raise fail(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=exc)) from None
+        raise fail(
+            _("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=exc)
+        ) from None
     app = make_app(session)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/?token={app.state.token}"

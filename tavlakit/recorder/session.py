@@ -124,9 +124,7 @@ class Session:
         found = match.rules or Rules.preset("backgammon")
         problems = validate(match, found).problems
         if problems:
-            raise ValueError(
-                _("{path} cannot be continued: {problem}").format(path=path, problem=problems[0].message)
-            )
+            raise ValueError(_("{path} cannot be continued: {problem}").format(path=path, problem=problems[0].message))
         for given, there, what in ((rules, found, "--rules"), (length, match.length, "--length")):
             if given is not None and given != there:
                 raise ValueError(

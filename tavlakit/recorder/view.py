@@ -203,7 +203,8 @@ def page(session: Session, token: str) -> str:
         '<p class="play" data-role="play"></p>',
         f'<div class="dicepad" data-role="dicepad"><span class="label">{w["dice"]}</span>{faces}</div>',
         '<form class="typed" data-role="typed" autocomplete="off">',
-        f'<input name="text" data-role="text" enterkeyhint="go" aria-label="{w["typed"]}" placeholder="{w["example"]}">',
+        f'<input name="text" data-role="text" enterkeyhint="go" aria-label="{w["typed"]}"'
+        f' placeholder="{w["example"]}">',
         f'<button type="submit">{w["enter"]}</button>',
         f'<button type="button" data-act="roll" title="{w["rolled"]}">{w["roll"]}</button></form>',
         '<div class="buttons">',
@@ -218,7 +219,9 @@ def page(session: Session, token: str) -> str:
         '<select data-role="resigner">'
         + "".join(f'<option value="{i}">{e(n)}</option>' for i, n in enumerate(names))
         + "</select>",
-        '<select data-role="resign-kind">' + "".join(f'<option value="{k}">{e(t)}</option>' for k, t in kinds) + "</select>",
+        '<select data-role="resign-kind">'
+        + "".join(f'<option value="{k}">{e(t)}</option>' for k, t in kinds)
+        + "</select>",
         f'<button type="button" data-act="resign" data-can="resign">{w["resigns"]}</button></details>',
         '<label class="numbering"><input type="checkbox" data-role="numbering"'
         + (" checked" if s.numbering is Numbering.ABSOLUTE else "")
