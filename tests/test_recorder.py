@@ -488,6 +488,18 @@ def test_a_file_cut_short_is_still_reported(tmp_path: Path) -> None:
     ):
         match = read_mat(cut)
         assert [p.code for p in validate(match, match.rules).problems] == codes, name
+    # the unfinished match converts with nothing lost, reads back whole, and shows in the viewer
+    import io
+
+    from tavlakit.formats import read_match, write_match
+    from tavlakit.pictures import viewer
+
+    sgf = io.StringIO()
+    assert write_match(read_mat(text), sgf, "sgf") == []
+    (tmp_path / "m.sgf").write_text(sgf.getvalue(), encoding="utf-8")
+    again = read_match(tmp_path / "m.sgf")
+    assert again == read_mat(text) and validate(again, again.rules).problems == []
+    assert "8/5" in viewer.html(read_mat(text))
 
 
 def test_refusals_say_why(tmp_path: Path) -> None:
@@ -513,7 +525,10 @@ def test_command_errors(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from tavlakit.cli import app
+    from tavlakit.cli.record import _loopback
 
+    assert _loopback("127.0.0.1") and _loopback("::1") and _loopback("localhost")
+    assert not _loopback("0.0.0.0") and not _loopback("192.168.1.5")  # these get the warning
     runner = CliRunner()
     bad = tmp_path / "bad.mat"
     bad.write_text(" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 65: 24/10\n", encoding="utf-8")
@@ -524,3 +539,35 @@ def test_command_errors(tmp_path: Path) -> None:
     ):
         result = runner.invoke(app, ["record", *args, "--no-browser"])
         assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
+
+
+def test_the_crawford_game(tmp_path: Path) -> None:
+    """Backgammon to 3: after 2-0 the next game has no cube (also when its opening is undone and thrown
+    again), the game after it has; the validator agrees with the file."""
+    path = tmp_path / "c.mat"
+    s = Session.open(path, rules=Rules.preset("backgammon"), length=3, players=("A", "B"))
+    s.opening((5, 3))
+    s.resign(1, "mars")  # A wins a mars at once (the opening play not made)
+    s.next_game()
+    s.opening((4, 1))
+    s.undo()  # the opening dice were the play's: back to the opening throw
+    assert s.phase == "opening"
+    s.opening((1, 4))
+    s.move(24, 23)
+    s.move(13, 9)
+    s.finish()
+    assert s.crawford and not s.may_double()
+    with pytest.raises(Refused, match="Crawford"):
+        s.double()
+    s.resign(0, "single")
+    s.next_game()
+    s.opening((6, 2))
+    s.move(24, 18)
+    s.move(13, 11)
+    s.finish()
+    assert not s.crawford and s.may_double()
+    s.double()
+    s.take()
+    match = read_mat(path)
+    assert [str(p) for p in validate(match, match.rules).problems] == []
+    assert [g.score for g in match.games] == [(0, 0), (2, 0), (2, 1)]

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from ..i18n import _
-from .common import RULES_HELP, fail, parse_rules
+from .common import RULES_HELP, default_numbering, fail, parse_rules
 
 
 def record(
@@ -45,6 +45,7 @@ def record(
         )
     except (ValueError, OSError) as exc:
         raise fail(str(exc)) from None
+    session.numbering = default_numbering()  # the Turkish (absolute) one in Turkish, as the other pages
     if not _loopback(host):
         typer.echo(
             _(

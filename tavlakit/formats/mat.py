@@ -612,9 +612,8 @@ class MatReader:
                         )
         game = builder.finish()
         if self._next_game is None and game.result is None and self._decoded:
-            if game.turns and self._open is None and self.match.tags.get(IN_PROGRESS_TAG[0]) == IN_PROGRESS_TAG[1]:
-                game.extra["in-progress"] = []  # a recording goes on: a whole last line, no cut
-            else:
+            recording = self.match.tags.get(IN_PROGRESS_TAG[0]) == IN_PROGRESS_TAG[1]
+            if not (recording and game.turns and self._open is None):  # (a recording goes on: a whole last line)
                 self._cut_short(builder, lines, line)
         self._unread.clear()
         self._after = game.score_after() if game.result is not None else None

@@ -39,7 +39,6 @@ from ..engine.rules import ResultKind, Rules
 from ..formats.mat import read_mat, write_mat
 from ..i18n import _
 from ..record.match import IN_PROGRESS_TAG, Game, Match, Result, Turn, rules_to_tags
-from ..record.matchscore import ScoreKeeper
 from ..replay.walker import validate
 
 Phase = Literal["opening", "roll", "move", "cube", "game-over", "match-over"]
@@ -88,7 +87,6 @@ class Session:
         self.opening_throw: tuple[int, int] | None = None
         self.result_kind: ResultKind | None = None
         """How the last game ended on the board (``None``: by the cube or a resignation)."""
-        self._keeper = ScoreKeeper(match.length)
         self._legal: tuple[set[Position], int] | None = None
         self._memo: dict[tuple[Position, tuple[int, ...], int], set[Position]] = {}
 
@@ -216,7 +214,7 @@ class Session:
             self.enter_dice((max(first, second), min(first, second)))
 
     def roll_for_me(self) -> tuple[int, int]:
-        """Dice from the session's seeded generator (:attr:`seed`), entered as thrown."""
+        """Dice from the session's seeded generator (its ``seed``), entered as thrown."""
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
         if self.phase == "opening":
             self.opening(dice)
@@ -370,12 +368,20 @@ class Session:
     def _start_game(self) -> None:
         score = self.score()
         self.match.games.append(Game(len(self.match.games) + 1, score, players=self.match.players))
-        self.crawford = self._keeper.by_score(score, self.rules)
+        self.crawford = self._crawford(score)
         self.position = Position.initial()
         self.cube, self.owner = 1, None
         self.result_kind = None
         self.turn = _Turn()
         self._legal = None
+
+    def _crawford(self, score: tuple[int, int]) -> bool:
+        """Whether the game begun at ``score`` is the Crawford game: the first
+        at which a side is one point from winning, under rules with it."""
+        point = self.match.length - 1
+        if not (self.rules.cube and self.rules.crawford) or max(score) != point:
+            return False
+        return not any(max(game.score) == point for game in self.match.games[:-1])
 
     def _commit(self, turn: Turn) -> None:
         self._take(turn)
