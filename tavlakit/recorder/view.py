@@ -185,6 +185,7 @@ def page(session: Session, token: str) -> str:
             "resigns": _("Resigns"),
             "numbering": _("Turkish numbering (White 24→1, Black 1→24)"),
             "game": _("This game"),
+            "speak": _("Say the dice's name aloud"),
         }.items()
     }
     cube = s.rules.cube
@@ -226,6 +227,7 @@ def page(session: Session, token: str) -> str:
         '<label class="numbering"><input type="checkbox" data-role="numbering"'
         + (" checked" if s.numbering is Numbering.ABSOLUTE else "")
         + f"> {w['numbering']}</label>",
+        f'<label class="numbering"><input type="checkbox" data-role="speak"> {w["speak"]}</label>',
         f'<h2>{w["game"]}</h2><ol class="turns" data-role="turns"></ol>',
         "</section></main>",
         f"<script>{_asset('recorder.js')}</script></body></html>",

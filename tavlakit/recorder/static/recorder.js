@@ -33,6 +33,14 @@
     return busy;
   }
 
+  function say(name) {
+    // the roll's Tavla name aloud, when asked for and the browser can
+    if (!$("speak").checked || !window.speechSynthesis) return;
+    const words = new SpeechSynthesisUtterance(name);
+    words.lang = "tr-TR";
+    window.speechSynthesis.speak(words);
+  }
+
   function refuse(text) {
     const box = $("refused");
     box.textContent = text || "";
@@ -44,6 +52,7 @@
       refuse(data.error);
       return;
     }
+    if (data.dice && (!shown || shown.dice !== data.dice || shown.phase !== "move")) say(data.dice);
     shown = data;
     $("board").innerHTML = data.board;
     $("status").textContent = data.status;
