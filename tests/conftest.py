@@ -1,10 +1,12 @@
-"""Shared fixtures: the shared corpus and Debian's gnubg."""
+"""Shared fixtures: the shared corpus, Debian's gnubg and Debian's chromium (through Playwright)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +17,17 @@ REPO = Path(__file__).resolve().parents[1]
 #: The environment variable naming the corpus folder (see the README's "Set up").
 CORPUS_VARIABLE = "TAVLAKIT_CORPUS"
 GNUBG = Path("/usr/games/gnubg")
+CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def find_corpus(environ: dict[str, str] | os._Environ[str] = os.environ, repo: Path = REPO) -> tuple[Path | None, str]:
@@ -72,3 +85,15 @@ def gnubg_bin() -> Path:
     if not found:
         pytest.skip("Debian's gnubg is not installed (apt-get install gnubg)")
     return Path(found)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright (no browser download); skipped where either is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

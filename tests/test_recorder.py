@@ -11,7 +11,6 @@ independent judge of every play) and import into gnubg as the same match.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
@@ -31,9 +30,6 @@ from tavlakit.engine.rules import Rules
 from tavlakit.formats.mat import read_mat
 from tavlakit.recorder.session import Refused, Session
 from tavlakit.replay.walker import validate
-
-CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 
 
 class Server:
@@ -76,17 +72,6 @@ def servers() -> Iterator[list[Server]]:
     yield started
     for server in started:
         server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 class Player:
