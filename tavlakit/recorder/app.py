@@ -36,10 +36,12 @@ def _number(body: dict[str, Any], key: str) -> int:
 
 def _dice(s: Session, body: dict[str, Any]) -> None:
     dice = body.get("dice")
-    if isinstance(dice, list) and len(dice) == 2:
-        s.opening((dice[0], dice[1])) if s.phase == "opening" else s.enter_dice((dice[0], dice[1]))
-    else:
+    if not isinstance(dice, list) or len(dice) != 2:
         raise Refused(_("a roll is two dice 1-6, not {dice}").format(dice=dice))
+    if s.phase == "opening":
+        s.opening((dice[0], dice[1]))
+    else:
+        s.enter_dice((dice[0], dice[1]))
 
 
 def _text(s: Session, body: dict[str, Any]) -> None:
