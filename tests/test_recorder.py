@@ -1,7 +1,7 @@
 """``tavlakit record``: a live match played on the page, written as it goes.
 
 The games are played through the real server (a subprocess) in Debian's
-chromium driven by Playwright, clicking and typing as a person would: the
+chromium driven by Playwright, tapping (a phone's touch screen), clicking and typing as a person would: the
 test throws the dice itself (typed, tapped, or the page's seeded roller)
 and chooses each play with the engine; the transcript written must hold
 exactly those dice and plays, validate with 0 problems (the replay is the
@@ -77,8 +77,11 @@ def servers() -> Iterator[list[Server]]:
 class Player:
     """A person at the page: clicks and types; keeps the log of what was played."""
 
-    def __init__(self, browser: Any, server: Server, size: tuple[int, int] = (1280, 800)) -> None:
-        self.page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    def __init__(self, browser: Any, server: Server, size: tuple[int, int] = (1280, 800), touch: bool = False) -> None:
+        """``touch``: a phone's screen, tapped with a finger (touch events), not clicked."""
+        viewport = {"width": size[0], "height": size[1]}
+        self.page = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch).new_page()
+        self.press = self.page.tap if touch else self.page.click
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
@@ -98,15 +101,15 @@ class Player:
 
     def tap_dice(self, dice: tuple[int, int]) -> None:
         for die in dice:
-            self.page.click(f".face[data-face='{die}']")
+            self.press(f".face[data-face='{die}']")
         self.wait()
 
     def button(self, action: str) -> None:
-        self.page.click(f"button[data-act='{action}']")
+        self.press(f"button[data-act='{action}']")
         self.wait()
 
     def spot(self, point: int) -> None:
-        self.page.click(f".spot[data-point='{point}']")
+        self.press(f".spot[data-point='{point}']")
         self.wait()
 
     def refused(self) -> str:
@@ -237,7 +240,7 @@ def tavla_played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
     out = tmp_path_factory.mktemp("tavla") / "tavla.mat"
     server = Server(out, "--rules", "tavla", "--length", "3", "--players", "Ali", "Veli")
     try:
-        player = Player(browser, server, (390, 844))
+        player = Player(browser, server, (390, 844), touch=True)  # a phone upright
         player.type("65")  # the opening throw: Ali 6, Veli 5; Ali throws again (Tavla)
         assert "Ali" in player.text("status")
         rules = Rules.preset("tavla")
@@ -254,7 +257,7 @@ def tavla_played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
         player.page.keyboard.press("Enter")
         player.wait()
         player.log.append((1, (3, 1), Position.initial().apply(Play.parse("8/5 6/5"))))
-        player.page.click(".resign summary")
+        player.press(".resign summary")
         player.page.select_option("[data-role=resigner]", "1")
         player.page.select_option("[data-role=resign-kind]", "single")
         player.button("resign")
