@@ -1,9 +1,9 @@
 """``tavlakit record``: a live match played on the page, written as it goes.
 
 The games are played through the real server (a subprocess) in Debian's
-chromium driven by Playwright, tapping (a phone's touch screen), clicking and typing as a person would: the
-test throws the dice itself (typed, tapped, or the page's seeded roller)
-and chooses each play with the engine; the transcript written must hold
+chromium driven by Playwright, tapping (a phone's touch screen), clicking
+and typing as a person would: the test throws the dice itself (typed,
+tapped, or the page's seeded roller) and chooses each play with the engine; the transcript written must hold
 exactly those dice and plays, validate with 0 problems (the replay is the
 independent judge of every play) and import into gnubg as the same match.
 """
