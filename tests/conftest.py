@@ -1,10 +1,12 @@
-"""Shared fixtures: the shared corpus and Debian's gnubg."""
+"""Shared fixtures: the shared corpus, Debian's gnubg and Debian's chromium (through Playwright)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,17 @@ CORPUS_VARIABLE = "TAVLAKIT_CORPUS"
 GNUBG = Path("/usr/games/gnubg")
 #: gnubg run by qemu-user's emulated CPU: its nets' sigmoid takes the exact reciprocal (below)
 GNUBG_EXACT = Path(__file__).parent / "gnubg-exact"
+CHROMIUM = Path(os.environ.get("TAVLAKIT_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def find_corpus(environ: dict[str, str] | os._Environ[str] = os.environ, repo: Path = REPO) -> tuple[Path | None, str]:
@@ -89,3 +102,15 @@ def gnubg_exact(gnubg_bin: Path) -> Path:
     if not shutil.which("qemu-x86_64"):
         pytest.skip("qemu-user is not installed (apt-get install qemu-user): gnubg's own values depend on the CPU")
     return GNUBG_EXACT
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright (no browser download); skipped where either is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

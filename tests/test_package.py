@@ -97,6 +97,8 @@ def test_wheel_carries_grammars_and_samples(tmp_path: Path) -> None:
         "tavlakit/evaluation/met/Kazaross-XG2.xml",
         "tavlakit/pictures/static/viewer.js",
         "tavlakit/pictures/static/study.css",
+        "tavlakit/recorder/static/recorder.js",
+        "tavlakit/recorder/static/recorder.css",
     } <= names
 
     env_dir = tmp_path / "venv"

@@ -45,7 +45,7 @@ from ..engine.numbering import Numbering, NumberingLike
 from ..engine.play import BAR, OFF, Move
 from ..engine.rules import DEFAULT_RULES
 from ..i18n import _, language, ngettext
-from ..record.match import Game, Match, Result, RollStatus, Turn, TurnKind
+from ..record.match import IN_PROGRESS_TAG, Game, Match, Result, RollStatus, Turn, TurnKind
 from ..record.matchscore import ScoreKeeper
 from ..record.problem import Problem, Reporter
 from .text import load_whole, stream_source
@@ -612,7 +612,9 @@ class MatReader:
                         )
         game = builder.finish()
         if self._next_game is None and game.result is None and self._decoded:
-            self._cut_short(builder, lines, line)
+            recording = self.match.tags.get(IN_PROGRESS_TAG[0]) == IN_PROGRESS_TAG[1]
+            if not (recording and game.turns and self._open is None):  # (a recording goes on: a whole last line)
+                self._cut_short(builder, lines, line)
         self._unread.clear()
         self._after = game.score_after() if game.result is not None else None
         return game

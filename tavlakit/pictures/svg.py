@@ -143,6 +143,7 @@ def board(
     caption: str | None = None,
     labels_by: int = 0,
     plays: Sequence[tuple[Play | Iterable[Move], str]] = (),
+    spots: bool = False,
 ) -> str:
     """The SVG picture of ``position`` (the side to move at the bottom).
 
@@ -174,6 +175,10 @@ def board(
       drawn as ``play`` is (``play_by=0``) in two colours (``arrow``,
       ``arrow2``) with a legend under the board: e.g. the best play and the
       one made. Arrows both plays share are drawn side by side.
+    * ``spots``: a transparent ``<rect class="spot" data-point="p">`` over
+      each point of the side to move (``p`` in its own numbering), its half
+      of the bar (25) and its tray (0): areas to tap, for a page that lets
+      a player move (``tavlakit record``).
     """
     _check(player, play_by, labels_by, len(plays), play is not None)
     numbered = Numbering.parse(numbering)
@@ -218,6 +223,8 @@ def board(
             )
         )
     out.extend(_under(caption, [label for _play, label in plays], palette))
+    if spots:
+        out.append(_spots(bottom))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -464,6 +471,28 @@ def _dice(dice: tuple[int, int], at_bottom: bool, colour: int, p: _Palette) -> s
         for fx, fy in _FACES[value]:
             out.append(f'<circle cx="{x0 + fx * _DIE:.1f}" cy="{y0 + fy * _DIE:.1f}" r="3.4" fill="{spot}"/>')
         out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+@lru_cache(maxsize=2)
+def _spots(bottom: int) -> str:
+    """The areas to tap of the side to move: a half column per point, its half of the bar, its tray."""
+    near = bottom == 0  # the side to move at the bottom
+
+    def half(x: int, width: int, point: int, row: int) -> str:
+        y, height = (_MIDDLE, _BOTTOM - _MIDDLE) if row == 0 else (_TOP, _MIDDLE - _TOP)
+        return (
+            f'<rect class="spot" data-point="{point}" x="{x}" y="{y}" width="{width}" height="{height}"'
+            ' fill="#ffffff" fill-opacity="0"/>'
+        )
+
+    out = ['<g class="spots">']
+    for point in range(1, 25):
+        x, row = _spot(0, point, bottom)
+        out.append(half(x - _R, _D, point, row))
+    out.append(half(_BAR_X, _BAR_W, BAR, 0 if near else 1))
+    out.append(half(_TRAY_X, _TRAY_W, OFF, 0 if near else 1))
     out.append("</g>")
     return "".join(out)
 

@@ -324,6 +324,10 @@ def _result_text(game: Game, players: tuple[str, str] | None) -> str:
     return _("{result} (resigned)").format(result=text) if result.resigned else text
 
 
+#: The tag of a match still being recorded (``tavlakit record``): its last game, without a result, is in
+#: progress, not cut short (the reader reports no ``truncated`` error, the replay no missing result).
+IN_PROGRESS_TAG = ("Recording", "in progress")
+
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
 _FLAG_TAGS = (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beaver"), ("Cube", "cube"))

@@ -27,7 +27,7 @@ from ..engine.play import Move, point_name
 from ..engine.position import Position
 from ..engine.rules import DEFAULT_RULES, ResultKind, Rules
 from ..i18n import _
-from ..record.match import Game, Match, Turn, games_table, match_heading
+from ..record.match import IN_PROGRESS_TAG, Game, Match, Turn, games_table, match_heading
 from ..record.matchscore import ScoreKeeper, absurd_length, absurd_row
 from ..record.problem import Finding, Problem, ProblemError, Reporter, counts_text, problems_table
 from .cube import Cube
@@ -709,7 +709,9 @@ class _GameWalker:
             out.result_kind = out.final.result_kind(self.rules)
         end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
         result = game.result
-        if result is not None or not self.cut:  # (else the reader's truncated error says it)
+        # a match still being recorded (tavlakit record) ends in a game that goes on
+        recording = result is None and winner is None and self.match.tags.get(IN_PROGRESS_TAG[0]) == IN_PROGRESS_TAG[1]
+        if (result is not None or not self.cut) and not recording:  # (else the reader's truncated error says it)
             for finding in judge_result(game, self.rules, self.match.length, end, self.match.players, self.jacoby_open):
                 if result is None:
                     self.report.emit(finding, line=game.turns[-1].line)
