@@ -457,8 +457,8 @@ def check(folder: str | Path) -> list[Problem]:
     missing, truncated, unreadable; code ``damaged-partition``, naming the
     record file to analyse again) and every partition or temporary file no
     manifest names (``orphaned-partition``: left by a run that did not
-    end; the next run reuses or removes it). Raises :class:`StoreError`
-    for a folder that is not a store."""
+    end; the next run reuses or removes it). Raises
+    :class:`~tavlakit.collections.manifest.StoreError` for a folder that is not a store."""
     if not (Path(folder) / MANIFEST).is_file():
         raise StoreError(
             _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)

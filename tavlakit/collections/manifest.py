@@ -6,7 +6,6 @@ and ends quickly; the Parquet side is :mod:`tavlakit.analysis.store`.
 from __future__ import annotations
 
 import errno
-import fcntl
 import hashlib
 import json
 import os
@@ -82,6 +81,8 @@ def locked(folder: Path, waiting: Callable[[], None] | None = None) -> Iterator[
     """Hold the store's exclusive lock for the block: another writer's run
     waits (``waiting()`` is told first, when it must). The kernel lets the
     lock go when the process ends, even killed."""
+    import fcntl  # (POSIX: where it is missing, only writing a store fails)
+
     with writing(folder), open(folder / LOCK, "a") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
