@@ -345,3 +345,30 @@ def test_a_partition_damaged_inside_and_left_overs(records: list[Path], tmp_path
     assert runner.invoke(app, ["store", "check", str(store)]).stdout == f"store {store}: 0 damaged, 0 left over\n"
     update(tmp_path / "whole", records[:2], jobs=1, level="expert")
     assert rows(store) == rows(tmp_path / "whole")
+
+
+def test_a_truncated_index_or_files_table_is_written_again(records: list[Path], tmp_path: Path) -> None:
+    """The manifest records their sizes: a run with nothing else to do writes them again;
+    ``find`` on a store whose partition is damaged says which, in one line."""
+    store = tmp_path / "store"
+    update(store, records[:2], jobs=1, level="expert")
+    whole = {name: (store / name).read_bytes() for name in ("files.parquet", "positions.parquet")}
+    for name, data in whole.items():
+        (store / name).write_bytes(data[: len(data) // 2])
+    check = runner.invoke(app, ["store", "check", str(store)])
+    assert check.exit_code == 1 and "files.parquet is damaged" in check.stdout
+    again = runner.invoke(app, ["analyse", *map(str, records[:2]), "--store", str(store), "--level", "expert"])
+    assert again.exit_code == 0, again.output
+    assert {name: (store / name).read_bytes() for name in whole} == whole
+    assert runner.invoke(app, ["store", "check", str(store)]).exit_code == 0
+    key = json.loads((store / MANIFEST).read_text())["files"][1]
+    partition = store / "plays" / f"{key}.parquet"
+    partition.write_bytes(partition.read_bytes()[:100])
+    (store / "positions.parquet").unlink()  # (find reads the partitions)
+    found = runner.invoke(app, ["find", str(store), "4HPwATDgc/ABMA"])
+    assert found.exit_code == 2
+    assert found.output.splitlines() == [
+        f"error: {store}: the partition plays/{key}.parquet is damaged: 100 bytes, written "
+        f"{json.loads((store / 'meta' / f'{key}.json').read_text())['sizes']['plays']} (of {records[1]}): "
+        f"analyse {records[1]} again with --store {store}"
+    ]

@@ -42,6 +42,7 @@ from ..collections.manifest import (
     INDEX,
     JUDGED,
     MANIFEST,
+    TABLE,
     TABLES,
     Staged,
     Store,
@@ -59,6 +60,7 @@ from ..collections.manifest import (
     require_existing,
     sweep,
     sync_folder,
+    unreadable_partition,
     write_atomic,
     write_json,
     writing,
@@ -179,6 +181,17 @@ def update(
     return summary
 
 
+def _index(store: Store, keys: list[str], staged: Staged) -> None:
+    """Write the index of positions of ``keys`` (staged); a partition that
+    cannot be read (damaged, its size as written) is a :class:`StoreError`."""
+    import pyarrow as pa
+
+    try:
+        write_index(store.folder, keys, partial(_stage_table, staged))
+    except pa.ArrowException as exc:
+        raise StoreError(unreadable_partition(store, keys, exc)) from None
+
+
 def _write(
     store: Store,
     keys: list[str],
@@ -231,8 +244,9 @@ def _write(
     store.manifest["schemas"] = schemas_of(entries)  # (what find checks, without reading every entry)
     store.manifest["index"] = INDEX
     with writing(store.folder), Staged() as staged:
-        staged.write(store.folder / "files.parquet", _parquet_writer(files_table(entries)))
-        write_index(store.folder, keys, partial(_stage_table, staged))
+        staged.write(store.folder / TABLE, _parquet_writer(files_table(entries)))
+        _index(store, keys, staged)
+        store.manifest["sizes"] = staged.sizes()
         staged.write(store.folder / MANIFEST, json_writer(store.manifest))
         staged.commit()
         sync_folder(store.folder)
@@ -474,10 +488,10 @@ def check(folder: str | Path) -> list[Problem]:
         if what is not None:
             said = store.repair(key, what, inside)
             found.append(Problem("damaged-partition", "error", said, file=str(store.folder)))
-    tables = ["files.parquet", *([INDEX] if store.manifest.get("index") else [])]
+    tables = [TABLE, *([INDEX] if store.manifest.get("index") else [])]
     what = _unreadable(store, tables)
     if what is not None:
-        advice = _("the next analyse run writes it again")
+        advice = _("remove it: the next analyse run writes it again")
         found.append(Problem("damaged-partition", "error", f"{what}: {advice}", file=str(store.folder)))
     said = _("no manifest names it (left by a run that did not end: the next run reuses or removes it)")
     found += [

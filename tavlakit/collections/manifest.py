@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +28,8 @@ FORMAT = 1
 TABLES = ("plays", "games")
 #: The store's index of positions (:mod:`tavlakit.collections.positions`), named in the manifest once written.
 INDEX = "positions.parquet"
+#: The files table, one row per record file.
+TABLE = "files.parquet"
 #: The partitions of gnubg's statistics and the judged turns, at the store's analysis level
 #: (written when the luck is: the net judges them).
 JUDGED = ("statistics", "decisions")
@@ -169,6 +171,10 @@ class Staged:
         self.pending.append((tmp, path))
         write(tmp)
 
+    def sizes(self) -> dict[str, int]:
+        """The size of each file written so far, by name."""
+        return {path.name: tmp.stat().st_size for tmp, path in self.pending}
+
     def commit(self) -> None:
         while self.pending:
             tmp, path = self.pending.pop(0)
@@ -291,6 +297,17 @@ def _ours(name: str) -> bool:
     """A name a store's first run gives a file before its manifest is there:
     the lock, the manifest's temporary file (another run may be writing it)."""
     return name == LOCK or (name.startswith(f".{MANIFEST}.") and name.endswith(".tmp"))
+
+
+def unreadable_partition(store: Store, keys: Sequence[str], error: Exception) -> str:
+    """The error of a partition among ``keys`` that could not be read:
+    the first damaged one by its size, else what the reader said."""
+    broken = next((key for key in keys if store.damage(key)), None)
+    if broken is not None:
+        return store.damaged(broken)
+    return _("{folder}: a partition is damaged ({error}): 'tavlakit store check {folder}' names it").format(
+        folder=store.folder, error=str(error).splitlines()[0]
+    )
 
 
 def problem(data: dict[str, Any]) -> Problem:
@@ -436,10 +453,20 @@ def _places(
 
 def nothing_to_do(store: Store, keys: list[str], todo: list[Task]) -> bool:
     """Whether the plan leaves the store as it is: the same partitions, none
-    to analyse, and its index of positions written (a store of an earlier
-    tavlakit gets one)."""
-    index = store.manifest.get("index") == INDEX and (store.folder / INDEX).is_file()
-    return keys == list(store.manifest["files"]) and not todo and index
+    to analyse, its files table and index of positions written and of the
+    sizes the manifest says (a store of an earlier tavlakit gets an index;
+    one missing or truncated is written again)."""
+    sizes = store.manifest.get("sizes", {})
+    whole = all(_whole(store.folder / name, sizes.get(name)) for name in (TABLE, INDEX))
+    return keys == list(store.manifest["files"]) and not todo and store.manifest.get("index") == INDEX and whole
+
+
+def _whole(path: Path, size: int | None) -> bool:
+    """Whether a file is there, of the size written when known."""
+    try:
+        return size is None or path.stat().st_size == size
+    except OSError:
+        return False
 
 
 def entry_unread(entry: dict[str, Any]) -> bool:
@@ -482,6 +509,7 @@ __all__ = [
     "INDEX",
     "JUDGED",
     "MANIFEST",
+    "TABLE",
     "TABLES",
     "LOCK",
     "Staged",
@@ -502,6 +530,7 @@ __all__ = [
     "require_existing",
     "sweep",
     "sync_folder",
+    "unreadable_partition",
     "write_atomic",
     "write_json",
     "writing",
