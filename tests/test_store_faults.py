@@ -236,6 +236,15 @@ def test_a_file_size_limit_is_one_line(records: list[Path], baseline: tuple[Path
     reason = "file too large (a file size limit: ulimit -f)"
     assert done.stderr.splitlines() == [f"error: cannot write the store {store}: {reason}"]
     assert snapshot(store) == before
+    # its output a file over the limit too (it could not say which files): still the one line
+    output = store.parent / "output.txt"
+    output.write_bytes(b"x" * 20_000)
+    with open(output, "ab") as stdout:
+        done = subprocess.run(["bash", "-c", command], env=ENV, stdout=stdout, stderr=subprocess.PIPE, timeout=120)
+    assert done.returncode == 2 and done.stderr.decode().splitlines() == [
+        f"error: cannot write the store {store}: {reason}"
+    ]
+    assert snapshot(store) == before
 
 
 @pytest.fixture()

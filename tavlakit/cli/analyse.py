@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 import typer
@@ -100,7 +101,8 @@ def analyse(
         with progress_bar(_("analysing")) as bar:
             summary = update(store, files, chosen, luck, jobs, mapper, bar, prune, level=judged, waiting=_wait(store))
     except StoreWriteError as exc:
-        _unwritten(exc)
+        with suppress(OSError):  # (the output itself may be a file over the same limit, on the same disk)
+            _unwritten(exc)
         raise fail(str(exc)) from None
     except StoreError as exc:
         raise fail(str(exc)) from None
