@@ -70,7 +70,7 @@ def test_two_writers_at_once_keep_both_runs_files(records: list[Path], tmp_path:
     assert len(expected[0]) == 4 and all(expected[2].values())
     fork = multiprocessing.get_context("fork")
     rng = random.Random(38)
-    for round_ in range(12):
+    for round_ in range(10):
         store = tmp_path / f"store{round_}"
         first, second = records[:2], records[2:]
         if round_ % 3 == 2:  # a store holding a file of each run already
