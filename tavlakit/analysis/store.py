@@ -5,13 +5,15 @@ A store is a folder::
     tavlakit-store.json   the manifest: which file partitions make the store (written last)
     plays/<key>.parquet   one partition per record file (the plays frame's rows)
     games/<key>.parquet
-    meta/<key>.json       that file's entry: content hash, size, rules, level, problems, fingerprint
+    meta/<key>.json       that file's entry: content hash, size, rules, level, problems, fingerprint,
+                          the sizes of its partitions
     players/<key>.parquet players_frame's rows of that file (scope "match"; overall: open_store)
     statistics/<key>.parquet  gnubg's statistics of that file's match (scope "match"), at the store's level
     decisions/<key>.parquet   its judged turns (the decisions frame's rows)
     files.parquet         the files table, one row per record file
     positions.parquet     every turn's position and what was played there, sorted by Position ID
                           (the index :func:`find` reads; :mod:`.positions`)
+    .lock                 held by the run writing the store
 
 :func:`update` analyses only the files that are new or changed (by content
 hash) or whose tavlakit version, columns (:mod:`tavlakit.collections.schema`), rules,
@@ -24,6 +26,13 @@ killed at any moment leaves the previous manifest and whole partitions:
 partitions the killed one finished. Read the folder directly (pandas,
 Dask, DuckDB) after a run that ended; :func:`open_store` always reads the
 last one that ended.
+
+One run writes at a time (an exclusive lock on ``.lock``, held from
+reading the manifest to renaming the new one); a write that fails (a full
+disk, a read-only folder) leaves the store as it was. Each entry records
+the sizes of its partitions, and the manifest those of the files table
+and the index: a damaged one is named with its record file, and written
+again when that file is given (:func:`check` reads every partition whole).
 """
 
 from __future__ import annotations
