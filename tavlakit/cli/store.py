@@ -9,15 +9,23 @@ import typer
 from ..collections.manifest import StoreError
 from ..i18n import N_, _
 from .common import fail
+from .lang import LocalisedGroup
 
-app = typer.Typer(help=N_("Look after a store of analyses (tavlakit analyse --store)."), no_args_is_help=True)
+app = typer.Typer(
+    cls=LocalisedGroup,
+    help=N_("Look after a store of analyses (tavlakit analyse --store)."),
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 
 @app.command()
 def check(folder: Path = typer.Argument(..., help=_("The store folder."), show_default=False)) -> None:
-    """List every damaged partition of a store (each read whole), with the
-    record file to analyse again, and every file no manifest names (left by
-    a run that did not end).
+    """List what is damaged or left over in a store.
+
+    Every damaged partition (each is read whole), with the record file to
+    analyse again, and every file no manifest names (left by a run that did
+    not end).
 
     Exit status: 0 all whole, 1 something found, 2 not a store.
     """
