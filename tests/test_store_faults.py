@@ -381,3 +381,33 @@ def test_a_truncated_index_or_files_table_is_written_again(records: list[Path], 
         f"{json.loads((store / 'meta' / f'{key}.json').read_text())['sizes']['plays']} (of {records[1]}): "
         f"analyse {records[1]} again with --store {store}"
     ]
+
+
+def test_open_store_reads_again_when_a_run_ends_meanwhile(
+    records: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader that read the manifest just before a run replaced it (and
+    swept the partitions of a changed file) reads the store as the run left it."""
+    import tavlakit.analysis.store as module
+
+    store = tmp_path / "store"
+    update(store, records[:2], jobs=1, level="expert")
+    stale = json.loads((store / MANIFEST).read_text())
+    changed = records[1]
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    update(store, records[:2], jobs=1, level="expert")  # the changed file's old partitions are swept
+    calls = {"n": 0}
+    real = module.Store
+
+    def store_as_read_before(folder: Any) -> Any:
+        opened = real(folder)
+        calls["n"] += 1
+        if calls["n"] == 1:
+            opened.manifest = stale
+        return opened
+
+    monkeypatch.setattr(module, "Store", store_as_read_before)
+    got = open_store(store)
+    monkeypatch.undo()
+    assert calls["n"] == 2
+    pd.testing.assert_frame_equal(got.plays, open_store(store).plays)

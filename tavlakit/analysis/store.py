@@ -467,12 +467,22 @@ def _set_judged(store: Store, result: Analysis, entries: list[dict[str, Any]]) -
 def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
     """The :class:`~tavlakit.analysis.frames.Analysis` of a store: the same
     frames as ``analyse`` of its files (``dedupe``: matches stored twice
-    once)."""
+    once). A run that ends while it reads (its manifest replaced, the
+    partitions it no longer names removed) makes it read the store again,
+    as that run left it."""
     if not (Path(folder) / MANIFEST).is_file():
         raise StoreError(
             _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
         )
-    return store_analysis(Store(folder), dedupe)
+    store = Store(folder)
+    while True:
+        try:
+            return store_analysis(store, dedupe)
+        except StoreError:
+            now = Store(folder)
+            if now.manifest == store.manifest:
+                raise  # (damaged, not replaced)
+            store = now
 
 
 def check(folder: str | Path) -> list[Problem]:
