@@ -128,11 +128,14 @@ def _look(
     try:
         require_existing(files)
         current = Store(store)
-        if not (store / MANIFEST).is_file():
-            return
-        keys, todo, planned = plan(current, files, rules, luck, prune, net, level)
     except StoreError as exc:
         raise fail(str(exc)) from None
+    if not (store / MANIFEST).is_file():
+        return
+    try:
+        keys, todo, planned = plan(current, files, rules, luck, prune, net, level)
+    except StoreError:  # a damaged store, or another run ending meanwhile: the run plans again, holding the store
+        return
     if nothing_to_do(current, keys, todo):
         _say(planned, store)
         raise typer.Exit(2 if planned.unread else 0)
