@@ -85,6 +85,30 @@ def test_two_writers_at_once_keep_both_runs_files(records: list[Path], tmp_path:
         assert not list(store.rglob("*.tmp")), round_
 
 
+def test_two_commands_at_once_keep_both_runs_files(records: list[Path], tmp_path: Path) -> None:
+    """The same with two ``tavlakit analyse`` processes (their look at the
+    store before the run included): started together, or the second once
+    the first has started its run. (Their start-up, two seconds, lets the
+    first often end before the second reads the store: the test above is
+    the one that failed before the lock covered the whole run.)"""
+    reference = tmp_path / "reference"
+    update(reference, records, jobs=1, level="expert")
+    for round_ in range(3):
+        store = tmp_path / f"store{round_}"
+        if round_ == 2:
+            update(store, [records[0], records[3]], jobs=1, level="expert")
+        procs = []
+        for part in (records[1:], records[:1]):
+            if procs and round_:
+                deadline = time.monotonic() + 60
+                while not (store / ".lock").exists() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            command = [sys.executable, "-m", "tavlakit", "analyse", *map(str, part), "--store", str(store)]
+            procs.append(subprocess.Popen([*command, "--level", "expert", "-j", "1"], env=ENV, stderr=subprocess.PIPE))
+        assert [p.wait(120) for p in procs] == [0, 0], [p.stderr.read() for p in procs if p.stderr]
+        assert rows(store) == rows(reference), round_
+
+
 def test_a_second_writer_waits_and_says_so(records: list[Path], tmp_path: Path) -> None:
     store = tmp_path / "store"
     update(store, records[:1], jobs=1, level="expert")
