@@ -93,9 +93,9 @@ def test_two_commands_at_once_keep_both_runs_files(records: list[Path], tmp_path
     the one that failed before the lock covered the whole run.)"""
     reference = tmp_path / "reference"
     update(reference, records, jobs=1, level="expert")
-    for round_ in range(3):
+    for round_ in range(2):
         store = tmp_path / f"store{round_}"
-        if round_ == 2:
+        if round_ == 1:  # a store holding a file of each run already
             update(store, [records[0], records[3]], jobs=1, level="expert")
         procs = []
         for part in (records[1:], records[:1]):
