@@ -5,13 +5,15 @@ A store is a folder::
     tavlakit-store.json   the manifest: which file partitions make the store (written last)
     plays/<key>.parquet   one partition per record file (the plays frame's rows)
     games/<key>.parquet
-    meta/<key>.json       that file's entry: content hash, size, rules, level, problems, fingerprint
+    meta/<key>.json       that file's entry: content hash, size, rules, level, problems, fingerprint,
+                          the sizes of its partitions
     players/<key>.parquet players_frame's rows of that file (scope "match"; overall: open_store)
     statistics/<key>.parquet  gnubg's statistics of that file's match (scope "match"), at the store's level
     decisions/<key>.parquet   its judged turns (the decisions frame's rows)
     files.parquet         the files table, one row per record file
     positions.parquet     every turn's position and what was played there, sorted by Position ID
                           (the index :func:`find` reads; :mod:`.positions`)
+    .lock                 held by the run writing the store
 
 :func:`update` analyses only the files that are new or changed (by content
 hash) or whose tavlakit version, columns (:mod:`tavlakit.collections.schema`), rules,
@@ -24,13 +26,20 @@ killed at any moment leaves the previous manifest and whole partitions:
 partitions the killed one finished. Read the folder directly (pandas,
 Dask, DuckDB) after a run that ended; :func:`open_store` always reads the
 last one that ended.
+
+One run writes at a time (an exclusive lock on ``.lock``, held from
+reading the manifest to renaming the new one); a write that fails (a full
+disk, a read-only folder) leaves the store as it was. Each entry records
+the sizes of its partitions, and the manifest those of the files table
+and the index: a damaged one is named with its record file, and written
+again when that file is given (:func:`check` reads every partition whole).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,19 +51,28 @@ from ..collections.manifest import (
     INDEX,
     JUDGED,
     MANIFEST,
+    TABLE,
     TABLES,
+    Staged,
     Store,
     StoreError,
+    StoreWriteError,
     Summary,
     Task,
     entry_unread,
+    json_writer,
+    leftovers,
+    locked,
     nothing_to_do,
     plan,
     problem,
     require_existing,
     sweep,
+    sync_folder,
+    unreadable_partition,
     write_atomic,
     write_json,
+    writing,
 )
 from ..collections.parallel import Progress, counted, pmap
 from ..collections.positions import find_table, schemas_of, write_index
@@ -65,6 +83,7 @@ from ..evaluation.levels import EXPERT, Level, LevelLike, level as as_level
 from ..evaluation.net import net_digest, net_in_use, use_net
 from ..formats import find_records
 from ..i18n import _
+from ..record.problem import Problem
 from ..replay.fingerprint import duplicate_problem, duplicates
 from . import frames
 from .collection import FileAnalysis, analyse_file, assemble
@@ -89,17 +108,21 @@ Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None", Level], I
 STORE_LEVEL = EXPERT
 
 
-def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
+def _parquet_writer(frame: pd.DataFrame) -> Callable[[Path], None]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    write_atomic(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp))
+    return lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
 
 
-def _write_table(path: Path, table: Any, rows: int) -> None:
+def _write_parquet(path: Path, frame: pd.DataFrame) -> None:
+    write_atomic(path, _parquet_writer(frame))
+
+
+def _stage_table(staged: Staged, path: Path, table: Any, rows: int) -> None:
     import pyarrow.parquet as pq
 
-    write_atomic(path, lambda tmp: pq.write_table(table, tmp, row_group_size=rows))
+    staged.write(path, lambda tmp: pq.write_table(table, tmp, row_group_size=rows))
 
 
 def update(
@@ -113,6 +136,7 @@ def update(
     prune: bool = False,
     net: str | Path | None = None,
     level: LevelLike = STORE_LEVEL,
+    waiting: Callable[[], None] | None = None,
 ) -> Summary:
     """Bring the store in ``folder`` up to date with the record files in
     ``paths`` (files or folders); see the module's docstring. The files are
@@ -127,62 +151,116 @@ def update(
     other weights is analysed again. With the luck, gnubg's statistics of
     each match and its judged turns are stored too, at ``level`` (default
     :data:`STORE_LEVEL`); a file judged at another level is analysed again.
+    One run writes at a time: another one's waits for it to end
+    (``waiting()`` is told first), then reads the store as that one left it.
     Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
     that is not a store it may write, or an input that does not exist,
-    before writing anything."""
-    store = Store(folder)
+    before writing anything; :class:`~tavlakit.collections.manifest.StoreWriteError`
+    when a write fails (a full disk, a read-only folder): the store then reads as
+    before the run, and the error says which files were analysed."""
     files = find_records(paths)
     require_existing(files)
-    store.folder.mkdir(parents=True, exist_ok=True)
-    with open(store.folder / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (store.folder / MANIFEST).exists():
-            write_json(store.folder / MANIFEST, store.manifest)
-        if net is not None:
-            use_net(net)
-        weights, digest = net_in_use(), net_digest() if luck else None
-        judged = as_level(level)
-        keys, todo, summary = plan(store, files, rules, luck, prune, digest, judged.key if luck else None)
-        if nothing_to_do(store, keys, todo):
-            return summary
-        for table in (*TABLES, *JUDGED, "players", "meta"):
-            (store.folder / table).mkdir(exist_ok=True)
-        if mapper is None:
-            metas: Iterator[dict[str, Any]] = pmap(
-                _store_file,
-                todo,
-                jobs,
-                progress,
-                folder=store.folder,
-                rules=rules,
-                luck=luck,
-                net=weights,
-                digest=digest,
-                level=judged,
-            )
-        else:
-            results = mapper([t.path for t in todo], rules, luck, weights, judged)
-            metas = (_write_part(store.folder, r, t, rules, luck, digest) for t, r in zip(todo, results))
-            if progress is not None:
-                metas = counted(metas, len(todo), progress)
-        for meta in metas:
-            summary.analysed.append(meta["path"])
-            summary.unread.extend([meta["path"]] if entry_unread(meta) else [])
-            own = [problem(p) for p in meta["problems"] if p["severity"] == "error"]
-            summary.problems.extend(own)
-            if meta["errors"] > len(own):
-                summary.game_errors[meta["path"]] = meta["errors"] - len(own)
-        store.manifest = {"format": FORMAT, "tavlakit": __version__, "files": keys}
-        entries = store.entries()
-        store.manifest["schemas"] = schemas_of(entries)  # (what find checks, without reading every entry)
-        _write_parquet(store.folder / "files.parquet", files_table(entries))
-        write_index(store.folder, keys, _write_table)
-        store.manifest["index"] = INDEX
-        write_json(store.folder / MANIFEST, store.manifest)
-        sweep(store, set(keys))
+    Store(folder)  # (a folder that is not a store: refused before anything is written)
+    try:
+        with writing(Path(folder)):
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        with locked(Path(folder), waiting):
+            store = Store(folder)  # the manifest as it is now, another writer's run ended
+            if net is not None:
+                use_net(net)
+            weights, digest = net_in_use(), net_digest() if luck else None
+            judged = as_level(level)
+            keys, todo, summary = plan(store, files, rules, luck, prune, digest, judged.key if luck else None)
+            if nothing_to_do(store, keys, todo):
+                return summary
+            try:
+                entries = _write(
+                    store, keys, todo, summary, mapper, progress, jobs, rules, luck, weights, digest, judged
+                )
+            except StoreWriteError as exc:
+                exc.analysed = list(summary.analysed)
+                exc.pending = [str(t.path) for t in todo[len(summary.analysed) :]]
+                raise
+    except StoreWriteError as exc:
+        if exc.pending is None:  # (before the run had a plan)
+            exc.pending = [str(path) for path in files]
+        raise
     twins = duplicates((e["path"], e["fingerprint"]) for e in entries)
     summary.problems.extend(duplicate_problem(dup, first) for dup, first in twins.items())
     return summary
+
+
+def _index(store: Store, keys: list[str], staged: Staged) -> None:
+    """Write the index of positions of ``keys`` (staged); a partition that
+    cannot be read (damaged, its size as written) is a :class:`StoreError`."""
+    import pyarrow as pa
+
+    try:
+        write_index(store.folder, keys, partial(_stage_table, staged))
+    except pa.ArrowException as exc:
+        raise StoreError(unreadable_partition(store, keys, exc)) from None
+
+
+def _write(
+    store: Store,
+    keys: list[str],
+    todo: list[Task],
+    summary: Summary,
+    mapper: Mapper | None,
+    progress: Progress | None,
+    jobs: int | None,
+    rules: Rules | None,
+    luck: bool,
+    weights: str | None,
+    digest: str | None,
+    judged: Level,
+) -> list[dict[str, Any]]:
+    """Analyse the files ``todo`` into partitions, then write the files
+    table, the index and the manifest of ``keys`` (all under temporary
+    names, renamed together: the manifest last); returns the entries."""
+    with writing(store.folder):
+        if not (store.folder / MANIFEST).exists():
+            write_json(store.folder / MANIFEST, store.manifest)
+        for table in (*TABLES, *JUDGED, "players", "meta"):
+            (store.folder / table).mkdir(exist_ok=True)
+    if mapper is None:
+        metas: Iterator[dict[str, Any]] = pmap(
+            _store_file,
+            todo,
+            jobs,
+            progress,
+            folder=store.folder,
+            rules=rules,
+            luck=luck,
+            net=weights,
+            digest=digest,
+            level=judged,
+        )
+    else:
+        results = mapper([t.path for t in todo], rules, luck, weights, judged)
+        metas = (_write_part(store.folder, r, t, rules, luck, digest) for t, r in zip(todo, results))
+        if progress is not None:
+            metas = counted(metas, len(todo), progress)
+    for meta in metas:
+        summary.analysed.append(meta["path"])
+        summary.unread.extend([meta["path"]] if entry_unread(meta) else [])
+        own = [problem(p) for p in meta["problems"] if p["severity"] == "error"]
+        summary.problems.extend(own)
+        if meta["errors"] > len(own):
+            summary.game_errors[meta["path"]] = meta["errors"] - len(own)
+    store.manifest = {"format": FORMAT, "tavlakit": __version__, "files": keys}
+    entries = store.entries()
+    store.manifest["schemas"] = schemas_of(entries)  # (what find checks, without reading every entry)
+    store.manifest["index"] = INDEX
+    with writing(store.folder), Staged() as staged:
+        staged.write(store.folder / TABLE, _parquet_writer(files_table(entries)))
+        _index(store, keys, staged)
+        store.manifest["sizes"] = staged.sizes()
+        staged.write(store.folder / MANIFEST, json_writer(store.manifest))
+        staged.commit()
+        sync_folder(store.folder)
+    sweep(store, set(keys))
+    return entries
 
 
 def _store_file(
@@ -205,17 +283,19 @@ def _write_part(
     """Write a file's partitions, its entry last (``net``: the digest of the
     weights used, None for gnubg-nn's own); returns the entry."""
     key = task.key
-    _write_parquet(folder / "plays" / f"{key}.parquet", result.plays)
-    _write_parquet(folder / "games" / f"{key}.parquet", result.games)
+    parts = {"plays": result.plays, "games": result.games}
     players = match_players(result.plays, result.games)
     if not players.empty:
-        _write_parquet(folder / "players" / f"{key}.parquet", _typed(players))
+        parts["players"] = _typed(players)
     tally = result.tally
     if tally is not None:
         rows = pd.DataFrame([row.record() for row in tally.rows()], columns=list(STATISTICS_FRAME_COLUMNS))
-        _write_parquet(folder / "statistics" / f"{key}.parquet", rows.astype(_STATISTICS_TYPES))
-        decisions = decisions_from_rows(tally.decisions).astype(_DECISION_TYPES)
-        _write_parquet(folder / "decisions" / f"{key}.parquet", decisions)
+        parts["statistics"] = rows.astype(_STATISTICS_TYPES)
+        parts["decisions"] = decisions_from_rows(tally.decisions).astype(_DECISION_TYPES)
+    with writing(folder):
+        for table, frame in parts.items():
+            _write_parquet(folder / table / f"{key}.parquet", frame)
+        sizes = {table: (folder / table / f"{key}.parquet").stat().st_size for table in parts}
     meta = {
         "key": key,
         "path": result.source,
@@ -236,8 +316,10 @@ def _write_part(
         "warnings": result.warnings,
         "fingerprint": result.fingerprint,
         "problems": [p.to_dict() for p in result.problems],
+        "sizes": sizes,
     }
-    write_json(folder / "meta" / f"{key}.json", meta)
+    with writing(folder):
+        write_atomic(folder / "meta" / f"{key}.json", json_writer(meta))
     return meta
 
 
@@ -334,10 +416,9 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
 def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     """The store's frames, as :func:`~tavlakit.analysis.collection.analyse` of its files gives them."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     entries = store.entries()
-    tables = {t: [pq.read_table(store.folder / t / f"{e['key']}.parquet") for e in entries] for t in TABLES}
+    tables = {t: [_read(store, t, e) for e in entries] for t in TABLES}
     empty = frames.analyse_matches([], luck=False)
     plays, games = ((pa.concat_tables(tables[t]).to_pandas() if tables[t] else getattr(empty, t)) for t in TABLES)
     files = [(e["path"], e["fingerprint"], [problem(p) for p in e["problems"]]) for e in entries]
@@ -349,17 +430,27 @@ def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     return result
 
 
+def _read(store: Store, table: str, entry: dict[str, Any]) -> Any:
+    """A partition of a file, as a pyarrow table; a :class:`StoreError` names a damaged one and its record file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(store.folder / table / f"{entry['key']}.parquet")
+    except (pa.ArrowException, OSError) as exc:
+        what = _("{name} is damaged ({error})").format(
+            name=f"{table}/{entry['key']}.parquet", error=str(exc).splitlines()[0]
+        )
+        raise StoreError(store.damaged(entry["key"], what, inside=True)) from None
+
+
 def _set_judged(store: Store, result: Analysis, entries: list[dict[str, Any]]) -> None:
     """Give the analysis the statistics and decisions frames of the entries
     that hold them (the level of their judging: the ``level`` column, and
     ``attrs["level"]`` when they all share it)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    statistics, decisions = (
-        pa.concat_tables([pq.read_table(store.folder / t / f"{e['key']}.parquet") for e in entries]).to_pandas()
-        for t in JUDGED
-    )
+    statistics, decisions = (pa.concat_tables([_read(store, t, e) for e in entries]).to_pandas() for t in JUDGED)
     levels = {e.get("level") for e in entries}
     level = levels.pop() if len(levels) == 1 else None
     labels = dict(zip(result.games["path"], result.games["match"]))
@@ -376,12 +467,70 @@ def _set_judged(store: Store, result: Analysis, entries: list[dict[str, Any]]) -
 def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
     """The :class:`~tavlakit.analysis.frames.Analysis` of a store: the same
     frames as ``analyse`` of its files (``dedupe``: matches stored twice
-    once)."""
+    once). A run that ends while it reads (its manifest replaced, the
+    partitions it no longer names removed) makes it read the store again,
+    as that run left it."""
     if not (Path(folder) / MANIFEST).is_file():
         raise StoreError(
             _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
         )
-    return store_analysis(Store(folder), dedupe)
+    store = Store(folder)
+    while True:
+        try:
+            return store_analysis(store, dedupe)
+        except StoreError:
+            now = Store(folder)
+            if now.manifest == store.manifest:
+                raise  # (damaged, not replaced)
+            store = now
+
+
+def check(folder: str | Path) -> list[Problem]:
+    """Every damaged partition of the store in ``folder`` (each read whole:
+    missing, truncated, unreadable; code ``damaged-partition``, naming the
+    record file to analyse again) and every partition or temporary file no
+    manifest names (``orphaned-partition``: left by a run that did not
+    end; the next run reuses or removes it). Raises
+    :class:`~tavlakit.collections.manifest.StoreError` for a folder that is not a store."""
+    if not (Path(folder) / MANIFEST).is_file():
+        raise StoreError(
+            _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
+        )
+    store = Store(folder)
+    found = []
+    for key in store.manifest["files"]:
+        entry = store.meta(key)
+        what, inside = store.damage(key, entry), False
+        if what is None and entry is not None:
+            what = _unreadable(store, [f"{t}/{key}.parquet" for t in entry.get("sizes") or TABLES])
+            inside = True
+        if what is not None:
+            said = store.repair(key, what, inside)
+            found.append(Problem("damaged-partition", "error", said, file=str(store.folder)))
+    tables = [TABLE, *([INDEX] if store.manifest.get("index") else [])]
+    what = _unreadable(store, tables)
+    if what is not None:
+        advice = _("remove it: the next analyse run writes it again")
+        found.append(Problem("damaged-partition", "error", f"{what}: {advice}", file=str(store.folder)))
+    said = _("no manifest names it (left by a run that did not end: the next run reuses or removes it)")
+    found += [
+        Problem("orphaned-partition", "warning", said, file=str(path))
+        for path in leftovers(store, set(store.manifest["files"]))
+    ]
+    return found
+
+
+def _unreadable(store: Store, names: Sequence[str]) -> str | None:
+    """What is wrong with the first of the store's Parquet files ``names`` that cannot be read whole."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for name in names:
+        try:
+            pq.read_table(store.folder / name)
+        except (pa.ArrowException, OSError) as exc:
+            return _("{name} is damaged ({error})").format(name=name, error=str(exc).splitlines()[0])
+    return None
 
 
 def find(folder: str | Path, position: str | Position, swapped: bool = False) -> pd.DataFrame:
@@ -418,6 +567,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Summary",
+    "check",
     "files_frame",
     "files_table",
     "find",

@@ -5,11 +5,24 @@ Only new or changed files are analysed again; see :mod:`tavlakit.analysis.store`
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 import typer
 
-from ..collections.manifest import MANIFEST, Store, StoreError, Summary, nothing_to_do, plan, require_existing
+from ..collections.manifest import (
+    MANIFEST,
+    Store,
+    StoreError,
+    StoreWriteError,
+    Summary,
+    nothing_to_do,
+    plan,
+    require_existing,
+)
+from ..engine.rules import Rules
 from ..evaluation.levels import EXPERT
 from ..formats import find_records
 from ..i18n import _
@@ -50,8 +63,11 @@ def analyse(
 
     Exit status: 0 done, 2 an input nothing could be read from (binary,
     empty, not a record: listed in the files table), a path that does not
-    exist or a store that cannot be written (nothing is changed), 130
-    interrupted (the store reads as before).
+    exist, a damaged store (give the file it names to analyse it again) or
+    a store that cannot be written: a full disk, a read-only folder (the
+    store reads as before; the files analysed are kept for the next run),
+    130 interrupted (the store reads as before). A second run on the same
+    store waits for the first to end.
     """
     chosen = parse_rules(rules) if rules else None
     judged = parse_level(level, ply, EXPERT)
@@ -68,23 +84,7 @@ def analyse(
     files = find_records(paths)
     if not files:
         raise fail(_("no record files found"))
-    try:
-        require_existing(files)
-        current = Store(store)
-    except StoreError as exc:
-        raise fail(str(exc)) from None
-    if (store / MANIFEST).is_file():
-        keys, todo, planned = plan(current, files, chosen, luck, prune, digest, judged.key if luck else None)
-        if nothing_to_do(current, keys, todo):  # no pandas, no analysis
-            _say(planned, store)
-            raise typer.Exit(2 if planned.unread else 0)
-        if planned.dropped:
-            typer.echo(
-                _("--prune: dropping the {count} file(s) of the store not among the paths given").format(
-                    count=planned.dropped
-                ),
-                err=True,
-            )
+    _look(store, files, chosen, luck, prune, digest, judged.key if luck else None)
     from ..analysis.store import update
 
     mapper = None
@@ -95,9 +95,15 @@ def analyse(
             typer.echo(_("error: --scheduler needs Dask: pip install 'tavlakit[dask]'"), err=True)
             raise typer.Exit(2) from None
         mapper = client_mapper(scheduler)
+    if hasattr(signal, "SIGXFSZ"):  # over a file size limit (ulimit -f) a write fails, and says so
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         with progress_bar(_("analysing")) as bar:
-            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune, level=judged)
+            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune, level=judged, waiting=_wait(store))
+    except StoreWriteError as exc:
+        with suppress(OSError):  # (the output itself may be a file over the same limit, on the same disk)
+            _unwritten(exc)
+        raise fail(str(exc)) from None
     except StoreError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
@@ -110,6 +116,57 @@ def analyse(
         raise typer.Exit(2) from None
     _say(summary, store)
     raise typer.Exit(2 if summary.unread else 0)
+
+
+def _look(
+    store: Path, files: list[Path], rules: Rules | None, luck: bool, prune: bool, net: str | None, level: str | None
+) -> None:
+    """A look at the store before the run (which plans again once it holds
+    the store): exit when there is nothing to do (no pandas, no analysis),
+    say what --prune will drop, refuse a path that does not exist or a
+    folder that is not a store it may write."""
+    try:
+        require_existing(files)
+        current = Store(store)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    if not (store / MANIFEST).is_file():
+        return
+    try:
+        keys, todo, planned = plan(current, files, rules, luck, prune, net, level)
+    except StoreError:  # a damaged store, or another run ending meanwhile: the run plans again, holding the store
+        return
+    if nothing_to_do(current, keys, todo):
+        _say(planned, store)
+        raise typer.Exit(2 if planned.unread else 0)
+    if planned.dropped:
+        typer.echo(
+            _("--prune: dropping the {count} file(s) of the store not among the paths given").format(
+                count=planned.dropped
+            ),
+            err=True,
+        )
+
+
+def _wait(store: Path) -> Callable[[], None]:
+    def say() -> None:
+        typer.echo(_("waiting for another analyse run on {store} to end...").format(store=store), err=True)
+
+    return say
+
+
+def _unwritten(error: StoreWriteError) -> None:
+    """Which files a run that could not write analysed (kept for the next run) and which it did not."""
+    for path in error.analysed:
+        typer.echo(_("analysed, kept for the next run: {path}").format(path=path))
+    pending = error.pending or []
+    for path in pending:
+        typer.echo(_("not analysed: {path}").format(path=path))
+    typer.echo(
+        _("{analysed} file(s) analysed, {pending} not; the store reads as before the run").format(
+            analysed=len(error.analysed), pending=len(pending)
+        )
+    )
 
 
 def _say(summary: Summary, store: Path) -> None:

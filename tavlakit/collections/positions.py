@@ -30,7 +30,7 @@ from typing import Any
 from ..engine.matchid import parse_id
 from ..engine.position import Position
 from ..i18n import _
-from .manifest import INDEX, MANIFEST, Store, StoreError
+from .manifest import INDEX, MANIFEST, Store, StoreError, unreadable_partition
 from .schema import schema_version
 
 #: The columns of a found turn (those of the plays frame; then ``swapped``).
@@ -83,7 +83,14 @@ def find_table(folder: str | Path, ids: Sequence[str]) -> Any:
     if not keys:
         return None
     found = indexed(store.folder, keys, ids)
-    return scan(store.folder, keys, ids) if found is None else found
+    if found is not None:
+        return found
+    import pyarrow as pa
+
+    try:
+        return scan(store.folder, keys, ids)
+    except (pa.ArrowException, OSError) as exc:
+        raise StoreError(unreadable_partition(store, keys, exc)) from None
 
 
 def find_rows(folder: str | Path, position: str | Position, swapped: bool = False) -> list[dict[str, Any]]:

@@ -77,6 +77,9 @@ CODES: dict[str, str] = {
     "score-mismatch": N_("a score line that does not follow from earlier results"),
     "match-over": N_("games after the match was won"),
     "absurd-points": N_("a point total no game can produce"),
+    # a store of analyses (tavlakit store check)
+    "damaged-partition": N_("a file of a store that cannot be read whole: analyse its record file again"),
+    "orphaned-partition": N_("a file of a store that its manifest does not name (left by a run that did not end)"),
     "absurd-number": N_("a match length, score, game number or point total no match can have (not analysed)"),
     "points-capped": N_("points written capped at what the winner needed to win the match"),
     "forfeit": N_("a match forfeited: the last game's points are what the winner needed (Backgammon Galaxy)"),
