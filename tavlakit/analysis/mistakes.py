@@ -10,12 +10,15 @@ candidates: a play's legal plays ranked by the mover's cubeful equity
 (:meth:`Search.candidates <tavlakit.evaluation.search.Search.candidates>`),
 a cube decision's no double, double/take and double/pass.
 
-In Jupyter a :class:`Mistakes` shows as a table with a board in each row.
+In Jupyter a :class:`Mistakes` shows as a table with a board in each row:
+the pictures layer draws it (:func:`tavlakit.pictures.study.table`, which
+registers itself with :func:`drawn_by` when imported; ``tk.analysis``
+imports it). The analysis never imports the pictures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -228,9 +231,21 @@ class Mistakes(list[Mistake]):
         return pd.DataFrame(rows, columns=list(COLUMNS))
 
     def _repr_html_(self) -> str:
-        from ..pictures.study import table  # (drawn on demand, as a Position draws itself)
+        if _DRAWERS:
+            return _DRAWERS[-1](self)
+        return self.frame.drop(columns="candidates").to_html(index=False)
 
-        return table(self)
+
+#: What draws the mistakes in a notebook, the latest registered last.
+_DRAWERS: list[Callable[[Sequence[Mistake]], str]] = []
+
+
+def drawn_by(draw: Callable[[Sequence[Mistake]], str]) -> None:
+    """Let ``draw`` make the HTML a notebook shows for a :class:`Mistakes`
+    (the pictures' table with a board in each row); until one is
+    registered, a notebook shows the plain table of :attr:`Mistakes.frame`."""
+    if draw not in _DRAWERS:
+        _DRAWERS.append(draw)
 
 
 def score_text(m: Mistake) -> str:
@@ -413,6 +428,7 @@ __all__ = [
     "Mistake",
     "Mistakes",
     "UnknownPlayer",
+    "drawn_by",
     "judged_errors",
     "mistakes",
     "score_text",
