@@ -19,7 +19,7 @@ imports it). The analysis never imports the pictures.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol
 
 import pandas as pd
@@ -83,6 +83,7 @@ class Choice:
     """The equity minus the best candidate's (<= 0 for a play)."""
     plies: int
     """The plies it was judged at (gnubg judges the plays its filter drops at 0)."""
+    _: KW_ONLY
     played: bool = False
     play: Play | None = None
     """The moves, for a play."""
@@ -111,6 +112,7 @@ class Mistake:
     length: int
     cube: int
     cube_owner: int | None
+    _: KW_ONLY
     crawford: bool
     rules: Rules
     error_emg: float
@@ -394,8 +396,8 @@ def _plays(mistake: Mistake, rules: Rules, judge: Judge, step: Step, state: Any)
             equity,
             equity - best,
             plies,
-            key == played,
-            moves.get(key),
+            played=key == played,
+            play=moves.get(key),
         )
         for equity, key, plies in ranked
     ]
@@ -412,7 +414,7 @@ def _cube(mistake: Mistake, row: Any) -> None:
     if taken is None:  # a double: the answer it gets is the taker's better one
         taken = 1 if values[1] <= values[2] else 2
     mistake.candidates = [
-        Choice(text, value, value - optimal, mistake.level.cube_plies, index == taken)
+        Choice(text, value, value - optimal, mistake.level.cube_plies, played=index == taken)
         for index, (text, value) in enumerate(zip(CUBE_CHOICES, values))
     ]
     mistake.best = str(row.best)

@@ -106,6 +106,7 @@ def update(
     folder: str | Path,
     paths: Sequence[str | Path],
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     jobs: int | None = None,
     mapper: Mapper | None = None,
@@ -142,7 +143,9 @@ def update(
             use_net(net)
         weights, digest = net_in_use(), net_digest() if luck else None
         judged = as_level(level)
-        keys, todo, summary = plan(store, files, rules, luck, prune, digest, judged.key if luck else None)
+        keys, todo, summary = plan(
+            store, files, rules, luck=luck, prune=prune, net=digest, level=judged.key if luck else None
+        )
         if nothing_to_do(store, keys, todo):
             return summary
         for table in (*TABLES, *JUDGED, "players", "meta"):
@@ -195,7 +198,7 @@ def _store_file(
     level: Level = STORE_LEVEL,
 ) -> dict[str, Any]:
     """Analyse one file and write its partitions (in a worker process)."""
-    result = analyse_file(task.path, rules, luck, statistics=luck, level=level, net=net)
+    result = analyse_file(task.path, rules, luck=luck, statistics=luck, level=level, net=net)
     return _write_part(folder, result, task, rules, luck, digest)
 
 
@@ -331,7 +334,7 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
     )
 
 
-def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
+def store_analysis(store: Store, *, dedupe: bool = False) -> Analysis:
     """The store's frames, as :func:`~tavlakit.analysis.collection.analyse` of its files gives them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -341,7 +344,7 @@ def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     empty = frames.analyse_matches([], luck=False)
     plays, games = ((pa.concat_tables(tables[t]).to_pandas() if tables[t] else getattr(empty, t)) for t in TABLES)
     files = [(e["path"], e["fingerprint"], [problem(p) for p in e["problems"]]) for e in entries]
-    result = assemble(plays, games, files, dedupe)
+    result = assemble(plays, games, files, dedupe=dedupe)
     kept = set(result.games["path"]) | {e["path"] for e in entries if not e["games"]}  # (dedupe: twins left out)
     judged = [e for e in entries if e.get("judged") and e["path"] in kept]
     if judged:
@@ -381,10 +384,10 @@ def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
         raise StoreError(
             _("{folder} is not a tavlakit store (it has no {manifest})").format(folder=folder, manifest=MANIFEST)
         )
-    return store_analysis(Store(folder), dedupe)
+    return store_analysis(Store(folder), dedupe=dedupe)
 
 
-def find(folder: str | Path, position: str | Position, swapped: bool = False) -> pd.DataFrame:
+def find(folder: str | Path, position: str | Position, *, swapped: bool = False) -> pd.DataFrame:
     """Every turn of the store in ``folder`` where ``position`` stood
     before the turn, and with ``swapped`` the same board with the other
     player on roll: the rows :func:`~tavlakit.analysis.positions.find_plays` finds in the
@@ -397,10 +400,10 @@ def find(folder: str | Path, position: str | Position, swapped: bool = False) ->
     Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
     that is not a store, or one analysed by an older tavlakit (whose columns
     differ: analyse it again)."""
-    ids = wanted(position, swapped)
+    ids = wanted(position, swapped=swapped)
     table = find_table(folder, list(ids))
     if table is None or not table.num_rows:  # (the plays frame's column types, as open_store gives them)
-        return find_plays(frames.analyse_matches([], luck=False).plays, position, swapped)
+        return find_plays(frames.analyse_matches([], luck=False).plays, position, swapped=swapped)
     found: pd.DataFrame = table.to_pandas()
     return found.assign(swapped=found["position_id"].map(ids).astype("boolean"))
 

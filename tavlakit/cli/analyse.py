@@ -74,7 +74,9 @@ def analyse(
     except StoreError as exc:
         raise fail(str(exc)) from None
     if (store / MANIFEST).is_file():
-        keys, todo, planned = plan(current, files, chosen, luck, prune, digest, judged.key if luck else None)
+        keys, todo, planned = plan(
+            current, files, chosen, luck=luck, prune=prune, net=digest, level=judged.key if luck else None
+        )
         if nothing_to_do(current, keys, todo):  # no pandas, no analysis
             _say(planned, store)
             raise typer.Exit(2 if planned.unread else 0)
@@ -97,7 +99,9 @@ def analyse(
         mapper = client_mapper(scheduler)
     try:
         with progress_bar(_("analysing")) as bar:
-            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune, level=judged)
+            summary = update(
+                store, files, chosen, luck=luck, jobs=jobs, mapper=mapper, progress=bar, prune=prune, level=judged
+            )
     except StoreError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:

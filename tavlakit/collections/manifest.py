@@ -203,6 +203,7 @@ def plan(
     store: Store,
     files: list[Path],
     rules: Rules | None,
+    *,
     luck: bool,
     prune: bool = False,
     net: str | None = None,

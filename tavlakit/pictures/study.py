@@ -60,7 +60,7 @@ def lost_text(m: Mistake) -> str:
     return _("{emg:.3f} EMG ({points:.3f} points)").format(emg=m.error_emg, points=m.error_mwc)
 
 
-def board(m: Mistake, numbering: Numbering, arrows: bool = True, size: int | None = None) -> str:
+def board(m: Mistake, numbering: Numbering, *, arrows: bool = True, size: int | None = None) -> str:
     """The board of a mistake before the decision: dice, score, cube and
     (``arrows``) the best play and the one made, with a legend."""
     plays = []

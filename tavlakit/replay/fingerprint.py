@@ -14,7 +14,7 @@ whether a game was resigned (a .mat cannot say) are left out.
 >>> from tavlakit.engine.play import Move
 >>> a = Match(games=[Game(1, turns=[Turn(0, dice=(3, 1), moves=(Move(8, 5), Move(6, 5)))], result=Result(0, 1))])
 >>> b = Match(players=("x", "y"), games=[Game(1, turns=[Turn(0, dice=(1, 3), moves=(Move(6, 5), Move(8, 5)))],
-...                                          result=Result(0, 1, True))], source="b.mat")
+...                                          result=Result(0, 1, resigned=True))], source="b.mat")
 >>> fingerprint(a) == fingerprint(b)
 True
 """

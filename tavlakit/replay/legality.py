@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from operator import attrgetter
 
 from ..engine.movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
@@ -53,6 +53,7 @@ class Verdict:
     """Every legal board the written moves reach, ``after`` first: more than
     one when the paths of a merged move differ in what they hit (``6/1`` with
     4-1 past a blot on 2: 6/5/1 or 6/2*/1)."""
+    _: KW_ONLY
     flip: bool = False
     """Messages write the mover's points ``25 - p`` (Black in the absolute numbering)."""
 
@@ -63,7 +64,7 @@ class Verdict:
         return self.legal
 
 
-def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules, flip: bool = False) -> Verdict:
+def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules, *, flip: bool = False) -> Verdict:
     """Judge ``written`` for ``dice`` on ``board`` (dice must be 1-6).
 
     No written move is legal only when no legal move exists. With ``flip``
@@ -78,7 +79,7 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
         fast = direct(board, dice, written)
         if fast is not None:  # every die used, so no maximal-dice question; one path per move
             return Verdict(board, dice, rules, fast[0], fast[1], readings=[fast], flip=flip)
-    reached, failure = realise(board, dice, written, flip)
+    reached, failure = realise(board, dice, written, flip=flip)
     verdict = Verdict(board, dice, rules, None, (), reached, failure, flip=flip)
     if not reached:
         return verdict  # illegal; the legal plays are computed only if asked
@@ -178,7 +179,7 @@ def _dice_count(dice: tuple[int, int]) -> int:
 
 
 def realise(
-    board: Board, dice: tuple[int, int], written: Sequence[Move], flip: bool = False
+    board: Board, dice: tuple[int, int], written: Sequence[Move], *, flip: bool = False
 ) -> tuple[dict[Board, tuple[Move, ...]], Finding | None]:
     """Every board reachable by playing ``written`` with the dice, by the
     board's physics alone, and the deepest failure when none is (its message
@@ -376,7 +377,7 @@ def closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move]) -> li
     return sorted(legal.items(), key=score)
 
 
-def notation(moves: Sequence[Move], flip: bool = False) -> str:
+def notation(moves: Sequence[Move], *, flip: bool = False) -> str:
     """A play as written text, ``(no move)`` when empty (``flip``: see :meth:`~tavlakit.engine.play.Move.text`)."""
     return Play(moves).notation(flip=flip) or _("(no move)")
 

@@ -14,7 +14,7 @@ home, so the look goes to the game's end; :data:`BUDGET` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ..engine.dicenames import as_roll
 from ..engine.movegen import Board, flipped
@@ -47,6 +47,7 @@ class Choice:
 
     guess: Guess
     fits: int
+    _: KW_ONLY
     to_end: bool
     spent: int = 0
     """Later plays judged to choose it."""
@@ -59,6 +60,7 @@ def choose(
     player: int,
     rules: Rules,
     budget: int = BUDGET,
+    *,
     decide: bool = False,
 ) -> Choice:
     """The candidate under which turns ``index + 1...`` of ``game`` fit best.
@@ -111,7 +113,7 @@ def choose(
                     survivors.append((candidate, after))
         last = turn.player
         if not survivors:
-            return Choice(alive[0][0], fits, False, budget - left)
+            return Choice(alive[0][0], fits, to_end=False, spent=budget - left)
         alive = survivors
         fits += 1
-    return Choice(alive[0][0], fits, True, budget - left)
+    return Choice(alive[0][0], fits, to_end=True, spent=budget - left)
