@@ -65,7 +65,8 @@ def test_nested_functions_count(tmp_path: Path) -> None:
     method = body.replace("\n        ", "\n            ").replace("        if x == 0", "            if x == 0", 1)
     (tmp_path / "m.py").write_text(
         f"def outer():\n    def inner(x):\n{body}        return -1\n    return inner\n\n\n"
-        f"def maker():\n    class Local:\n        def method(self, x):\n{method}            return -1\n    return Local\n",
+        f"def maker():\n    class Local:\n        def method(self, x):\n{method}            return -1\n"
+        "    return Local\n",
         encoding="utf-8",
     )
     assert [line.split()[1:] for line in tangled(tmp_path)] == [["inner", "D"], ["method", "D"]]
