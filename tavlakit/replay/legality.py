@@ -329,6 +329,52 @@ def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tupl
     return tuple(s), tuple(made)
 
 
+def single_hops(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
+    """The common bear-offs fast: one written move per die, each one hop
+    of one die or bearing off with a larger one (``4/off 3/off`` with 6-5),
+    all dice used (so legal when hit-and-run is allowed). Returns the board
+    and the moves made as :func:`realise` makes them first (the moves tried
+    in the written order, each with the dice in their order), or ``None``:
+    then :func:`judge` decides. Every way of playing such moves leaves one
+    board: it is the play's only reading."""
+    a, b = dice
+    pool = [a] * 4 if a == b else [a, b]
+    if len(written) != len(pool) or any(m.dst >= m.src or (m.dst and m.src - m.dst not in pool) for m in written):
+        return None
+    s = list(board)
+    made: list[Move] = []
+    done = [False] * len(written)
+
+    def search(remaining: list[int]) -> bool:
+        if not remaining:
+            return True
+        seen: set[tuple[int, int, int]] = set()
+        for i, move in enumerate(written):
+            if done[i]:
+                continue
+            src, dst = move.src, move.dst
+            for j, die in enumerate(remaining):
+                if (src, dst, die) in seen or (dst and src - die < dst):
+                    continue
+                seen.add((src, dst, die))
+                if src - die > dst:
+                    continue  # a hop on the way: this move would need two dice, another none
+                hi = highest(s)
+                if s[src] <= 0 or (hi == BAR and src != BAR) or not can_move(s, src, die, hi):
+                    continue
+                step = apply_move(s, src, die)
+                made.append(step)
+                done[i] = True
+                if search(remaining[:j] + remaining[j + 1 :]):
+                    return True
+                done[i] = False
+                made.pop()
+                undo_move(s, step)
+        return False
+
+    return (tuple(s), tuple(made)) if search(pool) else None
+
+
 @dataclass(frozen=True)
 class Applied:
     """What :func:`physical` could carry out of a written play."""

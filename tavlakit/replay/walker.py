@@ -43,6 +43,7 @@ from .legality import (
     judge,
     notation,
     physical,
+    single_hops,
 )
 from .resync import BUDGET, GAME_BUDGET, Choice, Guess, choose
 from .scoring import Ending, judge_result
@@ -477,8 +478,10 @@ class _GameWalker:
         self.synced = False
 
     def judged(self, index: int, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
-        """A written play judged (hit-and-run: the quick way first) and carried out."""
-        fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
+        """A written play judged (hit-and-run: the quick ways first) and carried out."""
+        fast = None
+        if self.rules.hit_and_run:
+            fast = direct(before.board, dice, turn.moves) or single_hops(before.board, dice, turn.moves)
         if fast is None:
             verdict = judge(before.board, dice, turn.moves, self.rules, flip=self.flip(turn.player))
             if verdict.after is None and self.cut_at == (turn.line, turn.column):
