@@ -55,13 +55,13 @@ def apply_move(s: list[int], src: int, die: int) -> Move:
     dst = src - die
     s[src] -= 1
     if dst <= 0:
-        return Move(src, 0)
+        return _MOVES[src][0][False]
     if s[dst] == -1:
         s[dst] = 1
         s[0] -= 1
-        return Move(src, dst, True)
+        return _MOVES[src][dst][True]
     s[dst] += 1
-    return Move(src, dst)
+    return _MOVES[src][dst][False]
 
 
 def undo_move(s: list[int], move: Move) -> None:
