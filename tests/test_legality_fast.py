@@ -61,3 +61,34 @@ def test_single_hops_is_the_search_first_reading() -> None:
             else:
                 slow += 1
     assert fast > 1000 and slow > 100, (fast, slow)
+
+
+def test_the_last_checkers_borne_off_are_legal_without_the_legal_plays() -> None:
+    """A play bearing off the mover's last checkers with fewer dice than
+    thrown is read without listing the legal plays: the board it leaves is
+    always one of theirs (under every option)."""
+    rng = random.Random(38)
+    ended = 0
+    for _ in range(3000):
+        board = home_board(rng)
+        if sum(v for v in board if v > 0) > 3 or board[7] > 0:
+            continue
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        for rules in (RULES, Rules.preset("tavla"), Rules.preset("tavla").replace(larger_die=False)):
+            for made in legal_results(board, dice, rules).values():
+                written = tuple(Move(m.src, m.dst) for m in made)
+                reached = realise(board, dice, written)[0]
+                if (
+                    len(reached) == 1
+                    and max(next(iter(reached))) <= 0
+                    and len(written) < (4 if dice[0] == dice[1] else 2)
+                ):
+                    ended += 1
+                    verdict = judge(board, dice, written, rules)
+                    legal = legal_results(board, dice, rules)
+                    assert verdict.readings == [(k, m) for k, m in reached.items() if k in legal], (
+                        board,
+                        dice,
+                        written,
+                    )
+    assert ended > 200, ended

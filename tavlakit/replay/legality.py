@@ -86,6 +86,9 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
     count = _dice_count(dice)
     if rules.hit_and_run and any(len(made) == count for made in reached.values()):
         verdict.readings = [(key, made) for key, made in reached.items() if len(made) == count]
+    elif len(reached) == 1 and max(next(iter(reached))) <= 0:
+        # the last checkers borne off: no play can use more dice, whichever die bore them off
+        verdict.readings = list(reached.items())
     else:
         legal = verdict.legal_plays()
         verdict.readings = [(key, made) for key, made in reached.items() if key in legal]
