@@ -1,5 +1,5 @@
-"""The `.mat` reader reads a game's numbered rows, game and score lines
-without the parser (``formats/mat.py``: ``_read_line``, ``_parse_chunk``): the lines and tokens
+"""The `.mat` reader reads nearly every line without the parser
+(``formats/mat.py``: ``_read_line``, ``_parse_chunk``): the lines and tokens
 must be the parser's own, on every game of the corpus and on rows the
 grammar refuses. The reference is the LALR parser given the whole chunk, as
 the reader gave it before."""
@@ -86,6 +86,12 @@ def test_every_game_of_the_corpus_reads_as_the_parser_reads_it(corpus_dir: Path)
         " 7 point match",
         '; [Site "FIBS"]',
         "                                  Wins 1 point",
+        "  Wins 1 point                   Losses 1 point",
+        "  Wins 1 point                   Losses 1 point   Takes",
+        "  Wins 1 point x",
+        "; a comment: 1 x: 2",
+        '; [Event "x"] and more',
+        ";",
     ],
 )
 def test_a_line_alone_and_among_others(line: str) -> None:
@@ -96,7 +102,10 @@ def test_a_line_alone_and_among_others(line: str) -> None:
 def test_the_parser_reads_only_the_rare_lines() -> None:
     lines = ["Game 1", " Ann : 0    Bob : 0", "  1) 31: 8/5 6/5    42: 24/20 13/11", "  2) 6x"]
     assert [_read_line(line, 2 + i) is not None for i, line in enumerate(lines)] == [True, True, True, False]
-    assert _read_line('; [Site "FIBS"]', 2) is None and _read_line(" Game 1 : 0    Bob : 1", 2) is None
+    assert _read_line(" Game 1 : 0    Bob : 1", 2) is None  # a game line, then what no game line holds
+    read = [_read_line(line, 2) for line in ('; [Site "FIBS"]', "; a comment: 1 x: 2", "  Wins 1 point")]
+    # (a comment's terminal starts a tag line too, but the tag's priority is higher)
+    assert [line[0] if line else None for line in read] == ["tag", "comment", "result"]
     assert [kind for kind, _tokens in _parse_chunk(lines[:3])] == ["game", "score", "row"]
     with pytest.raises(UnexpectedInput):
         _parse_chunk(lines)

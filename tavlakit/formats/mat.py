@@ -129,52 +129,57 @@ def _parse_lines(text: str) -> list[Line]:
 
 
 #: The grammar's own terminals, matched as the parser's lexer matches them, to
-#: read the common lines without the parser: ``ROW`` (the line start, the
-#: number and the first cell), ``CELL`` (each further cell), and the other
-#: terminals that start a line.
+#: read lines without the parser: ``ROW`` (the line start, the number and the
+#: first cell), ``CELL`` (each further cell), and the other terminals that
+#: start a line, with their priorities.
 _TERMINAL = {t.name: re.compile(t.pattern.to_regexp()) for t in _PARSER.terminals}
 _ROW_TOKEN, _CELL_TOKEN = _TERMINAL["ROW"], _TERMINAL["CELL"]
-_LINE_STARTS = [(name, found) for name, found in _TERMINAL.items() if name not in ("ROW", "CELL")]
-#: The lines of one token read without the parser, by the grammar rule they are.
-_ONE_TOKEN = {"GAME": "game", "SCORE": "score", "LENGTH": "length"}
+_LINE_STARTS = [(t.priority, t.name, _TERMINAL[t.name]) for t in _PARSER.terminals if t.name not in ("ROW", "CELL")]
+#: The grammar rule a line is, by the terminal it starts with, and how many cells may follow it.
+_RULES = {
+    "ROW": ("row", 3),
+    "RESULT": ("result", 1),
+    "TAG": ("tag", 0),
+    "COMMENT": ("comment", 0),
+    "LENGTH": ("length", 0),
+    "GAME": ("game", 0),
+    "SCORE": ("score", 0),
+}
 
 
 def _read_line(line: str, number: int) -> Line | None:
     """A line read without the parser, with the tokens it would make
-    (``number``: the line's number in the text parsed): a numbered row of a
-    number and at most four cells, or a game, score or length line that no
-    other terminal could start. ``None``: the parser reads the line (and
-    says what is wrong with it)."""
+    (``number``: the line's number in the text parsed), or ``None``: then
+    the parser reads it (and says what is wrong with it). The lexer takes the
+    terminal of the highest priority that matches, so a line is read here
+    when only one terminal of that priority starts it (a numbered row can
+    start no other line of its priority or above)."""
     text = "\n" + line
     found = _ROW_TOKEN.match(text)
-    if found is None:  # (a row line can start no other line of a higher or the same priority)
-        return _single(text, number)
+    name = "ROW"
+    if found is None:
+        starts = [(priority, name, found) for priority, name, pattern in _LINE_STARTS if (found := pattern.match(text))]
+        top = [start for start in starts if start[0] == max(priority for priority, _name, _found in starts)]
+        if len(top) != 1:
+            return None
+        _priority, name, found = top[0]
+    rule, cells = _RULES[name]
     end = found.end()
-    tokens = [Token("ROW", found[0], end_line=number, end_column=end)]
+    tokens = [Token(name, found[0], end_line=number, end_column=end)]
     while end < len(text):
-        found = _CELL_TOKEN.match(text, end) if len(tokens) < 4 else None
+        found = _CELL_TOKEN.match(text, end) if len(tokens) <= cells else None
         if found is None:
             return None
         end = found.end()
         tokens.append(Token("CELL", found[0], end_line=number, end_column=end))
-    return "row", tokens
-
-
-def _single(text: str, number: int) -> Line | None:
-    """A line of one token that exactly one terminal starts (so the lexer's order does not matter)."""
-    starts = [(name, found) for name, pattern in _LINE_STARTS if (found := pattern.match(text)) is not None]
-    if len(starts) != 1 or starts[0][0] not in _ONE_TOKEN or starts[0][1].end() != len(text):
-        return None
-    name, found = starts[0]
-    return _ONE_TOKEN[name], [Token(name, found[0], end_line=number, end_column=found.end())]
+    return rule, tokens
 
 
 def _parse_chunk(lines: list[str]) -> list[Line]:
     """The lines of a chunk parsed, as :func:`_parse_lines` parses them
-    joined (behind one line break): a game's rows, game and score lines, most
-    of its lines, by :func:`_read_line`, the parser given only the others (the
-    lines read left blank, so every line keeps its number; none left: no
-    parser). Each line of the grammar stands alone (every line's first token
+    joined (behind one line break): nearly every line by :func:`_read_line`,
+    the parser given only the others (the lines read left blank, so every
+    line keeps its number; none left: no parser). Each line of the grammar stands alone (every line's first token
     starts with its line break), so the chunk parses if and only if the
     others do."""
     slots: list[Line | None] = [None] * len(lines)
