@@ -1,11 +1,13 @@
 """Jellyfish match transcripts (``.mat`` / ``.txt``): read every dialect, write gnubg's.
 
-The reader splits the file into lines itself and hands the LALR parser
-(``grammars/mat.lark``) one chunk at a time: the header, then one game, so
-games are produced one at a time in flat memory. A chunk that does not parse
-is parsed again line by line: a bad row gives one located ``syntax`` problem,
-its bad cell is kept as a roll with an unknown play, and the rows around it
-are still read.
+The reader splits the file into lines itself and reads one chunk at a
+time: the header, then one game, so games are produced one at a time in
+flat memory. Nearly every line is read with the grammar's own terminals
+(``grammars/mat.lark``), matched as the lexer of its LALR parser matches
+them; the parser is handed only the lines they do not settle. A chunk that
+does not parse is parsed again line by line: a bad row gives one located
+``syntax`` problem, its bad cell is kept as a roll with an unknown play, and
+the rows around it are still read.
 
 Writers place cells at different columns (``docs/formats.md``), so cells
 are told apart by their order in the row; only the first cell of a row is
