@@ -24,10 +24,14 @@ _LAZY = {"analysis": ".analysis", "svg": ".pictures.svg", "viewer": ".pictures.v
 
 
 def __getattr__(name: str) -> object:
-    """``tk.analysis``, ``tk.svg`` and ``tk.viewer``, imported when first used."""
+    """``tk.analysis``, ``tk.svg`` and ``tk.viewer``, imported when first used
+    (with ``tk.analysis`` the study page's table, which draws a player's
+    mistakes in a notebook)."""
     if name in _LAZY:
         import importlib
 
+        if name == "analysis":
+            importlib.import_module(".pictures.study", __name__)
         return importlib.import_module(_LAZY[name], __name__)
     raise AttributeError(f"module 'tavlakit' has no attribute {name!r}")
 

@@ -36,7 +36,7 @@ def match_from_gnubg(dump: dict) -> Match:
             elif kind in ("double", "take", "drop"):
                 game.turns.append(Turn(player, kind))
         if ginfo.get("winner"):
-            game.result = Result(SIDE[ginfo["winner"]], ginfo["points-won"], bool(ginfo.get("resigned")))
+            game.result = Result(SIDE[ginfo["winner"]], ginfo["points-won"], resigned=bool(ginfo.get("resigned")))
         match.games.append(game)
     return match
 

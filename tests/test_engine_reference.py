@@ -103,3 +103,13 @@ def test_options_make_a_difference() -> None:
                 if legal_results(s, dice, tavla).keys() != legal_results(s, dice, other).keys():
                     differ[option] += 1
     assert min(differ.values()) >= 10, differ
+
+
+def test_no_move_found_without_a_search() -> None:
+    """A dance or a closed board is found before any search (``_stuck``): the
+    boards above hold thousands, which the test above holds to the reference;
+    the play is no move."""
+    tavla = Rules.preset("tavla")
+    stuck = [(s, dice) for s in boards_for(True, True) for dice in ROLLS if reference(s, dice, tavla) == {s}]
+    assert len(stuck) > 500
+    assert all(legal_results(s, dice, tavla) == {s: ()} for s, dice in stuck)

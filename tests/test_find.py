@@ -75,12 +75,13 @@ def test_find_is_a_scan_of_the_store(stored: Path) -> None:
     for position_id in chosen:
         for swapped in (False, True):
             expected = scanned(stored, position_id, swapped)
-            got = store.find(stored, position_id, swapped)
+            got = store.find(stored, position_id, swapped=swapped)
             pd.testing.assert_frame_equal(got, expected)
             assert not got.empty
     # the mirror is found only when asked for
     mirrored = chosen[-2]
-    assert store.find(stored, mirrored, True)["swapped"].any() and not store.find(stored, mirrored)["swapped"].any()
+    assert store.find(stored, mirrored, swapped=True)["swapped"].any()
+    assert not store.find(stored, mirrored)["swapped"].any()
 
 
 def test_the_ids_of_a_position_all_find_it(stored: Path) -> None:
@@ -98,10 +99,10 @@ def test_without_its_index_the_store_is_scanned(stored: Path, records: Path, tmp
     copy = tmp_path / "store"
     shutil.copytree(stored, copy)
     chosen = positions_of(copy)
-    expected = [store.find(copy, p, True) for p in chosen]
+    expected = [store.find(copy, p, swapped=True) for p in chosen]
     (copy / INDEX).unlink()
     for position_id, frame in zip(chosen, expected):
-        pd.testing.assert_frame_equal(store.find(copy, position_id, True), frame)
+        pd.testing.assert_frame_equal(store.find(copy, position_id, swapped=True), frame)
     summary = store.update(copy, [records])  # nothing new to analyse: the index is written
     assert not summary.analysed and (copy / INDEX).is_file()
 
@@ -121,7 +122,7 @@ def test_the_index_follows_the_store(records: Path, tmp_path: Path) -> None:
     summary = store.update(folder, [f for f in files if f != dropped], luck=False, jobs=2, prune=True)
     assert summary.analysed == [str(tavla)] and summary.dropped == 1
     for position_id in positions_of(folder):
-        pd.testing.assert_frame_equal(store.find(folder, position_id, True), scanned(folder, position_id, True))
+        pd.testing.assert_frame_equal(store.find(folder, position_id, swapped=True), scanned(folder, position_id, True))
     found = store.find(folder, Position.initial())
     assert not found["path"].eq(str(dropped)).any()
     assert set(found.loc[found["path"] == str(tavla), "name"]) == {"Ayla", "Mehmet Ali"}
@@ -131,7 +132,7 @@ def test_find_in_files_equals_find_in_their_store(records: Path, stored: Path) -
     analysis = tk.analysis.analyse(records, jobs=2)
     for position_id in positions_of(stored)[:3]:
         in_files = analysis.find(position_id, swapped=True)
-        pd.testing.assert_frame_equal(in_files, store.find(stored, position_id, True))
+        pd.testing.assert_frame_equal(in_files, store.find(stored, position_id, swapped=True))
 
 
 def test_cli_find(stored: Path, records: Path) -> None:

@@ -67,7 +67,7 @@ def test_how_many_plays_gnubg_keeps_when_it_prunes() -> None:
 def cube_decisions(boards: np.ndarray, state: CubeState, plies: int) -> np.ndarray:
     """Our no double and double/take equities (EMG) of ``boards`` at ``plies`` plies."""
     doubled = state.doubled() if state.available() else None
-    values = Lookahead().values(boards, [[state, doubled]] * len(boards), [state] * len(boards), True, plies)
+    values = Lookahead().values(boards, [[state, doubled]] * len(boards), [state] * len(boards), top=True, plies=plies)
     if not state.length:
         return values * [1.0, 2.0]
     return np.vectorize(lambda v: mwc2eq(v, state))(values)
@@ -158,7 +158,9 @@ def test_threads_give_the_same_values() -> None:
     boards = np.array(list(random_play(43, 40).values()), dtype=np.int8)[:30]
     state = CubeState()
     found = [
-        Lookahead(threads).values(boards, [[state, state.doubled()]] * len(boards), [state] * len(boards), True, 2)
+        Lookahead(threads).values(
+            boards, [[state, state.doubled()]] * len(boards), [state] * len(boards), top=True, plies=2
+        )
         for threads in (1, 2)
     ]
     assert np.array_equal(found[0], found[1])

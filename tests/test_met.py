@@ -64,11 +64,11 @@ def test_lookups_at_a_score() -> None:
     # 7-point match at 4-5: player 0 is 3-away, player 1 2-away
     assert met.at_score((4, 5), 7, crawford=False) == pytest.approx(0.40053)
     # player 1 wins a gammon at 4-5 (cube 1): match over
-    assert met.after((4, 5), 7, False, winner=1, points=2) == 0.0
+    assert met.after((4, 5), 7, crawford=False, winner=1, points=2) == 0.0
     # player 0 wins 2 at 4-5: 6-5, player 0 1-away in the Crawford game (pre-Crawford table, 1-away row)
-    assert met.after((4, 5), 7, False, winner=0, points=2) == pytest.approx(0.67736)
+    assert met.after((4, 5), 7, crawford=False, winner=0, points=2) == pytest.approx(0.67736)
     # in the Crawford game at 6-5 player 1 wins 1: 6-6, post-Crawford 1-away/1-away
-    assert met.after((6, 5), 7, True, winner=1, points=1) == pytest.approx(0.5)
+    assert met.after((6, 5), 7, crawford=True, winner=1, points=1) == pytest.approx(0.5)
     # after the Crawford game, at 6-3: the trailer (player 1) 4-away
     assert met.at_score((6, 3), 7, crawford=False) == pytest.approx(1 - 0.31002)
     assert met.at_score((6, 3), 7, crawford=True) == pytest.approx(met.away(1, 4))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import tavlakit as tk
+from tavlakit.analysis import mistakes as mistakes_module
 from tavlakit.analysis.decisions import join_decisions
 from tavlakit.analysis.mistakes import CUBE_KINDS, Mistakes, UnknownPlayer
 from tavlakit.cli import app
@@ -211,6 +214,27 @@ def test_in_jupyter_a_table_with_a_board_in_each_row(fibs: tk.analysis.Analysis)
     assert isinstance(found, Mistakes)
     table = found._repr_html_()
     assert table.count("<tr>") == 5 and table.count("<svg") == 4
+
+
+def test_unregistered_the_notebook_shows_the_plain_frame(
+    fibs: tk.analysis.Analysis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mistakes_module, "_DRAWERS", [])
+    found = fibs.mistakes(top=3)
+    table = found._repr_html_()
+    assert "<svg" not in table and table.count("<tr") == 4 and "error_emg" in table
+
+
+def test_tk_analysis_registers_the_pictures_table() -> None:
+    """The analysis never imports the pictures: the front door's ``tk.analysis`` brings the table in."""
+    code = (
+        "import sys, tavlakit as tk\n"
+        "tk.analysis\n"
+        "study = sys.modules['tavlakit.pictures.study']\n"
+        "assert sys.modules['tavlakit.analysis.mistakes']._DRAWERS == [study.table]\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
 
 
 def test_a_name_not_in_the_files_lists_the_names_there(fibs: tk.analysis.Analysis) -> None:

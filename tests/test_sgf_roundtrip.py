@@ -141,7 +141,7 @@ def test_the_writer_judges_plays_under_the_matchs_rules(monkeypatch) -> None:
                 1,
                 (0, 0),
                 [Turn(0, "roll", (3, 1), (Move(8, 5), Move(6, 5))), Turn(1, "roll", (6, 4))],
-                Result(0, 1, True),
+                Result(0, 1, resigned=True),
             )
         ],
         tags={"Variation": "Tavla"},

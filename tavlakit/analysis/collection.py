@@ -111,6 +111,7 @@ class FileAnalysis:
 def analyse_file(
     path: str | Path,
     rules: Rules | None,
+    *,
     luck: bool = True,
     statistics: bool = False,
     met: Any = None,
@@ -173,7 +174,7 @@ def _walk(
     """The play rows, game rows and own problems of one match (judged into
     ``judging``, if given; each replayed game shown to ``seen``; ``games``:
     the rows of those games only)."""
-    ((plays, played, own),) = frames.rows(match, rules, luck, judging, seen, games)
+    ((plays, played, own),) = frames.rows(match, rules, luck=luck, judging=judging, seen=seen, games=games)
     return plays, played, own
 
 
@@ -185,7 +186,7 @@ def is_paths(items: Matches | str | Path | Sequence[str | Path]) -> TypeIs[str |
 
 
 def combine(
-    parts: Iterable[FileAnalysis], dedupe: bool = False, statistics: bool = False, level: LevelLike = DEFAULT_LEVEL
+    parts: Iterable[FileAnalysis], *, dedupe: bool = False, statistics: bool = False, level: LevelLike = DEFAULT_LEVEL
 ) -> Analysis:
     """One :class:`~tavlakit.analysis.frames.Analysis` of files analysed apart, in their order; see
     :func:`assemble`. ``statistics=True``: the files were analysed with
@@ -206,7 +207,7 @@ def combine(
         unjudged += part.unjudged
         decisions += part.decisions
     plays, games = (builder.frame() for builder in builders)
-    result = assemble(plays, games, files, dedupe)
+    result = assemble(plays, games, files, dedupe=dedupe)
     if statistics:
         from .decisions import decisions_from_rows
         from .statistics import statistics_from_rows
@@ -222,7 +223,11 @@ def combine(
 
 
 def assemble(
-    plays: pd.DataFrame, games: pd.DataFrame, files: list[tuple[str, str | None, list[Problem]]], dedupe: bool = False
+    plays: pd.DataFrame,
+    games: pd.DataFrame,
+    files: list[tuple[str, str | None, list[Problem]]],
+    *,
+    dedupe: bool = False,
 ) -> Analysis:
     """The :class:`~tavlakit.analysis.frames.Analysis` of files' rows put end to end: ``files`` holds
     each file's (source, fingerprint, own problems) in order. The short
@@ -289,8 +294,8 @@ def analyse(
     if net is not None:
         use_net(net)
     if not is_paths(matches):
-        return frames.analyse_matches(matches, rules, luck, statistics, met, level)
-    return analyse_paths(matches, rules, luck, jobs, statistics=statistics, met=met, level=level)
+        return frames.analyse_matches(matches, rules, luck=luck, statistics=statistics, met=met, level=level)
+    return analyse_paths(matches, rules, luck=luck, jobs=jobs, statistics=statistics, met=met, level=level)
 
 
 def analyse_files(
@@ -337,6 +342,7 @@ def _analyse_task(task: tuple[Path, range | None], **options: Any) -> FileAnalys
 def analyse_paths(
     paths: str | Path | Sequence[str | Path],
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     jobs: int | None = 1,
     progress: Progress | None = None,
@@ -352,7 +358,7 @@ def analyse_paths(
     files = find_records([paths] if isinstance(paths, (str, Path)) else paths)
     judged = {"statistics": True, "met": met, "level": level} if statistics else {}
     parts = analyse_files(files, jobs, progress, rules=rules, luck=luck, net=net_in_use(), **judged)
-    result = combine(parts, dedupe, statistics, level)
+    result = combine(parts, dedupe=dedupe, statistics=statistics, level=level)
     result.source = frames.Source(paths, rules, met, level, paths=True)  # (what to read again, to judge or study)
     return result
 
@@ -388,8 +394,8 @@ class Found:
 def find_in_files(
     files: Sequence[Path],
     position: str | Position,
-    swapped: bool = False,
     *,
+    swapped: bool = False,
     rules: Rules | None = None,
     jobs: int | None = None,
     progress: Progress | None = None,
@@ -397,10 +403,12 @@ def find_in_files(
     """Every turn of the record ``files`` (analysed on ``jobs`` processes,
     with the error of each play) where ``position`` stood before it
     (:func:`~tavlakit.analysis.positions.find_plays`), in the files' order."""
-    analysis = analyse_paths(files, rules, True, jobs, progress)
+    analysis = analyse_paths(files, rules, luck=True, jobs=jobs, progress=progress)
     read = set(analysis.games["path"])
     unread = [p for p in analysis.problems if p.severity == "error" and p.file not in read]
-    rows: list[dict[str, Any]] = json.loads(find_plays(analysis.plays, position, swapped).to_json(orient="records"))
+    rows: list[dict[str, Any]] = json.loads(
+        find_plays(analysis.plays, position, swapped=swapped).to_json(orient="records")
+    )
     return Found(rows, unread)
 
 

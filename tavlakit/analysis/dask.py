@@ -42,7 +42,7 @@ def _chunks(paths: Sequence[str | Path], size: int) -> tuple[list[list[Path]], d
 
 
 def _part(chunk: list[Path], table: str, rules: Rules | None, luck: bool, labels: dict[str, str]) -> pd.DataFrame:
-    result = combine(analyse_file(path, rules, luck) for path in chunk)
+    result = combine(analyse_file(path, rules, luck=luck) for path in chunk)
     # the short labels of the whole collection, not of this partition
     return relabel(getattr(result, table), labels.__getitem__)
 

@@ -116,13 +116,13 @@ class Analysis:
 
         return mistakes(self, player, top, min_error)
 
-    def find(self, position: str | Position, swapped: bool = False) -> pd.DataFrame:
+    def find(self, position: str | Position, *, swapped: bool = False) -> pd.DataFrame:
         """Every turn where ``position`` stood before it (a Position, Position
         ID, ``PosID:MatchID`` or XGID; ``swapped``: also with the other player
         on roll): :func:`~tavlakit.analysis.positions.find_plays`."""
         from .positions import find_plays
 
-        return find_plays(self.plays, position, swapped)
+        return find_plays(self.plays, position, swapped=swapped)
 
     def _judge(self) -> None:
         """Read and replay the source again to judge it (both frames at once)."""
@@ -371,6 +371,7 @@ def _result_kind(rg: ReplayedGame, dropped: bool) -> str | None:
 def analyse_matches(
     matches: Matches,
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     statistics: bool = False,
     met: Any = None,
@@ -394,7 +395,7 @@ def analyse_matches(
     kept = matches if isinstance(matches, (Match, list, tuple)) else None
     plays, games = Builder(PLAY_COLUMNS), Builder(GAME_COLUMNS)
     problems: list[Problem] = []
-    for p, g, trouble in rows(matches, rules, luck, judging):
+    for p, g, trouble in rows(matches, rules, luck=luck, judging=judging):
         plays.add(column_values(p, PLAY_COLUMNS))
         games.add(column_values(g, GAME_COLUMNS))
         problems.extend(trouble)
@@ -418,6 +419,7 @@ class Source(list[Any]):
 def rows(
     matches: Matches,
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     judging: Judging | None = None,
     seen: Callable[[ReplayedGame], None] | None = None,
@@ -445,7 +447,7 @@ def plays_frame(matches: Matches, rules: Rules | None = None, *, luck: bool = Tr
     Positions after an unknown play (``???``) are not known: those rows
     keep the turn but leave the board columns empty.
     """
-    return analyse_matches(matches, rules, luck).plays
+    return analyse_matches(matches, rules, luck=luck).plays
 
 
 def games_frame(matches: Matches, rules: Rules | None = None) -> pd.DataFrame:

@@ -19,7 +19,7 @@ a match's judged turns is :mod:`.statistics`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal
 
 from ..engine.position import Position
@@ -78,6 +78,7 @@ class RollJudgement:
     luck_mark: str | None
     plays: int
     """How many legal plays the roll had (distinct positions; 1: forced)."""
+    _: KW_ONLY
     moved: bool
     """Whether the roll was played (or could not be): not a roll left unplayed."""
     error_emg: float | None = None
@@ -106,6 +107,7 @@ class CubeJudgement:
     cube_error_emg: float
     cube_error_mwc: float
     category: CubeCategory | None
+    _: KW_ONLY
     close: bool
     """Whether gnubg counts it among the close (or actual) cube decisions."""
     pr_decision: bool
@@ -256,8 +258,8 @@ class Judge:
         search = self.search
         scale = mwc_scale(state)
         scores = search.scores(step.before, dice, state)
-        luck = search.luck(step.before, dice, state, opening)
-        judged = RollJudgement(luck, luck * scale, luck_mark(luck), len(scores.keys), False)
+        luck = search.luck(step.before, dice, state, first=opening)
+        judged = RollJudgement(luck, luck * scale, luck_mark(luck), len(scores.keys), moved=False)
         if step.after != step.before or len(scores.keys) == 1:  # a play, or no play possible (not a roll left unplayed)
             key = step.after.position_key()
             played = scores.value_of(key)

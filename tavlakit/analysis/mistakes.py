@@ -10,13 +10,16 @@ candidates: a play's legal plays ranked by the mover's cubeful equity
 (:meth:`Search.candidates <tavlakit.evaluation.search.Search.candidates>`),
 a cube decision's no double, double/take and double/pass.
 
-In Jupyter a :class:`Mistakes` shows as a table with a board in each row.
+In Jupyter a :class:`Mistakes` shows as a table with a board in each row:
+the pictures layer draws it (:func:`tavlakit.pictures.study.table`, which
+registers itself with :func:`drawn_by` when imported; ``tk.analysis``
+imports it). The analysis never imports the pictures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol
 
 import pandas as pd
@@ -80,6 +83,7 @@ class Choice:
     """The equity minus the best candidate's (<= 0 for a play)."""
     plies: int
     """The plies it was judged at (gnubg judges the plays its filter drops at 0)."""
+    _: KW_ONLY
     played: bool = False
     play: Play | None = None
     """The moves, for a play."""
@@ -108,6 +112,7 @@ class Mistake:
     length: int
     cube: int
     cube_owner: int | None
+    _: KW_ONLY
     crawford: bool
     rules: Rules
     error_emg: float
@@ -228,9 +233,21 @@ class Mistakes(list[Mistake]):
         return pd.DataFrame(rows, columns=list(COLUMNS))
 
     def _repr_html_(self) -> str:
-        from ..pictures.study import table  # (drawn on demand, as a Position draws itself)
+        if _DRAWERS:
+            return _DRAWERS[-1](self)
+        return self.frame.drop(columns="candidates").to_html(index=False)
 
-        return table(self)
+
+#: What draws the mistakes in a notebook, the latest registered last.
+_DRAWERS: list[Callable[[Sequence[Mistake]], str]] = []
+
+
+def drawn_by(draw: Callable[[Sequence[Mistake]], str]) -> None:
+    """Let ``draw`` make the HTML a notebook shows for a :class:`Mistakes`
+    (the pictures' table with a board in each row); until one is
+    registered, a notebook shows the plain table of :attr:`Mistakes.frame`."""
+    if draw not in _DRAWERS:
+        _DRAWERS.append(draw)
 
 
 def score_text(m: Mistake) -> str:
@@ -379,8 +396,8 @@ def _plays(mistake: Mistake, rules: Rules, judge: Judge, step: Step, state: Any)
             equity,
             equity - best,
             plies,
-            key == played,
-            moves.get(key),
+            played=key == played,
+            play=moves.get(key),
         )
         for equity, key, plies in ranked
     ]
@@ -397,7 +414,7 @@ def _cube(mistake: Mistake, row: Any) -> None:
     if taken is None:  # a double: the answer it gets is the taker's better one
         taken = 1 if values[1] <= values[2] else 2
     mistake.candidates = [
-        Choice(text, value, value - optimal, mistake.level.cube_plies, index == taken)
+        Choice(text, value, value - optimal, mistake.level.cube_plies, played=index == taken)
         for index, (text, value) in enumerate(zip(CUBE_CHOICES, values))
     ]
     mistake.best = str(row.best)
@@ -413,6 +430,7 @@ __all__ = [
     "Mistake",
     "Mistakes",
     "UnknownPlayer",
+    "drawn_by",
     "judged_errors",
     "mistakes",
     "score_text",

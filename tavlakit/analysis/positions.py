@@ -18,12 +18,12 @@ from ..collections.positions import FOUND_COLUMNS, wanted
 from ..engine.position import Position
 
 
-def find_plays(plays: pd.DataFrame, position: str | Position, swapped: bool = False) -> pd.DataFrame:
+def find_plays(plays: pd.DataFrame, position: str | Position, *, swapped: bool = False) -> pd.DataFrame:
     """The rows of a plays frame where ``position`` stood before the turn
     (:func:`~tavlakit.collections.positions.wanted`: with ``swapped``, also
     the same board with the other player on roll), in the frame's order,
     with :data:`~tavlakit.collections.positions.FOUND_COLUMNS` and ``swapped``."""
-    ids = wanted(position, swapped)
+    ids = wanted(position, swapped=swapped)
     found = plays.loc[plays["position_id"].isin(list(ids)), list(FOUND_COLUMNS)].reset_index(drop=True)
     return found.assign(swapped=found["position_id"].map(ids).astype("boolean"))
 

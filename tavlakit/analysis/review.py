@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -44,6 +44,7 @@ class Review:
     """The weights evaluated with (None: gnubg-nn's own)."""
     met: str | None = None
     """The name of the match equity table of the matches with a cube (None: no such match)."""
+    _: KW_ONLY
     tavla_met: bool = False
     """Whether a match without a cube (Tavla) was judged with tavlakit's own table."""
     mars_outside_home: bool = False

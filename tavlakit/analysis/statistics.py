@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import KW_ONLY, asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict
@@ -262,6 +262,7 @@ class PlayerStatistics:
     side: int | None
     length: int | None
     rules: str | None
+    _: KW_ONLY
     jacoby: bool | None
     """A money session's Jacoby rule (None: a match, or no cube)."""
     jacoby_from: str | None
@@ -345,8 +346,8 @@ def _result(match: Match, rg: ReplayedGame, per: dict[int, PlayerTotals], met: M
     if match.length > MAXSCORE:
         return  # beyond the table: the game's turns are listed as not judged
     if match.length:
-        before = met.at_score(rg.game.score, match.length, rg.crawford)
-        after = met.after(rg.game.score, match.length, rg.crawford, result.winner, result.points)
+        before = met.at_score(rg.game.score, match.length, crawford=rg.crawford)
+        after = met.after(rg.game.score, match.length, crawford=rg.crawford, winner=result.winner, points=result.points)
         change = after - before  # player 0's
     else:
         change = float(result.points if result.winner == 0 else -result.points)
@@ -422,7 +423,7 @@ def _recorded_cube_error(options: Sequence[Candidate], kind: CubeKind, state: Cu
     :func:`tavlakit.formats.sgf.gnubg_cube_options`) give the action ``kind``."""
     no_double, take = options
     gammons = no_double.probabilities is not None and no_double.probabilities[1] > 0.0
-    return cube_error(recorded_decision(no_double.equity, take.equity, gammons, state), kind)[0]
+    return cube_error(recorded_decision(no_double.equity, take.equity, gammons=gammons, state=state), kind)[0]
 
 
 def fibs_luck_difference(luck_adjusted: float, length: int) -> float:
@@ -465,6 +466,7 @@ class MatchTally:
     players: tuple[str, str]
     length: int
     rules: str
+    _: KW_ONLY
     jacoby: bool | None
     """A money session's Jacoby rule (None: a match, or no cube)."""
     jacoby_from: str | None
@@ -503,11 +505,11 @@ class MatchTally:
                     side,
                     self.length,
                     self.rules,
-                    self.jacoby,
-                    self.jacoby_from,
-                    self.level,
-                    totals,
-                    Rates.of(totals, self.fibs_length),
+                    jacoby=self.jacoby,
+                    jacoby_from=self.jacoby_from,
+                    level=self.level,
+                    totals=totals,
+                    rates=Rates.of(totals, self.fibs_length),
                 )
             )
         return out
@@ -528,7 +530,14 @@ class Tally:
         players = (match.players[0], match.players[1])
         jacoby, jacoby_from = jacoby_used(match, rules)
         self.found = MatchTally(
-            path, players, match.length or 0, rules.name, jacoby, jacoby_from, fibs, judge.level.key
+            path,
+            players,
+            match.length or 0,
+            rules.name,
+            jacoby=jacoby,
+            jacoby_from=jacoby_from,
+            fibs_length=fibs,
+            level=judge.level.key,
         )
 
     @property
@@ -706,11 +715,11 @@ def statistics_from_frame(frame: pd.DataFrame, unjudged: list[UnjudgedTurn], lev
                 None,
                 None,
                 None,
-                None,
-                None,
-                _one(group["level"]),
-                totals,
-                Rates.of(totals, 0),
+                jacoby=None,
+                jacoby_from=None,
+                level=_one(group["level"]),
+                totals=totals,
+                rates=Rates.of(totals, 0),
             ).record()
         )
     out = pd.concat([frame, pd.DataFrame(overall)], ignore_index=True)

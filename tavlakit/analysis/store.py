@@ -129,6 +129,7 @@ def update(
     folder: str | Path,
     paths: Sequence[str | Path],
     rules: Rules | None = None,
+    *,
     luck: bool = True,
     jobs: int | None = None,
     mapper: Mapper | None = None,
@@ -170,7 +171,9 @@ def update(
                 use_net(net)
             weights, digest = net_in_use(), net_digest() if luck else None
             judged = as_level(level)
-            keys, todo, summary = plan(store, files, rules, luck, prune, digest, judged.key if luck else None)
+            keys, todo, summary = plan(
+                store, files, rules, luck=luck, prune=prune, net=digest, level=judged.key if luck else None
+            )
             if nothing_to_do(store, keys, todo):
                 return summary
             try:
@@ -273,7 +276,7 @@ def _store_file(
     level: Level = STORE_LEVEL,
 ) -> dict[str, Any]:
     """Analyse one file and write its partitions (in a worker process)."""
-    result = analyse_file(task.path, rules, luck, statistics=luck, level=level, net=net)
+    result = analyse_file(task.path, rules, luck=luck, statistics=luck, level=level, net=net)
     return _write_part(folder, result, task, rules, luck, digest)
 
 
@@ -413,7 +416,7 @@ def files_table(entries: list[dict[str, Any]]) -> pd.DataFrame:
     )
 
 
-def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
+def store_analysis(store: Store, *, dedupe: bool = False) -> Analysis:
     """The store's frames, as :func:`~tavlakit.analysis.collection.analyse` of its files gives them."""
     import pyarrow as pa
 
@@ -422,7 +425,7 @@ def store_analysis(store: Store, dedupe: bool = False) -> Analysis:
     empty = frames.analyse_matches([], luck=False)
     plays, games = ((pa.concat_tables(tables[t]).to_pandas() if tables[t] else getattr(empty, t)) for t in TABLES)
     files = [(e["path"], e["fingerprint"], [problem(p) for p in e["problems"]]) for e in entries]
-    result = assemble(plays, games, files, dedupe)
+    result = assemble(plays, games, files, dedupe=dedupe)
     kept = set(result.games["path"]) | {e["path"] for e in entries if not e["games"]}  # (dedupe: twins left out)
     judged = [e for e in entries if e.get("judged") and e["path"] in kept]
     if judged:
@@ -477,7 +480,7 @@ def open_store(folder: str | Path, *, dedupe: bool = False) -> Analysis:
     store = Store(folder)
     while True:
         try:
-            return store_analysis(store, dedupe)
+            return store_analysis(store, dedupe=dedupe)
         except StoreError:
             now = Store(folder)
             if now.manifest == store.manifest:
@@ -505,7 +508,7 @@ def check(folder: str | Path) -> list[Problem]:
             what = _unreadable(store, [f"{t}/{key}.parquet" for t in entry.get("sizes") or TABLES])
             inside = True
         if what is not None:
-            said = store.repair(key, what, inside)
+            said = store.repair(key, what, inside=inside)
             found.append(Problem("damaged-partition", "error", said, file=str(store.folder)))
     tables = [TABLE, *([INDEX] if store.manifest.get("index") else [])]
     what = _unreadable(store, tables)
@@ -533,7 +536,7 @@ def _unreadable(store: Store, names: Sequence[str]) -> str | None:
     return None
 
 
-def find(folder: str | Path, position: str | Position, swapped: bool = False) -> pd.DataFrame:
+def find(folder: str | Path, position: str | Position, *, swapped: bool = False) -> pd.DataFrame:
     """Every turn of the store in ``folder`` where ``position`` stood
     before the turn, and with ``swapped`` the same board with the other
     player on roll: the rows :func:`~tavlakit.analysis.positions.find_plays` finds in the
@@ -546,10 +549,10 @@ def find(folder: str | Path, position: str | Position, swapped: bool = False) ->
     Raises :class:`~tavlakit.collections.manifest.StoreError` for a folder
     that is not a store, or one analysed by an older tavlakit (whose columns
     differ: analyse it again)."""
-    ids = wanted(position, swapped)
+    ids = wanted(position, swapped=swapped)
     table = find_table(folder, list(ids))
     if table is None or not table.num_rows:  # (the plays frame's column types, as open_store gives them)
-        return find_plays(frames.analyse_matches([], luck=False).plays, position, swapped)
+        return find_plays(frames.analyse_matches([], luck=False).plays, position, swapped=swapped)
     found: pd.DataFrame = table.to_pandas()
     return found.assign(swapped=found["position_id"].map(ids).astype("boolean"))
 

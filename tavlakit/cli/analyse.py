@@ -84,7 +84,7 @@ def analyse(
     files = find_records(paths)
     if not files:
         raise fail(_("no record files found"))
-    _look(store, files, chosen, luck, prune, digest, judged.key if luck else None)
+    _look(store, files, chosen, luck=luck, prune=prune, net=digest, level=judged.key if luck else None)
     from ..analysis.store import update
 
     mapper = None
@@ -99,7 +99,18 @@ def analyse(
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         with progress_bar(_("analysing")) as bar:
-            summary = update(store, files, chosen, luck, jobs, mapper, bar, prune, level=judged, waiting=_wait(store))
+            summary = update(
+                store,
+                files,
+                chosen,
+                luck=luck,
+                jobs=jobs,
+                mapper=mapper,
+                progress=bar,
+                prune=prune,
+                level=judged,
+                waiting=_wait(store),
+            )
     except StoreWriteError as exc:
         with suppress(OSError):  # (the output itself may be a file over the same limit, on the same disk)
             _unwritten(exc)
@@ -119,7 +130,7 @@ def analyse(
 
 
 def _look(
-    store: Path, files: list[Path], rules: Rules | None, luck: bool, prune: bool, net: str | None, level: str | None
+    store: Path, files: list[Path], rules: Rules | None, *, luck: bool, prune: bool, net: str | None, level: str | None
 ) -> None:
     """A look at the store before the run (which plans again once it holds
     the store): exit when there is nothing to do (no pandas, no analysis),
@@ -133,7 +144,7 @@ def _look(
     if not (store / MANIFEST).is_file():
         return
     try:
-        keys, todo, planned = plan(current, files, rules, luck, prune, net, level)
+        keys, todo, planned = plan(current, files, rules, luck=luck, prune=prune, net=net, level=level)
     except StoreError:  # a damaged store, or another run ending meanwhile: the run plans again, holding the store
         return
     if nothing_to_do(current, keys, todo):

@@ -54,7 +54,7 @@ def find(
         from ..collections.positions import find_rows  # (pyarrow alone: no pandas, no nets)
 
         try:
-            found = find_rows(sources[0], position, swapped)
+            found = find_rows(sources[0], position, swapped=swapped)
         except StoreError as exc:
             raise fail(str(exc)) from None
         where, unread = _("the store {folder}").format(folder=sources[0]), False
@@ -83,7 +83,7 @@ def _in_files(
     from ..analysis.collection import find_in_files
 
     with progress_bar(_("analysing")) as bar:
-        found = find_in_files(files, position, swapped, rules=rules, jobs=jobs, progress=bar)
+        found = find_in_files(files, position, swapped=swapped, rules=rules, jobs=jobs, progress=bar)
     for problem in found.unread:
         typer.echo(str(problem), err=True)
     where = ngettext("{count} file", "{count} files", len(files)).format(count=len(files))

@@ -100,7 +100,7 @@ def stats(
     from ..analysis.collection import analyse_paths
 
     with progress_bar(_("analysing")) as bar:
-        analysed = analyse_paths(files, chosen, luck, jobs, bar, dedupe=True)
+        analysed = analyse_paths(files, chosen, luck=luck, jobs=jobs, progress=bar, dedupe=True)
     result = rename(analysed, names, merge_names)
     _warn(result)
     say_duplicates(result)

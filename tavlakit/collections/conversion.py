@@ -9,7 +9,7 @@ with ``force``; one nothing could be read from, never.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from ..engine.rules import Rules
@@ -39,11 +39,12 @@ class Converted:
     """What the output format could not hold (located in the output)."""
     status: int = 0
     """0 converted, 1 not converted (errors), 2 nothing could be read from it, :data:`UNWRITABLE`."""
+    _: KW_ONLY
     written: bool = False
 
 
 def convert_file(
-    job: tuple[Path, Path], fmt: str, rules: Rules | None, force: bool, options: WriteOptions
+    job: tuple[Path, Path], fmt: str, rules: Rules | None, *, force: bool, options: WriteOptions
 ) -> Converted:
     """Read, validate and write one record (``job``: the input and the output path)."""
     path, target = job

@@ -268,12 +268,12 @@ class Store:
             out.append(entry)
         return out
 
-    def damaged(self, key: str, what: str | None = None, inside: bool = False) -> str:
+    def damaged(self, key: str, what: str | None = None, *, inside: bool = False) -> str:
         """The error of a damaged partition of ``key``: which one, of which
         record file, and what to do (``what``: what is wrong, else :meth:`damage`)."""
-        return f"{self.folder}: {self.repair(key, what, inside)}"
+        return f"{self.folder}: {self.repair(key, what, inside=inside)}"
 
-    def repair(self, key: str, what: str | None = None, inside: bool = False) -> str:
+    def repair(self, key: str, what: str | None = None, *, inside: bool = False) -> str:
         """What is wrong with the partitions of ``key``, of which record file,
         and what to do (``inside``: damage a run cannot see, the size as
         written: its entry must go first)."""
@@ -376,6 +376,7 @@ def plan(
     store: Store,
     files: list[Path],
     rules: Rules | None,
+    *,
     luck: bool,
     prune: bool = False,
     net: str | None = None,

@@ -54,7 +54,7 @@ GROUP = 1 << 15
 _KEYS = b"tavlakit.keys"
 
 
-def wanted(position: str | Position, swapped: bool = False) -> dict[str, bool]:
+def wanted(position: str | Position, *, swapped: bool = False) -> dict[str, bool]:
     """The Position IDs to look for, each with whether it is the swapped one:
     ``position`` (a :class:`~tavlakit.engine.position.Position`, or a Position ID, ``PosID:MatchID`` or
     an XGID: a ``ValueError`` says what is wrong with it) and, with
@@ -93,10 +93,10 @@ def find_table(folder: str | Path, ids: Sequence[str]) -> Any:
         raise StoreError(unreadable_partition(store, keys, exc)) from None
 
 
-def find_rows(folder: str | Path, position: str | Position, swapped: bool = False) -> list[dict[str, Any]]:
+def find_rows(folder: str | Path, position: str | Position, *, swapped: bool = False) -> list[dict[str, Any]]:
     """:func:`find_table` of ``position`` (:func:`wanted`) as one dict per
     turn, with ``swapped``: what the command prints."""
-    ids = wanted(position, swapped)
+    ids = wanted(position, swapped=swapped)
     table = find_table(folder, list(ids))
     rows: list[dict[str, Any]] = [] if table is None else table.to_pylist()
     for row in rows:

@@ -9,7 +9,7 @@ match (same dice, plays, cube and results) came before.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from ..engine.rules import Rules
@@ -27,6 +27,7 @@ class Checked:
     problems: list[Problem] = field(default_factory=list)
     games: int = 0
     plays: int = 0
+    _: KW_ONLY
     complete: bool = True
     """False when the file stopped early (unreadable, or ``strict`` at an error)."""
     fingerprint: str | None = None
@@ -34,7 +35,7 @@ class Checked:
     """Nothing could be read from it (:func:`~tavlakit.record.problem.nothing_read`), or tavlakit failed on it."""
 
 
-def check_file(path: Path, rules: Rules | None, strict: bool) -> Checked:
+def check_file(path: Path, rules: Rules | None, *, strict: bool) -> Checked:
     """Validate one file; never raises for bad input (nor for a bug: that is
     an ``internal`` problem)."""
     try:

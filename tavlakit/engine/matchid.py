@@ -25,7 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal
 
 from ..i18n import _
@@ -70,6 +70,7 @@ class MatchState:
     cube: int = 1
     cube_owner: int | None = None
     on_roll: int = 0
+    _: KW_ONLY
     crawford: bool = False
     state: GameState = "playing"
     turn: int = 0

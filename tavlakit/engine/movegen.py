@@ -55,13 +55,13 @@ def apply_move(s: list[int], src: int, die: int) -> Move:
     dst = src - die
     s[src] -= 1
     if dst <= 0:
-        return Move(src, 0)
+        return _MOVES[src][0][False]
     if s[dst] == -1:
         s[dst] = 1
         s[0] -= 1
-        return Move(src, dst, True)
+        return _MOVES[src][dst][True]
     s[dst] += 1
-    return Move(src, dst)
+    return _MOVES[src][dst][False]
 
 
 def undo_move(s: list[int], move: Move) -> None:
@@ -208,6 +208,14 @@ class _Search:
             self.results[key] = tuple(self.path)
 
 
+def _stuck(s: Sequence[int], a: int, b: int) -> bool:
+    """Whether no checker of the mover can move ``a`` or ``b`` pips: then
+    the only legal play is no move, whatever the rules."""
+    hi = highest(s)
+    sources = (BAR,) if hi == BAR else range(hi, 0, -1)
+    return not any(s[src] > 0 and can_move(s, src, die, hi) for die in (a, b) for src in sources)
+
+
 def legal_results(board: Board, dice: tuple[int, int], rules: Rules) -> dict[Board, tuple[Move, ...]]:
     """Every legal play for ``dice`` as ``{board after: moves}``.
 
@@ -217,6 +225,8 @@ def legal_results(board: Board, dice: tuple[int, int], rules: Rules) -> dict[Boa
     a, b = dice
     if not (1 <= a <= 6 and 1 <= b <= 6):
         raise ValueError(f"dice must be 1-6, not {dice}")
+    if _stuck(board, a, b):  # (a dance, a closed board: found without a search)
+        return {tuple(board): ()}
     search = _Search(list(board), rules.hit_and_run)
     if a == b:
         search.start((a, a, a, a))

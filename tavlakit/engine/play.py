@@ -50,7 +50,7 @@ class Move(NamedTuple):
         return f"{point_name(self.src, flip=flip)}/{point_name(self.dst, flip=flip)}{'*' if self.hit else ''}"
 
 
-def point_name(point: int, bar: str = "bar", off: str = "off", flip: bool = False) -> str:
+def point_name(point: int, bar: str = "bar", off: str = "off", *, flip: bool = False) -> str:
     """``25`` -> ``bar``, ``0`` -> ``off``, else the number (``25 - point``
     with ``flip``: see :meth:`Move.text`)."""
     if point == BAR:
@@ -156,10 +156,10 @@ class Play:
         runs = _merge_runs(self.moves) if merge else [[m] for m in self.moves]
         texts = []
         for run in runs:
-            pieces = [point_name(run[0].src, bar, off, flip)]
+            pieces = [point_name(run[0].src, bar, off, flip=flip)]
             for i, move in enumerate(run):
                 if move.hit or i == len(run) - 1:
-                    pieces.append(point_name(move.dst, bar, off, flip) + ("*" if move.hit else ""))
+                    pieces.append(point_name(move.dst, bar, off, flip=flip) + ("*" if move.hit else ""))
             texts.append("/".join(pieces))
         counts = Counter(texts)
         seen: set[str] = set()

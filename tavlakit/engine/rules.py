@@ -13,7 +13,7 @@ False
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal
 
 from ..i18n import _
@@ -38,6 +38,7 @@ class Rules:
     throws both dice again, so the first play may be a double.
     ``"use-opening-dice"`` (001, 003, international): the starter plays the
     two opening dice, never a double."""
+    _: KW_ONLY
     larger_die: bool = True
     """When either die alone can be played but not both, the larger must be
     played (001). ``False`` follows 003: any may be."""

@@ -31,7 +31,7 @@ cumulative.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -66,6 +66,7 @@ class CubeState:
     mover: int = 0
     length: int = 0
     score: tuple[int, int] = (0, 0)
+    _: KW_ONLY
     crawford: bool = False
     jacoby: bool = True
     beavers: bool = True
@@ -100,7 +101,7 @@ class CubeState:
 
     def mwc(self, winner: int, points: int) -> float:
         """The mover's MWC after ``winner`` wins ``points`` (gnubg's getME)."""
-        mine = self.table.after(self.score, self.length, self.crawford, winner, points)
+        mine = self.table.after(self.score, self.length, crawford=self.crawford, winner=winner, points=points)
         return mine if self.mover == 0 else 1.0 - mine
 
     def win_lose(self) -> tuple[float, float]:
@@ -273,7 +274,9 @@ def _prime(i: int, j: int, cube: int) -> int:
 def _match_results(score: tuple[int, int], length: int, crawford: bool, met: MatchEquityTable) -> Array:
     """Player 0's MWC after each result at this score (gnubg's getME): ``[winner, points]``."""
     top = 8 * length + 1
-    return np.array([[met.after(score, length, crawford, w, n) for n in range(top)] for w in (0, 1)])
+    return np.array(
+        [[met.after(score, length, crawford=crawford, winner=w, points=n) for n in range(top)] for w in (0, 1)]
+    )
 
 
 def _live_cube(state: CubeState) -> bool:
@@ -581,6 +584,7 @@ class CubeDecision:
     double_pass: float
     optimal: float
     action: str
+    _: KW_ONLY
     available: bool
 
     @property
@@ -610,32 +614,32 @@ def cube_decision_many(p: Array, state: CubeState, c: Array) -> list[CubeDecisio
     values = _cube_values(p, state, c)
     nd = values[:, 0]
     if not state.available():
-        return [CubeDecision(v, v, v, v, "no double (cube not available)", False) for v in nd.tolist()]
+        return [CubeDecision(v, v, v, v, "no double (cube not available)", available=False) for v in nd.tolist()]
     dp = double_pass(state)
     out = []
     for no_double, take, gammons in zip(nd.tolist(), values[:, 1].tolist(), (p[:, 1] > 0.0).tolist()):
-        optimal, action = best_cube_action(no_double, take, dp, gammons, state)
-        out.append(CubeDecision(no_double, take, dp, optimal, action, True))
+        optimal, action = best_cube_action(no_double, take, dp, gammons=gammons, state=state)
+        out.append(CubeDecision(no_double, take, dp, optimal, action, available=True))
     return out
 
 
-def recorded_decision(no_double: float, double_take: float, gammons: bool, state: CubeState) -> CubeDecision:
+def recorded_decision(no_double: float, double_take: float, *, gammons: bool, state: CubeState) -> CubeDecision:
     """A cube decision from an analyser's cubeful no double and double/take
     equities in gnubg's units (match winning chances in a match, EMG for
     money): as gnubg's FindCubeDecision turns its SGF's ``DA`` into EMG
     (double/pass: the cash, +1). ``gammons``: are gammons possible?
 
-    >>> d = recorded_decision(0.6, 0.45, False, CubeState())
+    >>> d = recorded_decision(0.6, 0.45, gammons=False, state=CubeState())
     >>> d.optimal, d.action
     (0.6, 'no double, take')
     """
     nd, dt = (mwc2eq(no_double, state), mwc2eq(double_take, state)) if state.length else (no_double, double_take)
     dp = double_pass(state)
-    optimal, action = best_cube_action(nd, dt, dp, gammons, state)
-    return CubeDecision(nd, dt, dp, optimal, action, True)
+    optimal, action = best_cube_action(nd, dt, dp, gammons=gammons, state=state)
+    return CubeDecision(nd, dt, dp, optimal, action, available=True)
 
 
-def best_cube_action(nd: float, dt: float, dp: float, gammons: bool, state: CubeState) -> tuple[float, str]:
+def best_cube_action(nd: float, dt: float, dp: float, *, gammons: bool, state: CubeState) -> tuple[float, str]:
     """gnubg's FindBestCubeDecision, with its words (redouble when the mover owns the cube)."""
     re = "re" if state.owner is not None else ""
     beaver = not state.length and state.beavers and -2.0 <= dt <= 0.0

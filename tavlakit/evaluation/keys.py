@@ -95,7 +95,7 @@ def distinct_boards(boards: Boards) -> tuple[npt.NDArray[np.int64], npt.NDArray[
     return rows, numbers[first]
 
 
-def boards_of_keys(keys: list[str], flip: bool = False) -> Boards:
+def boards_of_keys(keys: list[str], *, flip: bool = False) -> Boards:
     """The boards ``(n, 2, 25)`` of ``keys`` (each side's 25 counts; ``flip``:
     the two sides swapped, the turn passed)."""
     boards = np.zeros((len(keys), 2, 25), dtype=np.int8)

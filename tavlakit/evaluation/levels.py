@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ..i18n import N_, _
 
@@ -72,6 +72,7 @@ class Level:
     name: str
     chequer_plies: int
     cube_plies: int
+    _: KW_ONLY
     pruning: bool = False
     filters: tuple[MoveFilter | None, ...] = ()
     luck_plies: int = 0

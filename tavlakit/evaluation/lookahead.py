@@ -349,7 +349,7 @@ class Lookahead:
         return [self._memo[key] for key in keys]
 
     def values(
-        self, boards: Bytes, positions: list[list[CubeState | None]], movers: list[CubeState], top: bool, plies: int
+        self, boards: Bytes, positions: list[list[CubeState | None]], movers: list[CubeState], *, top: bool, plies: int
     ) -> Floats:
         """gnubg's ``plies``-ply values ``(n, k)`` of ``boards`` (the side on
         roll second) under each of their ``k`` cube positions (None: none),

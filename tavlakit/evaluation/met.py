@@ -59,7 +59,7 @@ class MatchEquityTable:
     pre: tuple[tuple[float, ...], ...]
     post: tuple[tuple[float, ...], tuple[float, ...]]
 
-    def away(self, mine: int, theirs: int, post_crawford: bool = False) -> float:
+    def away(self, mine: int, theirs: int, *, post_crawford: bool = False) -> float:
         """MWC of a player ``mine`` away against one ``theirs`` away (0 or
         less: that player has won). ``post_crawford``: a game after the
         Crawford game (one of them 1-away); the trailer is taken as player 0
@@ -67,14 +67,14 @@ class MatchEquityTable:
         both players."""
         return self._lookup(mine, theirs, post_crawford and (mine == 1 or theirs == 1))
 
-    def at_score(self, score: tuple[int, int], length: int, crawford: bool) -> float:
+    def at_score(self, score: tuple[int, int], length: int, *, crawford: bool) -> float:
         """Player 0's MWC at the start of a game at ``score`` of a
         ``length``-point match (``crawford``: this is the Crawford game),
         gnubg's ``getMEAtScore``."""
         a0, a1 = length - score[0], length - score[1]
         return self._lookup(a0, a1, post=not crawford and (a0 == 1 or a1 == 1))
 
-    def after(self, score: tuple[int, int], length: int, crawford: bool, winner: int, points: int) -> float:
+    def after(self, score: tuple[int, int], length: int, *, crawford: bool, winner: int, points: int) -> float:
         """Player 0's MWC after ``winner`` wins ``points`` in a game begun at
         ``score`` (gnubg's ``getME``): once someone has been 1-away the next
         game is post-Crawford."""

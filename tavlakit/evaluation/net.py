@@ -100,7 +100,7 @@ def net_digest() -> str | None:
     return None if _current == str(OWN) else _digests[_current]
 
 
-def evaluate(boards: npt.NDArray[np.integer[Any]], prune: bool = False) -> npt.NDArray[np.float64]:
+def evaluate(boards: npt.NDArray[np.integer[Any]], *, prune: bool = False) -> npt.NDArray[np.float64]:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` of the side on roll for
     many ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll
     second), with the weights in use, in one batch (:mod:`.net_inputs`:
@@ -116,7 +116,7 @@ def evaluate(boards: npt.NDArray[np.integer[Any]], prune: bool = False) -> npt.N
     rows, numbers = distinct_boards(every)
     b = every[rows]
     classes = classify(b)
-    probs = probabilities(b, classes, evaluator_in_use(), gnubg_nn_table(b), prune)
+    probs = probabilities(b, classes, evaluator_in_use(), gnubg_nn_table(b), prune=prune)
     return probs[numbers]
 
 
@@ -153,7 +153,7 @@ def _load(path: Path, shown: str) -> Any:
             reason = _("no contact, crashed or race net")
             raise ValueError(_("{path}: not weights gnubg-nn can use ({reason})").format(path=shown, reason=reason))
         own_rule = path.resolve() != OWN.resolve()
-        _batched[str(path)] = evaluator(nets_of(nets), own_rule)
+        _batched[str(path)] = evaluator(nets_of(nets), made=own_rule)
         return handle
     nets = nets_of_wd(data, shown)
     with tempfile.TemporaryDirectory() as folder:

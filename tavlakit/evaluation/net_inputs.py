@@ -696,7 +696,7 @@ def _fill(boards: Bytes, crashed: Bools, made: bool, t: _Tables, room: _Room, x:
             x[r, room.nonzero[m]] = room.values[m]
 
 
-def inputs(boards: NDArray[np.integer[Any]], crashed: NDArray[np.bool_], made: bool = False) -> Floats32:
+def inputs(boards: NDArray[np.integer[Any]], crashed: NDArray[np.bool_], *, made: bool = False) -> Floats32:
     """gnubg 1.07's 250 inputs ``(n, 250)`` of the contact (or, where
     ``crashed``, the crashed) net, as gnubg's float32: four per point and
     side, side 0 first, then the 25 of the side on roll and those of its
@@ -1137,7 +1137,7 @@ class Evaluator(NamedTuple):
     made: bool
 
 
-def evaluator(nets: Nets, made: bool = False) -> Evaluator:
+def evaluator(nets: Nets, *, made: bool = False) -> Evaluator:
     """An :class:`Evaluator` of ``nets`` (the databases read once)."""
     return Evaluator(nets, rooms(nets), databases(), made)
 
@@ -1156,6 +1156,7 @@ def probabilities(
     classes: NDArray[np.int_],
     ev: Evaluator,
     given: Floats | None = None,
+    *,
     prune: bool = False,
 ) -> Floats:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` (win, win gammon, win

@@ -192,7 +192,7 @@ class Search:
         probs = np.asarray([self.ev.probabilities(after)], dtype=float)
         return -float(self.on_roll(probs, state.flipped(), cube_inputs([net_board(after)]))[0])
 
-    def luck(self, pos: Position, dice: Roll, state: CubeState, first: bool) -> float:
+    def luck(self, pos: Position, dice: Roll, state: CubeState, *, first: bool) -> float:
         """gnubg's luck of throwing ``dice`` (EMG)."""
         table = self.table(pos, state)
         mine = table.best[ROLL_INDEX[dice]]
@@ -215,9 +215,9 @@ class Search:
         probs = self.scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
         nd, dt, dp = self._gnubg_cube(pos, state, plies) if self.lookahead else self.n_ply(pos, state, plies)
         if dt is None:
-            return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", False)
-        optimal, action = best_cube_action(nd, dt, dp, bool(probs[1] > 0.0), state)
-        return CubeDecision(nd, dt, dp, optimal, action, True)
+            return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", available=False)
+        optimal, action = best_cube_action(nd, dt, dp, gammons=bool(probs[1] > 0.0), state=state)
+        return CubeDecision(nd, dt, dp, optimal, action, available=True)
 
     def _gnubg_cube(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
         """gnubg's no double, double/take and double/pass equities (EMG) at
@@ -226,7 +226,7 @@ class Search:
         assert self.lookahead is not None
         doubled = state.doubled() if self.rules.cube and state.available() else None
         board = np.asarray([net_board(pos)], dtype=np.int8)
-        nd, dt = self.lookahead.values(board, [[state, doubled]], [state], True, plies)[0].tolist()
+        nd, dt = self.lookahead.values(board, [[state, doubled]], [state], top=True, plies=plies)[0].tolist()
         if doubled is None:
             return self._emg(nd, state), None, self._emg(nd, state)
         return self._emg(nd, state), self._emg(dt, state, 2.0), double_pass(state)
@@ -334,7 +334,7 @@ class Search:
             return [self.play_value(k, state, self.ply) for k in keys]
         opp = state.flipped()
         boards = np.asarray([net_board(passed(k)) for k in keys], dtype=np.int8)
-        theirs = self.lookahead.values(boards, [[opp]] * len(keys), [opp] * len(keys), False, self.ply)[:, 0]
+        theirs = self.lookahead.values(boards, [[opp]] * len(keys), [opp] * len(keys), top=False, plies=self.ply)[:, 0]
         return [-v if not state.length else mwc2eq(1.0 - v, state) for v in theirs.tolist()]
 
     def candidates(

@@ -4,7 +4,7 @@
 >>> from tavlakit.record.match import Game, Match, Result, Turn
 >>> from tavlakit.engine.play import Move
 >>> match = Match(("Ann", "Bob"), 3, [Game(1, (0, 0), [Turn(0, dice=(3, 1), moves=(Move(8, 5), Move(6, 5)))],
-...                                        Result(0, 1, True))])
+...                                        Result(0, 1, resigned=True))])
 >>> out = io.StringIO()
 >>> write_json(match, out)
 []
@@ -357,7 +357,7 @@ def _game(obj: Any, path: str, source: str | None) -> Game:
         result = Result(
             _player(r["winner"], f"{path}/result/winner"),
             _int(r["points"], f"{path}/result/points"),
-            _expect(r.get("resigned", False), bool, f"{path}/result/resigned", "true or false"),
+            resigned=_expect(r.get("resigned", False), bool, f"{path}/result/resigned", "true or false"),
         )
     game = Game(
         number=_int(obj["number"], f"{path}/number"),

@@ -1,11 +1,13 @@
 """Jellyfish match transcripts (``.mat`` / ``.txt``): read every dialect, write gnubg's.
 
-The reader splits the file into lines itself and hands the LALR parser
-(``grammars/mat.lark``) one chunk at a time: the header, then one game, so
-games are produced one at a time in flat memory. A chunk that does not parse
-is parsed again line by line: a bad row gives one located ``syntax`` problem,
-its bad cell is kept as a roll with an unknown play, and the rows around it
-are still read.
+The reader splits the file into lines itself and reads one chunk at a
+time: the header, then one game, so games are produced one at a time in
+flat memory. Nearly every line is read with the grammar's own terminals
+(``grammars/mat.lark``), matched as the lexer of its LALR parser matches
+them; the parser is handed only the lines they do not settle. A chunk that
+does not parse is parsed again line by line: a bad row gives one located
+``syntax`` problem, its bad cell is kept as a roll with an unknown play, and
+the rows around it are still read.
 
 Writers place cells at different columns (``docs/formats.md``), so cells
 are told apart by their order in the row; only the first cell of a row is
@@ -126,6 +128,76 @@ _PARSER = Lark(grammar_text("mat"), parser="lalr", lexer="contextual", transform
 def _parse_lines(text: str) -> list[Line]:
     """The lines of ``text`` parsed (the transformer makes them; raises ``UnexpectedInput``)."""
     return _PARSER.parse(text)  # type: ignore[return-value]
+
+
+#: The grammar's own terminals, matched as the parser's lexer matches them, to
+#: read lines without the parser: ``ROW`` (the line start, the number and the
+#: first cell), ``CELL`` (each further cell), and the other terminals that
+#: start a line, with their priorities.
+_TERMINAL = {t.name: re.compile(t.pattern.to_regexp()) for t in _PARSER.terminals}
+_ROW_TOKEN, _CELL_TOKEN = _TERMINAL["ROW"], _TERMINAL["CELL"]
+_LINE_STARTS = [(t.priority, t.name, _TERMINAL[t.name]) for t in _PARSER.terminals if t.name not in ("ROW", "CELL")]
+#: The grammar rule a line is, by the terminal it starts with, and how many cells may follow it.
+_RULES = {
+    "ROW": ("row", 3),
+    "RESULT": ("result", 1),
+    "TAG": ("tag", 0),
+    "COMMENT": ("comment", 0),
+    "LENGTH": ("length", 0),
+    "GAME": ("game", 0),
+    "SCORE": ("score", 0),
+}
+
+
+def _read_line(line: str, number: int) -> Line | None:
+    """A line read without the parser, with the tokens it would make
+    (``number``: the line's number in the text parsed), or ``None``: then
+    the parser reads it (and says what is wrong with it). The lexer takes the
+    terminal of the highest priority that matches, so a line is read here
+    when only one terminal of that priority starts it (a numbered row can
+    start no other line of its priority or above)."""
+    text = "\n" + line
+    found = _ROW_TOKEN.match(text)
+    name = "ROW"
+    if found is None:
+        starts = [(priority, name, found) for priority, name, pattern in _LINE_STARTS if (found := pattern.match(text))]
+        top = [start for start in starts if start[0] == max(priority for priority, _name, _found in starts)]
+        if len(top) != 1:
+            return None
+        _priority, name, found = top[0]
+    rule, cells = _RULES[name]
+    end = found.end()
+    tokens = [Token(name, found[0], end_line=number, end_column=end)]
+    while end < len(text):
+        found = _CELL_TOKEN.match(text, end) if len(tokens) <= cells else None
+        if found is None:
+            return None
+        end = found.end()
+        tokens.append(Token("CELL", found[0], end_line=number, end_column=end))
+    return rule, tokens
+
+
+def _parse_chunk(lines: list[str]) -> list[Line]:
+    """The lines of a chunk parsed, as :func:`_parse_lines` parses them
+    joined (behind one line break): nearly every line by :func:`_read_line`,
+    the parser given only the others (the lines read left blank, so every
+    line keeps its number; none left: no parser). Each line of the grammar stands alone (every line's first token
+    starts with its line break), so the chunk parses if and only if the
+    others do."""
+    slots: list[Line | None] = [None] * len(lines)
+    others = list(lines)
+    left = False
+    for i, line in enumerate(lines):
+        if line:
+            if (read := _read_line(line, i + 2)) is not None:
+                slots[i] = read
+                others[i] = ""
+            else:
+                left = True
+    if left:
+        for parsed in _parse_lines(("\n" + "\n".join(others)).rstrip("\n")):
+            slots[(parsed[1][0].end_line or 0) - 2] = parsed
+    return [line for line in slots if line is not None]
 
 
 def _number(text: str) -> int:
@@ -458,7 +530,7 @@ class MatReader:
                 )
                 lines[i] = ""
         try:
-            yield first - 2, _parse_lines(("\n" + "\n".join(lines)).rstrip("\n"))
+            yield first - 2, _parse_chunk(lines)
             return
         except UnexpectedInput:
             pass

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
@@ -142,6 +142,7 @@ class PositionCandidate:
     action: CubeAction | None = None
     mwc: float | None = None
     """Match winning chances BGBlitz writes beside the equity."""
+    _: KW_ONLY
     played: bool = False
     """gnubg marks the play or action made with ``*``."""
     line: int | None = None

@@ -415,7 +415,9 @@ class _Root:
                 line=prop.line,
                 column=prop.column,
             )
-        self.game.result = Result(outcome.winner, outcome.points, outcome.resigned, line=prop.line, column=prop.column)
+        self.game.result = Result(
+            outcome.winner, outcome.points, resigned=outcome.resigned, line=prop.line, column=prop.column
+        )
 
     def comments(self, prop: Property) -> None:
         self.game.comments.extend(prop.values)

@@ -82,6 +82,7 @@ def index_page(rows: list[IndexRow]) -> str:
 def write_page(
     job: tuple[Path, Path],
     rules: Rules | None,
+    *,
     analyse: bool,
     numbering: Numbering | None,
     game: int | None,

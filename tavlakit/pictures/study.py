@@ -7,7 +7,8 @@ the play made drawn as arrows of two colours with a legend
 them (rank, play, equity, difference to the best), the equity lost and
 the position's IDs. The cards come worst first; the page needs no script
 and reads on a phone's width. :func:`table` is the same, smaller, as a
-table for Jupyter.
+table for Jupyter (registered with :func:`tavlakit.analysis.mistakes.drawn_by`
+when this module is imported).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-from ..analysis.mistakes import Choice, Mistake, score_text
+from ..analysis.mistakes import Choice, Mistake, drawn_by, score_text
 from ..engine.numbering import Numbering, NumberingLike
 from ..i18n import N_, _, language, ngettext
 from . import svg
@@ -59,7 +60,7 @@ def lost_text(m: Mistake) -> str:
     return _("{emg:.3f} EMG ({points:.3f} points)").format(emg=m.error_emg, points=m.error_mwc)
 
 
-def board(m: Mistake, numbering: Numbering, arrows: bool = True, size: int | None = None) -> str:
+def board(m: Mistake, numbering: Numbering, *, arrows: bool = True, size: int | None = None) -> str:
     """The board of a mistake before the decision: dice, score, cube and
     (``arrows``) the best play and the one made, with a legend."""
     plays = []
@@ -238,6 +239,9 @@ def table(mistakes: Sequence[Mistake], numbering: NumberingLike = Numbering.RELA
         )
     header = "".join(f"<th>{_esc(h)}</th>" for h in head)
     return f"<table class='tavlakit-mistakes'><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+drawn_by(table)  # a notebook shows a Mistakes as this table
 
 
 __all__ = [

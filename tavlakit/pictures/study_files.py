@@ -7,7 +7,7 @@ mistakes drawn as one page (:mod:`.study`) and, when asked, an Anki deck
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from ..analysis.mistakes import Mistakes
@@ -28,6 +28,7 @@ class Studied:
 
     mistakes: Mistakes = field(default_factory=Mistakes)
     unread: list[Problem] = field(default_factory=list)
+    _: KW_ONLY
     written: bool = False
     """Whether the page (and the deck) were written: not when no game could be read."""
 
@@ -57,7 +58,9 @@ def write_study(
     written an OSError."""
     from ..analysis.collection import analyse_paths
 
-    analysis = analyse_paths(files, rules, False, jobs, progress, statistics=True, level=as_level(level))
+    analysis = analyse_paths(
+        files, rules, luck=False, jobs=jobs, progress=progress, statistics=True, level=as_level(level)
+    )
     read = set(analysis.games["path"])
     unread = [p for p in analysis.problems if p.severity == "error" and p.file not in read]
     if analysis.games.empty:
@@ -70,7 +73,7 @@ def write_study(
 
         title = _("tavlakit: mistakes of {name}").format(name=player) if player else _("tavlakit: mistakes")
         write_atomic(deck_path, lambda tmp: deck(found, tmp, title=title, numbering=numbering))
-    return Studied(found, unread, True)
+    return Studied(found, unread, written=True)
 
 
 __all__ = ["Studied", "write_study"]

@@ -22,7 +22,7 @@ import html as _html
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import PurePath
@@ -109,6 +109,7 @@ class MatchFrames:
     match: Match
     games: list[GameFrames]
     problems: list[Problem]
+    _: KW_ONLY
     analysed: bool = False
     level: Level | None = None
     """The level the turns were judged at (``None``: not analysed)."""
@@ -579,7 +580,7 @@ def build(
     # is the match's own, and the warning validate adds for unmarked hits
     rest = Reporter(list(match.problems), file=match.source)
     report_unmarked_hits(rest, [gf.replayed.unmarked_hits for gf in games])
-    return MatchFrames(match, games, rest.problems, analyse, chosen_level if analyse else None)
+    return MatchFrames(match, games, rest.problems, analysed=analyse, level=chosen_level if analyse else None)
 
 
 def _title(match: Match) -> str:

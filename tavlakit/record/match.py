@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Literal, NamedTuple
 
 from ..engine.numbering import Numbering
@@ -134,6 +134,7 @@ class Result:
 
     winner: int
     points: int
+    _: KW_ONLY
     resigned: bool = False
     line: int | None = _loc()
     column: int | None = _loc()
@@ -147,6 +148,7 @@ class Game:
     score: tuple[int, int] = (0, 0)
     turns: list[Turn] = field(default_factory=list)
     result: Result | None = None
+    _: KW_ONLY
     crawford: bool | None = None
     start: str | None = None
     """Position ID of a set-up start, seen by the player who rolls first

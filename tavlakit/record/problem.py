@@ -191,14 +191,14 @@ class Reporter:
 
     __slots__ = ("problems", "strict", "where")
 
-    def __init__(self, problems: list[Problem] | None = None, strict: bool = False, **where: Any) -> None:
+    def __init__(self, problems: list[Problem] | None = None, *, strict: bool = False, **where: Any) -> None:
         self.problems: list[Problem] = [] if problems is None else problems
         self.strict = strict
         self.where: dict[str, Any] = _checked(where)
 
     def at(self, **where: Any) -> Reporter:
         """A child with more context (``at(game=3)``), collecting into the same list."""
-        child = Reporter(self.problems, self.strict)
+        child = Reporter(self.problems, strict=self.strict)
         child.where = {**self.where, **_checked(where)}
         return child
 

@@ -410,7 +410,7 @@ class Session:
     def _end(self, winner: int, points: int, *, resigned: bool = False) -> None:
         game = self.game
         assert game is not None
-        game.result = Result(winner, points, resigned)
+        game.result = Result(winner, points, resigned=resigned)
         self.phase = "match-over" if max(self.score()) >= self.match.length else "game-over"
 
     def _can_pick(self, src: int) -> None:

@@ -10,7 +10,7 @@ with a wrong cube action can still be followed.
 []
 >>> cube.answer("take", 1, rules=PRESETS["backgammon"]), cube.value, cube.owner
 ([], 2, 1)
->>> [f.code for f in cube.double(0, 0, PRESETS["backgammon"], False, ("A", "B"))]
+>>> [f.code for f in cube.double(0, 0, PRESETS["backgammon"], crawford=False, names=("A", "B"))]
 ['cube-not-allowed']
 """
 
@@ -42,6 +42,7 @@ class Cube:
         player: int,
         on_roll: int | None,
         rules: Rules,
+        *,
         crawford: bool,
         names: tuple[str, str],
         written: int | None = None,

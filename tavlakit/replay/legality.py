@@ -22,10 +22,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from operator import attrgetter
 
-from ..engine.movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
+from ..engine.movegen import BAR, HOME, Board, apply_move, can_move, highest, legal_results, undo_move
 from ..engine.play import Move, Play, point_name
 from ..engine.rules import Rules
 from ..i18n import _
@@ -53,6 +53,7 @@ class Verdict:
     """Every legal board the written moves reach, ``after`` first: more than
     one when the paths of a merged move differ in what they hit (``6/1`` with
     4-1 past a blot on 2: 6/5/1 or 6/2*/1)."""
+    _: KW_ONLY
     flip: bool = False
     """Messages write the mover's points ``25 - p`` (Black in the absolute numbering)."""
 
@@ -63,7 +64,7 @@ class Verdict:
         return self.legal
 
 
-def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules, flip: bool = False) -> Verdict:
+def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: Rules, *, flip: bool = False) -> Verdict:
     """Judge ``written`` for ``dice`` on ``board`` (dice must be 1-6).
 
     No written move is legal only when no legal move exists. With ``flip``
@@ -78,13 +79,16 @@ def judge(board: Board, dice: tuple[int, int], written: Sequence[Move], rules: R
         fast = direct(board, dice, written)
         if fast is not None:  # every die used, so no maximal-dice question; one path per move
             return Verdict(board, dice, rules, fast[0], fast[1], readings=[fast], flip=flip)
-    reached, failure = realise(board, dice, written, flip)
+    reached, failure = realise(board, dice, written, flip=flip)
     verdict = Verdict(board, dice, rules, None, (), reached, failure, flip=flip)
     if not reached:
         return verdict  # illegal; the legal plays are computed only if asked
     count = _dice_count(dice)
     if rules.hit_and_run and any(len(made) == count for made in reached.values()):
         verdict.readings = [(key, made) for key, made in reached.items() if len(made) == count]
+    elif len(reached) == 1 and max(next(iter(reached))) <= 0:
+        # the last checkers borne off: no play can use more dice, whichever die bore them off
+        verdict.readings = list(reached.items())
     else:
         legal = verdict.legal_plays()
         verdict.readings = [(key, made) for key, made in reached.items() if key in legal]
@@ -178,7 +182,7 @@ def _dice_count(dice: tuple[int, int]) -> int:
 
 
 def realise(
-    board: Board, dice: tuple[int, int], written: Sequence[Move], flip: bool = False
+    board: Board, dice: tuple[int, int], written: Sequence[Move], *, flip: bool = False
 ) -> tuple[dict[Board, tuple[Move, ...]], Finding | None]:
     """Every board reachable by playing ``written`` with the dice, by the
     board's physics alone, and the deepest failure when none is (its message
@@ -315,12 +319,63 @@ def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tupl
     s = list(board)
     made = []
     for move in order:
-        src = move.src
-        hi = highest(s)
-        if s[src] <= 0 or (hi == BAR and src != BAR) or not can_move(s, src, src - move.dst, hi):
+        src, dst = move.src, move.dst
+        # can_move's rules, the highest checker looked for only to bear off
+        if s[src] <= 0 or (s[BAR] > 0 and src != BAR):
             return None
-        made.append(apply_move(s, src, src - move.dst))
+        if dst > 0:
+            if s[dst] < -1:
+                return None
+        elif highest(s) > HOME:
+            return None
+        made.append(apply_move(s, src, src - dst))
     return tuple(s), tuple(made)
+
+
+def single_hops(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tuple[Board, tuple[Move, ...]] | None:
+    """The common bear-offs fast: one written move per die, each one hop
+    of one die or bearing off with a larger one (``4/off 3/off`` with 6-5),
+    all dice used (so legal when hit-and-run is allowed). Returns the board
+    and the moves made as :func:`realise` makes them first (the moves tried
+    in the written order, each with the dice in their order), or ``None``:
+    then :func:`judge` decides. Every way of playing such moves leaves one
+    board: it is the play's only reading."""
+    a, b = dice
+    pool = [a] * 4 if a == b else [a, b]
+    if len(written) != len(pool) or any(m.dst >= m.src or (m.dst and m.src - m.dst not in pool) for m in written):
+        return None
+    s = list(board)
+    made: list[Move] = []
+    done = [False] * len(written)
+
+    def search(remaining: list[int]) -> bool:
+        if not remaining:
+            return True
+        seen: set[tuple[int, int, int]] = set()
+        for i, move in enumerate(written):
+            if done[i]:
+                continue
+            src, dst = move.src, move.dst
+            for j, die in enumerate(remaining):
+                if (src, dst, die) in seen or (dst and src - die < dst):
+                    continue
+                seen.add((src, dst, die))
+                if src - die > dst:
+                    continue  # a hop on the way: this move would need two dice, another none
+                hi = highest(s)
+                if s[src] <= 0 or (hi == BAR and src != BAR) or not can_move(s, src, die, hi):
+                    continue
+                step = apply_move(s, src, die)
+                made.append(step)
+                done[i] = True
+                if search(remaining[:j] + remaining[j + 1 :]):
+                    return True
+                done[i] = False
+                made.pop()
+                undo_move(s, step)
+        return False
+
+    return (tuple(s), tuple(made)) if search(pool) else None
 
 
 @dataclass(frozen=True)
@@ -376,7 +431,7 @@ def closest(legal: dict[Board, tuple[Move, ...]], written: Sequence[Move]) -> li
     return sorted(legal.items(), key=score)
 
 
-def notation(moves: Sequence[Move], flip: bool = False) -> str:
+def notation(moves: Sequence[Move], *, flip: bool = False) -> str:
     """A play as written text, ``(no move)`` when empty (``flip``: see :meth:`~tavlakit.engine.play.Move.text`)."""
     return Play(moves).notation(flip=flip) or _("(no move)")
 

@@ -14,13 +14,13 @@ home, so the look goes to the game's end; :data:`BUDGET` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ..engine.dicenames import as_roll
 from ..engine.movegen import Board, flipped
 from ..engine.play import Move
 from ..engine.rules import Rules
-from ..record.match import Game
+from ..record.match import Game, Turn
 from .legality import judge
 
 #: How many later plays may be judged for one fault (bounds the time) ...
@@ -47,6 +47,7 @@ class Choice:
 
     guess: Guess
     fits: int
+    _: KW_ONLY
     to_end: bool
     spent: int = 0
     """Later plays judged to choose it."""
@@ -59,6 +60,7 @@ def choose(
     player: int,
     rules: Rules,
     budget: int = BUDGET,
+    *,
     decide: bool = False,
 ) -> Choice:
     """The candidate under which turns ``index + 1...`` of ``game`` fit best.
@@ -90,28 +92,40 @@ def choose(
         if turn.kind != "roll":
             continue
         dice = as_roll(turn.dice)
-        if (
-            turn.player not in (0, 1)
-            or dice is None
-            or turn.status not in ("play", "cannot-move")
-            or (not turn.moves and at == len(turns) - 1)
-            or left <= 0
-        ):
+        if dice is None or left <= 0 or not _followable(turn, last_turn=at == len(turns) - 1):
             break  # cannot be followed further (or a resignation): every survivor fits
-        survivors = []
-        seen = set()
-        for candidate, board in alive:
-            mover = board if turn.player == last else flipped(board)
-            if max(mover) <= 0 or min(mover) >= 0:
-                continue  # a turn after the game ended on this board
-            left -= 1
-            for after, _made in judge(mover, dice, turn.moves, rules).readings:
-                if after not in seen:
-                    seen.add(after)
-                    survivors.append((candidate, after))
+        survivors, judged = _survivors(alive, turn, dice, rules, flip=turn.player != last)
+        left -= judged
         last = turn.player
         if not survivors:
-            return Choice(alive[0][0], fits, False, budget - left)
+            return Choice(alive[0][0], fits, to_end=False, spent=budget - left)
         alive = survivors
         fits += 1
-    return Choice(alive[0][0], fits, True, budget - left)
+    return Choice(alive[0][0], fits, to_end=True, spent=budget - left)
+
+
+def _followable(turn: Turn, *, last_turn: bool) -> bool:
+    """Whether a roll can be played ahead: a known player and a play as
+    written (not a roll then a resignation, the game's last turn)."""
+    return turn.player in (0, 1) and turn.status in ("play", "cannot-move") and (bool(turn.moves) or not last_turn)
+
+
+def _survivors(
+    alive: list[tuple[Guess, Board]], turn: Turn, dice: tuple[int, int], rules: Rules, *, flip: bool
+) -> tuple[list[tuple[Guess, Board]], int]:
+    """The candidates under which ``turn``'s play fits, each with every board
+    it reads to (``flip``: the boards are the other side's), and how many
+    were judged."""
+    survivors = []
+    seen: set[Board] = set()
+    judged = 0
+    for candidate, board in alive:
+        mover = flipped(board) if flip else board
+        if max(mover) <= 0 or min(mover) >= 0:
+            continue  # a turn after the game ended on this board
+        judged += 1
+        for after, _made in judge(mover, dice, turn.moves, rules).readings:
+            if after not in seen:
+                seen.add(after)
+                survivors.append((candidate, after))
+    return survivors, judged

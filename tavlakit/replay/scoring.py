@@ -11,7 +11,7 @@ board, the cube and the earlier games?
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ..engine.rules import ResultKind, Rules
 from ..i18n import _
@@ -32,12 +32,13 @@ class Ending:
     winner: int | None = None
     """Who bore off all checkers (``None``: nobody, or the board is not known)."""
     kind: ResultKind | None = None
+    _: KW_ONLY
     known: bool = True
     """Whether the final board is known (``False`` after an unknown play)."""
 
 
 def judge_result(
-    game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str], jacoby_open: bool = False
+    game: Game, rules: Rules, length: int, end: Ending, names: tuple[str, str], *, jacoby_open: bool = False
 ) -> list[Finding]:
     """What is wrong with the written result of ``game`` (a missing one
     included). ``jacoby_open``: a money session whose record does not say

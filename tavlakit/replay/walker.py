@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 
 from ..engine.dicenames import as_roll
 from ..engine.movegen import Board, legal_results
@@ -43,6 +43,7 @@ from .legality import (
     judge,
     notation,
     physical,
+    single_hops,
 )
 from .resync import BUDGET, GAME_BUDGET, Choice, Guess, choose
 from .scoring import Ending, judge_result
@@ -69,6 +70,7 @@ class Step:
     after: Position
     cube: int
     owner: int | None
+    _: KW_ONLY
     legal: bool = True
     """False when a judge found the turn at fault (or its play is not known)."""
     dice: tuple[int, int] | None = None
@@ -130,6 +132,7 @@ class ReplayedGame:
     """How the board says the game was won (``None``: not borne off)."""
     unmarked_hits: int = 0
     """Hits in a game that writes no '*' at all (reported once per match)."""
+    _: KW_ONLY
     crawford: bool = False
     """The game is the Crawford game."""
     start_problems: list[Problem] = field(default_factory=list)
@@ -367,14 +370,14 @@ class _GameWalker:
                 self.after or before,
                 cube[0],
                 cube[1],
-                self.legal,
-                dice,
-                self.made,
-                self.known,
-                self.how,
-                self.cube.value,
-                self.cube.owner,
-                on_roll,
+                legal=self.legal,
+                dice=dice,
+                made=self.made,
+                known=self.known,
+                resync=self.how,
+                cube_after=self.cube.value,
+                owner_after=self.cube.owner,
+                on_roll=on_roll,
             )
         )
 
@@ -475,10 +478,12 @@ class _GameWalker:
         self.synced = False
 
     def judged(self, index: int, turn: Turn, before: Position, dice: tuple[int, int]) -> None:
-        """A written play judged (hit-and-run: the quick way first) and carried out."""
-        fast = direct(before.board, dice, turn.moves) if self.rules.hit_and_run else None
+        """A written play judged (hit-and-run: the quick ways first) and carried out."""
+        fast = None
+        if self.rules.hit_and_run:
+            fast = direct(before.board, dice, turn.moves) or single_hops(before.board, dice, turn.moves)
         if fast is None:
-            verdict = judge(before.board, dice, turn.moves, self.rules, self.flip(turn.player))
+            verdict = judge(before.board, dice, turn.moves, self.rules, flip=self.flip(turn.player))
             if verdict.after is None and self.cut_at == (turn.line, turn.column):
                 self.legal = self.synced = False  # a cell the file may have cut short (reported)
                 return
@@ -534,7 +539,7 @@ class _GameWalker:
                 ).format(
                     problem=message,
                     other=names[missing],
-                    play=notation(choice.guess.moves, self.flip(missing)),
+                    play=notation(choice.guess.moves, flip=self.flip(missing)),
                     count=choice.fits,
                 )
             else:
@@ -568,7 +573,7 @@ class _GameWalker:
         written = turn.moves
         legal = verdict.legal_plays()
         ranked = closest(legal, written)
-        expected = tuple(notation(moves, verdict.flip) for _board, moves in ranked[:3])
+        expected = tuple(notation(moves, flip=verdict.flip) for _board, moves in ranked[:3])
         finding = explain(verdict, written)
         lost = self.lost.get(turn.player) if not written else None
         if lost is not None:  # one more roll of a player whose plays are not written
@@ -613,7 +618,7 @@ class _GameWalker:
 
     def choose(self, candidates: list[Guess], index: int, player: int, decide: bool = False) -> Choice:
         """:func:`~tavlakit.replay.resync.choose` within what is left of the game's budget."""
-        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget), decide)
+        choice = choose(candidates, self.game, index, player, self.rules, min(BUDGET, self.budget), decide=decide)
         self.budget -= choice.spent
         return choice
 
@@ -638,19 +643,19 @@ class _GameWalker:
                 return _("applied as written")
             if picked.moves:
                 return _("applied as far as the board allows: {applied} ({skipped} cannot be carried out)").format(
-                    applied=notation(picked.moves, flip), skipped=notation(left, flip)
+                    applied=notation(picked.moves, flip=flip), skipped=notation(left, flip=flip)
                 )
             return _("none of it can be carried out; board unchanged")
         if picked.how == "extra-turn":
             return _(
                 "it fits after a turn of {player} that is not written ({play}, under which the next {count} "
                 "roll(s) fit): the game goes on from there"
-            ).format(player=self.match.players[turn.player], play=notation(picked.moves, flip), count=choice.fits)
+            ).format(player=self.match.players[turn.player], play=notation(picked.moves, flip=flip), count=choice.fits)
         if picked.how == "legal" and not picked.moves:
             return _("the turn passes (no move is possible)")
         if picked.how == "legal":
             return _("the game goes on after {play}, the legal play under which the next {count} roll(s) fit").format(
-                play=notation(picked.moves, flip), count=choice.fits
+                play=notation(picked.moves, flip=flip), count=choice.fits
             )
         return _("skipped, board unchanged")
 
@@ -681,7 +686,9 @@ class _GameWalker:
         cube = self.cube
         before = (cube.value, cube.owner)
         if turn.kind == "double":
-            found = cube.double(player, self.on_roll, self.rules, self.crawford, self.match.players, turn.cube)
+            found = cube.double(
+                player, self.on_roll, self.rules, crawford=self.crawford, names=self.match.players, written=turn.cube
+            )
         else:
             doubler = cube.offered
             found = cube.answer(turn.kind, player, self.rules, turn.cube)
@@ -707,12 +714,14 @@ class _GameWalker:
         winner = out.final.winner() if known else None
         if winner is not None:
             out.result_kind = out.final.result_kind(self.rules)
-        end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known)
+        end = Ending(self.cube.value, self.cube.most(), self.cube.dropped_by, winner, out.result_kind, known=known)
         result = game.result
         # a match still being recorded (tavlakit record) ends in a game that goes on
         recording = result is None and winner is None and self.match.tags.get(IN_PROGRESS_TAG[0]) == IN_PROGRESS_TAG[1]
         if (result is not None or not self.cut) and not recording:  # (else the reader's truncated error says it)
-            for finding in judge_result(game, self.rules, self.match.length, end, self.match.players, self.jacoby_open):
+            for finding in judge_result(
+                game, self.rules, self.match.length, end, self.match.players, jacoby_open=self.jacoby_open
+            ):
                 if result is None:
                     self.report.emit(finding, line=game.turns[-1].line)
                 else:
@@ -820,7 +829,7 @@ def replay_game(
     """
     match = match or Match()
     base = report or Reporter(strict=strict, file=match.source)
-    own = Reporter(list(found), base.strict, **base.where).at(game=game.number)
+    own = Reporter(list(found), strict=base.strict, **base.where).at(game=game.number)
     return _GameWalker(
         match,
         game,
@@ -860,7 +869,7 @@ def replay(
     for game in match.games if games is None else games:
         if strict:
             base.take([p for p in game.problems if p.severity == "error"][:1])
-        here = Reporter([], strict, file=match.source, game=game.number, line=game.line)
+        here = Reporter([], strict=strict, file=match.source, game=game.number, line=game.line)
         if long is not None:  # a match-wide error, with the first game's
             line, column = match.length_at or (None, None)
             here.emit(long, line=line, column=column, game=None)
@@ -911,7 +920,7 @@ def validate(
     """
     report = Report(match)
     rules = default_rules(match, rules)  # resolves the tags first: their problems are the match's
-    collect = Reporter(report.problems, strict, file=match.source)
+    collect = Reporter(report.problems, strict=strict, file=match.source)
     collect.take(match.problems)
     unmarked = []
     try:
