@@ -12,7 +12,7 @@ from . import lang
 
 lang.early_language(sys.argv, os.environ)  # before the commands build their help
 
-from . import analyse, board, convert, find, mistakes, show, stats, validate
+from . import analyse, board, convert, find, mistakes, rollout, show, stats, validate
 
 app = typer.Typer(
     cls=lang.LocalisedGroup,
@@ -32,6 +32,7 @@ app.command()(board.moves)
 app.command()(show.show)
 app.command()(mistakes.mistakes)
 app.command()(find.find)
+app.command()(rollout.rollout)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -253,6 +253,15 @@ def _value(p: Floats, c: Floats, here: int, cubes: Cubes, cubeful: bool, g: Floa
 
 
 @jit
+def _cubeless(p: Floats, row: Floats, money: bool) -> float:
+    """gnubg's cubeless equity as a rollout reports it (its UtilityME):
+    money, gammons and backgammons at full price; a match, at the score's."""
+    if money:
+        return float(2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4])
+    return utility_of(p, row)
+
+
+@jit
 def _scale(here: int) -> float:
     """The cube of position ``here`` over the search's base cube."""
     return float(1 << (here // 6))
@@ -263,7 +272,7 @@ def _mine(p: Floats, c: Floats, here: int, cubes: Cubes, cubeful: bool, g: Float
     """The seven outputs of the side on roll (cube position ``here``)."""
     for k in range(5):
         out[k] = p[k]
-    out[5] = utility_of(p, cubes.rows[here])
+    out[5] = _cubeless(p, cubes.rows[here], cubes.money)
     v = _value(p, c, here, cubes, cubeful, g)
     out[6] = v * _scale(here) if cubes.money else v
 
@@ -318,7 +327,7 @@ def _choose(
             chosen_p[j, k] = p[k]
             chosen_c[j, k] = c[k]
         out[j, 0], out[j, 1], out[j, 2], out[j, 3], out[j, 4] = 1.0 - p[0], p[3], p[4], p[1], p[2]
-        out[j, 5] = -best_u
+        out[j, 5] = -_cubeless(p, row, cubes.money)
         if cubes.money:
             out[j, 6] = -best_v * _scale(them)
         else:
@@ -349,7 +358,7 @@ def _cube_actions(
             actions[j] = 1 if dp > dt else 2
             for k in range(5):
                 out[j, k] = p[i, k]
-            out[j, 5] = utility_of(p[i], row)
+            out[j, 5] = _cubeless(p[i], row, cubes.money)
             out[j, 6] = _scale(here) if cubes.money else dp
 
 
@@ -427,7 +436,7 @@ class Trials:
                 pair_games, pair_rolls = games, rolled
             picks, chosen_p, chosen_c, out, moved, kinds = self._play(boards, cube, pair_games, pair_rolls)
             if turn & 1:
-                out = _invert(out, money)
+                out = turned(out, money)
             actual = np.arange(len(games)) * 21 + rolled if s.variance_reduction else np.arange(len(games))
             if s.variance_reduction:
                 mean = (out.reshape(len(games), 21, 7) * WEIGHTS[None, :, None]).sum(axis=1) / 36.0
@@ -436,7 +445,10 @@ class Trials:
             p[games], c[games] = chosen_p[actual], chosen_c[actual]
             cube[games] = self.cubes.flip[cube[games]]
             over = kinds[picks[actual]] == OVER
-            result[games[over]] = out[actual][over]
+            final = out[actual][over]
+            if money:  # gnubg scores a finished game at its money value, gammons counted (its UtilityME)
+                final[:, 6] = final[:, 5] * 2.0 ** (cube[games[over]] // 6)
+            result[games[over]] = final
             alive[games[over]] = False
             turn += 1
         games = np.flatnonzero(alive)
@@ -493,7 +505,7 @@ class Trials:
         cube[taken] = self.cubes.double[cube[taken]]
         passed = actions == 2
         if passed.any():
-            out = _invert(out, self.cubes.money) if turn & 1 else out
+            out = turned(out, self.cubes.money) if turn & 1 else out
             result[games[passed]] = out[passed]
             alive[games[passed]] = False
 
@@ -501,7 +513,7 @@ class Trials:
         """The 0-ply evaluation of the side on roll where a trial is cut short."""
         out = np.zeros((len(games), 7))
         _evaluations(p, c, cube, games, self.cubes, self.settings.cubeful, self._scratch[1], out)
-        result[games] = _invert(out, self.cubes.money) if turn & 1 else out
+        result[games] = turned(out, self.cubes.money) if turn & 1 else out
 
     def _play(
         self, boards: Bytes, cube: Ints, games: Ints, rolls: Ints
@@ -553,14 +565,30 @@ class Trials:
         return given
 
 
-def _invert(out: Floats, money: bool) -> Floats:
-    """Outputs seen by the other side."""
+def turned(out: Floats, money: bool) -> Floats:
+    """Outputs (the seven numbers last of the array's axes) seen by the other side."""
     flipped = np.empty_like(out)
-    flipped[:, 0] = 1.0 - out[:, 0]
-    flipped[:, 1], flipped[:, 2], flipped[:, 3], flipped[:, 4] = out[:, 3], out[:, 4], out[:, 1], out[:, 2]
-    flipped[:, 5] = -out[:, 5]
-    flipped[:, 6] = -out[:, 6] if money else 1.0 - out[:, 6]
+    flipped[..., 0] = 1.0 - out[..., 0]
+    flipped[..., 1], flipped[..., 2], flipped[..., 3], flipped[..., 4] = (
+        out[..., 3],
+        out[..., 4],
+        out[..., 1],
+        out[..., 2],
+    )
+    flipped[..., 5] = -out[..., 5]
+    flipped[..., 6] = -out[..., 6] if money else 1.0 - out[..., 6]
     return flipped
 
 
-__all__ = ["DICE", "OUTPUTS", "Alternative", "Settings", "Trials", "mwc_of", "permutations", "roll_index", "throws"]
+__all__ = [
+    "DICE",
+    "OUTPUTS",
+    "Alternative",
+    "Settings",
+    "Trials",
+    "mwc_of",
+    "permutations",
+    "roll_index",
+    "throws",
+    "turned",
+]
