@@ -50,7 +50,9 @@ whose backgammon chance gnubg takes from its table).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
@@ -62,7 +64,7 @@ from .jit import jit
 from .lookahead import Cubes, cubes_for, index_of
 from .moves import Room, generate_into, room
 from .net import evaluate, evaluator_in_use
-from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table
+from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
@@ -375,6 +377,16 @@ def _evaluations(
 # --- playing trials --------------------------------------------------------------------------------------
 
 
+class Scratch(NamedTuple):
+    """Room for the kernels of one thread."""
+
+    room: Room
+    c: Floats
+    g: Floats
+    two: NDArray[np.float32]
+    ev: Evaluator  # the nets in use with room of the thread's own
+
+
 class Trials:
     """Plays the trials of a rollout of ``alternatives`` under ``rules``
     (their backgammon and mars options) with ``settings``;
@@ -401,9 +413,8 @@ class Trials:
         self.p0, self.c0 = p0, cube_inputs(self.boards0)
         self.top = np.array([a.top for a in alternatives], dtype=np.bool_)
         self.perm = permutations(settings.seed)
-        self._room = room()
         self._table: dict[bytes, Floats] = {}
-        self._scratch = (np.zeros(5), np.zeros(4), np.zeros(4, dtype=np.float32))
+        self._local = threading.local()  # scratch of each thread's own (a Dask worker runs tasks on threads)
 
     def run(self, first: int, count: int) -> Floats:
         """Trials ``first`` to ``first + count - 1``: ``(count, alternatives, 7)``,
@@ -500,7 +511,7 @@ class Trials:
             return
         actions = np.zeros(len(games), dtype=np.int64)
         out = np.zeros((len(games), 7))
-        _cube_actions(p, c, cube, games, self.cubes, self._scratch[1], actions, out)
+        _cube_actions(p, c, cube, games, self.cubes, self._scratch().g, actions, out)
         taken = games[actions == 1]
         cube[taken] = self.cubes.double[cube[taken]]
         passed = actions == 2
@@ -512,7 +523,7 @@ class Trials:
     def _finish(self, games: Ints, cube: Ints, p: Floats, c: Floats, turn: int, result: Floats) -> None:
         """The 0-ply evaluation of the side on roll where a trial is cut short."""
         out = np.zeros((len(games), 7))
-        _evaluations(p, c, cube, games, self.cubes, self.settings.cubeful, self._scratch[1], out)
+        _evaluations(p, c, cube, games, self.cubes, self.settings.cubeful, self._scratch().g, out)
         result[games] = turned(out, self.cubes.money) if turn & 1 else out
 
     def _play(
@@ -524,13 +535,13 @@ class Trials:
         while True:
             moved = np.empty((cap, 2, 25), dtype=np.int8)
             kinds = np.empty(cap, dtype=np.int64)
-            total = _list(boards, games, rolls, moved, kinds, counts, self._room)
+            total = _list(boards, games, rolls, moved, kinds, counts, self._scratch().room)
             if total >= 0:
                 break
             cap *= 2
         moved, kinds = moved[:total], kinds[:total]
         probs = np.empty((total, 5))
-        ev = evaluator_in_use()
+        _room, c, g, two, ev = self._scratch()
         evaluate_into(
             moved,
             kinds,
@@ -543,10 +554,18 @@ class Trials:
         )
         picks = np.empty(len(games), dtype=np.int64)
         chosen_p, chosen_c, out = np.empty((len(games), 5)), np.empty((len(games), 5)), np.empty((len(games), 7))
-        c, g, two = self._scratch
         _choose(moved, kinds, probs, counts, games, cube, self.cubes, self.settings.cubeful, self.outside_home,
                 self.backgammon, ev, c, g, two, picks, chosen_p, chosen_c, out)  # fmt: skip
         return picks, chosen_p, chosen_c, out, moved, kinds
+
+    def _scratch(self) -> Scratch:
+        """Room for the kernels, this thread's own."""
+        found: Scratch | None = getattr(self._local, "scratch", None)
+        ev = evaluator_in_use()
+        if found is None or found.ev.nets is not ev.nets:
+            mine = ev._replace(rooms=rooms(ev.nets))
+            found = self._local.scratch = Scratch(room(), np.zeros(5), np.zeros(4), np.zeros(4, dtype=np.float32), mine)
+        return found
 
     def _given(self, boards: Bytes, kinds: Ints) -> Floats:
         """gnubg-nn's evaluation of the race boards gnubg takes a backgammon
