@@ -6,12 +6,12 @@ a rollout's results only there) this reads a job list from ``TAVLAKIT_JOBS``:
 rolled); with ``TAVLAKIT_TRIALS`` trials, truncation at ``TAVLAKIT_TRUNCATE``
 plies (0: none), seed ``TAVLAKIT_SEED`` and ``TAVLAKIT_THREADS`` threads, it
 rolls each position out as gnubg's ``rollout`` command does (0-ply cubeful
-chequer play and cube decisions, variance reduction, quasi-random dice; the
-side on roll may double before its first roll), equities in EMG, and
+chequer play and cube decisions, variance reduction, quasi-random dice; gnubg
+1.07 makes no cube decision before the first roll), equities in EMG, and
 prints each result between markers. :func:`ask_gnubg_rollout` runs it and
 reads back, per job, the seven means (win, win gammon, win backgammon, lose
 gammon, lose backgammon, cubeless equity, cubeful equity), their standard
-errors and the seconds the rollout took.
+errors and the seconds (wall and CPU) the rollout took.
 """
 
 from __future__ import annotations
@@ -65,8 +65,9 @@ def _parse(text: str, count: int) -> list[dict]:
         body, rest = part
         found = [m.groups() for m in map(_LINE.match, body.splitlines()) if m]
         seconds = float(rest.split("@@seconds ", 1)[1].split("@@", 1)[0])
+        cpu = float(rest.split("@@cpu ", 1)[1].split("@@", 1)[0])
         mean, se = found[-2], found[-1]  # the final results: means, then their standard errors
-        answers.append({"mean": [float(x) for x in mean], "se": [float(x) for x in se], "seconds": seconds})
+        answers.append({"mean": [float(x) for x in mean], "se": [float(x) for x in se], "seconds": seconds, "cpu": cpu})
     return answers
 
 
@@ -92,9 +93,9 @@ def _main() -> None:  # runs inside gnubg
         gnubg.command("new session")
         gnubg.command(f"set gnubgid {gnubg_id}")
         print(f"@@begin {number}@@", flush=True)
-        start = time.time()
+        start, cpu = time.time(), time.process_time()
         gnubg.command("rollout")
-        print(f"@@end {number}@@ @@seconds {time.time() - start}@@", flush=True)
+        print(f"@@end {number}@@ @@seconds {time.time() - start}@@ @@cpu {time.process_time() - cpu}@@", flush=True)
 
 
 if __name__ == "__main__" and os.environ.get("TAVLAKIT_JOBS"):

@@ -441,17 +441,24 @@ class Trials:
             if not len(games):
                 break
             rolled = roll_index(throws(self.perm, s.seed, trial[games], turn, s.rotate))
+            # games in the same position under the same cube (all of them at first, many in the first turns)
+            # are played once: their plays and the variance reduction's 21 rolls are the same
+            columns = [boards[games].reshape(len(games), 50).astype(np.int16), cube[games, None].astype(np.int16)]
+            if not s.variance_reduction:
+                columns.append(rolled[:, None].astype(np.int16))
+            _rows, first_of, inverse = np.unique(np.hstack(columns), axis=0, return_index=True, return_inverse=True)
+            inverse, reps = inverse.reshape(-1), games[first_of]
             if s.variance_reduction:
-                pair_games, pair_rolls = np.repeat(games, 21), np.tile(np.arange(21), len(games))
+                pair_games, pair_rolls = np.repeat(reps, 21), np.tile(np.arange(21), len(reps))
             else:
-                pair_games, pair_rolls = games, rolled
+                pair_games, pair_rolls = reps, rolled[first_of]
             picks, chosen_p, chosen_c, out, moved, kinds = self._play(boards, cube, pair_games, pair_rolls)
             if turn & 1:
                 out = turned(out, money)
-            actual = np.arange(len(games)) * 21 + rolled if s.variance_reduction else np.arange(len(games))
+            actual = inverse * 21 + rolled if s.variance_reduction else inverse
             if s.variance_reduction:
-                mean = (out.reshape(len(games), 21, 7) * WEIGHTS[None, :, None]).sum(axis=1) / 36.0
-                luck[games] += mean - out[actual]
+                mean = (out.reshape(len(reps), 21, 7) * WEIGHTS[None, :, None]).sum(axis=1) / 36.0
+                luck[games] += mean[inverse] - out[actual]
             boards[games] = moved[picks[actual]]
             p[games], c[games] = chosen_p[actual], chosen_c[actual]
             cube[games] = self.cubes.flip[cube[games]]
