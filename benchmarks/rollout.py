@@ -52,7 +52,10 @@ def positions() -> list[tuple[str, str, bool]]:
     every = [board for game in games for board in game[2:]]
     kinds = classify(np.array([net_board(Position.from_position_id(i)) for i in every]))
     contact = [i for i, k in zip(every, kinds) if k in (CONTACT, CRASHED)]
-    race = [i for i, k in zip(every, kinds) if k == RACE]
+    from tavlakit.evaluation.net import evaluate
+
+    wins = evaluate(np.array([net_board(Position.from_position_id(i)) for i in every]))[:, 0]
+    race = [i for i, k, w in zip(every, kinds, wins) if k == RACE and 0.15 < w < 0.85]  # races not yet decided
     money = MatchState(jacoby=True)
     owned = MatchState(cube=2, cube_owner=0)
     found = [
@@ -64,7 +67,7 @@ def positions() -> list[tuple[str, str, bool]]:
     ]
     found += [
         (f"race {n + 1}", gnubg_id(Position.from_position_id(i), owned if n % 2 else money), True)
-        for n, i in enumerate(race[3::13][:4])
+        for n, i in enumerate(race[:: max(1, len(race) // 4)][:4])
     ]
     scores = [(7, (2, 4), False), (5, (3, 3), False), (9, (0, 6), False), (5, (4, 2), True)]
     for n, (length, score, crawford) in enumerate(scores):

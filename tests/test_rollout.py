@@ -106,7 +106,8 @@ def test_a_dask_cluster_gives_the_same_numbers(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     job, _state = job_of(OPENING + ":cAkAAAAAAAAA", Settings(trials=72, truncate=2, seed=9))
     here = run(job, jobs=1, journal=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    options = {"n_workers": 2, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with distributed.LocalCluster(**options) as cluster:
         there = run(job, scheduler=cluster.scheduler_address, journal=tmp_path)
     assert np.array_equal(here, there)
 

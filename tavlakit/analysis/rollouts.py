@@ -220,7 +220,7 @@ def _on_cluster(job: Job, todo: list[tuple[int, int]], address: str) -> Iterator
     from distributed import Client, as_completed
 
     with Client(address, timeout=CONNECT_TIMEOUT) as client:  # type: ignore[no-untyped-call]
-        shared = client.scatter(job, broadcast=True)  # type: ignore[no-untyped-call]
+        shared = client.scatter(job, broadcast=True)
         futures = {
             client.submit(play_trials, shared, first, count, pure=False): (first, count) for first, count in todo
         }

@@ -161,7 +161,8 @@ def roll_index(throw: Ints) -> Ints:
     """The roll of each throw as a row of :data:`DICE` (larger die first)."""
     a, b = throw // 6 + 1, throw % 6 + 1
     high, low = np.maximum(a, b), np.minimum(a, b)
-    return high * (high - 1) // 2 + low - 1
+    found: Ints = high * (high - 1) // 2 + low - 1
+    return found
 
 
 # --- the compiled steps ----------------------------------------------------------------------------------
