@@ -106,7 +106,7 @@ def rollout(
     journal: Path | Literal[False] | None = None,
     progress: RolloutProgress | None = None,
 ) -> pd.DataFrame:
-    """Roll out ``position`` (a :class:`Position` seen by the side on roll,
+    """Roll out ``position`` (a :class:`~tavlakit.engine.position.Position` seen by the side on roll,
     with its match ``state``; or a Position ID, ``PositionID:MatchID`` or
     XGID): the best ``plays`` plays of ``dice`` (else the state's dice),
     or the cube actions. One row per alternative, best first for plays:

@@ -378,7 +378,7 @@ def _evaluations(
 # --- playing trials --------------------------------------------------------------------------------------
 
 
-class Scratch(NamedTuple):
+class _Scratch(NamedTuple):
     """Room for the kernels of one thread."""
 
     room: Room
@@ -566,13 +566,15 @@ class Trials:
                 self.backgammon, ev, c, g, two, picks, chosen_p, chosen_c, out)  # fmt: skip
         return picks, chosen_p, chosen_c, out, moved, kinds
 
-    def _scratch(self) -> Scratch:
+    def _scratch(self) -> _Scratch:
         """Room for the kernels, this thread's own."""
-        found: Scratch | None = getattr(self._local, "scratch", None)
+        found: _Scratch | None = getattr(self._local, "scratch", None)
         ev = evaluator_in_use()
         if found is None or found.ev.nets is not ev.nets:
             mine = ev._replace(rooms=rooms(ev.nets))
-            found = self._local.scratch = Scratch(room(), np.zeros(5), np.zeros(4), np.zeros(4, dtype=np.float32), mine)
+            found = self._local.scratch = _Scratch(
+                room(), np.zeros(5), np.zeros(4), np.zeros(4, dtype=np.float32), mine
+            )
         return found
 
     def _given(self, boards: Bytes, kinds: Ints) -> Floats:
