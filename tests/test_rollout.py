@@ -144,6 +144,25 @@ def test_tavla_mars_is_scored_by_the_rules() -> None:
         assert frame["equity"][0] == pytest.approx(1.0 + mars)
 
 
+def test_a_turn_of_a_record_is_the_turn_the_plays_frame_shows() -> None:
+    """Roll n of a record file: the board before it and its dice, as the
+    analysis's plays frame of the same file has them (every game's rolls in order)."""
+    import tavlakit as tk
+    from tavlakit.analysis.rollouts import record_turn
+
+    sample = REPO / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
+    plays = tk.analysis.analyse(sample, luck=False).plays
+    rolls = plays[plays["kind"] == "roll"].reset_index(drop=True)
+    for number in (1, 2, 17, len(rolls)):
+        pos, state, rules = record_turn(sample, number)
+        row = rolls.iloc[number - 1]
+        assert pos.position_id() == row["position_id"]
+        assert f"{max(state.dice)}{min(state.dice)}" == row["dice"] and state.length == 7
+        assert rules.cube
+    with pytest.raises(ValueError, match="no roll"):
+        record_turn(sample, len(rolls) + 1)
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -151,6 +170,8 @@ def test_tavla_mars_is_scored_by_the_rules() -> None:
         (["--trials", "0", OPENING], "--trials"),
         (["--trials", str(10**12), OPENING], "--trials"),
         (["--truncate", "-1", OPENING], "--truncate"),
+        (["--turn", "9999", str(REPO / "samples" / "tavla-t000.mat")], "no roll 9999"),
+        ([str(REPO / "samples" / "missing.mat")], "not a file"),
         (["--level", "world-class", OPENING], "expert"),
         (["--scheduler", "tcp://127.0.0.1:9", "--trials", "36", OPENING], "scheduler"),
     ],

@@ -139,6 +139,34 @@ def rollout(
     return _frame(labels, results, cube, dice is not None, settings, rules)
 
 
+def record_turn(path: str | Path, number: int, rules: Rules | None = None) -> tuple[Position, MatchState, Rules]:
+    """Roll number ``number`` (1: the first) of a record file, counting
+    every game's rolls in order: the board before it (seen by the player
+    on roll), its match state (score, cube, dice) and the rules the record
+    is played under. Raises ``ValueError`` when the file has fewer rolls
+    with a known board, ``OSError`` when it cannot be read."""
+    from ..formats import read_match
+    from ..replay.walker import default_rules, replay
+
+    match = read_match(path)
+    chosen = default_rules(match, rules)
+    count = 0
+    for replayed in replay(match, chosen):
+        game = replayed.game
+        for step in replayed.steps:
+            if step.dice is None or not step.known:
+                continue
+            count += 1
+            if count == number:
+                state = MatchState(
+                    cube=step.cube, cube_owner=step.owner, on_roll=step.player, turn=step.player,
+                    crawford=replayed.crawford, dice=step.dice, length=match.length, score=game.score,
+                    jacoby=chosen.jacoby and not match.length,
+                )  # fmt: skip
+                return step.before, state, chosen
+    raise ValueError(_("{path}: {count} roll(s), no roll {number}").format(path=path, count=count, number=number))
+
+
 def cube_state(state: MatchState | None, rules: Rules) -> CubeState:
     """The cube state of the side on roll (money with gnubg's Jacoby rule
     when no state is given; Tavla: money, no cube, a mars worth 2)."""
@@ -310,6 +338,7 @@ __all__ = [
     "cube_state",
     "default_journal",
     "play_trials",
+    "record_turn",
     "rollout",
     "run",
 ]

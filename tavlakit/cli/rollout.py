@@ -4,29 +4,44 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
 
-from ..analysis.rollouts import MOST_TRIALS, rollout as roll_out
+from ..analysis.rollouts import MOST_TRIALS, record_turn, rollout as roll_out
 from ..engine.matchid import MatchState, parse_id
 from ..engine.position import Position
+from ..engine.rules import Rules
 from ..evaluation.levels import EXPERT
+from ..formats.position_text import read_positions
 from ..i18n import _
-from .board import ID_HELP, pick, position_file
+from ..record.problem import ProblemError
+from .board import pick
 from .collection import jobs_option
-from .common import RULES_HELP, fail, parse_rules
+from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
 
 
 def rollout(
-    position_id: str = typer.Argument(..., help=ID_HELP),
-    turn: int = typer.Option(1, "--turn", help=_("Which decision of a position text (1 = the first).")),
+    position_id: str = typer.Argument(
+        ...,
+        help=_(
+            "A Position ID, gnubg's PositionID:MatchID, an XGID, a position text file (XG, BGBlitz, gnubg's "
+            "export) or a record file (.mat, .sgf...) and --turn."
+        ),
+    ),
+    turn: int = typer.Option(
+        1,
+        "--turn",
+        min=1,
+        help=_("Which roll of a record file (1 = the first, every game's in order), or decision of a position text."),
+    ),
     trials: int = typer.Option(1296, "--trials", help=_("Games played out per alternative.")),
     truncate: int = typer.Option(0, "--truncate", help=_("Stop each game after this many plies (0: play to the end).")),
     level: str = typer.Option(EXPERT.name, "--level", help=_("How the trials are played: expert (0 ply).")),
     seed: int = typer.Option(1, "--seed", help=_("The dice's seed: the same seed gives the same numbers.")),
     plays: int = typer.Option(5, "--plays", min=1, help=_("How many of the roll's best plays to roll out.")),
-    rules: str = typer.Option("backgammon", help=RULES_HELP),
+    rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     jobs: int | None = jobs_option(),
     scheduler: str | None = typer.Option(
         None, help=_("Run on this Dask scheduler (host:port) instead of this machine's cores; needs tavlakit[dask].")
@@ -49,8 +64,7 @@ def rollout(
         raise fail(_("--trials is 1 to {most}, not {trials}").format(most=MOST_TRIALS, trials=trials))
     if truncate < 0:
         raise fail(_("--truncate is 0 (none) or more plies, not {plies}").format(plies=truncate))
-    chosen = parse_rules(rules)
-    pos, state = _position(position_id, turn)
+    pos, state, chosen = _position(position_id, turn, parse_rules(rules) if rules else None)
     try:
         frame = _run(pos, state, trials, truncate, level, seed, plays, chosen, jobs, scheduler)
     except ValueError as exc:
@@ -68,14 +82,26 @@ def rollout(
     _show(frame)
 
 
-def _position(text: str, turn: int) -> tuple[Position, MatchState | None]:
-    """The position an ID or a position text file's decision gives, or a command-line error."""
-    records = position_file(text)
-    if records is not None:
-        record = pick(records, turn)
-        return record.position, record.state
+def _position(text: str, turn: int, rules: Rules | None) -> tuple[Position, MatchState | None, Rules]:
+    """The position an ID, a position text file's decision or a record's
+    roll gives (and the rules: the record's unless given), or a command-line error."""
+    path = Path(text)
+    if path.is_file():
+        try:
+            records = read_positions(path)
+        except (ProblemError, OSError):
+            records = []
+        if records:
+            record = pick(records, turn)
+            return record.position, record.state, rules or Rules.preset("backgammon")
+        try:
+            return record_turn(path, turn, rules)
+        except (ValueError, OSError) as exc:
+            raise fail(str(exc)) from None
+    if path.suffix or path.exists():  # a Position ID has no dot
+        raise fail(_("{path}: not a file tavlakit can read").format(path=path))
     try:
-        return parse_id(text)
+        return (*parse_id(text), rules or Rules.preset("backgammon"))
     except ValueError as exc:
         raise fail(str(exc)) from None
 
