@@ -182,3 +182,34 @@ def test_bad_input_is_one_clear_line(args: list[str], words: str, monkeypatch: p
     assert result.exit_code == 2, result.output
     assert words in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_mistakes_verified_by_rollouts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify``: a chequer mistake's best play and the one made, a cube
+    mistake's three answers, each judged equity beside its rollout; a
+    rollout of expert play lands near the 0-ply judgement (a sign or a
+    side turned round would put it far away); the command prints them."""
+    import tavlakit as tk
+    from tavlakit.analysis.rollouts import verify
+
+    fibs = REPO / "samples" / "fibs-bluenote-nori.txt"
+    found = tk.analysis.analyse(fibs, luck=False, statistics=True, level="expert").mistakes("nori", top=12)
+    kinds = set()
+    for mistake in found:
+        if mistake.kind in kinds:
+            continue
+        kinds.add(mistake.kind)
+        rows = verify(mistake, trials=72, truncate=2, journal=False)
+        assert list(rows["alternative"]) == [c.text for c in mistake.candidates if mistake.kind != "roll" or c.played
+                                              or c is mistake.candidates[0]]  # fmt: skip
+        assert list(rows["judged"]) == [
+            c.equity for c in mistake.candidates if mistake.kind != "roll" or c.played or c is mistake.candidates[0]
+        ]
+        assert (abs(rows["equity"] - rows["judged"]) < 0.2).all(), rows
+    assert "roll" in kinds and len(kinds) > 1
+    page = tmp_path / "m.html"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    args = ["mistakes", str(fibs), "--player", "nori", "--top", "2", "--level", "expert", "-o", str(page)]
+    result = CliRunner().invoke(app, [*args, "--verify", "1", "--trials", "36", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "rolled out" in result.output and "* the decision made" in result.output

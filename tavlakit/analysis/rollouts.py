@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,7 @@ from ..evaluation.net import net_in_use, use_net
 from ..evaluation.rollout import OUTPUTS, Alternative, Settings, Trials, turned
 from ..evaluation.search import Search, passed
 from ..i18n import _
+from .mistakes import Mistake
 
 #: Trials per batch: the unit of work sent to a process or a Dask worker, and of the journal.
 BATCH = 36
@@ -95,6 +96,7 @@ def rollout(
     *,
     dice: tuple[int, int] | None = None,
     plays: int = 5,
+    keys: Sequence[str] | None = None,
     trials: int = 1296,
     truncate: int = 0,
     seed: int = 1,
@@ -108,8 +110,10 @@ def rollout(
 ) -> pd.DataFrame:
     """Roll out ``position`` (a :class:`~tavlakit.engine.position.Position` seen by the side on roll,
     with its match ``state``; or a Position ID, ``PositionID:MatchID`` or
-    XGID): the best ``plays`` plays of ``dice`` (else the state's dice),
-    or the cube actions. One row per alternative, best first for plays:
+    XGID): the best ``plays`` plays of ``dice`` (else the state's dice;
+    ``keys``: these plays instead, by the position key each leads to, seen
+    by the mover), or the cube actions. One row per alternative, best first
+    for plays (in the order of ``keys`` when given):
     ``equity`` (cubeful, EMG of the side on roll; money: per cube value),
     ``cubeless``, the chances ``win`` ... ``lose_backgammon`` of the side on
     roll, each with its standard error (``_se``), and ``trials``. The
@@ -133,10 +137,10 @@ def rollout(
     if dice is None and state is not None and all(state.dice):
         dice = state.dice
     settings = Settings(trials, truncate, seed, rules.cube, variance_reduction)
-    labels, alternatives = _alternatives(position, cube, dice, plays, rules)
+    labels, alternatives = _alternatives(position, cube, dice, plays, rules, keys)
     job = Job(tuple(alternatives), settings, rules.backgammon, rules.mars == "outside-home", net_in_use())
     results = run(job, jobs, scheduler, journal, progress)
-    return _frame(labels, results, cube, dice is not None, settings, rules)
+    return _frame(labels, results, cube, dice is not None, settings, rules, keys is not None)
 
 
 def record_turn(path: str | Path, number: int, rules: Rules | None = None) -> tuple[Position, MatchState, Rules]:
@@ -181,7 +185,12 @@ def cube_state(state: MatchState | None, rules: Rules) -> CubeState:
 
 
 def _alternatives(
-    position: Position, cube: CubeState, dice: tuple[int, int] | None, plays: int, rules: Rules
+    position: Position,
+    cube: CubeState,
+    dice: tuple[int, int] | None,
+    plays: int,
+    rules: Rules,
+    keys: Sequence[str] | None = None,
 ) -> tuple[list[str], list[Alternative]]:
     """The labels and alternatives rolled out (see :func:`rollout`)."""
 
@@ -194,14 +203,44 @@ def _alternatives(
             after.flip().position_key(): str(play) or _("(no move)")
             for play, after in zip(position.legal_plays(dice, rules), position.legal_positions(dice, rules))
         }
-        ranked = Search(rules).candidates(position, dice, cube)[: max(1, plays)]
-        return [names[key] for _value, key, _plies in ranked], [
-            Alternative(board(passed(key)), cube.flipped(), True) for _value, key, _plies in ranked
-        ]
+        if keys is None:
+            keys = [key for _value, key, _plies in Search(rules).candidates(position, dice, cube)[: max(1, plays)]]
+        unknown = [key for key in keys if key not in names]
+        if unknown:
+            raise ValueError(_("no play of {dice} leads to {key}").format(dice=f"{dice[0]}{dice[1]}", key=unknown[0]))
+        return [names[key] for key in keys], [Alternative(board(passed(key)), cube.flipped(), True) for key in keys]
     if rules.cube and cube.available():
         still = Alternative(board(position), cube, False)
         return [_("no double"), _("double, take")], [still, replace(still, state=cube.doubled())]
     return [_("position")], [Alternative(board(position), cube, True)]
+
+
+def verify(mistake: Mistake, **options: Any) -> pd.DataFrame:
+    """A mistake's decision rolled out (:func:`rollout`'s ``options``):
+    for a play, the best play and the one made; for a cube decision, no
+    double, double/take and double/pass. One row per alternative: its text
+    as the mistake lists it, ``played``, ``judged`` (the equity it was
+    judged at, at the mistake's level), and the rollout's ``equity`` and
+    ``equity_se`` (EMG; a cube decision: the doubler's)."""
+    state = mistake.state.replace(doubled=False, turn=mistake.on_roll)
+    if mistake.kind == "roll":
+        chosen = [c for n, c in enumerate(mistake.candidates) if (n == 0 or c.played) and c.play is not None]
+        keys = [mistake.position.play(c.play).flip().position_key() for c in chosen if c.play is not None]
+        found = rollout(mistake.position, state, dice=mistake.dice, keys=keys, rules=mistake.rules, **options)
+    else:
+        chosen = mistake.candidates
+        found = rollout(mistake.position, state.replace(dice=(0, 0)), rules=mistake.rules, **options)
+    frame = pd.DataFrame(
+        {
+            "alternative": [c.text for c in chosen],
+            "played": [c.played for c in chosen],
+            "judged": [c.equity for c in chosen],
+            "equity": found["equity"].reindex(range(len(chosen))).to_numpy(),
+            "equity_se": found["equity_se"].reindex(range(len(chosen))).to_numpy(),
+        }
+    )
+    frame.attrs.update(found.attrs)
+    return frame
 
 
 def run(
@@ -290,9 +329,15 @@ def _se(results: np.ndarray, done: np.ndarray) -> float:
 
 
 def _frame(
-    labels: list[str], results: np.ndarray, cube: CubeState, plays: bool, settings: Settings, rules: Rules
+    labels: list[str],
+    results: np.ndarray,
+    cube: CubeState,
+    plays: bool,
+    settings: Settings,
+    rules: Rules,
+    given: bool = False,
 ) -> pd.DataFrame:
-    """The rollout's frame (see :func:`rollout`)."""
+    """The rollout's frame (see :func:`rollout`; ``given``: plays asked for by key, kept in their order)."""
     if plays:  # each rolled out with the opponent on roll: turned round
         results = turned(results, not cube.length)
     n = len(results)
@@ -315,7 +360,7 @@ def _frame(
         "trials": settings.trials, "truncate": settings.truncate, "seed": settings.seed, "cubeful": settings.cubeful,
         "rules": rules.name, "level": "expert",
     }  # fmt: skip
-    if plays:
+    if plays and not given:
         frame = frame.sort_values("equity", ascending=False, kind="stable").reset_index(drop=True)
     elif len(labels) == 2:
         dp = double_pass(cube)
@@ -341,4 +386,5 @@ __all__ = [
     "record_turn",
     "rollout",
     "run",
+    "verify",
 ]
