@@ -58,7 +58,8 @@ def rollout(
     same numbers as one never stopped; so do -j and --scheduler.
 
     Exit status: 0 done, 2 bad input (a position that cannot be read, trials
-    or truncation out of range, a scheduler that does not answer).
+    or truncation out of range, a scheduler that does not answer), 130
+    interrupted (the trials done are kept).
     """
     if not 1 <= trials <= MOST_TRIALS:
         raise fail(_("--trials is 1 to {most}, not {trials}").format(most=MOST_TRIALS, trials=trials))
@@ -69,6 +70,8 @@ def rollout(
         frame = _run(pos, state, trials, truncate, level, seed, plays, chosen, jobs, scheduler)
     except ValueError as exc:
         raise fail(str(exc)) from None
+    except ImportError:
+        raise fail(_("--scheduler needs Dask: pip install 'tavlakit[dask]'")) from None
     except OSError as exc:
         if scheduler is None:
             raise
