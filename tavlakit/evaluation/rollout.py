@@ -319,7 +319,7 @@ def _choose(
                 p[2] = p[4] = 0.0
             _inputs(moved[m], kinds[m], ev, c, two)
             v = _value(p, c, them, cubes, cubeful, g)
-            u = utility_of(p, row)
+            u = _cubeless(p, row, cubes.money)  # gnubg breaks ties by the money equity, gammons counted
             if v < best_v or (v == best_v and u < best_u):
                 best_v, best_u, pick = v, u, m
         at += counts[j]
