@@ -12,7 +12,7 @@ A seed and the settings give the same numbers however the trials are
 split: over ``jobs`` processes on this machine or a Dask cluster
 (``scheduler``), in batches of :data:`BATCH` trials. Each batch done is
 kept in a journal (a folder per rollout, named by a digest of everything
-that decides its numbers, under ``journal``: by default
+that decides its numbers, the code that plays the trials included, under ``journal``: by default
 ``$XDG_CACHE_HOME/tavlakit/rollouts``), so a rollout stopped half-way (a
 crash, Ctrl-C, a killed process) continues from what was done when it is
 asked again, and one asked again whole is read back.
@@ -28,6 +28,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -72,7 +73,18 @@ class Job:
         """A digest of the job: the name of its journal."""
         # a trial's numbers do not depend on how many there are: a rollout asked for more goes on
         same = replace(self, settings=replace(self.settings, trials=0))
-        return hashlib.sha256(f"{__version__} {same!r}".encode()).hexdigest()[:24]
+        return hashlib.sha256(f"{__version__} {_code()} {same!r}".encode()).hexdigest()[:24]
+
+
+@lru_cache(maxsize=1)
+def _code() -> str:
+    """A digest of the code that plays the trials (a journal of other code is not read back)."""
+    from ..evaluation import cubeful, moves, net_inputs, rollout as trials
+
+    digest = hashlib.sha256()
+    for module in (trials, cubeful, moves, net_inputs):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 _trials: dict[Job, Trials] = {}
