@@ -6,7 +6,7 @@ Frames (pandas): :func:`~.frames.plays_frame` (one row per turn),
 Dice luck and play errors: :mod:`.luck`; gnubg's statistics of each
 match and every judged turn: :func:`~.statistics.statistics_frame`,
 :func:`~.statistics.decisions_frame` (:mod:`.judge`, :mod:`.statistics`,
-:mod:`.decisions`). Outcomes and dice fairness: :mod:`.outcomes`,
+:mod:`.decisions`). Rollouts of a position: :func:`~.rollouts.rollout`. Outcomes and dice fairness: :mod:`.outcomes`,
 :mod:`.dice`. Charts: :mod:`.plots` (matplotlib is imported only when
 drawing). Collections: :func:`~.collection.analyse` of paths on every core
 (:mod:`.collection`), an incremental Parquet store (:mod:`.store`,
@@ -22,6 +22,7 @@ from .frames import Analysis, games_frame, players_frame, plays_frame, to_parque
 from .luck import cumulative_luck, luck_mark, luck_rating, opening_luck, play_error, roll_luck
 from .outcomes import first_roll_advantage, mars_rates
 from .pips import pip_race, turn_facts
+from .rollouts import rollout
 from .statistics import decisions_frame, statistics_frame
 from .store import open_store
 
@@ -48,6 +49,7 @@ __all__ = [
     "plays_frame",
     "rename_players",
     "roll_counts",
+    "rollout",
     "roll_luck",
     "statistics_frame",
     "to_parquet",

@@ -12,7 +12,7 @@ from . import lang
 
 lang.early_language(sys.argv, os.environ)  # before the commands build their help
 
-from . import analyse, board, convert, find, mistakes, record, show, stats, store, validate
+from . import analyse, board, convert, find, mistakes, record, rollout, show, stats, store, validate
 
 app = typer.Typer(
     cls=lang.LocalisedGroup,
@@ -33,6 +33,7 @@ app.command()(show.show)
 app.command()(mistakes.mistakes)
 app.command()(find.find)
 app.command()(record.record)
+app.command()(rollout.rollout)
 app.add_typer(store.app, name="store")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -40,6 +41,13 @@ def mistakes(
         None, help=_("Point numbers: relative (gnubg) or absolute. Default: absolute in Turkish (--lang tr).")
     ),
     jobs: int | None = jobs_option(),
+    verify: int = typer.Option(
+        0,
+        "--verify",
+        min=0,
+        help=_("Roll out the N worst mistakes and show the rolled-out equities beside the level's."),
+    ),
+    trials: int = typer.Option(1296, "--trials", min=1, help=_("Trials of each --verify rollout.")),
 ) -> None:
     """A player's worst decisions, chequer play and cube, as one page to study.
 
@@ -97,5 +105,32 @@ def mistakes(
         if anki is not None:
             notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
             typer.echo(notes.format(count=len(found), path=anki))
+        if verify:
+            _verify(found[:verify], trials, jobs)
     if studied.unread or not studied.written:
         raise typer.Exit(2)  # (an input nothing could be read from, said above: as show does)
+
+
+def _verify(found: list[Any], trials: int, jobs: int | None) -> None:
+    """The worst mistakes rolled out, each alternative's equity at the
+    analysis level beside the rollout's, as a table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..analysis.rollouts import verify
+
+    table = Table(title=_("the worst mistakes rolled out ({trials} trials each)").format(trials=trials))
+    for name in ("#", _("decision"), _("alternative"), _("judged"), _("rolled out"), "±"):
+        table.add_column(name, justify="left" if name in (_("decision"), _("alternative")) else "right")
+    with progress_bar(_("rolling out"), min_items=1) as bar:
+        for rank, mistake in enumerate(found, 1):
+            rows = verify(mistake, trials=trials, jobs=jobs)
+            where = _("game {game}, turn {turn}").format(game=mistake.game, turn=mistake.turn)
+            shown = str(rank)
+            for row in rows.itertuples(index=False):
+                text = f"{row.alternative} *" if row.played else str(row.alternative)
+                table.add_row(shown, where, text, f"{row.judged:+.3f}", f"{row.equity:+.3f}", f"{row.equity_se:.3f}")
+                shown = where = ""
+            bar(rank, len(found))
+    Console().print(table)
+    typer.echo(_("* the decision made; equities in EMG (a cube decision: the doubler's)"))

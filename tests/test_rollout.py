@@ -1,0 +1,215 @@
+"""Rollouts: against gnubg 1.07's own, the same numbers however the trials are split
+(processes, a Dask cluster, a killed run resumed), Tavla's mars by the rules, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gnubg_rollout import ask_gnubg_rollout
+from typer.testing import CliRunner
+
+from tavlakit import Position, Rules
+from tavlakit.analysis.rollouts import Job, cube_state, rollout, run
+from tavlakit.cli import app
+from tavlakit.engine.matchid import MatchState, gnubg_id, parse_id
+from tavlakit.evaluation.cubeful import mwc2eq
+from tavlakit.evaluation.equity import net_board
+from tavlakit.evaluation.net import use_net
+from tavlakit.evaluation.rollout import Alternative, Settings, permutations, throws
+
+REPO = Path(__file__).resolve().parents[1]
+OPENING = "4HPwATDgc/ABMA"
+#: Positions of gnubg's self-play (tests/data/gnubg): contact, a race; with a match score.
+CONTACT = "sGfwIwCwa+QDIA"
+RACE = "tgEAgGHzxIEAAA"
+
+
+def job_of(gnubg: str, settings: Settings) -> tuple[Job, MatchState]:
+    """A rollout of a position as gnubg 1.07's ``rollout`` command does it:
+    no cube decision before the first roll (measured: with one, a position
+    gnubg's 0-ply cube decision passes came out at +1.000 for us, +0.897
+    for gnubg; without, +0.899)."""
+    pos, state = parse_id(gnubg)
+    assert state is not None
+    other, mover = net_board(pos)
+    alternative = Alternative((tuple(other), tuple(mover)), cube_state(state, Rules.preset("backgammon")), False)
+    return Job((alternative,), settings, True, False, None), state
+
+
+@pytest.fixture(scope="module")
+def gnubg_net(gnubg_wd: Path) -> Iterator[str]:
+    use_net(gnubg_wd)
+    yield str(gnubg_wd.resolve())
+    use_net(None)
+
+
+def test_rollouts_agree_with_gnubgs_own(gnubg_bin: Path, gnubg_net: str, tmp_path: Path) -> None:
+    """gnubg 1.07's rollout of the same positions with the same settings
+    (0-ply cubeful play, 288 trials truncated at 4 plies, variance
+    reduction, quasi-random dice): every output within 3 combined standard
+    errors (the dice differ: gnubg draws its permutations with ISAAC)."""
+    ids = [
+        gnubg_id(Position.from_position_id(OPENING), MatchState(jacoby=True)),
+        gnubg_id(Position.from_position_id(CONTACT), MatchState(length=7, score=(2, 4))),
+        gnubg_id(Position.from_position_id(RACE), MatchState(cube=2, cube_owner=0)),
+    ]
+    settings = Settings(trials=288, truncate=4, seed=11)
+    theirs = ask_gnubg_rollout(gnubg_bin, [[i, True] for i in ids], tmp_path, 288, 4, 7)
+    for gnubg, answer in zip(ids, theirs):
+        job, state = job_of(gnubg, settings)
+        job = Job(job.alternatives, settings, True, False, gnubg_net)
+        found = run(job, journal=False)[:, 0, :]
+        mean, se = found.mean(axis=0), found.std(axis=0, ddof=1) / np.sqrt(len(found))
+        cube = job.alternatives[0].state
+        if state.length:  # gnubg shows EMG
+            win, lose = cube.win_lose()
+            mean[6], se[6] = mwc2eq(float(mean[6]), cube), se[6] * 2 / (win - lose)
+        g_mean, g_se = answer["mean"], answer["se"]
+        pairs = [(0, 0), (1, 1), (2, 2), (3, 4), (4, 5), (5, 6), (6, 7)]
+        for mine, at in pairs:
+            sigma = float(np.hypot(se[mine], g_se[at])) + 1e-4  # gnubg prints four decimals
+            assert abs(mean[mine] - g_mean[at]) <= 3 * sigma, (gnubg, mine, mean[mine], g_mean[at], sigma)
+
+
+def test_the_first_rolls_are_stratified() -> None:
+    """Every 36 trials see each of the 36 first throws once; every 1296
+    each pair of first and second throws once (gnubg's quasi-random dice)."""
+    perm = permutations(5)
+    trials = np.arange(1296)
+    first, second = throws(perm, 5, trials, 0), throws(perm, 5, trials, 1)
+    assert sorted(first[:36].tolist()) == list(range(36))
+    assert len(set(zip(first.tolist(), second.tolist()))) == 1296
+
+
+def test_the_same_numbers_whatever_the_split() -> None:
+    """A seed gives the same trials in one process, in batches of any size
+    and on two processes."""
+    job, _state = job_of(OPENING + ":cAkAAAAAAAAA", Settings(trials=80, truncate=3, seed=3))
+    whole = run(job, jobs=1, journal=False)
+    assert np.array_equal(whole, run(job, jobs=2, journal=False))
+    from tavlakit.analysis.rollouts import play_trials
+
+    parts = np.concatenate([play_trials(job, 0, 7), play_trials(job, 7, 50), play_trials(job, 57, 23)])
+    assert np.array_equal(whole, parts)
+
+
+def test_a_dask_cluster_gives_the_same_numbers(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    job, _state = job_of(OPENING + ":cAkAAAAAAAAA", Settings(trials=72, truncate=2, seed=9))
+    here = run(job, jobs=1, journal=False)
+    options = {"n_workers": 2, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with distributed.LocalCluster(**options) as cluster:
+        there = run(job, scheduler=cluster.scheduler_address, journal=tmp_path)
+    assert np.array_equal(here, there)
+
+
+def test_a_killed_rollout_resumed_gives_the_same_result(tmp_path: Path) -> None:
+    """SIGKILL half-way; run again: the journal's batches are kept, the
+    rest played, the numbers those of a run never stopped."""
+    command = [sys.executable, "-m", "tavlakit", "rollout", OPENING, "--trials", "360", "--truncate", "6", "--json",
+               "-j", "1"]  # fmt: skip
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(REPO))
+    started = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    journal = tmp_path / "cache" / "tavlakit" / "rollouts"
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(journal.glob("*/*.npy"))) < 2:
+        time.sleep(0.05)
+    started.send_signal(signal.SIGKILL)
+    started.wait()
+    kept = len(list(journal.glob("*/*.npy")))
+    assert 2 <= kept < 10  # killed half-way
+    resumed = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    whole = rollout(OPENING, trials=360, truncate=6, journal=False)
+    assert json.loads(resumed.stdout)["alternatives"][0]["equity"] == pytest.approx(whole["equity"][0], abs=1e-12)
+
+
+def test_tavla_mars_is_scored_by_the_rules() -> None:
+    """The side on roll bears off its last chequer at once, the opponent
+    has all fifteen at home, none borne off: a mars under the 'none borne
+    off' definition, a plain win under 'outside home'."""
+    pos = Position.from_points([1] + [0] * 24, [3, 3, 3, 2, 2, 2] + [0] * 19)
+    for preset, mars in (("tavla", 1.0), ("tavla-outside-home", 0.0)):
+        frame = rollout(pos, rules=Rules.preset(preset), trials=36, journal=False)
+        assert list(frame["alternative"]) == ["position"]
+        assert frame["win"][0] == pytest.approx(1.0) and frame["win_gammon"][0] == pytest.approx(mars)
+        assert frame["equity"][0] == pytest.approx(1.0 + mars)
+
+
+def test_a_turn_of_a_record_is_the_turn_the_plays_frame_shows() -> None:
+    """Roll n of a record file: the board before it and its dice, as the
+    analysis's plays frame of the same file has them (every game's rolls in order)."""
+    import tavlakit as tk
+    from tavlakit.analysis.rollouts import record_turn
+
+    sample = REPO / "samples" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
+    plays = tk.analysis.analyse(sample, luck=False).plays
+    rolls = plays[plays["kind"] == "roll"].reset_index(drop=True)
+    for number in (1, 2, 17, len(rolls)):
+        pos, state, rules = record_turn(sample, number)
+        row = rolls.iloc[number - 1]
+        assert pos.position_id() == row["position_id"]
+        assert f"{max(state.dice)}{min(state.dice)}" == row["dice"] and state.length == 7
+        assert rules.cube
+    with pytest.raises(ValueError, match="no roll"):
+        record_turn(sample, len(rolls) + 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["nonsense"], "Position ID"),
+        (["--trials", "0", OPENING], "--trials"),
+        (["--trials", str(10**12), OPENING], "--trials"),
+        (["--truncate", "-1", OPENING], "--truncate"),
+        (["--turn", "9999", str(REPO / "samples" / "tavla-t000.mat")], "no roll 9999"),
+        ([str(REPO / "samples" / "missing.mat")], "not a file"),
+        (["--level", "world-class", OPENING], "expert"),
+        (["--scheduler", "tcp://127.0.0.1:9", "--trials", "36", OPENING], "scheduler"),
+    ],
+)
+def test_bad_input_is_one_clear_line(args: list[str], words: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tavlakit.analysis.rollouts.CONNECT_TIMEOUT", 1)
+    result = CliRunner().invoke(app, ["rollout", *args])
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_mistakes_verified_by_rollouts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify``: a chequer mistake's best play and the one made, a cube
+    mistake's three answers, each judged equity beside its rollout; a
+    rollout of expert play lands near the 0-ply judgement (a sign or a
+    side turned round would put it far away); the command prints them."""
+    import tavlakit as tk
+    from tavlakit.analysis.rollouts import verify
+
+    fibs = REPO / "samples" / "fibs-bluenote-nori.txt"
+    found = tk.analysis.analyse(fibs, luck=False, statistics=True, level="expert").mistakes("nori", top=12)
+    kinds = set()
+    for mistake in found:
+        if mistake.kind in kinds:
+            continue
+        kinds.add(mistake.kind)
+        rows = verify(mistake, trials=72, truncate=2, journal=False)
+        assert list(rows["alternative"]) == [c.text for c in mistake.candidates if mistake.kind != "roll" or c.played
+                                              or c is mistake.candidates[0]]  # fmt: skip
+        assert list(rows["judged"]) == [
+            c.equity for c in mistake.candidates if mistake.kind != "roll" or c.played or c is mistake.candidates[0]
+        ]
+        assert (abs(rows["equity"] - rows["judged"]) < 0.2).all(), rows
+    assert "roll" in kinds and len(kinds) > 1
+    page = tmp_path / "m.html"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    args = ["mistakes", str(fibs), "--player", "nori", "--top", "2", "--level", "expert", "-o", str(page)]
+    result = CliRunner().invoke(app, [*args, "--verify", "1", "--trials", "36", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "rolled out" in result.output and "* the decision made" in result.output
