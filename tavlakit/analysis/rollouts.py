@@ -381,7 +381,7 @@ def _frame(
             ignore_index=True,
         )
         nd, dt = float(mean[0, 6]), float(mean[1, 6])
-        attrs["decision"] = best_cube_action(nd, dt, dp, bool(mean[0, 1] > 0.0), cube)[1]
+        attrs["decision"] = best_cube_action(nd, dt, dp, gammons=bool(mean[0, 1] > 0.0), state=cube)[1]
     frame.attrs.update(attrs)
     return frame
 
