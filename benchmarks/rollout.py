@@ -98,7 +98,11 @@ def tavlakit_rollout(
     cube = cube_state(state, Rules.preset("backgammon"))
     other, mover = net_board(pos)
     job = Job(
-        (Alternative((tuple(other), tuple(mover)), cube, False),), Settings(trials, truncate, seed), True, False, net
+        (Alternative((tuple(other), tuple(mover)), cube, top=False),),
+        Settings(trials, truncate, seed),
+        backgammon=True,
+        outside_home=False,
+        net=net,
     )
     cpu, wall = time.process_time(), time.time()
     found = run(job, journal=False, **where)[:, 0, :]  # type: ignore[arg-type]

@@ -41,8 +41,8 @@ def job_of(gnubg: str, settings: Settings) -> tuple[Job, MatchState]:
     pos, state = parse_id(gnubg)
     assert state is not None
     other, mover = net_board(pos)
-    alternative = Alternative((tuple(other), tuple(mover)), cube_state(state, Rules.preset("backgammon")), False)
-    return Job((alternative,), settings, True, False, None), state
+    alternative = Alternative((tuple(other), tuple(mover)), cube_state(state, Rules.preset("backgammon")), top=False)
+    return Job((alternative,), settings, backgammon=True, outside_home=False, net=None), state
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_rollouts_agree_with_gnubgs_own(gnubg_bin: Path, gnubg_net: str, tmp_pat
     theirs = ask_gnubg_rollout(gnubg_bin, [[i, True] for i in ids], tmp_path, 288, 4, 7)
     for gnubg, answer in zip(ids, theirs):
         job, state = job_of(gnubg, settings)
-        job = Job(job.alternatives, settings, True, False, gnubg_net)
+        job = Job(job.alternatives, settings, backgammon=True, outside_home=False, net=gnubg_net)
         found = run(job, journal=False)[:, 0, :]
         mean, se = found.mean(axis=0), found.std(axis=0, ddof=1) / np.sqrt(len(found))
         cube = job.alternatives[0].state

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -65,6 +65,7 @@ class Job:
 
     alternatives: tuple[Alternative, ...]
     settings: Settings
+    _: KW_ONLY
     backgammon: bool
     outside_home: bool
     net: str | None
@@ -98,7 +99,9 @@ def play_trials(job: Job, first: int, count: int) -> np.ndarray:
     found = _trials.get(job)
     if found is None:
         _trials.clear()
-        found = _trials[job] = Trials(list(job.alternatives), job.settings, job.backgammon, job.outside_home)
+        found = _trials[job] = Trials(
+            list(job.alternatives), job.settings, backgammon=job.backgammon, outside_home=job.outside_home
+        )
     return found.run(first, count)
 
 
@@ -148,9 +151,15 @@ def rollout(
     cube = cube_state(state, rules)
     if dice is None and state is not None and all(state.dice):
         dice = state.dice
-    settings = Settings(trials, truncate, seed, rules.cube, variance_reduction)
+    settings = Settings(trials, truncate, seed, cubeful=rules.cube, variance_reduction=variance_reduction)
     labels, alternatives = _alternatives(position, cube, dice, plays, rules, keys)
-    job = Job(tuple(alternatives), settings, rules.backgammon, rules.mars == "outside-home", net_in_use())
+    job = Job(
+        tuple(alternatives),
+        settings,
+        backgammon=rules.backgammon,
+        outside_home=rules.mars == "outside-home",
+        net=net_in_use(),
+    )
     results = run(job, jobs, scheduler, journal, progress)
     return _frame(labels, results, cube, dice is not None, settings, rules, keys is not None)
 
@@ -220,11 +229,11 @@ def _alternatives(
         unknown = [key for key in keys if key not in names]
         if unknown:
             raise ValueError(_("no play of {dice} leads to {key}").format(dice=f"{dice[0]}{dice[1]}", key=unknown[0]))
-        return [names[key] for key in keys], [Alternative(board(passed(key)), cube.flipped(), True) for key in keys]
+        return [names[key] for key in keys], [Alternative(board(passed(key)), cube.flipped(), top=True) for key in keys]
     if rules.cube and cube.available():
-        still = Alternative(board(position), cube, False)
+        still = Alternative(board(position), cube, top=False)
         return [_("no double"), _("double, take")], [still, replace(still, state=cube.doubled())]
-    return [_("position")], [Alternative(board(position), cube, True)]
+    return [_("position")], [Alternative(board(position), cube, top=True)]
 
 
 def verify(mistake: Mistake, **options: Any) -> pd.DataFrame:
@@ -351,7 +360,7 @@ def _frame(
 ) -> pd.DataFrame:
     """The rollout's frame (see :func:`rollout`; ``given``: plays asked for by key, kept in their order)."""
     if plays:  # each rolled out with the opponent on roll: turned round
-        results = turned(results, not cube.length)
+        results = turned(results, money=not cube.length)
     n = len(results)
     mean = results.mean(axis=0)
     se = results.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.zeros_like(mean)

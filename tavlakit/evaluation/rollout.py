@@ -51,7 +51,7 @@ whose backgammon chance gnubg takes from its table).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from typing import NamedTuple
 
 import gnubg_nn  # type: ignore[import-untyped]
@@ -91,6 +91,7 @@ class Settings:
     trials: int = 1296
     truncate: int = 0
     seed: int = 1
+    _: KW_ONLY
     cubeful: bool = True
     variance_reduction: bool = True
     rotate: bool = True
@@ -106,6 +107,7 @@ class Alternative:
 
     board: tuple[tuple[int, ...], tuple[int, ...]]
     state: CubeState
+    _: KW_ONLY
     top: bool
 
 
@@ -145,7 +147,7 @@ def _hashed(seed: int, trials: Ints, turn: int) -> Ints:
     return (x % np.uint64(36)).astype(np.int64)
 
 
-def throws(perm: NDArray[np.uint8], seed: int, trials: Ints, turn: int, rotate: bool = True) -> Ints:
+def throws(perm: NDArray[np.uint8], seed: int, trials: Ints, turn: int, *, rotate: bool = True) -> Ints:
     """The throw (0-35: ``6 * (die - 1) + (other die - 1)``) of each trial at ``turn``."""
     if not rotate or turn >= QUASI_TURNS:
         return _hashed(seed, trials, turn)
@@ -396,7 +398,7 @@ class Trials:
     cube doubled)."""
 
     def __init__(
-        self, alternatives: list[Alternative], settings: Settings, backgammon: bool, outside_home: bool
+        self, alternatives: list[Alternative], settings: Settings, *, backgammon: bool, outside_home: bool
     ) -> None:
         self.alternatives = alternatives
         self.settings = settings
@@ -441,7 +443,7 @@ class Trials:
                 games = np.flatnonzero(alive)
             if not len(games):
                 break
-            rolled = roll_index(throws(self.perm, s.seed, trial[games], turn, s.rotate))
+            rolled = roll_index(throws(self.perm, s.seed, trial[games], turn, rotate=s.rotate))
             # games in the same position under the same cube (all of them at first, many in the first turns)
             # are played once: their plays and the variance reduction's 21 rolls are the same
             columns = [boards[games].reshape(len(games), 50).astype(np.int16), cube[games, None].astype(np.int16)]
@@ -455,7 +457,7 @@ class Trials:
                 pair_games, pair_rolls = reps, rolled[first_of]
             picks, chosen_p, chosen_c, out, moved, kinds = self._play(boards, cube, pair_games, pair_rolls)
             if turn & 1:
-                out = turned(out, money)
+                out = turned(out, money=money)
             actual = inverse * 21 + rolled if s.variance_reduction else inverse
             if s.variance_reduction:
                 mean = (out.reshape(len(reps), 21, 7) * WEIGHTS[None, :, None]).sum(axis=1) / 36.0
@@ -524,7 +526,7 @@ class Trials:
         cube[taken] = self.cubes.double[cube[taken]]
         passed = actions == 2
         if passed.any():
-            out = turned(out, self.cubes.money) if turn & 1 else out
+            out = turned(out, money=self.cubes.money) if turn & 1 else out
             result[games[passed]] = out[passed]
             alive[games[passed]] = False
 
@@ -532,7 +534,7 @@ class Trials:
         """The 0-ply evaluation of the side on roll where a trial is cut short."""
         out = np.zeros((len(games), 7))
         _evaluations(p, c, cube, games, self.cubes, self.settings.cubeful, self._scratch().g, out)
-        result[games] = turned(out, self.cubes.money) if turn & 1 else out
+        result[games] = turned(out, money=self.cubes.money) if turn & 1 else out
 
     def _play(
         self, boards: Bytes, cube: Ints, games: Ints, rolls: Ints
@@ -594,7 +596,7 @@ class Trials:
         return given
 
 
-def turned(out: Floats, money: bool) -> Floats:
+def turned(out: Floats, *, money: bool) -> Floats:
     """Outputs (the seven numbers last of the array's axes) seen by the other side."""
     flipped = np.empty_like(out)
     flipped[..., 0] = 1.0 - out[..., 0]
