@@ -177,7 +177,7 @@ def test_the_cache_changes_no_value() -> None:
     assert np.array_equal(found[0], found[1]) and np.array_equal(found[0], found[2])
     assert looks[0].hit_rates() == (0.0, 0.0)
     prune, full = looks[2].hit_rates()
-    assert 0.05 < prune < 1 and 0.05 < full < 1
+    assert prune == 0.0 and 0.05 < full < 1  # (the pruning nets' values are not kept)
     keys = np.zeros((3, 4), dtype=np.uint64)
     moved = boards[0].copy()
     point = int(np.flatnonzero(moved[1, 1:])[0]) + 1  # a chequer of the side on roll moved one pip

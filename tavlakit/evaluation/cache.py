@@ -10,11 +10,14 @@ bits each: no two boards share a key) and by which nets evaluated it, so a
 value found is the value the nets would give, bit for bit.
 
 The table is a fixed number of slots (a power of two, the size asked for)
-in buckets of four: a board is looked for in its bucket only, and a new
+in buckets of two: a board is looked for in its bucket only, and a new
 one takes an empty slot there or, the bucket full, replaces one (the
-newest positions are the likeliest to come back). Its memory is bounded
-(52 bytes a slot) and it never needs clearing, but when the nets in use
-change (:func:`clear`). Size 0: no cache.
+newest positions are the likeliest to come back). A slot is one 64-byte
+line of memory, its key and its values together: a lookup costs one or
+two reads from memory, no more (a table far larger than the processor's
+caches is read at random). Its memory is bounded (64 bytes a slot) and it
+never needs clearing, but when the nets in use change (:func:`clear`).
+Size 0: no cache.
 """
 
 from __future__ import annotations
@@ -31,21 +34,27 @@ Ints = NDArray[np.int64]
 Keys = NDArray[np.uint64]
 
 #: Slots in a bucket (a board is looked for in its bucket only).
-BUCKET = 4
-#: The slots of a cache unless asked otherwise (some 55 MB).
-DEFAULT_SLOTS = 1 << 20
+BUCKET = 2
+#: The slots of a cache unless asked otherwise (2 MB: a table larger than the processor's own caches costs
+#: as much to look into as the evaluations it saves, measured: ``benchmarks/README.md``).
+DEFAULT_SLOTS = 1 << 15
 #: Numbers of :attr:`Cache.counts`: lookups and hits of the pruning nets, then of the full nets.
 PRUNE_LOOKUPS, PRUNE_HITS, FULL_LOOKUPS, FULL_HITS = range(4)
 
 
 class Cache(NamedTuple):
-    """The slots: each one's key (4 words; the last 0 where the slot is
-    empty) and its five probabilities; and how many lookups and hits
-    (:data:`PRUNE_LOOKUPS` ...)."""
+    """The slots, 64 bytes each: its key in the first 4 words (the fourth
+    0 where the slot is empty), its five probabilities in the float32
+    numbers 8 to 12 (:data:`AT`; the same memory, seen as float32); and
+    how many lookups and hits (:data:`PRUNE_LOOKUPS` ...)."""
 
-    keys: Keys  # (slots, 4)
-    values: NDArray[np.float32]  # (slots, 5): every probability the nets give is a float32
+    keys: Keys  # (slots, 8)
+    values: NDArray[np.float32]  # (slots, 16): every probability the nets give is a float32
     counts: Ints  # (4,)
+
+
+#: Where a slot's probabilities start among its float32 numbers (after the key's 4 words).
+AT = 8
 
 
 def empty_cache(slots: int = DEFAULT_SLOTS) -> Cache:
@@ -54,7 +63,8 @@ def empty_cache(slots: int = DEFAULT_SLOTS) -> Cache:
     if slots < 0:
         raise ValueError(f"a cache of {slots} slots")
     size = 0 if slots == 0 else max(BUCKET, 1 << (slots - 1).bit_length())
-    return Cache(np.zeros((size, 4), dtype=np.uint64), np.zeros((size, 5), dtype=np.float32), np.zeros(4, np.int64))
+    data = np.zeros((size, 8), dtype=np.uint64)
+    return Cache(data, data.view(np.float32), np.zeros(4, np.int64))
 
 
 def clear(c: Cache) -> None:
@@ -107,7 +117,7 @@ def find(c: Cache, key: Keys, prune: bool, p: NDArray[np.float64]) -> bool:
         k = c.keys[s]
         if k[3] == key[3] and k[0] == key[0] and k[1] == key[1] and k[2] == key[2]:
             for i in range(5):
-                p[i] = c.values[s, i]
+                p[i] = c.values[s, AT + i]
             c.counts[PRUNE_HITS if prune else FULL_HITS] += 1
             return True
     return False
@@ -129,10 +139,11 @@ def store(c: Cache, key: Keys, p: NDArray[np.float64]) -> None:
     for w in range(4):
         c.keys[at, w] = key[w]
     for i in range(5):
-        c.values[at, i] = p[i]
+        c.values[at, AT + i] = p[i]
 
 
 __all__ = [
+    "AT",
     "BUCKET",
     "DEFAULT_SLOTS",
     "FULL_HITS",

@@ -41,8 +41,9 @@ import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 from numpy.typing import NDArray
 
+from . import cache as cache_module
 from .bearoff import two_sided_into
-from .cache import DEFAULT_SLOTS, Cache, clear, empty_cache, find, hit_rates, key_into, store
+from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
 from .moves import MOST_PLAYS, Room, generate_into, room
@@ -158,15 +159,13 @@ def kept(plays: int) -> int:
 
 
 @jit
-def _prune(
-    moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator, saved: Cache
-) -> None:
+def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator) -> None:
     """The ``keep`` plays of ``moved[s:s + n]`` gnubg keeps when it prunes
     (the opponent's cubeless utility by the pruning net lowest, in gnubg's
-    order of keeping them), into ``scratch.keep[:keep]`` (``scratch.kinds``
-    and ``scratch.given``: the plays', overwritten)."""
+    order of keeping them), into ``scratch.keep[:keep]`` (not cached: a
+    lookup costs about what the pruning nets do)."""
     p, best, score = scratch.probs, scratch.keep, scratch.scores
-    _evaluate_cached(moved, s, n, True, scratch, ev, saved)
+    evaluate_into(moved[s : s + n], scratch.kinds[:n], scratch.given[:n], True, ev, scratch.rows, scratch.f32, p[:n])
     for i in range(n):
         score[i] = _utility(p[i], row, money)
     for i in range(n):
@@ -186,18 +185,17 @@ def _prune(
 
 
 @jit
-def _evaluate_cached(moved: Bytes, s: int, n: int, prune: bool, scratch: Scratch, ev: Evaluator, saved: Cache) -> None:
-    """``scratch.probs[i]``: the 0-ply chances of ``moved[s + i]`` (of
-    ``scratch.chosen[i]`` where ``s`` is -1), ``i < n``, by the pruning
-    nets (``prune``) or the full nets, from the cache where it has them
-    (the others evaluated in one batch and kept); ``scratch.kinds`` and
+def _evaluate_cached(moved: Bytes, n: int, scratch: Scratch, ev: Evaluator, saved: Cache) -> None:
+    """``scratch.probs[i]``: the 0-ply chances of ``moved[scratch.chosen[i]]``
+    by the full nets, ``i < n``, from the cache where it has them (the
+    others evaluated in one batch and kept); ``scratch.kinds`` and
     ``scratch.given``: the boards' classes and given chances, overwritten."""
     p, keys, missing, boards = scratch.probs, scratch.keys, scratch.missing, scratch.boards
     misses = 0
     for i in range(n):
-        m = s + i if s >= 0 else scratch.chosen[i]
-        key_into(moved[m], prune, keys[i])
-        if not find(saved, keys[i], prune, p[i]):
+        m = scratch.chosen[i]
+        key_into(moved[m], False, keys[i])
+        if not find(saved, keys[i], False, p[i]):
             missing[misses] = i
             for side in range(2):
                 for q in range(25):
@@ -208,7 +206,7 @@ def _evaluate_cached(moved: Bytes, s: int, n: int, prune: bool, scratch: Scratch
             misses += 1
     fresh = scratch.fresh[:misses]
     evaluate_into(
-        boards[:misses], scratch.kinds[:misses], scratch.given[:misses], prune, ev, scratch.rows, scratch.f32, fresh
+        boards[:misses], scratch.kinds[:misses], scratch.given[:misses], False, ev, scratch.rows, scratch.f32, fresh
     )
     for j in range(misses):
         i = missing[j]
@@ -257,7 +255,7 @@ def _select(
             for k in range(5):
                 scratch.given[i, k] = table[table_rows[s + i], k] if table_rows[s + i] >= 0 else np.nan
         if uniform:
-            _prune(moved, s, n, keep, row, cubes.money, scratch, ev, saved)
+            _prune(moved, s, n, keep, row, cubes.money, scratch, ev)
             for i in range(keep):
                 scratch.chosen[i] = s + scratch.keep[i]
             count = keep
@@ -270,7 +268,7 @@ def _select(
             scratch.kinds[i] = kinds[m]
             for k in range(5):
                 scratch.given[i, k] = table[table_rows[m], k] if table_rows[m] >= 0 else np.nan
-        _evaluate_cached(moved, -1, count, False, scratch, ev, saved)
+        _evaluate_cached(moved, count, scratch, ev, saved)
         p, x = scratch.probs, scratch.inputs
         best_value = best_utility = np.inf
         pick = 0
@@ -358,15 +356,17 @@ class Expansion:
 class Lookahead:
     """gnubg's n-ply look-ahead with the weights in use, keeping the
     expansions of the positions it met (size-capped) and the 0-ply values
-    of the plays it scored (:mod:`.cache`, ``cache`` slots for each thread;
-    0: none). ``threads``: how many threads expand the nodes of a level
-    (the compiled kernels run without Python's lock; each node's expansion
-    is its own and a cached value is the value, so the values do not depend
+    of the plays the full nets scored (:mod:`.cache`, ``cache`` slots for
+    each thread, default :data:`.cache.DEFAULT_SLOTS`; 0: none).
+    ``threads``: how many threads expand the nodes of a level (the
+    compiled kernels run without Python's lock; each node's expansion is
+    its own and a cached value is the value, so the values do not depend
     on how many, nor on the cache)."""
 
-    def __init__(self, threads: int = 1, cache: int = DEFAULT_SLOTS) -> None:
+    def __init__(self, threads: int = 1, cache: int | None = None) -> None:
         self.threads = max(1, threads)
-        self._rooms = [(room(), scratch(), empty_cache(cache)) for _ in range(self.threads)]
+        slots = cache_module.DEFAULT_SLOTS if cache is None else cache
+        self._rooms = [(room(), scratch(), empty_cache(slots)) for _ in range(self.threads)]
         self._cached_nets: object = None
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._evaluators: dict[tuple[int, int], Evaluator] = {}
