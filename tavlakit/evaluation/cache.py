@@ -2,12 +2,13 @@
 
 gnubg's look-ahead (:mod:`.lookahead`) meets the same positions again and
 again: the plays of one candidate's 2-ply tree lead where another's do,
-and the next turn's tree repeats much of this one's. :class:`Cache` keeps
-the five probabilities of the boards the pruning nets and the full nets
-evaluated (gnubg's values, as :func:`.net_inputs.evaluate_into` gives
-them, after its checks), keyed by the board itself (its 50 counts, four
-bits each: no two boards share a key) and by which nets evaluated it, so a
-value found is the value the nets would give, bit for bit.
+and the next turn's tree repeats some of this one's (of a match's full
+evaluations about a fifth). :class:`Cache` keeps the five probabilities
+of the boards the nets evaluated (gnubg's values, as
+:func:`.net_inputs.evaluate_into` gives them, after its checks), keyed
+by the board itself (its 50 counts, four bits each: no two boards share a
+key) and by which nets evaluated it (the look-ahead keeps the full nets'
+only), so a value found is the value the nets would give, bit for bit.
 
 The table is a fixed number of slots (a power of two, the size asked for)
 in buckets of two: a board is looked for in its bucket only, and a new
