@@ -117,24 +117,28 @@ def analyse_file(
     level: LevelLike = DEFAULT_LEVEL,
     net: str | None = None,
     games: range | None = None,
-    judging: Judging | None = None,
 ) -> FileAnalysis:
     """Read, replay and analyse one file; bad input (and a bug in tavlakit)
     is a located problem in the result, never an exception. ``statistics=True``
     judges each game in the same replay (``met``: a match equity table or
     its path; ``level``: :mod:`~tavlakit.evaluation.levels`), as :func:`analyse`; ``net``: the weights
     to evaluate with (:func:`~tavlakit.evaluation.net.use_net`; None: gnubg-nn's own);
-    ``games``: only the games of these indexes (one part of the file, :func:`analyse_files`);
-    ``judging``: the :class:`~tavlakit.analysis.statistics.Judging` to judge with (its look-ahead found already,
-    :func:`~tavlakit.analysis.deep.find_deep`)."""
-    source = str(path)
+    ``games``: only the games of these indexes (one part of the file, :func:`analyse_files`)."""
     use_net(net)
-    if statistics and judging is None:  # (a wrong level raises here, not as a problem of the file)
+    judging = None
+    if statistics:  # (a wrong level raises here, not as a problem of the file)
         from .statistics import Judging
 
         judging = Judging(met, level)
-    elif not statistics:
-        judging = None
+    return _analysed(path, rules, luck, judging, games)
+
+
+def _analysed(
+    path: str | Path, rules: Rules | None, luck: bool, judging: Judging | None, games: range | None = None
+) -> FileAnalysis:
+    """:func:`analyse_file` of ``path``, judged by ``judging`` (its look-ahead
+    found already where :func:`~tavlakit.analysis.deep.find_deep` found it)."""
+    source = str(path)
     match, read = open_games(path)
     prints = Fingerprinter(match)
     try:
@@ -344,7 +348,7 @@ def _deep_files(
         judging = Judging(options.get("met"), options.get("level", DEFAULT_LEVEL))
         met, net = options.get("met"), options.get("net")
         find_deep(path, judging, jobs, progress, options.get("rules"), met, net)
-        yield analyse_file(path, judging=judging, **options)
+        yield _analysed(path, options.get("rules"), options.get("luck", True), judging)
 
 
 def _game_parts(path: Path) -> list[range | None]:

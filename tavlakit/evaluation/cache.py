@@ -49,7 +49,7 @@ class Cache(NamedTuple):
     numbers 8 to 12 (:data:`AT`; the same memory, seen as float32); and
     how many lookups and hits (:data:`PRUNE_LOOKUPS` ...)."""
 
-    keys: Keys  # (slots, 8)
+    keys: NDArray[np.uint64]  # (slots, 8)
     values: NDArray[np.float32]  # (slots, 16): every probability the nets give is a float32
     counts: Ints  # (4,)
 

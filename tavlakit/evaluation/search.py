@@ -159,7 +159,7 @@ class Search:
         self.lookahead = (
             Lookahead(threads) if deep and self.level.pruning and self.ev.gnubg_scoring and self.live else None
         )
-        #: The deep values found (or given: :meth:`Deep.update`).
+        #: The deep values found (or given: :meth:`Deep.answer`).
         self.deep = Deep({}, {})
         #: Where the deep values asked for go instead of being found (a plan of the work; None: found).
         self.planned: list[Asked] | None = None
