@@ -12,7 +12,8 @@ import of tavlakit and the reading of the record left out; the whole
 process's CPU seconds are printed too). Every process runs on one core
 (``taskset``) with one thread.
 
-    python benchmarks/analysis_levels.py [--repeat 3] [--level expert --level world-class] [FILES...]
+    python benchmarks/analysis_levels.py [--repeat 3] [--level expert --level world-class]
+        [--cache SLOTS] [--core N] [FILES...]
     (default: three real matches of the corpus, a 7- and two 9-point ones)
 """
 
@@ -53,29 +54,46 @@ json.dump({"cpu": time.process_time() - start}, open(os.environ["BENCH_OUT"], "w
 """
 
 #: tavlakit's side, in a fresh interpreter: read the record, warm the nets up
-#: on another position, time the statistics of the match at the level.
+#: on another position, time the statistics of the match at the level (the
+#: look-ahead's evaluation cache of ``argv[4]`` slots; its hit rate noted).
 TAVLAKIT_SCRIPT = """
 import json, os, sys, time
 import tavlakit as tk
 from tavlakit.analysis.statistics import statistics_frame
+from tavlakit.evaluation import cache, lookahead
 from tavlakit.evaluation.equity import Evaluator
 from tavlakit.replay.walker import default_rules
+cache.DEFAULT_SLOTS = int(sys.argv[4])
+made = []
+class Counted(lookahead.Lookahead):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        made.append(self)
+lookahead.Lookahead = Counted
+import tavlakit.evaluation.search
+tavlakit.evaluation.search.Lookahead = Counted
 match = tk.read_match(sys.argv[1])
 rules = default_rules(match)
 Evaluator(rules).equity(tk.Position.initial())
 start = time.process_time()
 statistics_frame([match], rules, level=sys.argv[2])
-json.dump({"cpu": time.process_time() - start}, open(sys.argv[3], "w"))
+cpu = time.process_time() - start
+hits = [look.hit_rates()[1] for look in made]
+json.dump({"cpu": cpu, "hits": hits[0] if hits else None}, open(sys.argv[3], "w"))
 """
 
 
-def _run(command: list[str], out: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run one measuring process on core 0; (its analysis' CPU seconds, the whole process's)."""
+def _run(
+    command: list[str], out: Path, env: dict[str, str] | None = None, core: int = 0
+) -> tuple[float, float, float | None]:
+    """Run one measuring process on ``core``; (its analysis' CPU seconds, the
+    whole process's, the full nets' cache hit rate where there is one)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(["taskset", "-c", "0", *command], env=env, capture_output=True, check=True, timeout=7200)
+    subprocess.run(["taskset", "-c", str(core), *command], env=env, capture_output=True, check=True, timeout=7200)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     whole = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return json.loads(out.read_text())["cpu"], whole
+    found = json.loads(out.read_text())
+    return found["cpu"], whole, found.get("hits")
 
 
 def main() -> None:
@@ -84,12 +102,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--level", action="append", help="tavlakit's levels (repeat; default expert and world-class)")
     parser.add_argument("--no-gnubg", action="store_true", help="time tavlakit alone")
+    parser.add_argument("--core", type=int, default=0, help="the core every measuring process runs on")
+    parser.add_argument("--cache", type=int, default=None, help="slots of the look-ahead's evaluation cache (0: none)")
     args = parser.parse_args()
     files = [f.resolve() for f in args.files] or [CORPUS / name for name in DEFAULT_FILES]
     levels = args.level or ["expert", "world-class"]
     import tavlakit as tk
+    from tavlakit.evaluation.cache import DEFAULT_SLOTS
 
-    runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    slots = DEFAULT_SLOTS if args.cache is None else args.cache
+
+    runs: dict[tuple[str, str], list[tuple[float, float, float | None]]] = {}
     rolls = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -114,9 +137,10 @@ def main() -> None:
                             BENCH_OUT=str(out),
                             BENCH_EXPERT="1" if level == "expert" else "0",
                         )
-                        found = _run([GNUBG, "-t", "-q", "-p", str(script)], out, env)
+                        found = _run([GNUBG, "-t", "-q", "-p", str(script)], out, env, args.core)
                     else:
-                        found = _run([sys.executable, str(mine), str(path), level, str(out)], out)
+                        command = [sys.executable, str(mine), str(path), level, str(out), str(slots)]
+                        found = _run(command, out, core=args.core)
                     runs.setdefault((str(path), f"{system} {level}"), []).append(found)
     names = [f"{s} {lv}" for s, lv in systems]
     print(f"CPU seconds of the analysis, median of {args.repeat} runs (in brackets: the whole process's)")
@@ -133,6 +157,10 @@ def main() -> None:
         print(f"{path.name[:36]:36} {rolls[path]:5d} " + " ".join(f"{c:>24}" for c in cells))
     count = len(files)
     print()
+    hits = [t[2] for (_path, name), times in runs.items() if name.startswith("tavlakit") for t in times if t[2]]
+    if hits:
+        print(f"the look-ahead's evaluation cache ({slots} slots): {statistics.median(hits):.1%} of the full nets' ")
+        print(f"  evaluations found there (median of the runs that look ahead; {min(hits):.1%} to {max(hits):.1%})")
     print("per match (mean) and a thousand such matches on one core:")
     for name in names:
         mean = totals[name] / count

@@ -152,3 +152,24 @@ def test_tavla_at_every_level() -> None:
     stats = statistics_frame([match])
     assert set(stats["rules"].dropna()) == {"tavla"} and stats["level"].iloc[0] == "world-class"
     assert stats["cube_decisions"].sum() == 0
+
+
+def test_one_game_at_world_class_on_two_processes_decision_by_decision(short: Path) -> None:
+    """A file of one game at world class: its look-ahead found on two
+    processes, in runs of its decisions (:mod:`tavlakit.analysis.deep`),
+    the output the same as in one process; the judge asked nothing more."""
+    from tavlakit.analysis import deep
+    from tavlakit.analysis.statistics import Judging
+
+    alone = tk.analysis.analyse([short], statistics=True, level="world-class", jobs=1)
+    split = tk.analysis.analyse([short], statistics=True, level="world-class", jobs=2)
+    for name in ("plays", "games", "statistics", "decisions"):
+        pd.testing.assert_frame_equal(getattr(split, name), getattr(alone, name))
+    judging = Judging(None, WORLD_CLASS)
+    deep.find_deep(short, judging, 2)
+    (judge,) = judging.judges.values()
+    found = judge.search.deep
+    assert len(found.plays) > 20 and len(found.cubes) > 5
+    judge.search.planned = asked = []
+    list(judge.judge(tk.read_match(short)))
+    assert asked == []

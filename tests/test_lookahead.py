@@ -21,6 +21,7 @@ from test_net_inputs import fixed, played_boards, random_play
 
 import tavlakit as tk
 from tavlakit.analysis.judge import Judge
+from tavlakit.evaluation.cache import DEFAULT_SLOTS, key_into
 from tavlakit.evaluation.cubeful import CubeState, mwc2eq
 from tavlakit.evaluation.keys import boards_of_keys
 from tavlakit.evaluation.lookahead import DICE, Lookahead, kept
@@ -164,3 +165,27 @@ def test_threads_give_the_same_values() -> None:
         for threads in (1, 2)
     ]
     assert np.array_equal(found[0], found[1])
+
+
+def test_the_cache_changes_no_value() -> None:
+    """The values of 2-ply cube decisions are the very values without the
+    evaluation cache, with a cache too small to keep much, and with the
+    default one (which finds some); a board's key is its own."""
+    boards = np.array(list(random_play(47, 40).values()), dtype=np.int8)[:20]
+    state = CubeState()
+    looks = [Lookahead(cache=size) for size in (0, 64, DEFAULT_SLOTS)]
+    cubes = [[state, state.doubled()]] * len(boards)
+    found = [look.values(boards, cubes, [state] * len(boards), True, 2) for look in looks]
+    assert np.array_equal(found[0], found[1]) and np.array_equal(found[0], found[2])
+    assert looks[0].hit_rates() == (0.0, 0.0)
+    prune, full = looks[2].hit_rates()
+    assert prune == 0.0 and 0.05 < full < 1  # (the pruning nets' values are not kept)
+    keys = np.zeros((3, 4), dtype=np.uint64)
+    moved = boards[0].copy()
+    point = int(np.flatnonzero(moved[1, 1:])[0]) + 1  # a chequer of the side on roll moved one pip
+    moved[1, point] -= 1
+    moved[1, point - 1] += 1
+    key_into(boards[0], True, keys[0])
+    key_into(boards[0], False, keys[1])
+    key_into(moved, True, keys[2])
+    assert len({tuple(k) for k in keys.tolist()}) == 3

@@ -125,13 +125,21 @@ def analyse_file(
     its path; ``level``: :mod:`~tavlakit.evaluation.levels`), as :func:`analyse`; ``net``: the weights
     to evaluate with (:func:`~tavlakit.evaluation.net.use_net`; None: gnubg-nn's own);
     ``games``: only the games of these indexes (one part of the file, :func:`analyse_files`)."""
-    source = str(path)
     use_net(net)
     judging = None
     if statistics:  # (a wrong level raises here, not as a problem of the file)
         from .statistics import Judging
 
         judging = Judging(met, level)
+    return _analysed(path, rules, luck, judging, games)
+
+
+def _analysed(
+    path: str | Path, rules: Rules | None, luck: bool, judging: Judging | None, games: range | None = None
+) -> FileAnalysis:
+    """:func:`analyse_file` of ``path``, judged by ``judging`` (its look-ahead
+    found already where :func:`~tavlakit.analysis.deep.find_deep` found it)."""
+    source = str(path)
     match, read = open_games(path)
     prints = Fingerprinter(match)
     try:
@@ -303,14 +311,20 @@ def analyse_files(
 ) -> Iterator[FileAnalysis]:
     """:func:`analyse_file` of each file (``options``: its keywords), in
     order, on ``jobs`` processes (``None``: every core). With fewer files
-    than processes and ``statistics=True`` each file is cut into its games,
-    analysed on every process and put together again (the same rows, the
-    same statistics); ``progress(done, total)`` is told as the files, or the
-    games, are done."""
+    than processes and ``statistics=True``, at a level that looks ahead
+    each file's look-ahead is shared among the processes decision by
+    decision (:mod:`.deep`) and the file judged here; at 0 ply each file is
+    cut into its games, analysed on every process and put together again
+    (the same rows, the same statistics either way); ``progress(done,
+    total)`` is told as the files, the runs of decisions or the games are done."""
     jobs = jobs_for(files, jobs)
     tasks: list[tuple[Path, range | None]] = [(path, None) for path in files]
     count = job_count(jobs, len(files))
-    if options.get("statistics") and 0 < len(files) < (jobs or cores()):
+    few = options.get("statistics") and 0 < len(files) < (jobs or cores())
+    if few and as_level(options.get("level", DEFAULT_LEVEL)).looks_ahead and job_count(jobs, 2) > 1:
+        yield from _deep_files(files, jobs, progress, **options)
+        return
+    if few:
         tasks = [(path, games) for path in files for games in _game_parts(path)]
         count = job_count(jobs, len(tasks))
     done = pmap(_analyse_task, tasks, count, progress, **options)
@@ -325,6 +339,21 @@ def analyse_files(
     if current is not None:
         current.part = None
         yield current
+
+
+def _deep_files(
+    files: Sequence[Path], jobs: int | None, progress: Progress | None, **options: Any
+) -> Iterator[FileAnalysis]:
+    """:func:`analyse_file` of each file in this process, its look-ahead
+    found first on ``jobs`` processes, decision by decision (:mod:`.deep`)."""
+    from .deep import find_deep
+    from .statistics import Judging
+
+    for path in files:
+        judging = Judging(options.get("met"), options.get("level", DEFAULT_LEVEL))
+        met, net = options.get("met"), options.get("net")
+        find_deep(path, judging, jobs, progress, options.get("rules"), met, net)
+        yield _analysed(path, options.get("rules"), options.get("luck", True), judging)
 
 
 def _game_parts(path: Path) -> list[range | None]:

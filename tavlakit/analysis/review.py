@@ -66,7 +66,7 @@ def review(
     """gnubg's statistics of each match of ``files`` (``met``: a match
     equity table's file, default gnubg's; ``level``: how deep, default world
     class, :mod:`~tavlakit.evaluation.levels`), one file per process on
-    ``jobs`` processes (the games of fewer files than processes on every
+    ``jobs`` processes (the decisions, or games, of fewer files than processes on every
     process: :func:`~tavlakit.analysis.collection.analyse_files`). A bad ``met`` or ``level`` is a ValueError (before
     any file is read); a bad file is one of :attr:`Review.unread`."""
     judged = as_level(level)

@@ -90,6 +90,11 @@ class Level:
         )
 
     @property
+    def looks_ahead(self) -> bool:
+        """Whether plays or cube decisions are judged deeper than 0 ply."""
+        return max(self.chequer_plies, self.cube_plies) > 0
+
+    @property
     def first_filter(self) -> MoveFilter:
         """The filter that picks the plays looked at more deeply (gnubg's normal one when none is set)."""
         return self.filters[0] if self.filters and self.filters[0] is not None else NORMAL_FILTER

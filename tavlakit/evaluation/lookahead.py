@@ -41,7 +41,9 @@ import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 from numpy.typing import NDArray
 
+from . import cache as cache_module
 from .bearoff import two_sided_into
+from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
 from .moves import MOST_PLAYS, Room, generate_into, room
@@ -160,7 +162,8 @@ def kept(plays: int) -> int:
 def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator) -> None:
     """The ``keep`` plays of ``moved[s:s + n]`` gnubg keeps when it prunes
     (the opponent's cubeless utility by the pruning net lowest, in gnubg's
-    order of keeping them), into ``scratch.keep[:keep]``."""
+    order of keeping them), into ``scratch.keep[:keep]`` (not cached: a
+    lookup costs about what the pruning nets do)."""
     p, best, score = scratch.probs, scratch.keep, scratch.scores
     evaluate_into(moved[s : s + n], scratch.kinds[:n], scratch.given[:n], True, ev, scratch.rows, scratch.f32, p[:n])
     for i in range(n):
@@ -182,6 +185,37 @@ def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, sc
 
 
 @jit
+def _evaluate_cached(moved: Bytes, n: int, scratch: Scratch, ev: Evaluator, saved: Cache) -> None:
+    """``scratch.probs[i]``: the 0-ply chances of ``moved[scratch.chosen[i]]``
+    by the full nets, ``i < n``, from the cache where it has them (the
+    others evaluated in one batch and kept); ``scratch.kinds`` and
+    ``scratch.given``: the boards' classes and given chances, overwritten."""
+    p, keys, missing, boards = scratch.probs, scratch.keys, scratch.missing, scratch.boards
+    misses = 0
+    for i in range(n):
+        m = scratch.chosen[i]
+        key_into(moved[m], False, keys[i])
+        if not find(saved, keys[i], False, p[i]):
+            missing[misses] = i
+            for side in range(2):
+                for q in range(25):
+                    boards[misses, side, q] = moved[m, side, q]
+            scratch.kinds[misses] = scratch.kinds[i]
+            for k in range(5):
+                scratch.given[misses, k] = scratch.given[i, k]
+            misses += 1
+    fresh = scratch.fresh[:misses]
+    evaluate_into(
+        boards[:misses], scratch.kinds[:misses], scratch.given[:misses], False, ev, scratch.rows, scratch.f32, fresh
+    )
+    for j in range(misses):
+        i = missing[j]
+        for k in range(5):
+            p[i, k] = fresh[j, k]
+        store(saved, keys[i], p[i])
+
+
+@jit
 def _select(
     moved: Bytes,
     kinds: Ints,
@@ -193,6 +227,7 @@ def _select(
     cubes: Cubes,
     ev: Evaluator,
     scratch: Scratch,
+    saved: Cache,
     picks: Ints,
     probs: Floats,
     inputs: Floats,
@@ -230,25 +265,20 @@ def _select(
             count = n
         for i in range(count):
             m = scratch.chosen[i]
-            for side in range(2):
-                for q in range(25):
-                    scratch.boards[i, side, q] = moved[m, side, q]
             scratch.kinds[i] = kinds[m]
             for k in range(5):
                 scratch.given[i, k] = table[table_rows[m], k] if table_rows[m] >= 0 else np.nan
-        p, c = scratch.probs, scratch.inputs
-        evaluate_into(
-            scratch.boards[:count], scratch.kinds[:count], scratch.given[:count], False, ev,
-            scratch.rows, scratch.f32, p[:count],
-        )  # fmt: skip
+        _evaluate_cached(moved, count, scratch, ev, saved)
+        p, x = scratch.probs, scratch.inputs
         best_value = best_utility = np.inf
         pick = 0
         for i in range(count):
-            _inputs_of(scratch.boards[i], scratch.kinds[i], ev, c[i], scratch.f32)
-            nd = cubeful_into(p[i], c[i], row, scratch.g)
+            m = scratch.chosen[i]
+            _inputs_of(moved[m], kinds[m], ev, x[i], scratch.f32)
+            nd = cubeful_into(p[i], x[i], row, scratch.g)
             dt = nd
             if doubled >= 0:
-                dt = cubeful_into(p[i], c[i], cubes.rows[doubled], scratch.g)
+                dt = cubeful_into(p[i], x[i], cubes.rows[doubled], scratch.g)
                 if cubes.money:
                     dt *= 2.0
             value = free_to_double(nd, dt, row)
@@ -258,7 +288,7 @@ def _select(
         picks[j] = scratch.chosen[pick]
         for k in range(5):
             probs[j, k] = p[pick, k]
-            inputs[j, k] = c[pick, k]
+            inputs[j, k] = x[pick, k]
 
 
 class Scratch(NamedTuple):
@@ -275,6 +305,9 @@ class Scratch(NamedTuple):
     rows: Ints
     f32: NDArray[np.float32]
     g: Floats
+    keys: NDArray[np.uint64]  # (plays, 4) their cache keys
+    missing: Ints  # the plays not in the cache
+    fresh: Floats  # their chances
 
 
 def scratch() -> Scratch:
@@ -292,6 +325,9 @@ def scratch() -> Scratch:
         np.zeros(most, dtype=np.int64),
         np.zeros(5, dtype=np.float32),
         np.zeros(4),
+        np.zeros((most, 4), dtype=np.uint64),
+        np.zeros(most, dtype=np.int64),
+        np.zeros((most, 5)),
     )
 
 
@@ -319,14 +355,19 @@ class Expansion:
 
 class Lookahead:
     """gnubg's n-ply look-ahead with the weights in use, keeping the
-    expansions of the positions it met (size-capped). ``threads``: how many
-    threads expand the nodes of a level (the compiled kernels run without
-    Python's lock; each node's expansion is its own, so the values do not
-    depend on how many)."""
+    expansions of the positions it met (size-capped) and the 0-ply values
+    of the plays the full nets scored (:mod:`.cache`, ``cache`` slots for
+    each thread, default :data:`.cache.DEFAULT_SLOTS`; 0: none).
+    ``threads``: how many threads expand the nodes of a level (the
+    compiled kernels run without Python's lock; each node's expansion is
+    its own and a cached value is the value, so the values do not depend
+    on how many, nor on the cache)."""
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, cache: int | None = None) -> None:
         self.threads = max(1, threads)
-        self._rooms = [(room(), scratch()) for _ in range(self.threads)]
+        slots = cache_module.DEFAULT_SLOTS if cache is None else cache
+        self._rooms = [(room(), scratch(), empty_cache(slots)) for _ in range(self.threads)]
+        self._cached_nets: object = None
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._evaluators: dict[tuple[int, int], Evaluator] = {}
         self._memo: dict[tuple[bytes, int, int], Expansion] = {}
@@ -396,6 +437,12 @@ class Lookahead:
         )  # fmt: skip
         return out
 
+    def hit_rates(self) -> tuple[float, float]:
+        """The share of the pruning nets' and of the full nets' evaluations
+        the cache (all threads') had, since the look-ahead was made."""
+        counts = np.sum([saved.counts for _r, _s, saved in self._rooms], axis=0)
+        return hit_rates(self._rooms[0][2]._replace(counts=counts))
+
     def _cubes_for(self, base: CubeState) -> tuple[int, Cubes]:
         """The cube positions of a search from ``base`` and their number among those met."""
         found = self._cubes.get(base)
@@ -405,6 +452,11 @@ class Lookahead:
 
     def _expand_all(self, nodes: Bytes, sel: Ints, cubes: Cubes) -> list[Expansion]:
         """The expansions of ``nodes``, in as many parts as there are threads."""
+        nets = evaluator_in_use().nets
+        if nets is not self._cached_nets:  # (other weights: other values)
+            for _r, _s, saved in self._rooms:
+                clear(saved)
+            self._cached_nets = nets
         if self._pool is None or len(nodes) < 2 * self.threads:
             return self._expand(nodes, sel, cubes, 0)
         parts = np.array_split(np.arange(len(nodes)), self.threads)
@@ -425,7 +477,7 @@ class Lookahead:
     def _expand(self, nodes: Bytes, sel: Ints, cubes: Cubes, worker: int) -> list[Expansion]:
         """The expansions of ``nodes``, with thread ``worker``'s room."""
         ev = self._evaluator(worker)
-        plays_room, select_room = self._rooms[worker]
+        plays_room, select_room, saved = self._rooms[worker]
         n = len(nodes)
         cap = max(n * 21 * 48, 4096)
         while True:
@@ -441,7 +493,9 @@ class Lookahead:
         table_rows, table = self._given(moved[:total], kinds[:total])
         picks = np.empty(21 * n, dtype=np.int64)
         chances, inputs = np.empty((21 * n, 5)), np.empty((21 * n, 5))
-        _select(moved, kinds, counts, starts, table_rows, table, sel, cubes, ev, select_room, picks, chances, inputs)
+        _select(
+            moved, kinds, counts, starts, table_rows, table, sel, cubes, ev, select_room, saved, picks, chances, inputs
+        )
         boards = moved[picks].reshape(n, 21, 2, 25)
         p, c, classes = chances.reshape(n, 21, 5), inputs.reshape(n, 21, 5), kinds[picks].reshape(n, 21)
         return [Expansion(boards[i], p[i], c[i], classes[i]) for i in range(n)]

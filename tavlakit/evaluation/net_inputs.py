@@ -799,17 +799,17 @@ def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
 
 
 @jit
-def _outputs(net: Net, room: _Room, table: Floats32) -> None:
-    """The net's five outputs ``room.outs`` (5, block) of the hidden units
-    ``room.units`` (hidden units, block) of a block of boards, each summed
+def _outputs(net: Net, room: _Room, table: Floats32, used: int) -> None:
+    """The net's five outputs ``room.outs[:, :used]`` (5, block) of the hidden units
+    ``room.units[:, :used]`` (hidden units, block) of a block of ``used`` boards, each summed
     from its threshold unit by unit in float32 (as gnubg does)."""
     outs, units, output, bias = room.outs, room.units, net.output, net.output_bias
-    for b in range(outs.shape[1]):
+    for b in range(used):
         for k in range(5):
             outs[k, b] = bias[k]
     for j in range(len(units)):
         w0, w1, w2, w3, w4 = output[j, 0], output[j, 1], output[j, 2], output[j, 3], output[j, 4]
-        for b in range(outs.shape[1]):
+        for b in range(used):
             u = units[j, b]
             outs[0, b] += u * w0
             outs[1, b] += u * w1
@@ -817,7 +817,7 @@ def _outputs(net: Net, room: _Room, table: Floats32) -> None:
             outs[3, b] += u * w3
             outs[4, b] += u * w4
     for k in range(5):
-        _sigmoid(outs[k], net.beta_output, table, room)
+        _sigmoid(outs[k, :used], net.beta_output, table, room)
 
 
 class Nets(NamedTuple):
@@ -895,7 +895,7 @@ def _net_class(
             else:
                 n = _board_inputs(board, kind == CRASHED, made, t, room)
             _hidden(net, room, n, table, slot)
-        _outputs(net, room, table)
+        _outputs(net, room, table, len(block))
         for slot in range(len(block)):
             r = block[slot]
             board = boards[r]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +88,43 @@ class PositionScores:
         return RollScores(self.values[start:end], self.keys[start:end], self.best[r])
 
 
+class PlaysAsked(NamedTuple):
+    """A question for the look-ahead: the values of the plays leading to ``keys`` (:meth:`Search.deep_values`)."""
+
+    keys: tuple[str, ...]
+    state: CubeState
+
+
+class CubeAsked(NamedTuple):
+    """A question for the look-ahead: a cube decision (:meth:`Search.deep_cube`)."""
+
+    pos: Position
+    state: CubeState
+    plies: int
+
+
+Asked = PlaysAsked | CubeAsked
+
+
+@dataclass(slots=True)
+class Deep:
+    """The values the look-ahead found: of plays (the mover's EMG after
+    the play leading to a key, under a cube state, at the search's level)
+    and of cube decisions (no double, double/take, double/pass at some plies)."""
+
+    plays: dict[tuple[str, CubeState], float]
+    cubes: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]]
+
+    def answer(self, asked: Asked, found: list[float] | tuple[float, float | None, float]) -> None:
+        """Keep what was ``found`` for the question ``asked``."""
+        if isinstance(asked, PlaysAsked):
+            assert isinstance(found, list)
+            self.plays.update(zip([(key, asked.state) for key in asked.keys], found))
+        else:
+            assert isinstance(found, tuple)
+            self.cubes[(asked.pos, asked.state, asked.plies)] = found
+
+
 class Search:
     """Scores positions and plays under one set of rules (``met``: the match
     equity table, default gnubg's; Tavla: its own; ``level``: how deep plays
@@ -121,6 +159,10 @@ class Search:
         self.lookahead = (
             Lookahead(threads) if deep and self.level.pruning and self.ev.gnubg_scoring and self.live else None
         )
+        #: The deep values found (or given: :meth:`Deep.answer`).
+        self.deep = Deep({}, {})
+        #: Where the deep values asked for go instead of being found (a plan of the work; None: found).
+        self.planned: list[Asked] | None = None
 
     def on_roll(self, probs: Array, state: CubeState, x: Array) -> Array:
         """The values (EMG) of positions for the side on roll, free to double
@@ -213,11 +255,26 @@ class Search:
                 found = self._cubes[(pos, state)]
             return found
         probs = self.scored(np.asarray([self.ev.probabilities(pos)], dtype=float))[0]
-        nd, dt, dp = self._gnubg_cube(pos, state, plies) if self.lookahead else self.n_ply(pos, state, plies)
+        nd, dt, dp = self.deep_cube(pos, state, plies)
         if dt is None:
             return CubeDecision(nd, nd, nd, nd, "no double (cube not available)", available=False)
         optimal, action = best_cube_action(nd, dt, dp, gammons=bool(probs[1] > 0.0), state=state)
         return CubeDecision(nd, dt, dp, optimal, action, available=True)
+
+    def deep_cube(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
+        """The no double, double/take and double/pass equities (EMG) of the
+        side on roll at ``plies`` plies (double/take None when the cube is
+        not available), each (position, state) looked into once
+        (:attr:`deep`; while :attr:`planned` is a list, only asked for there)."""
+        key = (pos, state, plies)
+        found = self.deep.cubes.get(key)
+        if found is None:
+            if self.planned is not None:
+                self.planned.append(CubeAsked(pos, state, plies))
+                return 0.0, 0.0, 0.0
+            found = self._gnubg_cube(pos, state, plies) if self.lookahead else self.n_ply(pos, state, plies)
+            self.deep.cubes[key] = found
+        return found
 
     def _gnubg_cube(self, pos: Position, state: CubeState, plies: int) -> tuple[float, float | None, float]:
         """gnubg's no double, double/take and double/pass equities (EMG) at
@@ -329,7 +386,20 @@ class Search:
 
     def deep_values(self, keys: list[str], state: CubeState) -> list[float]:
         """The mover's cubeful equities (EMG) after the plays leading to
-        ``keys``, each judged at :attr:`ply` plies."""
+        ``keys``, each judged at :attr:`ply` plies, each (key, state) once
+        (:attr:`deep`; while :attr:`planned` is a list, only asked for there: 0.0)."""
+        known = self.deep.plays
+        wanted = [key for key in dict.fromkeys(keys) if (key, state) not in known]
+        if wanted and self.planned is not None:
+            self.planned.append(PlaysAsked(tuple(wanted), state))
+            return [known.get((key, state), 0.0) for key in keys]
+        if wanted:
+            if len(known) > 200_000:  # some tens of megabytes; a match asks for some thousands
+                known.clear()
+            known.update(zip([(key, state) for key in wanted], self._deep_values(wanted, state)))
+        return [known[(key, state)] for key in keys]
+
+    def _deep_values(self, keys: list[str], state: CubeState) -> list[float]:
         if self.lookahead is None:
             return [self.play_value(k, state, self.ply) for k in keys]
         opp = state.flipped()
@@ -371,4 +441,14 @@ def passed(key: str) -> Position:
     return Position.from_points(other, mover)
 
 
-__all__ = ["PositionScores", "RollScores", "Search", "passed", "searched"]
+__all__ = [
+    "Asked",
+    "CubeAsked",
+    "Deep",
+    "PlaysAsked",
+    "PositionScores",
+    "RollScores",
+    "Search",
+    "passed",
+    "searched",
+]
