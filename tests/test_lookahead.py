@@ -175,7 +175,7 @@ def test_the_cache_changes_no_value() -> None:
     state = CubeState()
     looks = [Lookahead(cache=size) for size in (0, 64, DEFAULT_SLOTS)]
     cubes = [[state, state.doubled()]] * len(boards)
-    found = [look.values(boards, cubes, [state] * len(boards), True, 2) for look in looks]
+    found = [look.values(boards, cubes, [state] * len(boards), top=True, plies=2) for look in looks]
     assert np.array_equal(found[0], found[1]) and np.array_equal(found[0], found[2])
     assert looks[0].hit_rates() == (0.0, 0.0)
     prune, full = looks[2].hit_rates()
