@@ -9,7 +9,6 @@ from typing import Any
 
 import typer
 
-from ..analysis.rollouts import MOST_TRIALS, record_turn, rollout as roll_out
 from ..engine.matchid import MatchState, parse_id
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -61,6 +60,8 @@ def rollout(
     or truncation out of range, a scheduler that does not answer), 130
     interrupted (the trials done are kept).
     """
+    from ..analysis.rollouts import MOST_TRIALS  # (pandas and the nets: loaded when a rollout is asked for)
+
     if not 1 <= trials <= MOST_TRIALS:
         raise fail(_("--trials is 1 to {most}, not {trials}").format(most=MOST_TRIALS, trials=trials))
     if truncate < 0:
@@ -97,6 +98,8 @@ def _position(text: str, turn: int, rules: Rules | None) -> tuple[Position, Matc
         if records:
             record = pick(records, turn)
             return record.position, record.state, rules or Rules.preset("backgammon")
+        from ..analysis.rollouts import record_turn
+
         try:
             return record_turn(path, turn, rules)
         except (ValueError, OSError) as exc:
@@ -111,6 +114,8 @@ def _position(text: str, turn: int, rules: Rules | None) -> tuple[Position, Matc
 
 def _run(pos: Position, state: MatchState | None, *args: Any) -> Any:
     """The rollout, with a progress bar on a terminal (trials and the standard error)."""
+    from ..analysis.rollouts import rollout as roll_out
+
     trials, truncate, level, seed, plays, rules, jobs, scheduler = args
     options = {"trials": trials, "truncate": truncate, "level": level, "seed": seed, "plays": plays}
     if not sys.stderr.isatty():
