@@ -274,7 +274,7 @@ def _select(
         pick = 0
         for i in range(count):
             m = scratch.chosen[i]
-            _inputs_of(moved[m], kinds[m], ev, x[i], scratch.f32)
+            cube_inputs_into(moved[m], kinds[m], ev, x[i], scratch.f32)
             nd = cubeful_into(p[i], x[i], row, scratch.g)
             dt = nd
             if doubled >= 0:
@@ -332,7 +332,7 @@ def scratch() -> Scratch:
 
 
 @jit
-def _inputs_of(board: Bytes, kind: int, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
+def cube_inputs_into(board: Bytes, kind: int, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
     """A board's cube inputs (its efficiency; the two-sided equities where
     the database has it; ``two``: room for four numbers)."""
     c[0] = efficiency_into(board)
@@ -637,7 +637,7 @@ def _tables_needed(boards: Bytes, kinds: Ints, flags: NDArray[np.bool_]) -> None
 @jit
 def _cube_inputs_many(boards: Bytes, kinds: Ints, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
     for r in range(len(boards)):
-        _inputs_of(boards[r], kinds[r], ev, c[r], two)
+        cube_inputs_into(boards[r], kinds[r], ev, c[r], two)
 
 
 def _cube_inputs(boards: Bytes, kinds: Ints, ev: Evaluator, c: Floats) -> None:

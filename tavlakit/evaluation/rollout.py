@@ -58,10 +58,9 @@ import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 from numpy.typing import NDArray
 
-from .bearoff import two_sided_into
-from .cubeful import CubeState, cube_inputs, cubeful_into, efficiency_into, emg_of, free_to_double, utility_of
+from .cubeful import CubeState, cube_inputs, cubeful_into, emg_of, free_to_double, utility_of
 from .jit import jit
-from .lookahead import Cubes, cubes_for, index_of
+from .lookahead import Cubes, cube_inputs_into, cubes_for, index_of
 from .moves import Room, generate_into, room
 from .net import evaluate, evaluator_in_use
 from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table, rooms
@@ -224,17 +223,6 @@ def _score_over(board: Bytes, p: Floats, outside_home: bool, backgammon: bool) -
 
 
 @jit
-def _inputs(board: Bytes, kind: int, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
-    """A board's cube inputs (as :func:`.cubeful.cube_inputs`)."""
-    c[0] = efficiency_into(board)
-    c[1] = c[2] = c[3] = c[4] = np.nan
-    if kind == BEAROFF2:
-        two_sided_into(board, ev.db, two)
-        for k in range(4):
-            c[1 + k] = two[k]
-
-
-@jit
 def mwc_of(emg: float, row: Floats) -> float:
     """EMG to MWC under a cube row (the inverse of :func:`.cubeful.emg_of`)."""
     low = emg_of(0.0, row)
@@ -319,7 +307,7 @@ def _choose(
                 _score_over(moved[m], p, outside_home, backgammon)
             elif not backgammon:
                 p[2] = p[4] = 0.0
-            _inputs(moved[m], kinds[m], ev, c, two)
+            cube_inputs_into(moved[m], kinds[m], ev, c, two)
             v = _value(p, c, them, cubes, cubeful, g)
             u = _cubeless(p, row, cubes.money)  # gnubg breaks ties by the money equity, gammons counted
             if v < best_v or (v == best_v and u < best_u):
@@ -327,7 +315,7 @@ def _choose(
         at += counts[j]
         picks[j] = pick
         p = probs[pick]
-        _inputs(moved[pick], kinds[pick], ev, c, two)
+        cube_inputs_into(moved[pick], kinds[pick], ev, c, two)
         for k in range(5):
             chosen_p[j, k] = p[k]
             chosen_c[j, k] = c[k]
