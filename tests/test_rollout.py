@@ -45,8 +45,9 @@ def job_of(gnubg: str, settings: Settings) -> tuple[Job, MatchState]:
     return Job((alternative,), settings, backgammon=True, outside_home=False, net=None), state
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def gnubg_net(gnubg_wd: Path) -> Iterator[str]:
+    """gnubg's weights for one test (the next ones, in whatever order, evaluate with gnubg-nn's own)."""
     use_net(gnubg_wd)
     yield str(gnubg_wd.resolve())
     use_net(None)
