@@ -1,9 +1,9 @@
-"""The replay's quick way through a bear-off (``legality.single_hops``)
-against the full search (``legality.realise``, through which
-``legality.judge`` answered the walker before): for written plays of
-random boards, the same board and the same moves in the same order, or
-``None`` where the search finds another answer (a merged move, a play at
-fault)."""
+"""The replay's quick ways (``legality.direct``: one written move per die;
+``legality.single_hops``: a bear-off) against the full search
+(``legality.realise``, through which ``legality.judge`` answered the
+walker before): for written plays of random boards, the same board and the
+same moves in the same order, or ``None`` where the search finds another
+answer (a merged move, a play at fault)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import random
 from tavlakit.engine.movegen import legal_results
 from tavlakit.engine.play import Move
 from tavlakit.engine.rules import Rules
-from tavlakit.replay.legality import judge, realise, single_hops
+from tavlakit.replay.legality import direct, judge, realise, single_hops
 
 RULES = Rules.preset("backgammon")
 
@@ -40,6 +40,56 @@ def written_plays(rng: random.Random, board: tuple[int, ...], dice: tuple[int, i
             wrong[0] = Move(rng.randint(1, 6), 0)
             out.append(tuple(wrong))
     return out
+
+
+def contact_board(rng: random.Random) -> tuple[int, ...]:
+    """The mover's 15 checkers anywhere (now and then some on the bar or borne off), the opponent's on other points."""
+    s = [0] * 26
+    for _ in range(15 - (rng.randint(0, 14) if rng.random() < 0.1 else 0)):
+        s[25 if rng.random() < 0.04 else rng.randint(1, 24)] += 1
+    for _ in range(15):
+        point = rng.randint(1, 24)
+        if s[point] <= 0:
+            s[point] -= 1
+    return tuple(s)
+
+
+def shape(moves: tuple[Move, ...]) -> tuple[list[tuple[int, int]], set[int]]:
+    """A play's moves as (from, to) in order, and the points it hit."""
+    return sorted((m.src, m.dst) for m in moves), {m.dst for m in moves if m.hit}
+
+
+def one_die_moves(rng: random.Random, board: tuple[int, ...], dice: tuple[int, int]) -> list[tuple[Move, ...]]:
+    """Plays of one move per die from random points of the mover, legal or not (a checker left on the bar, a
+    point closed, a bear-off too soon)."""
+    sources = [point for point in range(1, 26) if board[point] > 0]
+    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    return [
+        tuple(Move(src, max(src - die, 0)) for src, die in zip(rng.choices(sources, k=len(pool)), pool))
+        for _ in range(3)
+    ]
+
+
+def test_direct_is_the_search_first_reading() -> None:
+    rng = random.Random(35)
+    fast = slow = 0
+    for _ in range(400):
+        board = home_board(rng) if rng.random() < 0.3 else contact_board(rng)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        for written in written_plays(rng, board, dice) + one_die_moves(rng, board, dice):
+            quick = direct(board, dice, written)
+            count = 4 if dice[0] == dice[1] else 2
+            full = [(key, made) for key, made in realise(board, dice, written)[0].items() if len(made) == count]
+            if quick is not None:
+                fast += 1
+                # the same board, moves and points hit (the moves played from the highest point first: which of
+                # two checkers landing on a blot hit it may differ)
+                assert [(key, shape(made)) for key, made in full] == [(quick[0], shape(quick[1]))], (board, dice)
+            elif full and sorted(m.src - m.dst for m in written) == sorted(dice * (count // 2)):
+                raise AssertionError(f"the quick way missed a play of one die a move: {board} {dice} {written}")
+            else:
+                slow += 1
+    assert fast > 1000 and slow > 100, (fast, slow)
 
 
 def test_single_hops_is_the_search_first_reading() -> None:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from operator import attrgetter
 
-from ..engine.movegen import BAR, HOME, Board, apply_move, can_move, highest, legal_results, undo_move
+from ..engine.movegen import BAR, Board, apply_move, can_move, highest, legal_results, undo_move
 from ..engine.play import Move, Play, point_name
 from ..engine.rules import Rules
 from ..i18n import _
@@ -320,13 +320,8 @@ def direct(board: Board, dice: tuple[int, int], written: Sequence[Move]) -> tupl
     made = []
     for move in order:
         src, dst = move.src, move.dst
-        # can_move's rules, the highest checker looked for only to bear off
-        if s[src] <= 0 or (s[BAR] > 0 and src != BAR):
-            return None
-        if dst > 0:
-            if s[dst] < -1:
-                return None
-        elif highest(s) > HOME:
+        # (the highest checker looked for only to bear off: can_move needs it only then)
+        if s[src] <= 0 or (s[BAR] > 0 and src != BAR) or not can_move(s, src, src - dst, highest(s) if dst <= 0 else 0):
             return None
         made.append(apply_move(s, src, src - dst))
     return tuple(s), tuple(made)
