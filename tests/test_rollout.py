@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,9 +21,11 @@ from gnubg_rollout import ask_gnubg_rollout
 from typer.testing import CliRunner
 
 from tavlakit import Position, Rules
+from tavlakit.analysis.mistakes import Mistakes, RolledOut
 from tavlakit.analysis.rollouts import Job, cube_state, rollout, run
 from tavlakit.cli import app
 from tavlakit.engine.matchid import MatchState, gnubg_id, parse_id
+from tavlakit.engine.numbering import Numbering
 from tavlakit.evaluation.cubeful import mwc2eq
 from tavlakit.evaluation.equity import net_board
 from tavlakit.evaluation.net import use_net
@@ -31,6 +36,7 @@ OPENING = "4HPwATDgc/ABMA"
 #: Positions of gnubg's self-play (tests/data/gnubg): contact, a race; with a match score.
 CONTACT = "sGfwIwCwa+QDIA"
 RACE = "tgEAgGHzxIEAAA"
+FIBS = REPO / "samples" / "fibs-bluenote-nori.txt"  # a 7-point match with cube mistakes
 
 
 def job_of(gnubg: str, settings: Settings) -> tuple[Job, MatchState]:
@@ -185,18 +191,24 @@ def test_bad_input_is_one_clear_line(args: list[str], words: str, monkeypatch: p
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_mistakes_verified_by_rollouts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="module")
+def nori() -> Mistakes:
+    """nori's worst mistakes in a 7-point match: chequer plays and cube decisions, judged at expert."""
+    import tavlakit as tk
+
+    return tk.analysis.analyse(FIBS, luck=False, statistics=True, level="expert").mistakes("nori", top=12)
+
+
+def test_mistakes_verified_by_rollouts(nori: Mistakes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``verify``: a chequer mistake's best play and the one made, a cube
     mistake's three answers, each judged equity beside its rollout; a
     rollout of expert play lands near the 0-ply judgement (a sign or a
-    side turned round would put it far away); the command prints them."""
-    import tavlakit as tk
+    side turned round would put it far away); the command rolls out
+    before it writes the page, which shows them, and prints them."""
     from tavlakit.analysis.rollouts import verify
 
-    fibs = REPO / "samples" / "fibs-bluenote-nori.txt"
-    found = tk.analysis.analyse(fibs, luck=False, statistics=True, level="expert").mistakes("nori", top=12)
     kinds = set()
-    for mistake in found:
+    for mistake in nori:
         if mistake.kind in kinds:
             continue
         kinds.add(mistake.kind)
@@ -210,7 +222,80 @@ def test_mistakes_verified_by_rollouts(tmp_path: Path, monkeypatch: pytest.Monke
     assert "roll" in kinds and len(kinds) > 1
     page = tmp_path / "m.html"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    args = ["mistakes", str(fibs), "--player", "nori", "--top", "2", "--level", "expert", "-o", str(page)]
+    args = ["mistakes", str(FIBS), "--player", "nori", "--top", "2", "--level", "expert", "-o", str(page)]
     result = CliRunner().invoke(app, [*args, "--verify", "1", "--trials", "36", "-j", "1"])
     assert result.exit_code == 0, result.output
     assert "rolled out" in result.output and "* the decision made" in result.output
+    cards = page.read_text(encoding="utf-8").split("<section class='mistake'")[1:]
+    assert len(cards) == 2 and "Rollout: 36 trials, seed 1, played to the end" in cards[0]
+    assert "class='num rollout'" not in cards[1]  # only the first rolled out
+
+
+def _rollout_cells(card: str) -> list[tuple[str, str]]:
+    """A card's rollout column: (equity, standard error) of each row, blank where not rolled out."""
+    return re.findall(r"<td class='num rollout'>([^<]*)(?:<span class='se'> \u00b1([0-9.]+)</span>)?</td>", card)
+
+
+def test_the_page_shows_the_rollouts_of_the_verified_mistakes(nori: Mistakes) -> None:
+    """The page's rolled-out equities, their standard errors and the
+    verdict are those of ``tk.analysis.rollout`` of the same position (its
+    gnubg ID), plays and seed: a chequer play's best play and the one made,
+    a cube decision's three answers; a mistake not verified has no rollout."""
+    from tavlakit.analysis.rollouts import verified
+    from tavlakit.pictures import anki, study
+
+    play = next(m for m in nori if m.kind == "roll")
+    cube = next(m for m in nori if m.kind != "roll")
+    options: dict[str, Any] = {"trials": 36, "truncate": 2, "seed": 5, "journal": False}
+    checked = verified([play, cube, nori[-1]], 2, **options)
+    assert checked[2].rollout is None
+    cards = study.page(checked).split("<section class='mistake'")[1:]
+    # the play: the best and the one made, by the position each leads to
+    made = next(n for n, c in enumerate(play.candidates) if c.played)
+    keys = [play.position.play(play.candidates[n].play).flip().position_key() for n in (0, made)]  # type: ignore[arg-type]
+    theirs = rollout(play.gnubg_id, keys=keys, **options)
+    (best, best_se), (mine, mine_se) = zip(theirs["equity"], theirs["equity_se"])
+    shown = [n for n in range(len(play.candidates)) if n < study.SHOWN or n == made]
+    expected = {0: (f"{best:+.3f}", f"{best_se:.3f}"), made: (f"{mine:+.3f}", f"{mine_se:.3f}")}
+    assert _rollout_cells(cards[0]) == [expected.get(n, ("", "")) for n in shown]
+    margin, sigma = best - mine, float(np.hypot(best_se, mine_se))
+    verdict = "Reversed by the rollout" if margin <= 2 * sigma else "Confirmed by the rollout"
+    assert verdict in cards[0] and f"{abs(margin):.3f} \u00b1 {sigma:.3f}" in cards[0]
+    assert "Rollout: 36 trials, seed 5, truncated at 2 plies, play at expert (0 ply)" in cards[0]
+    # the cube decision: no double, double/take, double/pass (the cash, exact)
+    theirs = rollout(cube.gnubg_id, **options)
+    assert list(theirs["alternative"]) == ["no double", "double, take", "double, pass"]
+    assert _rollout_cells(cards[1]) == [
+        (f"{e:+.3f}", f"{se:.3f}" if se else "") for e, se in zip(theirs["equity"], theirs["equity_se"])
+    ]
+    assert "Rollout: 36 trials" in anki.answer(checked[1], Numbering.RELATIVE)
+    assert "class='num rollout'" not in cards[2] and "Rollout:" not in cards[2]
+
+
+@pytest.mark.parametrize(
+    ("kind", "margin", "sigma"),
+    [
+        ("roll", 0.30 - 0.26, 0.05),  # the best less the one made
+        ("no double", 0.62 - 0.55, 0.05),  # double: the take (0.62 < the cash 1.0) against no double
+        ("double", 0.55 - 0.62, 0.05),
+        ("take", 0.62 - 1.00, 0.04),  # the taker's: the doubler's 0.62 after a take against the cash
+        ("pass", 1.00 - 0.62, 0.04),
+    ],
+)
+def test_the_verdict_of_a_rollout(nori: Mistakes, kind: str, margin: float, sigma: float) -> None:
+    """Worked by hand: how much the level's best rolled out better than the
+    choice made (for the decider), its combined standard error, and the
+    verdict reversed when that is within two of them, or less."""
+    from tavlakit.analysis.rollouts import _margin
+
+    mistake = replace(next(m for m in nori if (m.kind == "roll") == (kind == "roll")), kind=kind)
+    if kind == "roll":
+        made = next(n for n, c in enumerate(mistake.candidates) if c.played)
+        equities = {0: (0.30, 0.03), made: (0.26, 0.04)}
+    else:
+        equities = {0: (0.55, 0.03), 1: (0.62, 0.04), 2: (1.0, 0.0)}
+    found = _margin(mistake, equities)
+    assert found == pytest.approx((margin, sigma))
+    assert RolledOut(equities, *found, trials=36, truncate=0, seed=1, level="expert").reversed == (margin <= 2 * sigma)
+    assert RolledOut(equities, 0.09, 0.05, trials=36, truncate=0, seed=1, level="expert").reversed
+    assert not RolledOut(equities, 0.11, 0.05, trials=36, truncate=0, seed=1, level="expert").reversed

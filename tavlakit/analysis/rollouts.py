@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..collections.parallel import job_count, pmap
+from ..collections.parallel import Progress, job_count, pmap
 from ..engine.matchid import MatchState, parse_id
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -47,7 +47,7 @@ from ..evaluation.net import net_in_use, use_net
 from ..evaluation.rollout import OUTPUTS, Alternative, Settings, Trials, turned
 from ..evaluation.search import Search, passed
 from ..i18n import _
-from .mistakes import Mistake
+from .mistakes import Mistake, Mistakes, RolledOut
 
 #: Trials per batch: the unit of work sent to a process or a Dask worker, and of the journal.
 BATCH = 36
@@ -239,20 +239,23 @@ def _alternatives(
 def verify(mistake: Mistake, **options: Any) -> pd.DataFrame:
     """A mistake's decision rolled out (:func:`rollout`'s ``options``):
     for a play, the best play and the one made; for a cube decision, no
-    double, double/take and double/pass. One row per alternative: its text
-    as the mistake lists it, ``played``, ``judged`` (the equity it was
-    judged at, at the mistake's level), and the rollout's ``equity`` and
+    double, double/take and double/pass. One row per alternative: its
+    ``candidate`` (its index in the mistake's candidates), its text as the
+    mistake lists it, ``played``, ``judged`` (the equity it was judged at,
+    at the mistake's level), and the rollout's ``equity`` and
     ``equity_se`` (EMG; a cube decision: the doubler's)."""
     state = mistake.state.replace(doubled=False, turn=mistake.on_roll)
     if mistake.kind == "roll":
-        chosen = [c for n, c in enumerate(mistake.candidates) if (n == 0 or c.played) and c.play is not None]
+        index = [n for n, c in enumerate(mistake.candidates) if (n == 0 or c.played) and c.play is not None]
+        chosen = [mistake.candidates[n] for n in index]
         keys = [mistake.position.play(c.play).flip().position_key() for c in chosen if c.play is not None]
         found = rollout(mistake.position, state, dice=mistake.dice, keys=keys, rules=mistake.rules, **options)
     else:
-        chosen = mistake.candidates
+        index, chosen = list(range(len(mistake.candidates))), mistake.candidates
         found = rollout(mistake.position, state.replace(dice=(0, 0)), rules=mistake.rules, **options)
     frame = pd.DataFrame(
         {
+            "candidate": index,
             "alternative": [c.text for c in chosen],
             "played": [c.played for c in chosen],
             "judged": [c.equity for c in chosen],
@@ -262,6 +265,51 @@ def verify(mistake: Mistake, **options: Any) -> pd.DataFrame:
     )
     frame.attrs.update(found.attrs)
     return frame
+
+
+def verified(
+    mistakes: Sequence[Mistake], top: int | None = None, *, progress: Progress | None = None, **options: Any
+) -> Mistakes:
+    """The mistakes, the first ``top`` of them (None: all) rolled out by
+    :func:`verify` (``options``: :func:`rollout`'s), each with its
+    :class:`~tavlakit.analysis.mistakes.RolledOut` in ``rollout``: the
+    rolled-out equities, how much the best rolled out better than the one
+    made, and whether that reverses the verdict. ``progress(done, total)``
+    after each."""
+    chosen = list(mistakes)[:top]
+    out = []
+    for done, mistake in enumerate(chosen, 1):
+        frame = verify(mistake, **options)
+        equities = {
+            int(n): (float(e), float(se))
+            for n, e, se in zip(frame["candidate"].tolist(), frame["equity"].tolist(), frame["equity_se"].tolist())
+        }
+        margin, sigma = _margin(mistake, equities)
+        attrs = frame.attrs
+        rolled = RolledOut(equities, margin, sigma, trials=int(attrs["trials"]), truncate=int(attrs["truncate"]),
+                           seed=int(attrs["seed"]), level=str(attrs["level"]))  # fmt: skip
+        out.append(replace(mistake, rollout=rolled))
+        if progress is not None:
+            progress(done, len(chosen))
+    return Mistakes([*out, *list(mistakes)[len(chosen) :]])
+
+
+def _margin(mistake: Mistake, equities: dict[int, tuple[float, float]]) -> tuple[float, float]:
+    """How much more the level's best choice rolled out than the one made,
+    for the decider, and its standard error: a play, the best play less the
+    one made; a cube decision, the doubler's no double against double (the
+    taker answering as the rollout says), or the taker's take against pass."""
+    if mistake.kind == "roll":
+        played = next(n for n, c in enumerate(mistake.candidates) if c.played)
+        (best, best_se), (made, made_se) = equities[0], equities[played]
+        return best - made, float(np.hypot(best_se, made_se))
+    (nd, nd_se), (dt, dt_se), (dp, dp_se) = equities[0], equities[1], equities[2]
+    if mistake.kind in ("take", "pass"):  # the taker's: the doubler's equity after the answer, the less the better
+        margin = dt - dp if mistake.kind == "take" else dp - dt
+        return margin, float(np.hypot(dt_se, dp_se))
+    doubled, doubled_se = (dt, dt_se) if dt <= dp else (dp, dp_se)
+    margin = doubled - nd if mistake.kind == "no double" else nd - doubled
+    return margin, float(np.hypot(nd_se, doubled_se))
 
 
 def run(
@@ -381,9 +429,10 @@ def _frame(
         "trials": settings.trials, "truncate": settings.truncate, "seed": settings.seed, "cubeful": settings.cubeful,
         "rules": rules.name, "level": "expert",
     }  # fmt: skip
-    if plays and not given:
-        frame = frame.sort_values("equity", ascending=False, kind="stable").reset_index(drop=True)
-    elif len(labels) == 2:
+    if plays:
+        if not given:
+            frame = frame.sort_values("equity", ascending=False, kind="stable").reset_index(drop=True)
+    elif len(labels) == 2:  # no double and double/take: the cash beside them
         dp = double_pass(cube)
         frame = pd.concat(
             [frame, pd.DataFrame([{"alternative": _("double, pass"), "equity": dp, "equity_se": 0.0, "trials": n}])],
@@ -407,5 +456,6 @@ __all__ = [
     "record_turn",
     "rollout",
     "run",
+    "verified",
     "verify",
 ]
