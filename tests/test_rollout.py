@@ -139,6 +139,25 @@ def test_the_same_numbers_whatever_the_split() -> None:
     assert np.array_equal(whole, parts)
 
 
+@pytest.mark.parametrize("workers", [1, 2, 8])
+def test_the_batches_cover_every_trial_not_done_once(workers: int) -> None:
+    """Batches of 36 to 144 trials, the large first: every trial not done
+    in one, none done in any (a journal of other batch sizes: runs cut
+    anywhere); the last ones small enough for the workers to end together."""
+    from tavlakit.analysis.rollouts import batches
+
+    done = np.zeros(1296, dtype=np.bool_)
+    done[40:100] = done[500:501] = done[1290:] = True
+    found = batches(done, workers)
+    covered = np.zeros(len(done), dtype=np.int64)
+    for first, count in found:
+        covered[first : first + count] += 1
+    assert np.array_equal(covered, (~done).astype(np.int64))
+    sizes = [count for _first, count in found]
+    assert max(sizes) <= 144 and all(count >= 36 or first + count in (40, 500, 1290) for first, count in found)
+    assert max(sizes[-2 * workers :]) <= 36 < max(sizes)
+
+
 def test_a_dask_cluster_gives_the_same_numbers(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     job, _state = job_of(OPENING + ":cAkAAAAAAAAA", Settings(trials=72, truncate=2, seed=9))

@@ -10,7 +10,7 @@ turned (or Tavla, which has none) is rolled out as it is.
 
 A seed and the settings give the same numbers however the trials are
 split: over ``jobs`` processes on this machine or a Dask cluster
-(``scheduler``), in batches of :data:`BATCH` trials. Each batch done is
+(``scheduler``), in batches of up to :data:`BATCH` trials. Each batch done is
 kept in a journal (a folder per rollout, named by a digest of everything
 that decides its numbers, the code that plays the trials included, under ``journal``: by default
 ``$XDG_CACHE_HOME/tavlakit/rollouts``), so a rollout stopped half-way (a
@@ -49,8 +49,9 @@ from ..evaluation.search import Search, passed
 from ..i18n import _
 from .mistakes import Mistake, Mistakes, RolledOut
 
-#: Trials per batch: the unit of work sent to a process or a Dask worker, and of the journal.
-BATCH = 36
+#: The most and the fewest trials of a batch: the unit of work sent to a process or a Dask worker, and
+#: of the journal (a batch's trials are played in lockstep: 144 at once take 9% less time than 36 four times).
+BATCH, SMALLEST_BATCH = 144, 36
 #: The most trials a rollout may ask for.
 MOST_TRIALS = 10**8
 #: Seconds to wait for a Dask scheduler to answer.
@@ -330,10 +331,9 @@ def run(
         for first, found in _journaled(folder):
             end = min(first + len(found), total)
             results[first:end], done[first:end] = found[: end - first], True
-    todo = [(first, min(BATCH, total - first)) for first in range(0, total, BATCH) if not done[first]]
     if progress is not None:
         progress(int(done.sum()), total, _se(results, done))
-    batches = _on_cluster(job, todo, scheduler) if scheduler else _here(job, todo, jobs)
+    batches = _on_cluster(job, done, scheduler) if scheduler else _here(job, done, jobs)
     for (first, count), found in batches:
         results[first : first + count], done[first : first + count] = found, True
         if folder is not None:
@@ -343,7 +343,25 @@ def run(
     return results
 
 
-def _here(job: Job, todo: list[tuple[int, int]], jobs: int | None) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
+def batches(done: np.ndarray, workers: int) -> list[tuple[int, int]]:
+    """The trials not ``done`` as batches (first trial, count), in order, for
+    ``workers`` at once: each of at most the trials left over twice the
+    workers (whole :data:`SMALLEST_BATCH`), :data:`SMALLEST_BATCH` to :data:`BATCH`, so the
+    first are large and the last small, and the workers finish together."""
+    todo: list[tuple[int, int]] = []
+    left = int((~done).sum())
+    edges = np.flatnonzero(np.diff(np.concatenate([[1], done.astype(np.int8), [1]])))
+    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):  # the runs of trials not done
+        while start < end:
+            share = left // (2 * workers) // SMALLEST_BATCH * SMALLEST_BATCH
+            count = min(BATCH, max(SMALLEST_BATCH, share), end - start)
+            todo.append((start, count))
+            start, left = start + count, left - count
+    return todo
+
+
+def _here(job: Job, done: np.ndarray, jobs: int | None) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
+    todo = batches(done, job_count(jobs, len(done)))
     return zip(todo, pmap(_batch, todo, job_count(jobs, len(todo)), job=job))
 
 
@@ -351,11 +369,12 @@ def _batch(item: tuple[int, int], job: Job) -> np.ndarray:
     return play_trials(job, *item)
 
 
-def _on_cluster(job: Job, todo: list[tuple[int, int]], address: str) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
+def _on_cluster(job: Job, done: np.ndarray, address: str) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
     """The batches played on the Dask cluster at ``address``, as they finish."""
     from distributed import Client, as_completed
 
     with Client(address, timeout=CONNECT_TIMEOUT) as client:  # type: ignore[no-untyped-call]
+        todo = batches(done, max(1, sum(client.nthreads().values())))  # type: ignore[no-untyped-call]
         shared = client.scatter(job, broadcast=True)
         futures = {
             client.submit(play_trials, shared, first, count, pure=False): (first, count) for first, count in todo
@@ -447,10 +466,12 @@ def _frame(
 __all__ = [
     "BATCH",
     "CONNECT_TIMEOUT",
+    "SMALLEST_BATCH",
     "MOST_TRIALS",
     "Job",
     "RolloutProgress",
     "cube_state",
+    "batches",
     "default_journal",
     "play_trials",
     "record_turn",
