@@ -374,7 +374,7 @@ def _on_cluster(job: Job, done: np.ndarray, address: str) -> Iterator[tuple[tupl
     from distributed import Client, as_completed
 
     with Client(address, timeout=CONNECT_TIMEOUT) as client:  # type: ignore[no-untyped-call]
-        todo = batches(done, max(1, sum(client.nthreads().values())))  # type: ignore[no-untyped-call]
+        todo = batches(done, max(1, sum(client.nthreads().values())))
         shared = client.scatter(job, broadcast=True)
         futures = {
             client.submit(play_trials, shared, first, count, pure=False): (first, count) for first, count in todo
