@@ -310,7 +310,7 @@ def test_the_page_shows_the_rollouts_of_the_verified_mistakes(nori: Mistakes) ->
     margin, sigma = best - mine, float(np.hypot(best_se, mine_se))
     verdict = "Reversed by the rollout" if margin <= 2 * sigma else "Confirmed by the rollout"
     assert verdict in cards[0] and f"{abs(margin):.3f} \u00b1 {sigma:.3f}" in cards[0]
-    assert "Rollout: 36 trials, seed 5, truncated at 2 plies, play at expert (0 ply)" in cards[0]
+    assert "Rollout: 36 trials, seed 5, truncated at 2 plies, play at expert (0 ply), cubeful." in cards[0]
     # the cube decision: no double, double/take, double/pass (the cash, exact)
     theirs = rollout(cube.gnubg_id, **options)
     assert list(theirs["alternative"]) == ["no double", "double, take", "double, pass"]
@@ -319,6 +319,26 @@ def test_the_page_shows_the_rollouts_of_the_verified_mistakes(nori: Mistakes) ->
     ]
     assert "Rollout: 36 trials" in anki.answer(checked[1], Numbering.RELATIVE)
     assert "class='num rollout'" not in cards[2] and "Rollout:" not in cards[2]
+
+
+def test_a_tavla_mistake_is_rolled_out_by_tavlas_rules() -> None:
+    """A Tavla mistake is rolled out with no cube and Tavla's mars (the
+    page says cubeless), its numbers those of a rollout under the record's rules."""
+    import tavlakit as tk
+    from tavlakit.analysis.rollouts import verified
+    from tavlakit.pictures import study
+
+    found = tk.analysis.analyse(REPO / "samples" / "tavla-t000.mat", luck=False, statistics=True, level="expert")
+    mistake = found.mistakes(top=1)[0]
+    assert not mistake.rules.cube and mistake.kind == "roll"
+    checked = verified([mistake], trials=36, truncate=2, journal=False)[0]
+    assert checked.rollout is not None and not checked.rollout.cubeful
+    made = next(n for n, c in enumerate(mistake.candidates) if c.played)
+    keys = [mistake.position.play(mistake.candidates[n].play).flip().position_key() for n in (0, made)]  # type: ignore[arg-type]
+    theirs = rollout(mistake.position, dice=mistake.dice, keys=keys, rules=mistake.rules, trials=36, truncate=2,
+                     journal=False)  # fmt: skip
+    assert [checked.rollout.equities[n][0] for n in (0, made)] == pytest.approx(list(theirs["equity"]), abs=1e-12)
+    assert "play at expert (0 ply), cubeless." in study.card(checked, 1, Numbering.RELATIVE)
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,7 @@ class RolledOut:
     seed: int
     level: str
     """The level the trials were played at."""
+    cubeful: bool = True
 
     @property
     def reversed(self) -> bool:

@@ -286,9 +286,9 @@ def verified(
             for n, e, se in zip(frame["candidate"].tolist(), frame["equity"].tolist(), frame["equity_se"].tolist())
         }
         margin, sigma = _margin(mistake, equities)
-        attrs = frame.attrs
-        rolled = RolledOut(equities, margin, sigma, trials=int(attrs["trials"]), truncate=int(attrs["truncate"]),
-                           seed=int(attrs["seed"]), level=str(attrs["level"]))  # fmt: skip
+        a = frame.attrs
+        rolled = RolledOut(equities, margin, sigma, trials=int(a["trials"]), truncate=int(a["truncate"]),
+                           seed=int(a["seed"]), level=str(a["level"]), cubeful=bool(a["cubeful"]))  # fmt: skip
         out.append(replace(mistake, rollout=rolled))
         if progress is not None:
             progress(done, len(chosen))

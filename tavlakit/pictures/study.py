@@ -168,8 +168,12 @@ def rollout_note(m: Mistake) -> str:
     else:
         verdict = _("Confirmed by the rollout: the best rolled out {margin:.3f} \u00b1 {sigma:.3f} EMG better.")
     truncated = _("truncated at {plies} plies").format(plies=r.truncate) if r.truncate else _("played to the end")
-    settings = _("Rollout: {trials} trials, seed {seed}, {truncated}, play at {level}, cubeful.").format(
-        trials=r.trials, seed=r.seed, truncated=truncated, level=as_level(r.level).describe()
+    settings = _("Rollout: {trials} trials, seed {seed}, {truncated}, play at {level}, {cube}.").format(
+        trials=r.trials,
+        seed=r.seed,
+        truncated=truncated,
+        level=as_level(r.level).describe(),
+        cube=_("cubeful") if r.cubeful else _("cubeless"),
     )
     return (
         f"<p class='verdict{' reversed' if r.reversed else ''}'>{_esc(verdict.format(margin=r.margin, sigma=r.sigma))}"
