@@ -70,11 +70,55 @@ def test_rollouts_agree_with_gnubgs_own(gnubg_bin: Path, gnubg_net: str, tmp_pat
         gnubg_id(Position.from_position_id(CONTACT), MatchState(length=7, score=(2, 4))),
         gnubg_id(Position.from_position_id(RACE), MatchState(cube=2, cube_owner=0)),
     ]
-    settings = Settings(trials=288, truncate=4, seed=11)
-    theirs = ask_gnubg_rollout(gnubg_bin, [[i, True] for i in ids], tmp_path, 288, 4, 7)
+    agree_with_gnubg(gnubg_bin, gnubg_net, tmp_path, ids, Settings(trials=288, truncate=4, seed=11))
+
+
+def test_one_ply_rollouts_agree_with_gnubgs_own(gnubg_bin: Path, gnubg_net: str, tmp_path: Path) -> None:
+    """The same at 1 ply (gnubg's chequer play and cube decisions at 1 ply,
+    its pruning nets and the same move filter), 144 trials truncated at 3
+    plies: a money opening and a contact position at 2-4 to 7."""
+    ids = [
+        gnubg_id(Position.from_position_id(OPENING), MatchState(jacoby=True)),
+        gnubg_id(Position.from_position_id(CONTACT), MatchState(length=7, score=(2, 4))),
+    ]
+    agree_with_gnubg(gnubg_bin, gnubg_net, tmp_path, ids, Settings(trials=144, truncate=3, seed=11, plies=1))
+
+
+def test_a_one_ply_trial_plays_the_one_ply_search_s_best() -> None:
+    """Truncated after the first play, without variance reduction, a trial
+    at 1 ply is worth the 0-ply equity of the play the 1-ply search ranks
+    first for its roll (gnubg's hint at 1 ply: tests/test_levels.py), a
+    trial at 0 ply that of the 0-ply best; the two differ for some rolls."""
+    from tavlakit.evaluation.levels import ONE_PLY
+    from tavlakit.evaluation.rollout import DICE, roll_index
+
+    rules = Rules.preset("backgammon")
+    pos, state = Position.from_position_id(CONTACT), MatchState(jacoby=True)
+    cube = cube_state(state, rules)
+    shallow, deep = Search(rules), Search(rules, level=ONE_PLY)
+    differ = 0
+    for plies in (0, 1):
+        settings = Settings(trials=36, truncate=1, seed=4, variance_reduction=False, plies=plies)
+        job, _state = job_of(gnubg_id(pos, state), settings)
+        found = run(job, journal=False)[:, 0, 6]
+        rolls = roll_index(throws(permutations(4), 4, np.arange(36), 0))
+        for trial, roll in enumerate(rolls.tolist()):
+            dice = (int(DICE[roll, 0]), int(DICE[roll, 1]))
+            scores = shallow.scores(pos, dice, cube)
+            best = (deep if plies else shallow).candidates(pos, dice, cube)[0][1]
+            assert found[trial] == pytest.approx(scores.value_of(best), abs=1e-6), (plies, dice)
+            differ += plies and best != scores.ranked()[0][1]
+    assert differ > 0
+
+
+def agree_with_gnubg(gnubg_bin: Path, net: str, tmp_path: Path, ids: list[str], settings: Settings) -> None:
+    """Each output of our rollout of each position (gnubg ID) within 3
+    combined standard errors of gnubg's rollout with the same settings."""
+    theirs = ask_gnubg_rollout(gnubg_bin, [[i, True] for i in ids], tmp_path, settings.trials, settings.truncate, 7,
+                               plies=settings.plies)  # fmt: skip
     for gnubg, answer in zip(ids, theirs):
         job, state = job_of(gnubg, settings)
-        job = Job(job.alternatives, settings, backgammon=True, outside_home=False, net=gnubg_net)
+        job = Job(job.alternatives, settings, backgammon=True, outside_home=False, net=net)
         found = run(job, journal=False)[:, 0, :]
         mean, se = found.mean(axis=0), found.std(axis=0, ddof=1) / np.sqrt(len(found))
         cube = job.alternatives[0].state

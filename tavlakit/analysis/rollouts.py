@@ -140,19 +140,23 @@ def rollout(
     ``ValueError`` for a bad position, setting or level."""
     if isinstance(position, str):
         position, state = parse_id(position)
-    if as_level(level).chequer_plies or as_level(level).cube_plies:
-        raise ValueError(_("rollouts play at expert (0 ply) only, not {level}").format(level=as_level(level).title()))
+    chosen = as_level(level)
+    rules = rules or Rules.preset("backgammon")
+    if chosen.chequer_plies != chosen.cube_plies or chosen.chequer_plies > 1 or (chosen.looks_ahead and not rules.cube):
+        raise ValueError(
+            _("rollouts play at expert (0 ply) or at 1 ply (backgammon), not {level}").format(level=chosen.title())
+        )
     if not 1 <= trials <= MOST_TRIALS:
         raise ValueError(_("trials must be 1 to {most}, not {trials}").format(most=MOST_TRIALS, trials=trials))
     if truncate < 0:
         raise ValueError(_("truncation must be 0 (none) or more plies, not {plies}").format(plies=truncate))
     if position.winner() is not None:
         raise ValueError(_("the game is over in this position: nothing to roll out"))
-    rules = rules or Rules.preset("backgammon")
     cube = cube_state(state, rules)
     if dice is None and state is not None and all(state.dice):
         dice = state.dice
-    settings = Settings(trials, truncate, seed, cubeful=rules.cube, variance_reduction=variance_reduction)
+    settings = Settings(trials, truncate, seed, cubeful=rules.cube, variance_reduction=variance_reduction,
+                        plies=chosen.chequer_plies, kept=chosen.first_filter)  # fmt: skip
     labels, alternatives = _alternatives(position, cube, dice, plays, rules, keys)
     job = Job(
         tuple(alternatives),
@@ -162,7 +166,7 @@ def rollout(
         net=net_in_use(),
     )
     results = run(job, jobs, scheduler, journal, progress)
-    return _frame(labels, results, cube, dice is not None, settings, rules, keys is not None)
+    return _frame(labels, results, cube, dice is not None, settings, rules, chosen.key, given=keys is not None)
 
 
 def record_turn(path: str | Path, number: int, rules: Rules | None = None) -> tuple[Position, MatchState, Rules]:
@@ -423,6 +427,8 @@ def _frame(
     plays: bool,
     settings: Settings,
     rules: Rules,
+    level: str,
+    *,
     given: bool = False,
 ) -> pd.DataFrame:
     """The rollout's frame (see :func:`rollout`; ``given``: plays asked for by key, kept in their order)."""
@@ -446,7 +452,7 @@ def _frame(
     frame = pd.DataFrame(rows)
     attrs: dict[str, object] = {
         "trials": settings.trials, "truncate": settings.truncate, "seed": settings.seed, "cubeful": settings.cubeful,
-        "rules": rules.name, "level": "expert",
+        "rules": rules.name, "level": level,
     }  # fmt: skip
     if plays:
         if not given:
