@@ -171,10 +171,11 @@ def test_the_first_rolls_are_stratified() -> None:
     assert len(set(zip(first.tolist(), second.tolist()))) == 1296
 
 
-def test_the_same_numbers_whatever_the_split() -> None:
+@pytest.mark.parametrize("plies", [0, 1])
+def test_the_same_numbers_whatever_the_split(plies: int) -> None:
     """A seed gives the same trials in one process, in batches of any size
-    and on two processes."""
-    job, _state = job_of(OPENING + ":cAkAAAAAAAAA", Settings(trials=80, truncate=3, seed=3))
+    and on two processes, at 0 ply and at 1."""
+    job, _state = job_of(OPENING + ":cAkAAAAAAAAA", Settings(trials=80, truncate=3, seed=3, plies=plies))
     whole = run(job, jobs=1, journal=False)
     assert np.array_equal(whole, run(job, jobs=2, journal=False))
     from tavlakit.analysis.rollouts import play_trials

@@ -135,7 +135,7 @@ def rollout(
     roll, each with its standard error (``_se``), and ``trials``. The
     frame's ``attrs`` hold the settings and, for a cube decision, gnubg's
     name of the right action. ``level``: how trials are played (expert, 0
-    ply, the only one implemented); ``rules``: backgammon unless given
+    ply; or 1-ply, backgammon only); ``rules``: backgammon unless given
     (Tavla: no cube, mars scored in each trial by the rules). Raises
     ``ValueError`` for a bad position, setting or level."""
     if isinstance(position, str):

@@ -677,7 +677,9 @@ class Trials:
         """The play of each (game, roll) pair of ``pairs`` at :attr:`Settings.plies`: of
         the plays the move filter keeps by 0-ply equity, the one leaving the
         opponent the least value at that depth (the look-ahead, one batch per
-        cube value): picks, chances, cube inputs and the seven outputs."""
+        cube value): picks, chances, cube inputs and the seven outputs (their
+        cubeful value the deeper one, or the 0-ply one of a play kept alone:
+        only a finished game's is read, and that is exact)."""
         starts = np.concatenate([[0], np.cumsum(played.counts)[:-1]])[pairs]
         counts, games = played.counts[pairs], played.games[pairs]
         kept = np.zeros(len(played.values), dtype=np.bool_)
@@ -687,10 +689,11 @@ class Trials:
         plays = np.concatenate([np.arange(s, s + n) for s, n in zip(starts.tolist(), counts.tolist())])
         rows, owner = plays[kept[plays]], np.repeat(np.arange(len(pairs)), counts)[kept[plays]]
         them = self.cubes.flip[cube[games[owner]]]
-        deep = np.empty(len(rows))
+        deep = played.values[rows]  # (a play kept alone is played whatever it is worth deeper)
+        alone = np.bincount(owner, minlength=len(pairs))[owner] == 1
         lookahead = self._scratch().lookahead
-        for exponent in np.unique(them // 6).tolist():
-            at = np.flatnonzero(them // 6 == exponent)
+        for exponent in np.unique(them[~alone] // 6).tolist():
+            at = np.flatnonzero((them // 6 == exponent) & ~alone)
             states = [self._state(int(i)) for i in them[at]]
             deep[at] = lookahead.values(played.moved[rows[at]], [[x] for x in states], states, top=False,
                                         plies=self.settings.plies)[:, 0]  # fmt: skip
