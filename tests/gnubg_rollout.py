@@ -11,7 +11,10 @@ chequer play and cube decisions, variance reduction, quasi-random dice; gnubg
 prints each result between markers. :func:`ask_gnubg_rollout` runs it and
 reads back, per job, the seven means (win, win gammon, win backgammon, lose
 gammon, lose backgammon, cubeless equity, cubeful equity), their standard
-errors and the seconds (wall and CPU) the rollout took.
+errors and the seconds (wall and CPU) the rollout took. With ``TAVLAKIT_PLIES``
+1 the trials' chequer play and cube decisions are gnubg's at 1 ply (its
+pruning nets, the move filter keeping up to 16 plays within 0.32, tavlakit's
+1-ply level).
 """
 
 from __future__ import annotations
@@ -29,13 +32,20 @@ _LINE = re.compile(rf"^\s*\[?\s*{_SIX} CL\s+({_NUMBER}) CF\s+({_NUMBER})")
 
 
 def ask_gnubg_rollout(
-    gnubg_bin: Path, jobs: list[list], workdir: Path, trials: int, truncate: int, seed: int, threads: int = 1
+    gnubg_bin: Path,
+    jobs: list[list],
+    workdir: Path,
+    trials: int,
+    truncate: int,
+    seed: int,
+    threads: int = 1,
+    plies: int = 0,
 ) -> list[dict]:
     """gnubg's rollout of each job (see the module's docstring)."""
     job_file = workdir / "rollout-jobs.json"
     job_file.write_text(json.dumps(jobs), encoding="utf-8")
     env = dict(os.environ, TAVLAKIT_JOBS=str(job_file), TAVLAKIT_TRIALS=str(trials), TAVLAKIT_TRUNCATE=str(truncate),
-               TAVLAKIT_SEED=str(seed), TAVLAKIT_THREADS=str(threads))  # fmt: skip
+               TAVLAKIT_SEED=str(seed), TAVLAKIT_THREADS=str(threads), TAVLAKIT_PLIES=str(plies))  # fmt: skip
     primary, secondary = os.openpty()  # gnubg prints a rollout's results only to a terminal
     run = subprocess.Popen(
         [str(gnubg_bin), "-t", "-q", "-p", __file__], stdin=secondary, stdout=secondary, stderr=secondary,
@@ -52,7 +62,7 @@ def ask_gnubg_rollout(
             break
         chunks.append(chunk)
     os.close(primary)
-    run.wait(timeout=60)
+    run.wait(timeout=600)
     return _parse(b"".join(chunks).decode("utf-8", "replace"), len(jobs))
 
 
@@ -77,7 +87,10 @@ def _main() -> None:  # runs inside gnubg
     setup = [
         "set player 0 human", "set player 1 human", "set display off", "set output digits 4", "set output mwc off",
         f"set rollout trials {os.environ['TAVLAKIT_TRIALS']}", f"set rollout seed {os.environ['TAVLAKIT_SEED']}",
-        "set rollout chequerplay plies 0", "set rollout cubedecision plies 0", "set rollout cubeful on",
+        f"set rollout chequerplay plies {os.environ['TAVLAKIT_PLIES']}",
+        f"set rollout cubedecision plies {os.environ['TAVLAKIT_PLIES']}", "set rollout cubeful on",
+        "set rollout chequerplay prune on", "set rollout cubedecision prune on",
+        "set rollout movefilter 1 0 0 16 0.32",
         "set rollout varredn on", "set rollout quasirandom on", "set rollout initial off",
         "set rollout truncation chequerplay plies 0", "set rollout truncation cubedecision plies 0",
         f"set threads {os.environ['TAVLAKIT_THREADS']}",

@@ -89,6 +89,33 @@ class Choice:
     """The moves, for a play."""
 
 
+@dataclass(frozen=True)
+class RolledOut:
+    """A mistake's decision rolled out (:func:`tavlakit.analysis.rollouts.verified`)."""
+
+    equities: dict[int, tuple[float, float]]
+    """The rolled-out equity and its standard error of each candidate
+    rolled out, by its index in :attr:`Mistake.candidates` (the same unit as
+    :attr:`Choice.equity`)."""
+    margin: float
+    """How much more the level's best choice rolled out than the one made, for the decider (EMG)."""
+    sigma: float
+    """The standard error of :attr:`margin` (the two rollouts' combined)."""
+    _: KW_ONLY
+    trials: int
+    truncate: int
+    seed: int
+    level: str
+    """The level the trials were played at."""
+    cubeful: bool = True
+
+    @property
+    def reversed(self) -> bool:
+        """Whether the rollout reverses the verdict: the choice made rolled
+        out as good as the best within two standard errors, or better."""
+        return self.margin <= 2.0 * self.sigma
+
+
 @dataclass
 class Mistake:
     """One decision, the position it was made in and what it lost."""
@@ -126,6 +153,8 @@ class Mistake:
     candidates: list[Choice] = field(default_factory=list)
     level: Level = EXPERT
     """The analysis level the decision was judged at (:mod:`~tavlakit.evaluation.levels`)."""
+    rollout: RolledOut | None = None
+    """The decision rolled out, when it was (:func:`tavlakit.analysis.rollouts.verified`)."""
 
     @property
     def name(self) -> str:
@@ -429,6 +458,7 @@ __all__ = [
     "Choice",
     "Mistake",
     "Mistakes",
+    "RolledOut",
     "UnknownPlayer",
     "drawn_by",
     "judged_errors",

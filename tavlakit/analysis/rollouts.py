@@ -10,7 +10,7 @@ turned (or Tavla, which has none) is rolled out as it is.
 
 A seed and the settings give the same numbers however the trials are
 split: over ``jobs`` processes on this machine or a Dask cluster
-(``scheduler``), in batches of :data:`BATCH` trials. Each batch done is
+(``scheduler``), in batches of up to :data:`BATCH` trials. Each batch done is
 kept in a journal (a folder per rollout, named by a digest of everything
 that decides its numbers, the code that plays the trials included, under ``journal``: by default
 ``$XDG_CACHE_HOME/tavlakit/rollouts``), so a rollout stopped half-way (a
@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..collections.parallel import job_count, pmap
+from ..collections.parallel import Progress, job_count, pmap
 from ..engine.matchid import MatchState, parse_id
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -47,10 +47,11 @@ from ..evaluation.net import net_in_use, use_net
 from ..evaluation.rollout import OUTPUTS, Alternative, Settings, Trials, turned
 from ..evaluation.search import Search, passed
 from ..i18n import _
-from .mistakes import Mistake
+from .mistakes import Mistake, Mistakes, RolledOut
 
-#: Trials per batch: the unit of work sent to a process or a Dask worker, and of the journal.
-BATCH = 36
+#: The most and the fewest trials of a batch: the unit of work sent to a process or a Dask worker, and
+#: of the journal (a batch's trials are played in lockstep: 144 at once take 9% less time than 36 four times).
+BATCH, SMALLEST_BATCH = 144, 36
 #: The most trials a rollout may ask for.
 MOST_TRIALS = 10**8
 #: Seconds to wait for a Dask scheduler to answer.
@@ -134,24 +135,28 @@ def rollout(
     roll, each with its standard error (``_se``), and ``trials``. The
     frame's ``attrs`` hold the settings and, for a cube decision, gnubg's
     name of the right action. ``level``: how trials are played (expert, 0
-    ply, the only one implemented); ``rules``: backgammon unless given
+    ply; or 1-ply, backgammon only); ``rules``: backgammon unless given
     (Tavla: no cube, mars scored in each trial by the rules). Raises
     ``ValueError`` for a bad position, setting or level."""
     if isinstance(position, str):
         position, state = parse_id(position)
-    if as_level(level).chequer_plies or as_level(level).cube_plies:
-        raise ValueError(_("rollouts play at expert (0 ply) only, not {level}").format(level=as_level(level).title()))
+    chosen = as_level(level)
+    rules = rules or Rules.preset("backgammon")
+    if chosen.chequer_plies != chosen.cube_plies or chosen.chequer_plies > 1 or (chosen.looks_ahead and not rules.cube):
+        raise ValueError(
+            _("rollouts play at expert (0 ply) or at 1 ply (backgammon), not {level}").format(level=chosen.title())
+        )
     if not 1 <= trials <= MOST_TRIALS:
         raise ValueError(_("trials must be 1 to {most}, not {trials}").format(most=MOST_TRIALS, trials=trials))
     if truncate < 0:
         raise ValueError(_("truncation must be 0 (none) or more plies, not {plies}").format(plies=truncate))
     if position.winner() is not None:
         raise ValueError(_("the game is over in this position: nothing to roll out"))
-    rules = rules or Rules.preset("backgammon")
     cube = cube_state(state, rules)
     if dice is None and state is not None and all(state.dice):
         dice = state.dice
-    settings = Settings(trials, truncate, seed, cubeful=rules.cube, variance_reduction=variance_reduction)
+    settings = Settings(trials, truncate, seed, cubeful=rules.cube, variance_reduction=variance_reduction,
+                        plies=chosen.chequer_plies, kept=chosen.first_filter)  # fmt: skip
     labels, alternatives = _alternatives(position, cube, dice, plays, rules, keys)
     job = Job(
         tuple(alternatives),
@@ -161,7 +166,7 @@ def rollout(
         net=net_in_use(),
     )
     results = run(job, jobs, scheduler, journal, progress)
-    return _frame(labels, results, cube, dice is not None, settings, rules, keys is not None)
+    return _frame(labels, results, cube, dice is not None, settings, rules, chosen.key, given=keys is not None)
 
 
 def record_turn(path: str | Path, number: int, rules: Rules | None = None) -> tuple[Position, MatchState, Rules]:
@@ -239,20 +244,23 @@ def _alternatives(
 def verify(mistake: Mistake, **options: Any) -> pd.DataFrame:
     """A mistake's decision rolled out (:func:`rollout`'s ``options``):
     for a play, the best play and the one made; for a cube decision, no
-    double, double/take and double/pass. One row per alternative: its text
-    as the mistake lists it, ``played``, ``judged`` (the equity it was
-    judged at, at the mistake's level), and the rollout's ``equity`` and
+    double, double/take and double/pass. One row per alternative: its
+    ``candidate`` (its index in the mistake's candidates), its text as the
+    mistake lists it, ``played``, ``judged`` (the equity it was judged at,
+    at the mistake's level), and the rollout's ``equity`` and
     ``equity_se`` (EMG; a cube decision: the doubler's)."""
     state = mistake.state.replace(doubled=False, turn=mistake.on_roll)
     if mistake.kind == "roll":
-        chosen = [c for n, c in enumerate(mistake.candidates) if (n == 0 or c.played) and c.play is not None]
+        index = [n for n, c in enumerate(mistake.candidates) if (n == 0 or c.played) and c.play is not None]
+        chosen = [mistake.candidates[n] for n in index]
         keys = [mistake.position.play(c.play).flip().position_key() for c in chosen if c.play is not None]
         found = rollout(mistake.position, state, dice=mistake.dice, keys=keys, rules=mistake.rules, **options)
     else:
-        chosen = mistake.candidates
+        index, chosen = list(range(len(mistake.candidates))), mistake.candidates
         found = rollout(mistake.position, state.replace(dice=(0, 0)), rules=mistake.rules, **options)
     frame = pd.DataFrame(
         {
+            "candidate": index,
             "alternative": [c.text for c in chosen],
             "played": [c.played for c in chosen],
             "judged": [c.equity for c in chosen],
@@ -262,6 +270,51 @@ def verify(mistake: Mistake, **options: Any) -> pd.DataFrame:
     )
     frame.attrs.update(found.attrs)
     return frame
+
+
+def verified(
+    mistakes: Sequence[Mistake], top: int | None = None, *, progress: Progress | None = None, **options: Any
+) -> Mistakes:
+    """The mistakes, the first ``top`` of them (None: all) rolled out by
+    :func:`verify` (``options``: :func:`rollout`'s), each with its
+    :class:`~tavlakit.analysis.mistakes.RolledOut` in ``rollout``: the
+    rolled-out equities, how much the best rolled out better than the one
+    made, and whether that reverses the verdict. ``progress(done, total)``
+    after each."""
+    chosen = list(mistakes)[:top]
+    out = []
+    for done, mistake in enumerate(chosen, 1):
+        frame = verify(mistake, **options)
+        equities = {
+            int(n): (float(e), float(se))
+            for n, e, se in zip(frame["candidate"].tolist(), frame["equity"].tolist(), frame["equity_se"].tolist())
+        }
+        margin, sigma = _margin(mistake, equities)
+        a = frame.attrs
+        rolled = RolledOut(equities, margin, sigma, trials=int(a["trials"]), truncate=int(a["truncate"]),
+                           seed=int(a["seed"]), level=str(a["level"]), cubeful=bool(a["cubeful"]))  # fmt: skip
+        out.append(replace(mistake, rollout=rolled))
+        if progress is not None:
+            progress(done, len(chosen))
+    return Mistakes([*out, *list(mistakes)[len(chosen) :]])
+
+
+def _margin(mistake: Mistake, equities: dict[int, tuple[float, float]]) -> tuple[float, float]:
+    """How much more the level's best choice rolled out than the one made,
+    for the decider, and its standard error: a play, the best play less the
+    one made; a cube decision, the doubler's no double against double (the
+    taker answering as the rollout says), or the taker's take against pass."""
+    if mistake.kind == "roll":
+        played = next(n for n, c in enumerate(mistake.candidates) if c.played)
+        (best, best_se), (made, made_se) = equities[0], equities[played]
+        return best - made, float(np.hypot(best_se, made_se))
+    (nd, nd_se), (dt, dt_se), (dp, dp_se) = equities[0], equities[1], equities[2]
+    if mistake.kind in ("take", "pass"):  # the taker's: the doubler's equity after the answer, the less the better
+        margin = dt - dp if mistake.kind == "take" else dp - dt
+        return margin, float(np.hypot(dt_se, dp_se))
+    doubled, doubled_se = (dt, dt_se) if dt <= dp else (dp, dp_se)
+    margin = doubled - nd if mistake.kind == "no double" else nd - doubled
+    return margin, float(np.hypot(nd_se, doubled_se))
 
 
 def run(
@@ -282,10 +335,9 @@ def run(
         for first, found in _journaled(folder):
             end = min(first + len(found), total)
             results[first:end], done[first:end] = found[: end - first], True
-    todo = [(first, min(BATCH, total - first)) for first in range(0, total, BATCH) if not done[first]]
     if progress is not None:
         progress(int(done.sum()), total, _se(results, done))
-    batches = _on_cluster(job, todo, scheduler) if scheduler else _here(job, todo, jobs)
+    batches = _on_cluster(job, done, scheduler) if scheduler else _here(job, done, jobs)
     for (first, count), found in batches:
         results[first : first + count], done[first : first + count] = found, True
         if folder is not None:
@@ -295,7 +347,25 @@ def run(
     return results
 
 
-def _here(job: Job, todo: list[tuple[int, int]], jobs: int | None) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
+def batches(done: np.ndarray, workers: int) -> list[tuple[int, int]]:
+    """The trials not ``done`` as batches (first trial, count), in order, for
+    ``workers`` at once: each of at most the trials left over twice the
+    workers (whole :data:`SMALLEST_BATCH`), :data:`SMALLEST_BATCH` to :data:`BATCH`, so the
+    first are large and the last small, and the workers finish together."""
+    todo: list[tuple[int, int]] = []
+    left = int((~done).sum())
+    edges = np.flatnonzero(np.diff(np.concatenate([[1], done.astype(np.int8), [1]])))
+    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):  # the runs of trials not done
+        while start < end:
+            share = left // (2 * workers) // SMALLEST_BATCH * SMALLEST_BATCH
+            count = min(BATCH, max(SMALLEST_BATCH, share), end - start)
+            todo.append((start, count))
+            start, left = start + count, left - count
+    return todo
+
+
+def _here(job: Job, done: np.ndarray, jobs: int | None) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
+    todo = batches(done, job_count(jobs, len(done)))
     return zip(todo, pmap(_batch, todo, job_count(jobs, len(todo)), job=job))
 
 
@@ -303,11 +373,12 @@ def _batch(item: tuple[int, int], job: Job) -> np.ndarray:
     return play_trials(job, *item)
 
 
-def _on_cluster(job: Job, todo: list[tuple[int, int]], address: str) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
+def _on_cluster(job: Job, done: np.ndarray, address: str) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
     """The batches played on the Dask cluster at ``address``, as they finish."""
     from distributed import Client, as_completed
 
     with Client(address, timeout=CONNECT_TIMEOUT) as client:  # type: ignore[no-untyped-call]
+        todo = batches(done, max(1, sum(client.nthreads().values())))
         shared = client.scatter(job, broadcast=True)
         futures = {
             client.submit(play_trials, shared, first, count, pure=False): (first, count) for first, count in todo
@@ -356,6 +427,8 @@ def _frame(
     plays: bool,
     settings: Settings,
     rules: Rules,
+    level: str,
+    *,
     given: bool = False,
 ) -> pd.DataFrame:
     """The rollout's frame (see :func:`rollout`; ``given``: plays asked for by key, kept in their order)."""
@@ -379,11 +452,12 @@ def _frame(
     frame = pd.DataFrame(rows)
     attrs: dict[str, object] = {
         "trials": settings.trials, "truncate": settings.truncate, "seed": settings.seed, "cubeful": settings.cubeful,
-        "rules": rules.name, "level": "expert",
+        "rules": rules.name, "level": level,
     }  # fmt: skip
-    if plays and not given:
-        frame = frame.sort_values("equity", ascending=False, kind="stable").reset_index(drop=True)
-    elif len(labels) == 2:
+    if plays:
+        if not given:
+            frame = frame.sort_values("equity", ascending=False, kind="stable").reset_index(drop=True)
+    elif len(labels) == 2:  # no double and double/take: the cash beside them
         dp = double_pass(cube)
         frame = pd.concat(
             [frame, pd.DataFrame([{"alternative": _("double, pass"), "equity": dp, "equity_se": 0.0, "trials": n}])],
@@ -398,14 +472,17 @@ def _frame(
 __all__ = [
     "BATCH",
     "CONNECT_TIMEOUT",
+    "SMALLEST_BATCH",
     "MOST_TRIALS",
     "Job",
     "RolloutProgress",
     "cube_state",
+    "batches",
     "default_journal",
     "play_trials",
     "record_turn",
     "rollout",
     "run",
+    "verified",
     "verify",
 ]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -23,6 +24,10 @@ from .common import (
     parse_rules,
 )
 from .console import progress_bar
+
+if TYPE_CHECKING:
+    from ..analysis.mistakes import Mistake
+    from ..engine.numbering import Numbering
 
 
 def mistakes(
@@ -70,23 +75,19 @@ def mistakes(
     absent = [str(p) for p in files if not p.exists() and read_stream(p) is None]
     if absent:
         raise fail(_("{paths}: no such file or folder").format(paths=", ".join(absent)))
-    from ..pictures.study_files import write_study  # (pandas and the nets: only now)
+    from ..pictures.study_files import study, write  # (pandas and the nets: only now)
 
     try:
         with progress_bar(_("analysing")) as bar:
-            studied = write_study(
-                files,
-                output,
-                anki,
-                player=player,
-                top=top,
-                min_error=min_error,
-                rules=chosen,
-                level=judged,
-                numbering=style,
-                jobs=jobs,
-                progress=bar,
-            )
+            studied = study(files, player=player, top=top, min_error=min_error, rules=chosen, level=judged,
+                            jobs=jobs, progress=bar)  # fmt: skip
+        if studied.mistakes and verify:
+            from ..analysis.rollouts import verified
+
+            with progress_bar(_("rolling out"), min_items=1) as bar:
+                studied.mistakes = verified(studied.mistakes, verify, trials=trials, jobs=jobs, progress=bar)
+        if studied.analysed:
+            write(studied, output, anki, player=player, numbering=style, files=len(files))
     except ValueError as exc:  # a player not in the files
         raise fail(str(exc)) from None
     except OSError as exc:
@@ -106,31 +107,35 @@ def mistakes(
             notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
             typer.echo(notes.format(count=len(found), path=anki))
         if verify:
-            _verify(found[:verify], trials, jobs)
+            _verified_table(found[:verify], numbering=style)
     if studied.unread or not studied.written:
         raise typer.Exit(2)  # (an input nothing could be read from, said above: as show does)
 
 
-def _verify(found: list[Any], trials: int, jobs: int | None) -> None:
-    """The worst mistakes rolled out, each alternative's equity at the
-    analysis level beside the rollout's, as a table."""
+def _verified_table(found: Sequence[Mistake], numbering: Numbering) -> None:
+    """The rolled-out mistakes as a table: each rolled-out alternative's
+    equity at the analysis level beside the rollout's, and the verdict."""
     from rich.console import Console
     from rich.table import Table
 
-    from ..analysis.rollouts import verify
+    from ..pictures.study import play_text
 
+    trials = next((m.rollout.trials for m in found if m.rollout), 0)
     table = Table(title=_("the worst mistakes rolled out ({trials} trials each)").format(trials=trials))
     for name in ("#", _("decision"), _("alternative"), _("judged"), _("rolled out"), "±"):
         table.add_column(name, justify="left" if name in (_("decision"), _("alternative")) else "right")
-    with progress_bar(_("rolling out"), min_items=1) as bar:
-        for rank, mistake in enumerate(found, 1):
-            rows = verify(mistake, trials=trials, jobs=jobs)
-            where = _("game {game}, turn {turn}").format(game=mistake.game, turn=mistake.turn)
-            shown = str(rank)
-            for row in rows.itertuples(index=False):
-                text = f"{row.alternative} *" if row.played else str(row.alternative)
-                table.add_row(shown, where, text, f"{row.judged:+.3f}", f"{row.equity:+.3f}", f"{row.equity_se:.3f}")
-                shown = where = ""
-            bar(rank, len(found))
+    for rank, mistake in enumerate(found, 1):
+        rolled = mistake.rollout
+        if rolled is None:
+            continue
+        verdict = _("reversed") if rolled.reversed else _("confirmed")
+        where = _("game {game}, turn {turn}").format(game=mistake.game, turn=mistake.turn)
+        shown, second = str(rank), verdict
+        for index, (equity, se) in sorted(rolled.equities.items()):
+            choice = mistake.candidates[index]
+            text = play_text(choice, mistake, numbering)
+            text = f"{text} *" if choice.played else text
+            table.add_row(shown, where, text, f"{choice.equity:+.3f}", f"{equity:+.3f}", f"{se:.3f}")
+            shown, where, second = "", second, ""
     Console().print(table)
     typer.echo(_("* the decision made; equities in EMG (a cube decision: the doubler's)"))

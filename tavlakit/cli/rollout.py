@@ -12,7 +12,7 @@ import typer
 from ..engine.matchid import MatchState, parse_id
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..evaluation.levels import EXPERT
+from ..evaluation.levels import EXPERT, level as as_level
 from ..formats.position_text import read_positions
 from ..i18n import _
 from ..record.problem import ProblemError
@@ -37,7 +37,11 @@ def rollout(
     ),
     trials: int = typer.Option(1296, "--trials", help=_("Games played out per alternative.")),
     truncate: int = typer.Option(0, "--truncate", help=_("Stop each game after this many plies (0: play to the end).")),
-    level: str = typer.Option(EXPERT.name, "--level", help=_("How the trials are played: expert (0 ply).")),
+    level: str = typer.Option(
+        EXPERT.name,
+        "--level",
+        help=_("How the trials are played: expert (0 ply) or 1-ply (gnubg's 1-ply chequer play and cube decisions)."),
+    ),
     seed: int = typer.Option(1, "--seed", help=_("The dice's seed: the same seed gives the same numbers.")),
     plays: int = typer.Option(5, "--plays", min=1, help=_("How many of the roll's best plays to roll out.")),
     rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
@@ -146,7 +150,7 @@ def _show(frame: Any) -> None:
         if attrs["truncate"]
         else _("no truncation"),
     )
-    table = Table(title=title)
+    table = Table(title=f"{title}, {as_level(attrs['level']).describe()}")
     for name in (_("alternative"), _("equity"), "±", _("cubeless"), _("win"), _("win gammon"), _("lose gammon")):
         table.add_column(name, justify="left" if name == _("alternative") else "right")
     for row in frame.itertuples(index=False):

@@ -60,7 +60,8 @@ from numpy.typing import NDArray
 
 from .cubeful import CubeState, cube_inputs, cubeful_into, emg_of, free_to_double, utility_of
 from .jit import jit
-from .lookahead import Cubes, cube_inputs_into, cubes_for, index_of
+from .levels import NORMAL_FILTER, MoveFilter
+from .lookahead import Cubes, Lookahead, cube_inputs_into, cubes_for, index_of
 from .moves import Room, generate_into, room
 from .net import evaluate, evaluator_in_use
 from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table, rooms
@@ -85,7 +86,8 @@ class Settings:
     end); ``seed``; ``cubeful``; ``variance_reduction``; ``rotate``
     (quasi-random dice); ``bearoff``: end a trial in gnubg's bear-off
     databases, as gnubg does by default (money cubeful: the two-sided
-    one; cubeless: either)."""
+    one; cubeless: either); ``plies`` and ``kept``: how deep each trial's
+    decisions look."""
 
     trials: int = 1296
     truncate: int = 0
@@ -95,6 +97,10 @@ class Settings:
     variance_reduction: bool = True
     rotate: bool = True
     bearoff: bool = True
+    plies: int = 0
+    """The plies of each trial's chequer play and cube decisions: 0, or 1
+    (the plays ``kept`` by the move filter valued by the look-ahead)."""
+    kept: MoveFilter = NORMAL_FILTER
 
 
 @dataclass(frozen=True)
@@ -290,10 +296,12 @@ def _choose(
     chosen_p: Floats,
     chosen_c: Floats,
     out: Floats,
+    values: Floats,
 ) -> None:
     """For each (game, roll) j, the play chosen (``picks[j]``, a row of
     ``moved``), its chances and cube inputs (the opponent on roll), and
-    the seven outputs of the side that played it."""
+    the seven outputs of the side that played it; ``values[m]``: the
+    opponent's 0-ply value after each play (the least is chosen)."""
     at = 0
     for j in range(len(counts)):
         here = cube_of[games[j]]
@@ -308,47 +316,115 @@ def _choose(
             elif not backgammon:
                 p[2] = p[4] = 0.0
             cube_inputs_into(moved[m], kinds[m], ev, c, two)
-            v = _value(p, c, them, cubes, cubeful, g)
+            v = values[m] = _value(p, c, them, cubes, cubeful, g)
             u = _cubeless(p, row, cubes.money)  # gnubg breaks ties by the money equity, gammons counted
             if v < best_v or (v == best_v and u < best_u):
                 best_v, best_u, pick = v, u, m
         at += counts[j]
-        picks[j] = pick
-        p = probs[pick]
-        cube_inputs_into(moved[pick], kinds[pick], ev, c, two)
-        for k in range(5):
-            chosen_p[j, k] = p[k]
-            chosen_c[j, k] = c[k]
-        out[j, 0], out[j, 1], out[j, 2], out[j, 3], out[j, 4] = 1.0 - p[0], p[3], p[4], p[1], p[2]
-        out[j, 5] = -_cubeless(p, row, cubes.money)
-        if cubes.money:
-            out[j, 6] = -best_v * _scale(them)
-        else:
-            out[j, 6] = 1.0 - best_v
+        _fill(j, pick, best_v, moved, kinds, probs, them, cubes, ev, c, two, picks, chosen_p, chosen_c, out)
 
 
 @jit
-def _cube_actions(
-    p: Floats, c: Floats, cube_of: Ints, games: Ints, cubes: Cubes, g: Floats, actions: Ints, out: Floats
+def _fill(
+    j: int,
+    pick: int,
+    v: float,
+    moved: Bytes,
+    kinds: Ints,
+    probs: Floats,
+    them: int,
+    cubes: Cubes,
+    ev: Evaluator,
+    c: Floats,
+    two: NDArray[np.float32],
+    picks: Ints,
+    chosen_p: Floats,
+    chosen_c: Floats,
+    out: Floats,
 ) -> None:
-    """The 0-ply cube action of each game's side on roll (0: none, 1:
+    """Row ``j`` of :func:`_choose`'s answers: the play ``pick``, leaving
+    the opponent (cube position ``them``) value ``v``."""
+    picks[j] = pick
+    p = probs[pick]
+    cube_inputs_into(moved[pick], kinds[pick], ev, c, two)
+    for k in range(5):
+        chosen_p[j, k] = p[k]
+        chosen_c[j, k] = c[k]
+    out[j, 0], out[j, 1], out[j, 2], out[j, 3], out[j, 4] = 1.0 - p[0], p[3], p[4], p[1], p[2]
+    out[j, 5] = -_cubeless(p, cubes.rows[them], cubes.money)
+    if cubes.money:
+        out[j, 6] = -v * _scale(them)
+    else:
+        out[j, 6] = 1.0 - v
+
+
+@jit
+def _keep(
+    values: Floats,
+    starts: Ints,
+    counts: Ints,
+    mover_of: Ints,
+    cubes: Cubes,
+    kept: Floats,
+    scores: Floats,
+    out: NDArray[np.bool_],
+) -> None:
+    """gnubg's move filter (``kept``: accept, extra, threshold, as
+    :class:`.levels.MoveFilter`) over each (game, roll)'s plays
+    ``starts[j]`` ... by the mover's 0-ply equity (EMG: the opponent's
+    value turned, into ``scores``): ``out[m]`` for each play kept, the
+    first of equal ones first."""
+    accept, extra, threshold = int(kept[0]), int(kept[1]), kept[2]
+    for j in range(len(starts)):
+        s, n = starts[j], counts[j]
+        row = cubes.rows[cubes.flip[mover_of[j]]]
+        top = -np.inf
+        for m in range(s, s + n):
+            scores[m] = -values[m] if cubes.money else -emg_of(values[m], row)
+            top = max(top, scores[m])
+        for taken in range(max(1, min(n, accept + extra))):
+            best, score = -1, -np.inf
+            for m in range(s, s + n):
+                if not out[m] and scores[m] > score:
+                    best, score = m, scores[m]
+            if taken >= accept and score < top - threshold:
+                break
+            out[best] = True
+
+
+@jit
+def _cube_values(
+    p: Floats, c: Floats, cube_of: Ints, games: Ints, cubes: Cubes, g: Floats, nd: Floats, dt: Floats
+) -> None:
+    """The 0-ply no double and double/take values of each game's side on
+    roll (money: per cube value of each; left as they are where it may not double)."""
+    for j in range(len(games)):
+        i = games[j]
+        doubled = cubes.double[cube_of[i]]
+        if doubled >= 0:
+            nd[j] = cubeful_into(p[i], c[i], cubes.rows[cube_of[i]], g)
+            dt[j] = cubeful_into(p[i], c[i], cubes.rows[doubled], g)
+
+
+@jit
+def _cube_answers(
+    nd: Floats, dt: Floats, p: Floats, cube_of: Ints, games: Ints, cubes: Cubes, actions: Ints, out: Floats
+) -> None:
+    """The cube action of each game's side on roll (0: none, 1:
     double/take, 2: double/pass, ``out[j]`` its outputs: the chances and
-    the cash)."""
+    the cash) from its no double and double/take values (NaN: it may not
+    double; money: per cube value of each)."""
     for j in range(len(games)):
         i = games[j]
         here = cube_of[i]
-        doubled = cubes.double[here]
         actions[j] = 0
-        if doubled < 0:
+        if np.isnan(nd[j]):
             continue
         row = cubes.rows[here]
-        nd = cubeful_into(p[i], c[i], row, g)
-        dt = cubeful_into(p[i], c[i], cubes.rows[doubled], g)
-        if cubes.money:
-            dt *= 2.0
+        taken = dt[j] * 2.0 if cubes.money else dt[j]
         dp = 1.0 if cubes.money else mwc_of(1.0, row)
-        if dt >= nd and dp >= nd:
-            actions[j] = 1 if dp > dt else 2
+        if taken >= nd[j] and dp >= nd[j]:
+            actions[j] = 1 if dp > taken else 2
             for k in range(5):
                 out[j, k] = p[i, k]
             out[j, 5] = _cubeless(p[i], row, cubes.money)
@@ -376,6 +452,24 @@ class _Scratch(NamedTuple):
     g: Floats
     two: NDArray[np.float32]
     ev: Evaluator  # the nets in use with room of the thread's own
+    lookahead: Lookahead
+
+
+class _Played(NamedTuple):
+    """What :meth:`Trials._play` found: per (game, roll) pair the play chosen
+    at 0 ply (``picks``, rows of ``moved``), its chances, cube inputs and
+    outputs; per play, its chances and the opponent's value after it."""
+
+    picks: Ints
+    chosen_p: Floats
+    chosen_c: Floats
+    out: Floats
+    moved: Bytes
+    kinds: Ints
+    probs: Floats
+    values: Floats
+    counts: Ints
+    games: Ints
 
 
 class Trials:
@@ -427,7 +521,7 @@ class Trials:
             self._bearoff(games, boards, cube, p, c, turn, alive, result)
             games = np.flatnonzero(alive)
             if s.cubeful and len(games):
-                self._cube(games, cube, p, c, turn, alt, alive, result)
+                self._cube(games, boards, cube, p, c, turn, alt, alive, result)
                 games = np.flatnonzero(alive)
             if not len(games):
                 break
@@ -443,18 +537,25 @@ class Trials:
                 pair_games, pair_rolls = np.repeat(reps, 21), np.tile(np.arange(21), len(reps))
             else:
                 pair_games, pair_rolls = reps, rolled[first_of]
-            picks, chosen_p, chosen_c, out, moved, kinds = self._play(boards, cube, pair_games, pair_rolls)
-            if turn & 1:
-                out = turned(out, money=money)
+            played = self._play(boards, cube, pair_games, pair_rolls)
             actual = inverse * 21 + rolled if s.variance_reduction else inverse
+            picks, chosen_p, chosen_c, out = played.picks, played.chosen_p, played.chosen_c, played.out
+            if s.plies:  # the roll thrown played deeper; the luck stays judged at 0 ply
+                pairs, back = np.unique(actual, return_inverse=True)
+                deep_picks, deep_p, deep_c, deep_out = self._deeper(played, pairs, cube)
+                picks, chosen_p, chosen_c, actual_out = deep_picks[back], deep_p[back], deep_c[back], deep_out[back]
+            else:
+                picks, chosen_p, chosen_c, actual_out = picks[actual], chosen_p[actual], chosen_c[actual], out[actual]
+            if turn & 1:
+                out, actual_out = turned(out, money=money), turned(actual_out, money=money)
             if s.variance_reduction:
                 mean = (out.reshape(len(reps), 21, 7) * WEIGHTS[None, :, None]).sum(axis=1) / 36.0
                 luck[games] += mean[inverse] - out[actual]
-            boards[games] = moved[picks[actual]]
-            p[games], c[games] = chosen_p[actual], chosen_c[actual]
+            boards[games] = played.moved[picks]
+            p[games], c[games] = chosen_p, chosen_c
             cube[games] = self.cubes.flip[cube[games]]
-            over = kinds[picks[actual]] == OVER
-            final = out[actual][over]
+            over = played.kinds[picks] == OVER
+            final = actual_out[over]
             if money:  # gnubg scores a finished game at its money value, gammons counted (its UtilityME)
                 final[:, 6] = final[:, 5] * 2.0 ** (cube[games[over]] // 6)
             result[games[over]] = final
@@ -494,6 +595,7 @@ class Trials:
     def _cube(
         self,
         games: Ints,
+        boards: Bytes,
         cube: Ints,
         p: Floats,
         c: Floats,
@@ -509,7 +611,12 @@ class Trials:
             return
         actions = np.zeros(len(games), dtype=np.int64)
         out = np.zeros((len(games), 7))
-        _cube_actions(p, c, cube, games, self.cubes, self._scratch().g, actions, out)
+        nd, dt = np.full(len(games), np.nan), np.full(len(games), np.nan)
+        if self.settings.plies:
+            self._deep_cube(games, boards, cube, nd, dt)
+        else:
+            _cube_values(p, c, cube, games, self.cubes, self._scratch().g, nd, dt)
+        _cube_answers(nd, dt, p, cube, games, self.cubes, actions, out)
         taken = games[actions == 1]
         cube[taken] = self.cubes.double[cube[taken]]
         passed = actions == 2
@@ -518,15 +625,24 @@ class Trials:
             result[games[passed]] = out[passed]
             alive[games[passed]] = False
 
+    def _deep_cube(self, games: Ints, boards: Bytes, cube: Ints, nd: Floats, dt: Floats) -> None:
+        """:func:`_cube_values` at :attr:`Settings.plies`, one batch per cube value."""
+        here = cube[games]
+        may = np.flatnonzero(self.cubes.double[here] >= 0)
+        for exponent in np.unique(here[may] // 6).tolist():
+            at = may[here[may] // 6 == exponent]
+            states = [self._state(int(i)) for i in here[at]]
+            found = self._scratch().lookahead.values(boards[games[at]], [[x, x.doubled()] for x in states], states,
+                                                     top=True, plies=self.settings.plies)  # fmt: skip
+            nd[at], dt[at] = found[:, 0], found[:, 1]
+
     def _finish(self, games: Ints, cube: Ints, p: Floats, c: Floats, turn: int, result: Floats) -> None:
         """The 0-ply evaluation of the side on roll where a trial is cut short."""
         out = np.zeros((len(games), 7))
         _evaluations(p, c, cube, games, self.cubes, self.settings.cubeful, self._scratch().g, out)
         result[games] = turned(out, money=self.cubes.money) if turn & 1 else out
 
-    def _play(
-        self, boards: Bytes, cube: Ints, games: Ints, rolls: Ints
-    ) -> tuple[Ints, Floats, Floats, Floats, Bytes, Ints]:
+    def _play(self, boards: Bytes, cube: Ints, games: Ints, rolls: Ints) -> _Played:
         """The chosen play of each (game, roll) pair (see :func:`_choose`)."""
         cap = max(len(games) * 64, 4096)
         counts = np.empty(len(games), dtype=np.int64)
@@ -539,7 +655,7 @@ class Trials:
             cap *= 2
         moved, kinds = moved[:total], kinds[:total]
         probs = np.empty((total, 5))
-        _room, c, g, two, ev = self._scratch()
+        _room, c, g, two, ev, _lookahead = self._scratch()
         evaluate_into(
             moved,
             kinds,
@@ -552,9 +668,52 @@ class Trials:
         )
         picks = np.empty(len(games), dtype=np.int64)
         chosen_p, chosen_c, out = np.empty((len(games), 5)), np.empty((len(games), 5)), np.empty((len(games), 7))
+        values = np.empty(total)
         _choose(moved, kinds, probs, counts, games, cube, self.cubes, self.settings.cubeful, self.outside_home,
-                self.backgammon, ev, c, g, two, picks, chosen_p, chosen_c, out)  # fmt: skip
-        return picks, chosen_p, chosen_c, out, moved, kinds
+                self.backgammon, ev, c, g, two, picks, chosen_p, chosen_c, out, values)  # fmt: skip
+        return _Played(picks, chosen_p, chosen_c, out, moved, kinds, probs, values, counts, games)
+
+    def _deeper(self, played: _Played, pairs: Ints, cube: Ints) -> tuple[Ints, Floats, Floats, Floats]:
+        """The play of each (game, roll) pair of ``pairs`` at :attr:`Settings.plies`: of
+        the plays the move filter keeps by 0-ply equity, the one leaving the
+        opponent the least value at that depth (the look-ahead, one batch per
+        cube value): picks, chances, cube inputs and the seven outputs (their
+        cubeful value the deeper one, or the 0-ply one of a play kept alone:
+        only a finished game's is read, and that is exact)."""
+        starts = np.concatenate([[0], np.cumsum(played.counts)[:-1]])[pairs]
+        counts, games = played.counts[pairs], played.games[pairs]
+        kept = np.zeros(len(played.values), dtype=np.bool_)
+        f = self.settings.kept
+        filtering = np.array([f.accept, f.extra, f.threshold], dtype=np.float64)
+        _keep(played.values, starts, counts, cube[games], self.cubes, filtering, np.empty(len(kept)), kept)
+        plays = np.concatenate([np.arange(s, s + n) for s, n in zip(starts.tolist(), counts.tolist())])
+        rows, owner = plays[kept[plays]], np.repeat(np.arange(len(pairs)), counts)[kept[plays]]
+        them = self.cubes.flip[cube[games[owner]]]
+        deep = played.values[rows]  # (a play kept alone is played whatever it is worth deeper)
+        alone = np.bincount(owner, minlength=len(pairs))[owner] == 1
+        lookahead = self._scratch().lookahead
+        for exponent in np.unique(them[~alone] // 6).tolist():
+            at = np.flatnonzero((them // 6 == exponent) & ~alone)
+            states = [self._state(int(i)) for i in them[at]]
+            deep[at] = lookahead.values(played.moved[rows[at]], [[x] for x in states], states, top=False,
+                                        plies=self.settings.plies)[:, 0]  # fmt: skip
+        picks = np.empty(len(pairs), dtype=np.int64)
+        best = np.full(len(pairs), np.inf)
+        for r, o, v in zip(rows.tolist(), owner.tolist(), deep.tolist()):
+            if v < best[o]:
+                best[o], picks[o] = v, r
+        chosen_p, chosen_c, out = np.empty((len(pairs), 5)), np.empty((len(pairs), 5)), np.empty((len(pairs), 7))
+        _room, c, _g, two, ev, _la = self._scratch()
+        them_of = self.cubes.flip[cube[games]].tolist()
+        for j in range(len(pairs)):
+            _fill(j, int(picks[j]), float(best[j]), played.moved, played.kinds, played.probs, them_of[j], self.cubes,
+                  ev, c, two, picks, chosen_p, chosen_c, out)  # fmt: skip
+        return picks, chosen_p, chosen_c, out
+
+    def _state(self, index: int) -> CubeState:
+        """Cube position ``index`` of :attr:`cubes` as a cube state."""
+        owner = (None, 0, 1)[index // 2 % 3]
+        return replace(self.base, value=self.base.value << (index // 6), owner=owner, mover=index % 2)
 
     def _scratch(self) -> _Scratch:
         """Room for the kernels, this thread's own."""
@@ -563,7 +722,7 @@ class Trials:
         if found is None or found.ev.nets is not ev.nets:
             mine = ev._replace(rooms=rooms(ev.nets))
             found = self._local.scratch = _Scratch(
-                room(), np.zeros(5), np.zeros(4), np.zeros(4, dtype=np.float32), mine
+                room(), np.zeros(5), np.zeros(4), np.zeros(4, dtype=np.float32), mine, Lookahead()
             )
         return found
 

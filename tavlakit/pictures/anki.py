@@ -22,7 +22,7 @@ import genanki
 from ..analysis.mistakes import Mistake, score_text
 from ..engine.numbering import Numbering, NumberingLike
 from ..i18n import _
-from .study import KINDS, board, candidates_table, cube_actions, lost_text, play_text
+from .study import KINDS, board, candidates_table, cube_actions, lost_text, play_text, rollout_note
 
 #: The note type's id: fixed, so that every deck tavlakit makes shares one note type in Anki.
 MODEL_ID = 1_726_040_291
@@ -43,6 +43,10 @@ table.candidates tr.best { background: #fff6e0; }
 table.candidates tr.played { background: #e8f5ff; }
 .tag { font-size: 11px; color: #fff; background: #1f6fa8; border-radius: 8px; padding: 0 6px; }
 .ids { font-size: 12px; color: #666; overflow-wrap: anywhere; }
+table.candidates .se { color: #666; font-size: 12px; }
+.verdict { font-size: 14px; margin: 6px 0 0; }
+.verdict.reversed { font-weight: 600; color: #8a5a00; }
+.verdict .settings { font-size: 12px; font-weight: 400; color: #666; }
 .nightMode .card, .night_mode .card { background: #faf7f0; color: #222; }
 """
 
@@ -90,6 +94,7 @@ def answer(m: Mistake, numbering: Numbering) -> str:
     lost = _("Equity lost: {lost}").format(lost=lost_text(m))
     lines.append(f"<div class='lost'>{_esc(lost)}</div>")
     lines.append(candidates_table(m, numbering))
+    lines.append(rollout_note(m))
     source = _("{match}, game {game} · {kind} · {level}").format(
         match=m.match, game=m.game, kind=_(KINDS.get(m.kind, m.kind)), level=m.level.describe()
     )

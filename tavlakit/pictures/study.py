@@ -20,6 +20,7 @@ from importlib import resources
 
 from ..analysis.mistakes import Choice, Mistake, drawn_by, score_text
 from ..engine.numbering import Numbering, NumberingLike
+from ..evaluation.levels import level as as_level
 from ..i18n import N_, _, language, ngettext
 from . import svg
 
@@ -106,17 +107,20 @@ def candidates_table(m: Mistake, numbering: Numbering) -> str:
     come first, as in gnubg's hint), equity, difference."""
     head = _("Cube decision") if m.kind != "roll" else _("Play")
     equity, difference_head, depth = _("Equity"), _("Diff."), _("Depth")
+    rolled = _("Rollout")
+    rollout_head = f"<th class='num rollout'>{_esc(rolled)}</th>" if m.rollout else ""
+    columns = 5 if m.rollout else 4
     rows = [
-        "<table class='candidates'><thead><tr>"
+        f"<table class='candidates{' with-rollout' if m.rollout else ''}'><thead><tr>"
         f"<th>#</th><th>{_esc(head)}</th><th class='ply'>{_esc(depth)}</th><th class='num'>{_esc(equity)}</th>"
-        f"<th class='num'>{_esc(difference_head)}</th></tr></thead><tbody>"
+        f"<th class='num'>{_esc(difference_head)}</th>{rollout_head}</tr></thead><tbody>"
     ]
     last = 0
     # the proper action: the cube choice worth the doubler's best (a difference of 0)
     best_index = 0 if m.kind == "roll" else min(range(len(m.candidates)), key=lambda i: abs(m.candidates[i].difference))
     for rank, choice in _shown(m):
         if rank > last + 1:
-            rows.append("<tr class='gap'><td></td><td colspan='4'>\u2026</td></tr>")
+            rows.append(f"<tr class='gap'><td></td><td colspan='{columns}'>\u2026</td></tr>")
         last = rank
         classes = []
         if rank - 1 == best_index:
@@ -131,10 +135,50 @@ def candidates_table(m: Mistake, numbering: Numbering) -> str:
             f"<tr class='{' '.join(classes)}'><td>{rank}</td><td class='play'>"
             f"{_esc(play_text(choice, m, numbering))}{tag}</td>"
             f"<td class='ply'>{_esc(plies)}</td>"
-            f"<td class='num'>{choice.equity:+.3f}</td><td class='num'>{difference}</td></tr>"
+            f"<td class='num'>{choice.equity:+.3f}</td><td class='num'>{difference}</td>"
+            f"{_rollout_cell(m, rank - 1)}</tr>"
         )
     rows.append("</tbody></table>")
     return "".join(rows)
+
+
+def _rollout_cell(m: Mistake, index: int) -> str:
+    """A candidate's rolled-out equity and its standard error (blank: not rolled out; no cell: no rollout)."""
+    if m.rollout is None:
+        return ""
+    found = m.rollout.equities.get(index)
+    if found is None:
+        return "<td class='num rollout'></td>"
+    equity, se = found
+    spread = f"<span class='se'> \u00b1{se:.3f}</span>" if se else ""  # (a cash is exact)
+    return f"<td class='num rollout'>{equity:+.3f}{spread}</td>"
+
+
+def rollout_note(m: Mistake) -> str:
+    """What the rollout of a verified mistake says: confirmed or reversed,
+    by how much, and its trials and settings (nothing when not rolled out)."""
+    r = m.rollout
+    if r is None:
+        return ""
+    if r.reversed:
+        verdict = _(
+            "Reversed by the rollout: yours rolled out as good as the best within two standard errors, "
+            "or better ({margin:+.3f} \u00b1 {sigma:.3f} EMG)."
+        )
+    else:
+        verdict = _("Confirmed by the rollout: the best rolled out {margin:.3f} \u00b1 {sigma:.3f} EMG better.")
+    truncated = _("truncated at {plies} plies").format(plies=r.truncate) if r.truncate else _("played to the end")
+    settings = _("Rollout: {trials} trials, seed {seed}, {truncated}, play at {level}, {cube}.").format(
+        trials=r.trials,
+        seed=r.seed,
+        truncated=truncated,
+        level=as_level(r.level).describe(),
+        cube=_("cubeful") if r.cubeful else _("cubeless"),
+    )
+    return (
+        f"<p class='verdict{' reversed' if r.reversed else ''}'>{_esc(verdict.format(margin=r.margin, sigma=r.sigma))}"
+        f"<br><span class='settings'>{_esc(settings)}</span></p>"
+    )
 
 
 def cube_actions(m: Mistake) -> str:
@@ -166,6 +210,9 @@ def _ids(m: Mistake) -> str:
 def card(m: Mistake, rank: int, numbering: Numbering) -> str:
     """One mistake's card."""
     mark = f" <span class='mark'>{_esc(_(MARKS[m.mark]))}</span>" if m.mark in MARKS else ""
+    if m.rollout is not None:
+        badge = _("reversed by the rollout") if m.rollout.reversed else _("rolled out")
+        mark += f" <span class='rolled{' reversed' if m.rollout.reversed else ''}'>{_esc(badge)}</span>"
     kind = _(KINDS.get(m.kind, m.kind))
     dice = f" {m.dice[0]}{m.dice[1]}" if m.dice and m.kind == "roll" else ""
     lost = _("Equity lost: {lost}").format(lost=lost_text(m))
@@ -177,7 +224,8 @@ def card(m: Mistake, rank: int, numbering: Numbering) -> str:
         f"<p class='where'>{_esc(_where(m))}</p>"
         f"<div class='board'>{board(m, numbering)}</div>"
         f"<p class='lost-line'><span>{_esc(lost)}</span> <span>{_esc(score)}</span></p>"
-        f"{candidates_table(m, numbering)}{cube_actions(m) if m.kind != 'roll' else ''}{_ids(m)}</section>"
+        f"{candidates_table(m, numbering)}{cube_actions(m) if m.kind != 'roll' else ''}{rollout_note(m)}"
+        f"{_ids(m)}</section>"
     )
 
 
@@ -199,6 +247,11 @@ def page(
     if mistakes:
         facts.append(_("{total:.3f} EMG lost").format(total=sum(m.error_emg for m in mistakes)))
         facts.append(_("analysis: {level}, cubeful, at the match score").format(level=level))
+    verified = [m.rollout for m in mistakes if m.rollout is not None]
+    if verified:
+        rolled = ngettext("{count} rolled out", "{count} rolled out", len(verified)).format(count=len(verified))
+        reversed_ = sum(r.reversed for r in verified)
+        facts.append(rolled + (" " + _("({count} reversed)").format(count=reversed_) if reversed_ else ""))
     if files is not None:
         facts.append(ngettext("{count} file", "{count} files", files).format(count=files))
     intro = _(
@@ -255,5 +308,6 @@ __all__ = [
     "lost_text",
     "page",
     "play_text",
+    "rollout_note",
     "table",
 ]
