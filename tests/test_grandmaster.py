@@ -1,0 +1,96 @@
+"""The grandmaster level (3 plies) against gnubg 1.07's own grandmaster.
+
+gnubg runs under qemu (the ``gnubg_exact`` fixture): natively its SSE
+sigmoid's approximate reciprocal moves its values by up to about 1e-3 at 0
+ply and, through the plays it then chooses, by up to 6e-3 at 2 and 3 plies
+(measured on the first 8 boards of ``two-ply.txt``, money, centred cube);
+under qemu ours agree to 1.6e-7 (3-ply cube decisions of the first four).
+gnubg's 3-ply judgements of these take about 40 s under qemu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gnubg_deep import ask_gnubg_deep
+
+from tavlakit.engine.position import Position
+from tavlakit.engine.rules import Rules
+from tavlakit.evaluation.cubeful import CubeState
+from tavlakit.evaluation.met import default_met
+from tavlakit.evaluation.net import use_net
+from tavlakit.evaluation.search import Search
+
+MONEY = [1, -1, 0, 0, [0, 0], 0]
+#: 7-point match, the side on roll 2, the other 4 (gnubg's player 0 on roll).
+MATCH = [1, -1, 0, 7, [2, 4], 0]
+#: (position id, cube (gnubg's cubeinfo), what gnubg recommends: its cube decision's number)
+CUBES = [
+    ("4HPwATDgc/ABMA", MONEY, "no double, take"),  # contact
+    ("YdfggCg0z5gRCA", MONEY, "double, take"),  # contact
+    ("fbEFSQAzDXiBQQ", MONEY, "double, pass"),  # contact
+    ("bXcPAADb7g4AAA", MONEY, "double, take"),  # race, 57 against 62 pips
+    ("YdfggCg0z5gRCA", MATCH, "double, pass"),
+    ("bXcPAADb7g4AAA", MATCH, "no double, take"),
+]
+#: gnubg's cube decisions (its ``cubedecision`` numbers) by our words.
+RECOMMENDATIONS = {"double, take": 0, "double, pass": 1, "no double, take": 2}
+#: A hint: position, dice (money, centred cube).
+HINT = ("4HPwATDgc/ABMA", (5, 2))
+
+
+@pytest.fixture
+def gnubg_weights(gnubg_wd: Path) -> Iterator[None]:
+    """gnubg's own weights for the test, gnubg-nn's after it."""
+    use_net(gnubg_wd)
+    yield
+    use_net(None)
+
+
+def state_of(cube: list) -> CubeState:
+    """The cube state of gnubg's ``cubeinfo`` (Jacoby on, beavers off: what gnubg recommends there)."""
+    value, owner, mover, length, score, crawford = cube
+    owner = None if owner < 0 else owner
+    met = default_met() if length else None
+    return CubeState(value, owner, mover, length, tuple(score), crawford=bool(crawford), beavers=False, met=met)
+
+
+@pytest.fixture(scope="module")
+def gnubgs(gnubg_exact: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """gnubg's grandmaster cube decisions of :data:`CUBES`, then its hint of :data:`HINT`."""
+    jobs = [[pid, cube, None] for pid, cube, _action in CUBES] + [[HINT[0], MONEY, list(HINT[1])]]
+    return ask_gnubg_deep(gnubg_exact, jobs, tmp_path_factory.mktemp("grandmaster"))
+
+
+@pytest.mark.parametrize("at", range(len(CUBES)))
+def test_three_ply_cube_decisions_are_gnubgs(at: int, gnubgs: list[dict], gnubg_weights: None) -> None:
+    """No double and double/take equities at 3 plies (contact and race,
+    money and a match score) as gnubg's, and the same action."""
+    pid, cube, action = CUBES[at]
+    theirs = gnubgs[at]["cube"]
+    assert theirs[4] == RECOMMENDATIONS[action]
+    search = Search(Rules.preset("backgammon"), level="grandmaster")
+    ours = search.cube(Position.from_position_id(pid), state_of(cube))
+    assert abs(ours.no_double - theirs[1]) < 1e-5
+    assert abs(ours.double_take - theirs[2]) < 1e-5
+    assert ours.action == action
+
+
+def test_the_grandmaster_hint_is_gnubgs(gnubgs: list[dict], gnubg_weights: None) -> None:
+    """The plays of a roll as gnubg's grandmaster hint ranks them: the
+    three it judges at 3 plies first, the others at 2 plies (its 0-ply filter
+    kept all eight), each equity gnubg's; a played play the filters dropped
+    is judged at 3 plies too, among the 3-ply ones (gnubg's key move)."""
+    moves = gnubgs[-1]["moves"]
+    search = Search(Rules.preset("backgammon"), level="grandmaster")
+    pos, dice = Position.from_position_id(HINT[0]), HINT[1]
+    ours = search.candidates(pos, dice, CubeState())
+    assert [plies for _move, _equity, plies in moves] == [3, 3, 3, 2, 2, 2, 2, 2]
+    assert [plies for _value, _key, plies in ours] == [plies for _move, _equity, plies in moves]
+    assert max(abs(value - equity) for (value, _key, _plies), (_move, equity, _p) in zip(ours, moves)) < 1e-5
+    worst = ours[-1][1]
+    played = search.candidates(pos, dice, CubeState(), played=worst)
+    assert [key for _value, key, plies in played if plies == 3] == [key for _v, key, _p in ours[:3]] + [worst]
+    assert played[3][0] < ours[2][0]
