@@ -37,8 +37,11 @@ CUBES = [
 ]
 #: gnubg's cube decisions (its ``cubedecision`` numbers) by our words.
 RECOMMENDATIONS = {"double, take": 0, "double, pass": 1, "no double, take": 2}
-#: A hint: position, dice (money, centred cube).
-HINT = ("4HPwATDgc/ABMA", (5, 2))
+#: Hints: position, dice (money, centred cube), the plies gnubg judges the first plays at (the rest: 0).
+HINTS = [
+    ("4HPwATDgc/ABMA", (5, 2), [3, 3, 3, 2, 2, 2, 2, 2]),  # its 0-ply filter keeps all 8, the 2-ply one 3
+    ("YdfggCg0z5gRCA", (4, 2), [2, 2, 2, 2, 2]),  # its 2-ply filter keeps 1: no 3-ply look
+]
 
 
 @pytest.fixture
@@ -59,8 +62,8 @@ def state_of(cube: list) -> CubeState:
 
 @pytest.fixture(scope="module")
 def gnubgs(gnubg_exact: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    """gnubg's grandmaster cube decisions of :data:`CUBES`, then its hint of :data:`HINT`."""
-    jobs = [[pid, cube, None] for pid, cube, _action in CUBES] + [[HINT[0], MONEY, list(HINT[1])]]
+    """gnubg's grandmaster cube decisions of :data:`CUBES`, then its hints of :data:`HINTS`."""
+    jobs = [[pid, cube, None] for pid, cube, _action in CUBES] + [[pid, MONEY, list(d)] for pid, d, _p in HINTS]
     return ask_gnubg_deep(gnubg_exact, jobs, tmp_path_factory.mktemp("grandmaster"))
 
 
@@ -78,19 +81,35 @@ def test_three_ply_cube_decisions_are_gnubgs(at: int, gnubgs: list[dict], gnubg_
     assert ours.action == action
 
 
-def test_the_grandmaster_hint_is_gnubgs(gnubgs: list[dict], gnubg_weights: None) -> None:
-    """The plays of a roll as gnubg's grandmaster hint ranks them: the
-    three it judges at 3 plies first, the others at 2 plies (its 0-ply filter
-    kept all eight), each equity gnubg's; a played play the filters dropped
-    is judged at 3 plies too, among the 3-ply ones (gnubg's key move)."""
-    moves = gnubgs[-1]["moves"]
+@pytest.mark.parametrize("at", range(len(HINTS)))
+def test_the_grandmaster_hint_is_gnubgs(at: int, gnubgs: list[dict], gnubg_weights: None) -> None:
+    """The plays of a roll as gnubg's grandmaster hint ranks them, each
+    equity gnubg's: those its last filter kept first, at the ply it judged
+    them at (3 plies, or 2 where a filter left one play: gnubg looks no
+    deeper), then the others at the ply they were dropped at."""
+    pid, dice, plies = HINTS[at]
+    moves = gnubgs[len(CUBES) + at]["moves"]
+    ours = Search(Rules.preset("backgammon"), level="grandmaster").candidates(
+        Position.from_position_id(pid), dice, CubeState()
+    )
+    plies = plies + [0] * (len(moves) - len(plies))
+    assert [p for _move, _equity, p in moves] == plies
+    assert [p for _value, _key, p in ours] == plies
+    assert max(abs(value - equity) for (value, _key, _p), (_move, equity, _q) in zip(ours, moves)) < 1e-5
+
+
+def test_the_played_play_is_judged_as_deep_as_the_best() -> None:
+    """gnubg's key move: a played play the filters dropped is judged at the
+    ply of the best (among them in the ranking); one more than 0.03 worse
+    than a best the filters left alone short of 3 plies has both judged at 3."""
     search = Search(Rules.preset("backgammon"), level="grandmaster")
-    pos, dice = Position.from_position_id(HINT[0]), HINT[1]
-    ours = search.candidates(pos, dice, CubeState())
-    assert [plies for _move, _equity, plies in moves] == [3, 3, 3, 2, 2, 2, 2, 2]
-    assert [plies for _value, _key, plies in ours] == [plies for _move, _equity, plies in moves]
-    assert max(abs(value - equity) for (value, _key, _plies), (_move, equity, _p) in zip(ours, moves)) < 1e-5
-    worst = ours[-1][1]
+    pos, dice = Position.from_position_id(HINTS[0][0]), HINTS[0][1]
+    hint = search.candidates(pos, dice, CubeState())
+    worst = hint[-1][1]
     played = search.candidates(pos, dice, CubeState(), played=worst)
-    assert [key for _value, key, plies in played if plies == 3] == [key for _v, key, _p in ours[:3]] + [worst]
-    assert played[3][0] < ours[2][0]
+    assert [key for _value, key, plies in played if plies == 3] == [key for _v, key, _p in hint[:3]] + [worst]
+    pos, dice = Position.from_position_id(HINTS[1][0]), HINTS[1][1]
+    hint = search.candidates(pos, dice, CubeState())
+    played = search.candidates(pos, dice, CubeState(), played=hint[-1][1])
+    assert [plies for _value, _key, plies in played[:2]] == [3, 3] and played[1][1] == hint[-1][1]
+    assert played[0][1] == hint[0][1] and played[0][0] != hint[0][0]

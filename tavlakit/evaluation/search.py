@@ -49,6 +49,11 @@ from .lookahead import Lookahead
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
 
+#: gnubg's "doubtful" error (its ``arSkillLevel``; the judge's first skill level): a played play at
+#: least that much worse than the best when the move filters stopped short of the search's depth has
+#: both judged at its depth (gnubg's FindnSaveBestMoves, ``rThr``).
+DOUBTFUL = 0.03
+
 
 @dataclass(slots=True)
 class RollScores:
@@ -394,10 +399,39 @@ class Search:
         """The plays as gnubg's FindnSaveBestMoves judges them at
         :attr:`ply` plies (``ranked``: the 0-ply scores, best first): at
         each ply of the level's :attr:`~.Level.steps` the plays left are
-        judged (0 ply: as ranked) and its filter keeps the best few; those
-        left are judged at :attr:`ply`; the one ``played`` (a key) is judged
-        that deep too. (value, key, plies) of each, best first: the deepest
-        judged first, then those of the ply above, ..., then the 0-ply rest."""
+        judged (0 ply: as ranked) and its filter keeps the best few, until
+        one is left or those left are judged at :attr:`ply`; the one
+        ``played`` (a key, gnubg's key move) is judged as deep as the best
+        and, when it is more than :data:`DOUBTFUL` worse while that is not
+        :attr:`ply`, both are judged at :attr:`ply`. (value, key, plies) of
+        each, best first: the deepest judged first, then those of the ply
+        above, ..., then the 0-ply rest. While planning (:attr:`planned`):
+        what it asks for, each 0.0."""
+        found = self._filtered(ranked, played, state)
+        if isinstance(found, list):
+            return found
+        kept, rest = found
+        if played is None or played in [key for _value, key, _plies in kept]:
+            return kept + rest
+        deepest = kept[0][2]
+        dropped = next((entry for entry in rest if entry[1] == played), None)
+        rest = [entry for entry in rest if entry[1] != played]
+        if dropped is None or deepest:  # (judged as deep as the best)
+            value = self.deep_values([played], state, deepest or self.ply)[0]
+            dropped = (value, played, deepest or self.ply)
+        if deepest < self.ply and abs(kept[0][0] - dropped[0]) > DOUBTFUL and self.planned is None:
+            best = kept[0][1]
+            values = self.deep_values([best, played], state)
+            return sorted(zip(values, [best, played], [self.ply] * 2), reverse=True) + kept[1:] + rest
+        return sorted([*kept, dropped], reverse=True) + rest
+
+    def _filtered(
+        self, ranked: list[tuple[float, str]], played: str | None, state: CubeState
+    ) -> tuple[list[tuple[float, str, int]], list[tuple[float, str, int]]] | list[tuple[float, str, int]]:
+        """The plays the level's filters keep, all judged at one ply, best
+        first, and the others, those dropped deeper first (:meth:`ladder`);
+        while planning, the plays asked for at a ply not answered yet, each
+        0.0 (the plies below wait for the answers)."""
         layers: list[list[tuple[float, str, int]]] = []
         kept = [(value, key, 0) for value, key in ranked]
         for ply, kept_by in [*self.level.steps, (self.ply, None)]:
@@ -405,7 +439,7 @@ class Search:
                 keys = [key for _value, key, _plies in kept]
                 asked = [*keys, played] if played is not None and kept_by is None and played not in keys else keys
                 if self.planned is not None and any((key, state, ply) not in self.deep.plays for key in asked):
-                    self.deep_values(asked, state, ply)  # (asked for; the plies below wait for the answers)
+                    self.deep_values(asked, state, ply)
                     return [(0.0, key, ply) for key in asked]
                 kept = sorted(zip(self.deep_values(keys, state, ply), keys, [ply] * len(keys)), reverse=True)
             if kept_by is None:
@@ -413,10 +447,9 @@ class Search:
             count = kept_by.keep([value for value, _key, _plies in kept])
             layers.append(kept[count:])
             kept = kept[:count]
-        if played is not None and played not in [key for _value, key, _plies in kept]:
-            kept = sorted([*kept, (self.deep_values([played], state)[0], played, self.ply)], reverse=True)
-            layers = [[entry for entry in layer if entry[1] != played] for layer in layers]
-        return kept + [entry for layer in reversed(layers) for entry in layer]
+            if count == 1 and kept_by.accept != 1:  # (gnubg: one play left, no need to look deeper)
+                break
+        return kept, [entry for layer in reversed(layers) for entry in layer]
 
     def deep_values(self, keys: list[str], state: CubeState, plies: int | None = None) -> list[float]:
         """The mover's cubeful equities (EMG) after the plays leading to
@@ -467,6 +500,7 @@ def passed(key: str) -> Position:
 
 
 __all__ = [
+    "DOUBTFUL",
     "Asked",
     "CubeAsked",
     "Deep",
