@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from gnubg_deep import ask_gnubg_deep
+from test_levels import REPO, opening
 
+import tavlakit as tk
 from tavlakit.engine.position import Position
 from tavlakit.engine.rules import Rules
 from tavlakit.evaluation.cubeful import CubeState
@@ -113,3 +116,17 @@ def test_the_played_play_is_judged_as_deep_as_the_best() -> None:
     played = search.candidates(pos, dice, CubeState(), played=hint[-1][1])
     assert [plies for _value, _key, plies in played[:2]] == [3, 3] and played[1][1] == hint[-1][1]
     assert played[0][1] == hint[0][1] and played[0][0] != hint[0][0]
+
+
+def test_a_game_at_grandmaster_on_two_processes(tmp_path: Path) -> None:
+    """The first turns of a game at grandmaster: the same output on two
+    processes (the 2-ply step of each play's search and the cube decisions
+    found there, the 3-ply step then in the main process) as in one."""
+    path = tmp_path / "short.mat"
+    tk.write_match(opening(REPO / "tests" / "data" / "gnubg" / "selfplay-3p-1.mat", 8), path)
+    alone = tk.analysis.analyse([path], statistics=True, level="grandmaster", jobs=1)
+    split = tk.analysis.analyse([path], statistics=True, level="grandmaster", jobs=2)
+    for name in ("plays", "statistics", "decisions"):
+        pd.testing.assert_frame_equal(getattr(split, name), getattr(alone, name))
+    assert alone.statistics.attrs["level"] == "grandmaster" and set(alone.statistics["level"]) == {"grandmaster"}
+    assert alone.decisions["error_emg"].notna().sum() >= 3
