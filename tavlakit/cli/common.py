@@ -30,7 +30,7 @@ def parse_rules(name: str) -> Rules:
 #: The help of ``--level`` and of its alias ``--ply``.
 LEVEL_HELP = N_(
     "Analysis level: world-class (gnubg's own default analysis: 2 ply, pruning nets), 1-ply, "
-    "expert (0 ply, fast) or grandmaster (3 ply, about twenty times world-class's time); default {default}."
+    "expert (0 ply, fast) or grandmaster (3 ply, about five times world-class's time); default {default}."
 )
 PLY_HELP = N_("The analysis level by its depth: 0 (expert), 1, 2 (world-class) or 3 (grandmaster).")
 

@@ -17,7 +17,7 @@ The named levels are gnubg 1.07's own presets where they match one
 * ``grandmaster``: 3 plies with the pruning nets and gnubg's analysis move
   filter for 3 plies (its ``MOVEFILTER_LARGE``: up to 16 plays within 0.32
   at 0 ply, none judged at 1 ply, up to 4 of them within 0.08 at 2 plies):
-  gnubg's "grandmaster", some twenty times world class's cost.
+  gnubg's "grandmaster", some five times world class's cost.
 
 Luck is judged at 0 ply at every level, as gnubg judges it (its ``ecLuck``).
 
