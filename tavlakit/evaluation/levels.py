@@ -70,8 +70,9 @@ class Level:
     """How a review judges a match: ``chequer_plies`` and ``cube_plies`` of
     look-ahead; ``pruning``: gnubg's pruning nets choose the replies worth
     a full evaluation inside the search; ``filters``: the move filter of
-    each ply below the top one (``None``: every play kept, gnubg's "skip
-    pruning"); ``luck_plies``: the plies a roll's luck is judged at."""
+    each ply below the top one (``None``: the plays are not judged at that
+    ply, gnubg's "skip pruning", :attr:`steps`); ``luck_plies``: the plies a
+    roll's luck is judged at."""
 
     name: str
     chequer_plies: int

@@ -419,7 +419,7 @@ class Search:
         if dropped is None or deepest:  # (judged as deep as the best)
             value = self.deep_values([played], state, deepest or self.ply)[0]
             dropped = (value, played, deepest or self.ply)
-        if deepest < self.ply and abs(kept[0][0] - dropped[0]) > DOUBTFUL and self.planned is None:
+        if deepest < self.ply and abs(kept[0][0] - dropped[0]) > DOUBTFUL and (self.planned is None or not deepest):
             best = kept[0][1]
             values = self.deep_values([best, played], state)
             return sorted(zip(values, [best, played], [self.ply] * 2), reverse=True) + kept[1:] + rest
