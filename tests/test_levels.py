@@ -14,7 +14,16 @@ from typer.testing import CliRunner
 import tavlakit as tk
 from tavlakit.analysis.statistics import decisions_frame, statistics_frame
 from tavlakit.cli import app
-from tavlakit.evaluation.levels import DEFAULT_LEVEL, EXPERT, LEVELS, ONE_PLY, WORLD_CLASS, MoveFilter, level
+from tavlakit.evaluation.levels import (
+    DEFAULT_LEVEL,
+    EXPERT,
+    GRANDMASTER,
+    LEVELS,
+    ONE_PLY,
+    WORLD_CLASS,
+    MoveFilter,
+    level,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 STATS = REPO / "tests" / "data" / "stats"
@@ -56,18 +65,26 @@ def test_world_class_is_what_gnubgs_default_analysis_prints(gnubg_bin: Path, tmp
     assert keep is not None
     assert WORLD_CLASS.filters == (MoveFilter(int(keep[1]), int(keep[2]), float(keep[3])), None)
     assert "Skip pruning for 1-ply moves." in two  # the second filter: None, every play kept
+    # grandmaster: gnubg's analysis filter for 3 plies, ply by ply
+    three = chequer.split("Move filter for 3 ply:")[1].split("Move filter for 4 ply:")[0]
+    kept = re.findall(r"keep the first (\d+) (\d)-ply moves and up to (\d+) more moves within equity ([\d.]+)", three)
+    assert [(int(ply), MoveFilter(int(a), int(e), float(t))) for a, ply, e, t in kept] == GRANDMASTER.steps
+    assert "Skip pruning for 1-ply moves." in three and GRANDMASTER.filters[1] is None
     # gnubg's names, by the depth --ply gives
-    assert [level(n) for n in (0, 1, 2)] == [EXPERT, ONE_PLY, WORLD_CLASS] and DEFAULT_LEVEL is WORLD_CLASS
+    assert [level(n) for n in (0, 1, 2, 3)] == [EXPERT, ONE_PLY, WORLD_CLASS, GRANDMASTER]
+    assert DEFAULT_LEVEL is WORLD_CLASS
     assert (EXPERT.chequer_plies, EXPERT.cube_plies, EXPERT.pruning) == (0, 0, False)
-    assert set(LEVELS) == {"expert", "1-ply", "world-class"}
+    assert (GRANDMASTER.chequer_plies, GRANDMASTER.cube_plies, GRANDMASTER.pruning) == (3, 3, True)
+    assert set(LEVELS) == {"expert", "1-ply", "world-class", "grandmaster"}
 
 
 def test_level_names_and_bad_ones() -> None:
     assert level("World class") is level("world_class") is WORLD_CLASS
-    with pytest.raises(ValueError, match="choose from expert, 1-ply, world-class"):
-        level("grandmaster")
-    with pytest.raises(ValueError, match="only 0-, 1- and 2-ply"):
-        level(3)
+    assert level("Grandmaster") is level(3) is level("3") is GRANDMASTER
+    with pytest.raises(ValueError, match="choose from expert, 1-ply, world-class, grandmaster"):
+        level("supremo")
+    with pytest.raises(ValueError, match="only 0-, 1-, 2- and 3-ply"):
+        level(4)
 
 
 def test_world_class_by_default_and_said_in_the_frames(short: Path) -> None:

@@ -261,7 +261,7 @@ def test_cli_mistakes_writes_the_page_and_the_deck(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--player", "Nori"], "no player 'Nori' in the files; the players there: BlueNote, nori"),
-        (["--ply", "3"], "only 0-, 1- and 2-ply"),
+        (["--ply", "4"], "only 0-, 1-, 2- and 3-ply"),
     ],
 )
 def test_cli_mistakes_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:

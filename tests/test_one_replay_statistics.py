@@ -146,8 +146,8 @@ def test_ply_reaches_the_judge() -> None:
     pd.testing.assert_frame_equal(one_ply, decisions_frame([match], level=1))
     zero_ply = decisions_frame([match], level="expert")
     assert (one_ply["error_emg"].fillna(0) != zero_ply["error_emg"].fillna(0)).any()
-    with pytest.raises(ValueError, match="only 0-, 1- and 2-ply"):
-        tk.analysis.analyse([match], statistics=True, level=3)
+    with pytest.raises(ValueError, match="only 0-, 1-, 2- and 3-ply"):
+        tk.analysis.analyse([match], statistics=True, level=4)
 
 
 def test_a_met_given_by_its_path_reaches_the_workers(single: tk.analysis.Analysis) -> None:

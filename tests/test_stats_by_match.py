@@ -100,8 +100,8 @@ def test_another_match_equity_table(tmp_path: Path) -> None:
     bad.write_text("<met><oops>")
     result = run("stats", "--by", "match", "--level", "expert", "--met", bad, STATS / "match-3p-31.mat")
     assert result.exit_code == 2 and "bad.xml: not a match equity table" in words(result.output)
-    result = run("stats", "--by", "match", "--ply", 3, STATS / "match-3p-31.mat")
-    assert result.exit_code == 2 and "only 0-, 1- and 2-ply" in words(result.output)
+    result = run("stats", "--by", "match", "--ply", 4, STATS / "match-3p-31.mat")
+    assert result.exit_code == 2 and "only 0-, 1-, 2- and 3-ply" in words(result.output)
 
 
 def test_cube_actions_against_the_rules_are_listed_not_judged() -> None:

@@ -101,7 +101,7 @@ def _answer(run: list[Asked], rules: Rules, met: str | None, level: Level, net: 
     found: list[Found] = []
     for asked in run:
         if isinstance(asked, PlaysAsked):
-            found.append(search.deep_values(list(asked.keys), asked.state))
+            found.append(search.deep_values(list(asked.keys), asked.state, asked.plies))
         else:
             found.append(search.deep_cube(asked.pos, asked.state, asked.plies))
     return found

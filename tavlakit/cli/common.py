@@ -30,9 +30,9 @@ def parse_rules(name: str) -> Rules:
 #: The help of ``--level`` and of its alias ``--ply``.
 LEVEL_HELP = N_(
     "Analysis level: world-class (gnubg's own default analysis: 2 ply, pruning nets), 1-ply, "
-    "or expert (0 ply, fast); default {default}."
+    "expert (0 ply, fast) or grandmaster (3 ply, about five times world-class's time); default {default}."
 )
-PLY_HELP = N_("The analysis level by its depth: 0 (expert), 1 or 2 (world-class).")
+PLY_HELP = N_("The analysis level by its depth: 0 (expert), 1, 2 (world-class) or 3 (grandmaster).")
 
 
 def level_help(default: Level = DEFAULT_LEVEL) -> str:

@@ -13,7 +13,11 @@ The named levels are gnubg 1.07's own presets where they match one
   depth);
 * ``world-class``: 2 plies with gnubg's pruning nets and its "normal" move
   filter: gnubg's "world class", which is also what gnubg's ``analyse
-  match`` uses by default (``show analysis``), the figures players quote.
+  match`` uses by default (``show analysis``), the figures players quote;
+* ``grandmaster``: 3 plies with the pruning nets and gnubg's analysis move
+  filter for 3 plies (its ``MOVEFILTER_LARGE``: up to 16 plays within 0.32
+  at 0 ply, none judged at 1 ply, up to 4 of them within 0.08 at 2 plies):
+  gnubg's "grandmaster", some five times world class's cost.
 
 Luck is judged at 0 ply at every level, as gnubg judges it (its ``ecLuck``).
 
@@ -66,8 +70,9 @@ class Level:
     """How a review judges a match: ``chequer_plies`` and ``cube_plies`` of
     look-ahead; ``pruning``: gnubg's pruning nets choose the replies worth
     a full evaluation inside the search; ``filters``: the move filter of
-    each ply below the top one (``None``: every play kept, gnubg's "skip
-    pruning"); ``luck_plies``: the plies a roll's luck is judged at."""
+    each ply below the top one (``None``: the plays are not judged at that
+    ply, gnubg's "skip pruning", :attr:`steps`); ``luck_plies``: the plies a
+    roll's luck is judged at."""
 
     name: str
     chequer_plies: int
@@ -93,6 +98,20 @@ class Level:
     def looks_ahead(self) -> bool:
         """Whether plays or cube decisions are judged deeper than 0 ply."""
         return max(self.chequer_plies, self.cube_plies) > 0
+
+    @property
+    def steps(self) -> list[tuple[int, MoveFilter]]:
+        """The plies a play is judged at on the way down and the filter
+        applied after each (gnubg's FindnSaveBestMoves: a ply without a
+        filter is skipped), before the plays left are judged at
+        ``chequer_plies``.
+
+        >>> [(ply, f.extra) for ply, f in GRANDMASTER.steps]
+        [(0, 16), (2, 4)]
+        """
+        filters = list(self.filters[: self.chequer_plies]) or [None]
+        found = [(ply, f) for ply, f in enumerate(filters) if f is not None]
+        return found or [(0, NORMAL_FILTER)]
 
     @property
     def first_filter(self) -> MoveFilter:
@@ -142,6 +161,9 @@ class Level:
             f = self.first_filter
             shown = _("move filter: up to {extra} plays within {threshold:g} of the best")
             parts.append(shown.format(extra=f.extra, threshold=f.threshold))
+            for ply, f in self.steps[1:]:
+                shown = _("then up to {extra} of them within {threshold:g} of the best at {ply} ply")
+                parts.append(shown.format(extra=f.extra, threshold=f.threshold, ply=ply))
         parts.append(_("luck at {luck} ply").format(luck=self.luck_plies))
         return _("{name}: {settings}").format(name=self.title(), settings="; ".join(parts))
 
@@ -149,10 +171,18 @@ class Level:
 EXPERT = Level("expert", 0, 0)
 ONE_PLY = Level("1-ply", 1, 1, pruning=True, filters=(NORMAL_FILTER,))
 WORLD_CLASS = Level("world-class", 2, 2, pruning=True, filters=(NORMAL_FILTER, None))
+#: gnubg's large move filter at the third ply of a 3-ply search: up to 4 plays within 0.08.
+DEEP_FILTER = MoveFilter(0, 4, 0.08)
+GRANDMASTER = Level("grandmaster", 3, 3, pruning=True, filters=(NORMAL_FILTER, None, DEEP_FILTER))
 #: The named levels, by the name the command line takes.
-LEVELS = {lv.name: lv for lv in (EXPERT, ONE_PLY, WORLD_CLASS)}
+LEVELS = {lv.name: lv for lv in (EXPERT, ONE_PLY, WORLD_CLASS, GRANDMASTER)}
 #: How each is called when shown: gnubg's own words for its presets.
-TITLES = {"expert": N_("expert"), "1-ply": N_("1 ply"), "world-class": N_("world class")}
+TITLES = {
+    "expert": N_("expert"),
+    "1-ply": N_("1 ply"),
+    "world-class": N_("world class"),
+    "grandmaster": N_("grandmaster"),
+}
 #: The level of a match review when none is asked for.
 DEFAULT_LEVEL = WORLD_CLASS
 
@@ -163,7 +193,7 @@ LevelLike = Level | str | int
 
 def level(value: LevelLike) -> Level:
     """The level ``value`` names: a :class:`Level` as it is; a name
-    (``expert``, ``1-ply``, ``world-class``; case, spaces and underscores
+    (``expert``, ``1-ply``, ``world-class``, ``grandmaster``; case, spaces and underscores
     as one likes); a number of plies, or its digits (:func:`level_for_plies`). Raises
     ``ValueError`` with the names for any other.
 
@@ -184,16 +214,18 @@ def level(value: LevelLike) -> Level:
 
 def level_for_plies(plies: int) -> Level:
     """The named level that looks ``plies`` deep: 0 expert, 1 the 1-ply
-    level, 2 world class. Raises ``ValueError`` for another."""
+    level, 2 world class, 3 grandmaster. Raises ``ValueError`` for another."""
     for named in LEVELS.values():
         if named.chequer_plies == plies:
             return named
-    raise ValueError(_("{ply} plies: only 0-, 1- and 2-ply analysis is implemented").format(ply=plies))
+    raise ValueError(_("{ply} plies: only 0-, 1-, 2- and 3-ply analysis is implemented").format(ply=plies))
 
 
 __all__ = [
     "DEFAULT_LEVEL",
+    "DEEP_FILTER",
     "EXPERT",
+    "GRANDMASTER",
     "LEVELS",
     "NORMAL_FILTER",
     "ONE_PLY",

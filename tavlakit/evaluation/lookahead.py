@@ -1,8 +1,8 @@
 """gnubg 1.07's cubeful n-ply look-ahead, compiled, for many positions at once.
 
-What a position is worth to the side on roll at 1 or 2 plies, as gnubg's
-EvaluatePositionCubeful evaluates it with its pruning nets (the default
-of its analysis):
+What a position is worth to the side on roll at any number of plies (1
+to 3 in the analysis levels), as gnubg's EvaluatePositionCubeful
+evaluates it with its pruning nets (the default of its analysis):
 
 * a node is looked into unless the game is over, no plies are left, or
   (money play) the two-sided bear-off database has it exactly;
@@ -24,8 +24,10 @@ of its analysis):
   (:mod:`.cubeful`).
 
 Values are gnubg's: match winning chances in a match, money equity per
-cube value of each cube position in money play. Every node of a level is
-expanded in one batch: the plays of all its rolls listed (:mod:`.moves`),
+cube value of each cube position in money play. The tree is built a
+level at a time and valued from its leaves up (a 3-ply root has 9261
+leaves: the roots are taken in chunks, :data:`LEAVES`). Every node of a
+level is expanded in one batch: the plays of all its rolls listed (:mod:`.moves`),
 ranked by the pruning nets and scored by the full nets in a few compiled
 calls (:mod:`.net_inputs`), the expansions kept for positions met again
 (the next turn's cube decision looks into what this turn's plays did).
@@ -64,6 +66,8 @@ PRUNE_PLAYS = 5
 MOST_KEPT = PRUNE_PLAYS + 11
 #: Cube positions a search can meet: the root's cube times 2**0 .. 2**5, its owner, who is on roll.
 _VALUES = 6
+#: The most leaves :meth:`Lookahead.values` holds at once (some tens of megabytes): roots are looked into in chunks.
+LEAVES = 250_000
 
 
 class Cubes(NamedTuple):
@@ -353,6 +357,16 @@ class Expansion:
     kinds: Ints  # (21,) their classes
 
 
+class _Level(NamedTuple):
+    """The nodes ``d`` plies below the roots of a search: their 0-ply
+    chances and cube inputs, whether each is a leaf, the root it is under."""
+
+    probs: Floats
+    inputs: Floats
+    leaf: NDArray[np.bool_]
+    root: Ints
+
+
 class Lookahead:
     """gnubg's n-ply look-ahead with the weights in use, keeping the
     expansions of the positions it met (size-capped) and the 0-ply values
@@ -399,7 +413,13 @@ class Lookahead:
         caller's cube decision). Match winning chances in a match, money
         equity per cube value of each position in money play. The roots of
         one call share their score and their cube's value (the positions may
-        double it)."""
+        double it). The roots are looked into in chunks of at most
+        :data:`LEAVES` leaves (21**plies a root)."""
+        chunk = max(1, LEAVES // 21**plies)
+        if len(boards) > chunk:
+            parts = [slice(s, s + chunk) for s in range(0, len(boards), chunk)]
+            values = [self.values(boards[i], positions[i], movers[i], top=top, plies=plies) for i in parts]
+            return np.concatenate(values)
         n, k = len(boards), len(positions[0])
         base = replace(movers[0], owner=None, mover=0)
         number, cubes = self._cubes_for(base)
@@ -409,33 +429,44 @@ class Lookahead:
         b = np.ascontiguousarray(boards, dtype=np.int8)
         kinds = np.empty(n, dtype=np.int64)
         classify_into(b, kinds)
-        leaf0 = (kinds == OVER) | (plies == 0) | ((kinds == BEAROFF2) & cubes.money)
         rows, table = self._given(b, kinds)
-        p0 = _evaluate(b, kinds, np.where(rows[:, None] >= 0, table[rows], np.nan), False, ev)
-        c0 = np.empty((n, 5))
-        _cube_inputs(b, kinds, ev, c0)
-        inner = np.flatnonzero(~leaf0)
-        p1, c1 = np.zeros((n, 21, 5)), np.zeros((n, 21, 5))
-        leaf1 = np.ones((n, 21), dtype=np.bool_)
-        p2, c2 = np.zeros((n, 21, 21, 5)), np.zeros((n, 21, 21, 5))
-        if len(inner):
-            first = self.expand(b[inner], sel[inner], cubes, number)
-            for i, found in zip(inner.tolist(), first):
-                p1[i], c1[i] = found.probs, found.inputs
-                leaf1[i] = (found.kinds == OVER) | ((found.kinds == BEAROFF2) & cubes.money)
-            if plies > 1:
-                where = [(i, r) for i, found in zip(inner.tolist(), first) for r in range(21) if not leaf1[i, r]]
-                if where:
-                    nodes = np.array([first[inner.tolist().index(i)].boards[r] for i, r in where])
-                    second = self.expand(nodes, cubes.flip[[sel[i] for i, _r in where]], cubes, number)
-                    for (i, r), found in zip(where, second):
-                        p2[i, r], c2[i, r] = found.probs, found.inputs
-        out = np.zeros((n, k))
-        _tree_values(
-            roots, top, plies, leaf0, p0, c0, leaf1, p1, c1, p2, c2, cubes, out,
-            np.zeros((4, 8 * k)), np.zeros((2, 8 * k), dtype=np.int64), np.zeros(4),
-        )  # fmt: skip
-        return out
+        p = _evaluate(b, kinds, np.where(rows[:, None] >= 0, table[rows], np.nan), False, ev)
+        c = np.empty((n, 5))
+        _cube_inputs(b, kinds, ev, c)
+        tree = [_Level(p, c, (kinds == OVER) | (plies == 0) | ((kinds == BEAROFF2) & cubes.money), np.arange(n))]
+        firsts = []
+        for depth in range(1, plies + 1):
+            above = tree[-1]
+            inner = np.flatnonzero(~above.leaf)
+            first = np.full(len(above.leaf), -1, dtype=np.int64)
+            first[inner] = 21 * np.arange(len(inner))
+            firsts.append(first)
+            found = self.expand(b[inner], sel[inner], cubes, number)
+            kinds = np.concatenate([grown.kinds for grown in found]) if found else np.zeros(0, dtype=np.int64)
+            leaf = (kinds == OVER) | ((kinds == BEAROFF2) & cubes.money) | (depth == plies)
+            p = np.concatenate([grown.probs for grown in found]) if found else np.zeros((0, 5))
+            c = np.concatenate([grown.inputs for grown in found]) if found else np.zeros((0, 5))
+            tree.append(_Level(p, c, leaf, np.repeat(above.root[inner], 21)))
+            if depth < plies and found:
+                b = np.concatenate([grown.boards for grown in found])
+                sel = np.repeat(cubes.flip[sel[inner]], 21)
+        lists = np.full((plies + 1, n, k << plies), -1, dtype=np.int64)
+        _cube_lists(roots, top, cubes, lists)
+        g = np.zeros(4)
+        found_below = np.zeros((0, 2 * (k << plies)))
+        for depth in range(plies, -1, -1):
+            width = k << depth
+            level = tree[depth]
+            out = np.zeros((len(level.leaf), width))
+            _level_values(
+                top and depth == 0, level.leaf, level.probs, level.inputs,
+                firsts[depth] if depth < plies else np.zeros(0, dtype=np.int64), level.root,
+                np.ascontiguousarray(lists[depth, :, :width]),
+                np.ascontiguousarray(lists[min(depth + 1, plies), :, : 2 * width]),
+                found_below, cubes, out, np.zeros(2 * width), g,
+            )  # fmt: skip
+            found_below = out
+        return found_below
 
     def hit_rates(self) -> tuple[float, float]:
         """The share of the pruning nets' and of the full nets' evaluations
@@ -576,56 +607,52 @@ def _combine(total: Floats, cubes_here: Ints, children: Ints, cubes: Cubes, out:
 
 
 @jit
-def _tree_values(
-    roots: Ints,
-    top: bool,
-    plies: int,
-    leaf0: NDArray[np.bool_],
-    p0: Floats,
-    c0: Floats,
-    leaf1: NDArray[np.bool_],
-    p1: Floats,
-    c1: Floats,
-    p2: Floats,
-    c2: Floats,
-    cubes: Cubes,
-    out: Floats,
-    room: Floats,
-    lists: Ints,
-    g: Floats,
-) -> None:
-    """The values of each root under its cube positions ``roots[i]`` (see
-    :meth:`Lookahead.values`); ``room``, ``lists``: scratch (4, 8 k) each."""
+def _cube_lists(roots: Ints, top: bool, cubes: Cubes, lists: Ints) -> None:
+    """``lists[d, i]``: the cube positions the nodes ``d`` plies below root
+    ``i`` are valued under (:func:`_children_cubes`), the first ``k 2**d``
+    of each row (``roots``: ``(n, k)``)."""
     k = roots.shape[1]
     for i in range(len(roots)):
-        here = roots[i]
-        if leaf0[i]:
-            _leaf(p0[i], c0[i], here, top, cubes, out[i], g)
+        for j in range(k):
+            lists[0, i, j] = roots[i, j]
+        for d in range(len(lists) - 1):
+            width = k << d
+            _children_cubes(lists[d, i, :width], top and d == 0, cubes, lists[d + 1, i, : 2 * width])
+
+
+@jit
+def _level_values(
+    top: bool,
+    leaf: NDArray[np.bool_],
+    p: Floats,
+    c: Floats,
+    first: Ints,
+    root: Ints,
+    here: Ints,
+    below: Ints,
+    children: Floats,
+    cubes: Cubes,
+    out: Floats,
+    total: Floats,
+    g: Floats,
+) -> None:
+    """The values of the nodes of one level of a search tree under their
+    root's cube positions ``here[root[i]]``: a leaf's by the cube model
+    (:func:`_leaf`), an inner node's from its 21 children's ``children[first[i]:
+    first[i] + 21]`` (valued under ``below[root[i]]``), summed over the 36
+    throws and turned round (:func:`_combine`); ``total``: scratch."""
+    width = here.shape[1]
+    for i in range(len(leaf)):
+        if leaf[i]:
+            _leaf(p[i], c[i], here[root[i]], top, cubes, out[i], g)
             continue
-        one = lists[0, : 2 * k]
-        _children_cubes(here, top, cubes, one)
-        total = room[0, : 2 * k]
-        for m in range(2 * k):
+        for m in range(2 * width):
             total[m] = 0.0
-        value = room[1, : 2 * k]
+        s = first[i]
         for r in range(21):
-            if plies == 1 or leaf1[i, r]:
-                _leaf(p1[i, r], c1[i, r], one, False, cubes, value, g)
-            else:
-                two = lists[1, : 4 * k]
-                _children_cubes(one, False, cubes, two)
-                deeper = room[2, : 4 * k]
-                for m in range(4 * k):
-                    deeper[m] = 0.0
-                leaf = room[3, : 4 * k]
-                for s in range(21):
-                    _leaf(p2[i, r, s], c2[i, r, s], two, False, cubes, leaf, g)
-                    for m in range(4 * k):
-                        deeper[m] += WEIGHT[s] * leaf[m]
-                _combine(deeper, one, two, cubes, value)
-            for m in range(2 * k):
-                total[m] += WEIGHT[r] * value[m]
-        _combine(total, here, one, cubes, out[i])
+            for m in range(2 * width):
+                total[m] += WEIGHT[r] * children[s + r, m]
+        _combine(total, here[root[i]], below[root[i]], cubes, out[i])
 
 
 @jit

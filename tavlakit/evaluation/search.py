@@ -1,11 +1,13 @@
 """The look-ahead: what a position is worth to the side on roll, and each
-play of a roll, at 0, 1 or 2 plies, cubeful at the match score.
+play of a roll, at 0 to 3 plies, cubeful at the match score.
 
 :class:`Search` scores every play of the 21 rolls of a position in one
 batch (gnubg-nn lists the plays, the compiled nets score them: :mod:`.equity`),
 turns the probabilities into cubeful equities under a cube state
 (:mod:`.cubeful`, through a match equity table), decides cube actions, and
-looks ahead as gnubg's n-ply evaluation does. Under gnubg's own rules
+looks ahead as gnubg's n-ply evaluation does, and judges a roll's plays
+ply by ply through the level's move filters as gnubg's FindnSaveBestMoves
+does (:meth:`Search.ladder`). Under gnubg's own rules
 (backgammon, gnubg's moves and scoring), at a level with gnubg's pruning
 nets (:mod:`.levels`), the look-ahead is gnubg 1.07's,
 compiled (:mod:`.lookahead`: its pruning nets, its choice of plays, its
@@ -42,10 +44,15 @@ from .cubeful import (
     on_roll_many,
 )
 from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll, net_board
-from .levels import NORMAL_FILTER, Level, LevelLike, MoveFilter, level as as_level
+from .levels import Level, LevelLike, level as as_level
 from .lookahead import Lookahead
 from .met import MatchEquityTable, default_met
 from .tavla_met import tavla_met
+
+#: gnubg's "doubtful" error (its ``arSkillLevel``; the judge's first skill level): a played play at
+#: least that much worse than the best when the move filters stopped short of the search's depth has
+#: both judged at its depth (gnubg's FindnSaveBestMoves, ``rThr``).
+DOUBTFUL = 0.03
 
 
 @dataclass(slots=True)
@@ -89,10 +96,12 @@ class PositionScores:
 
 
 class PlaysAsked(NamedTuple):
-    """A question for the look-ahead: the values of the plays leading to ``keys`` (:meth:`Search.deep_values`)."""
+    """A question for the look-ahead: the values of the plays leading to
+    ``keys`` at ``plies`` (:meth:`Search.deep_values`)."""
 
     keys: tuple[str, ...]
     state: CubeState
+    plies: int
 
 
 class CubeAsked(NamedTuple):
@@ -109,17 +118,17 @@ Asked = PlaysAsked | CubeAsked
 @dataclass(slots=True)
 class Deep:
     """The values the look-ahead found: of plays (the mover's EMG after
-    the play leading to a key, under a cube state, at the search's level)
-    and of cube decisions (no double, double/take, double/pass at some plies)."""
+    the play leading to a key, under a cube state, at some plies) and of
+    cube decisions (no double, double/take, double/pass at some plies)."""
 
-    plays: dict[tuple[str, CubeState], float]
+    plays: dict[tuple[str, CubeState, int], float]
     cubes: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]]
 
     def answer(self, asked: Asked, found: list[float] | tuple[float, float | None, float]) -> None:
         """Keep what was ``found`` for the question ``asked``."""
         if isinstance(asked, PlaysAsked):
             assert isinstance(found, list)
-            self.plays.update(zip([(key, asked.state) for key in asked.keys], found))
+            self.plays.update(zip([(key, asked.state, asked.plies) for key in asked.keys], found))
         else:
             assert isinstance(found, tuple)
             self.cubes[(asked.pos, asked.state, asked.plies)] = found
@@ -376,35 +385,96 @@ class Search:
     # --- a match -------------------------------------------------------------
 
     def deep_play(self, ranked: list[tuple[float, str]], played: str, state: CubeState) -> tuple[float, float, str]:
-        """The best play's and the played play's equity at :attr:`ply` plies,
-        and the best play's key (``ranked``: the 0-ply scores, best first;
-        the plays :func:`searched` by the level's move filter)."""
-        keys = searched(ranked, played, self.level.first_filter)
-        values = dict(zip(keys, self.deep_values(keys, state)))
-        best = max(keys, key=values.__getitem__)
-        return values[best], values[played], best
+        """The best play's and the played play's equity at the deepest ply
+        the search judged them at, and the best play's key (``ranked``: the
+        0-ply scores, best first; the plays judged deeper by the level's
+        move filters, :meth:`ladder`)."""
+        judged = self.ladder(ranked, played, state)
+        best = judged[0]
+        return best[0], next(value for value, key, _plies in judged if key == played), best[1]
 
-    def deep_values(self, keys: list[str], state: CubeState) -> list[float]:
+    def ladder(
+        self, ranked: list[tuple[float, str]], played: str | None, state: CubeState
+    ) -> list[tuple[float, str, int]]:
+        """The plays as gnubg's FindnSaveBestMoves judges them at
+        :attr:`ply` plies (``ranked``: the 0-ply scores, best first): at
+        each ply of the level's :attr:`~.Level.steps` the plays left are
+        judged (0 ply: as ranked) and its filter keeps the best few, until
+        one is left or those left are judged at :attr:`ply`; the one
+        ``played`` (a key, gnubg's key move) is judged as deep as the best
+        and, when it is more than :data:`DOUBTFUL` worse while that is not
+        :attr:`ply`, both are judged at :attr:`ply`. (value, key, plies) of
+        each, best first: the deepest judged first, then those of the ply
+        above, ..., then the 0-ply rest. While planning (:attr:`planned`):
+        what it asks for, each 0.0."""
+        found = self._filtered(ranked, played, state)
+        if isinstance(found, list):
+            return found
+        kept, rest = found
+        if played is None or played in [key for _value, key, _plies in kept]:
+            return kept + rest
+        deepest = kept[0][2]
+        dropped = next((entry for entry in rest if entry[1] == played), None)
+        rest = [entry for entry in rest if entry[1] != played]
+        if dropped is None or deepest:  # (judged as deep as the best)
+            value = self.deep_values([played], state, deepest or self.ply)[0]
+            dropped = (value, played, deepest or self.ply)
+        if deepest < self.ply and abs(kept[0][0] - dropped[0]) > DOUBTFUL and (self.planned is None or not deepest):
+            best = kept[0][1]
+            values = self.deep_values([best, played], state)
+            return sorted(zip(values, [best, played], [self.ply] * 2), reverse=True) + kept[1:] + rest
+        return sorted([*kept, dropped], reverse=True) + rest
+
+    def _filtered(
+        self, ranked: list[tuple[float, str]], played: str | None, state: CubeState
+    ) -> tuple[list[tuple[float, str, int]], list[tuple[float, str, int]]] | list[tuple[float, str, int]]:
+        """The plays the level's filters keep, all judged at one ply, best
+        first, and the others, those dropped deeper first (:meth:`ladder`);
+        while planning, the plays asked for at a ply not answered yet, each
+        0.0 (the plies below wait for the answers)."""
+        layers: list[list[tuple[float, str, int]]] = []
+        kept = [(value, key, 0) for value, key in ranked]
+        for ply, kept_by in [*self.level.steps, (self.ply, None)]:
+            if ply:
+                keys = [key for _value, key, _plies in kept]
+                asked = [*keys, played] if played is not None and kept_by is None and played not in keys else keys
+                if self.planned is not None and any((key, state, ply) not in self.deep.plays for key in asked):
+                    self.deep_values(asked, state, ply)
+                    return [(0.0, key, ply) for key in asked]
+                kept = sorted(zip(self.deep_values(keys, state, ply), keys, [ply] * len(keys)), reverse=True)
+            if kept_by is None:
+                break
+            count = kept_by.keep([value for value, _key, _plies in kept])
+            layers.append(kept[count:])
+            kept = kept[:count]
+            if count == 1 and kept_by.accept != 1:  # (gnubg: one play left, no need to look deeper)
+                break
+        return kept, [entry for layer in reversed(layers) for entry in layer]
+
+    def deep_values(self, keys: list[str], state: CubeState, plies: int | None = None) -> list[float]:
         """The mover's cubeful equities (EMG) after the plays leading to
-        ``keys``, each judged at :attr:`ply` plies, each (key, state) once
-        (:attr:`deep`; while :attr:`planned` is a list, only asked for there: 0.0)."""
+        ``keys``, each judged at ``plies`` plies (default :attr:`ply`), each
+        (key, state, plies) once (:attr:`deep`; while :attr:`planned` is a
+        list, only asked for there: 0.0)."""
+        plies = self.ply if plies is None else plies
         known = self.deep.plays
-        wanted = [key for key in dict.fromkeys(keys) if (key, state) not in known]
+        wanted = [key for key in dict.fromkeys(keys) if (key, state, plies) not in known]
         if wanted and self.planned is not None:
-            self.planned.append(PlaysAsked(tuple(wanted), state))
-            return [known.get((key, state), 0.0) for key in keys]
+            self.planned.append(PlaysAsked(tuple(wanted), state, plies))
+            return [known.get((key, state, plies), 0.0) for key in keys]
         if wanted:
             if len(known) > 200_000:  # some tens of megabytes; a match asks for some thousands
                 known.clear()
-            known.update(zip([(key, state) for key in wanted], self._deep_values(wanted, state)))
-        return [known[(key, state)] for key in keys]
+            found = self._deep_values(wanted, state, plies)
+            known.update(zip([(key, state, plies) for key in wanted], found))
+        return [known[(key, state, plies)] for key in keys]
 
-    def _deep_values(self, keys: list[str], state: CubeState) -> list[float]:
+    def _deep_values(self, keys: list[str], state: CubeState, plies: int) -> list[float]:
         if self.lookahead is None:
-            return [self.play_value(k, state, self.ply) for k in keys]
+            return [self.play_value(k, state, plies) for k in keys]
         opp = state.flipped()
         boards = np.asarray([net_board(passed(k)) for k in keys], dtype=np.int8)
-        theirs = self.lookahead.values(boards, [[opp]] * len(keys), [opp] * len(keys), top=False, plies=self.ply)[:, 0]
+        theirs = self.lookahead.values(boards, [[opp]] * len(keys), [opp] * len(keys), top=False, plies=plies)[:, 0]
         return [-v if not state.length else mwc2eq(1.0 - v, state) for v in theirs.tolist()]
 
     def candidates(
@@ -413,25 +483,13 @@ class Search:
         """The plays of ``dice`` in ``pos`` as gnubg's hint ranks them at
         :attr:`ply`: (the mover's cubeful equity after it in EMG, the key of
         the position it leads to, the plies it was judged at), best first.
-        At 1 or 2 plies the plays :func:`searched` (with ``played``, a key)
-        are judged that deep, as :meth:`deep_play` judges them, and come
-        first; the others follow at 0 ply."""
+        Deeper than 0 ply the plays the level's move filters keep (with
+        ``played``, a key) are judged as :meth:`ladder` judges them, the
+        deepest first; the others follow at 0 ply."""
         ranked = self.scores(pos, dice, state).ranked()
         if not self.ply or len(ranked) == 1:
             return [(value, key, 0) for value, key in ranked]
-        keys = searched(ranked, played, self.level.first_filter)
-        deep = sorted(zip(self.deep_values(keys, state), keys, [self.ply] * len(keys)), reverse=True)
-        return deep + [(value, key, 0) for value, key in ranked if key not in keys]
-
-
-def searched(ranked: list[tuple[float, str]], played: str | None = None, kept: MoveFilter = NORMAL_FILTER) -> list[str]:
-    """The keys of the plays judged deeper than 0 ply (``ranked``: the 0-ply
-    scores, best first): those the move filter ``kept`` keeps (gnubg's
-    normal one: up to 16 within 0.32 of the best), and the one ``played``."""
-    keys = [k for _score, k in ranked[: kept.keep([score for score, _key in ranked])]]
-    if played is not None and played not in keys:
-        keys.append(played)
-    return keys
+        return self.ladder(ranked, played, state)
 
 
 def passed(key: str) -> Position:
@@ -442,6 +500,7 @@ def passed(key: str) -> Position:
 
 
 __all__ = [
+    "DOUBTFUL",
     "Asked",
     "CubeAsked",
     "Deep",
@@ -450,5 +509,4 @@ __all__ = [
     "RollScores",
     "Search",
     "passed",
-    "searched",
 ]
