@@ -84,20 +84,22 @@ def test_one_ply_rollouts_agree_with_gnubgs_own(gnubg_bin: Path, gnubg_net: str,
     agree_with_gnubg(gnubg_bin, gnubg_net, tmp_path, ids, Settings(trials=144, truncate=3, seed=11, plies=1))
 
 
-def test_a_one_ply_trial_plays_the_one_ply_search_s_best() -> None:
+def test_a_deeper_trial_plays_the_search_s_best() -> None:
     """Truncated after the first play, without variance reduction, a trial
-    at 1 ply is worth the 0-ply equity of the play the 1-ply search ranks
-    first for its roll (gnubg's hint at 1 ply: tests/test_levels.py), a
-    trial at 0 ply that of the 0-ply best; the two differ for some rolls."""
-    from tavlakit.evaluation.levels import ONE_PLY
+    at 1 ply (2 plies) is worth the 0-ply equity of the play the 1-ply
+    (world-class) search ranks first for its roll (gnubg's hint at those
+    levels: tests/test_levels.py), a trial at 0 ply that of the 0-ply best;
+    each level's choice differs from the one a ply less deep for some rolls."""
+    from tavlakit.evaluation.levels import ONE_PLY, WORLD_CLASS
     from tavlakit.evaluation.rollout import DICE, roll_index
 
     rules = Rules.preset("backgammon")
     pos, state = Position.from_position_id(CONTACT), MatchState(jacoby=True)
     cube = cube_state(state, rules)
-    shallow, deep = Search(rules), Search(rules, level=ONE_PLY)
-    differ = 0
-    for plies in (0, 1):
+    shallow = Search(rules)
+    searches = {0: shallow, 1: Search(rules, level=ONE_PLY), 2: Search(rules, level=WORLD_CLASS)}
+    differ = {1: 0, 2: 0}
+    for plies, deep in searches.items():
         settings = Settings(trials=36, truncate=1, seed=4, variance_reduction=False, plies=plies)
         job, _state = job_of(gnubg_id(pos, state), settings)
         found = run(job, journal=False)[:, 0, 6]
@@ -105,10 +107,11 @@ def test_a_one_ply_trial_plays_the_one_ply_search_s_best() -> None:
         for trial, roll in enumerate(rolls.tolist()):
             dice = (int(DICE[roll, 0]), int(DICE[roll, 1]))
             scores = shallow.scores(pos, dice, cube)
-            best = (deep if plies else shallow).candidates(pos, dice, cube)[0][1]
+            best = deep.candidates(pos, dice, cube)[0][1]
             assert found[trial] == pytest.approx(scores.value_of(best), abs=1e-6), (plies, dice)
-            differ += plies and best != scores.ranked()[0][1]
-    assert differ > 0
+            if plies:
+                differ[plies] += best != searches[plies - 1].candidates(pos, dice, cube)[0][1]
+    assert min(differ.values()) > 0, differ
 
 
 def agree_with_gnubg(gnubg_bin: Path, net: str, tmp_path: Path, ids: list[str], settings: Settings) -> None:
@@ -273,7 +276,7 @@ def test_a_turn_of_a_record_is_the_turn_the_plays_frame_shows() -> None:
         (["--truncate", "-1", OPENING], "--truncate"),
         (["--turn", "9999", str(REPO / "samples" / "tavla-t000.mat")], "no roll 9999"),
         ([str(REPO / "samples" / "missing.mat")], "not a file"),
-        (["--level", "world-class", OPENING], "expert"),
+        (["--level", "grandmaster", OPENING], "world class"),
         (["--scheduler", "tcp://127.0.0.1:9", "--trials", "36", OPENING], "scheduler"),
     ],
 )

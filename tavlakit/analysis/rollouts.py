@@ -135,17 +135,16 @@ def rollout(
     roll, each with its standard error (``_se``), and ``trials``. The
     frame's ``attrs`` hold the settings and, for a cube decision, gnubg's
     name of the right action. ``level``: how trials are played (expert, 0
-    ply; or 1-ply, backgammon only); ``rules``: backgammon unless given
+    ply; or 1-ply or world-class, 2 plies, backgammon only); ``rules``: backgammon unless given
     (Tavla: no cube, mars scored in each trial by the rules). Raises
     ``ValueError`` for a bad position, setting or level."""
     if isinstance(position, str):
         position, state = parse_id(position)
     chosen = as_level(level)
     rules = rules or Rules.preset("backgammon")
-    if chosen.chequer_plies != chosen.cube_plies or chosen.chequer_plies > 1 or (chosen.looks_ahead and not rules.cube):
-        raise ValueError(
-            _("rollouts play at expert (0 ply) or at 1 ply (backgammon), not {level}").format(level=chosen.title())
-        )
+    if chosen.chequer_plies != chosen.cube_plies or chosen.chequer_plies > 2 or (chosen.looks_ahead and not rules.cube):
+        wrong = _("rollouts play at expert (0 ply), 1 ply or world class (2 plies; backgammon), not {level}")
+        raise ValueError(wrong.format(level=chosen.title()))
     if not 1 <= trials <= MOST_TRIALS:
         raise ValueError(_("trials must be 1 to {most}, not {trials}").format(most=MOST_TRIALS, trials=trials))
     if truncate < 0:

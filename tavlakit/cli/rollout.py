@@ -40,7 +40,10 @@ def rollout(
     level: str = typer.Option(
         EXPERT.name,
         "--level",
-        help=_("How the trials are played: expert (0 ply) or 1-ply (gnubg's 1-ply chequer play and cube decisions)."),
+        help=_(
+            "How the trials are played: expert (0 ply), 1-ply or world-class (gnubg's chequer play and cube"
+            " decisions at 1 or 2 plies)."
+        ),
     ),
     seed: int = typer.Option(1, "--seed", help=_("The dice's seed: the same seed gives the same numbers.")),
     plays: int = typer.Option(5, "--plays", min=1, help=_("How many of the roll's best plays to roll out.")),

@@ -98,8 +98,8 @@ class Settings:
     rotate: bool = True
     bearoff: bool = True
     plies: int = 0
-    """The plies of each trial's chequer play and cube decisions: 0, or 1
-    (the plays ``kept`` by the move filter valued by the look-ahead)."""
+    """The plies of each trial's chequer play and cube decisions: 0, or 1 or
+    2 (the plays ``kept`` by the move filter valued by the look-ahead)."""
     kept: MoveFilter = NORMAL_FILTER
 
 
