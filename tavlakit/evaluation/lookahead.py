@@ -279,7 +279,11 @@ def _select(
         for i in range(count):
             m = scratch.chosen[i]
             cube_inputs_into(moved[m], kinds[m], ev, x[i], scratch.f32)
+            if count == 1:  # (a forced play: no value needed)
+                break
             nd = cubeful_into(p[i], x[i], row, scratch.g)
+            if nd > best_value:  # (free to double is worth no less than no double: this one cannot win)
+                continue
             dt = nd
             if doubled >= 0:
                 dt = cubeful_into(p[i], x[i], cubes.rows[doubled], scratch.g)

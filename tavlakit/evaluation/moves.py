@@ -62,14 +62,22 @@ def room() -> Room:
     )
 
 
+#: A random odd multiplier for each of a board's 50 counts (:func:`board_hash`).
+_MIX = np.random.default_rng(0x7A71A).integers(0, 2**63, (2, 25), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+
+
 @jit
 def board_hash(board: Bytes) -> np.uint64:
-    """A 64-bit hash of a board (FNV-1a over its 50 counts)."""
-    h = np.uint64(0xCBF29CE484222325)
+    """A 64-bit hash of a board: its 50 counts (plus one) each times a
+    random odd number of its own, summed (no product waits on another),
+    the bits mixed."""
+    h = np.uint64(0)
     for s in range(2):
         for q in range(25):
-            h = (h ^ np.uint64(board[s, q] + 1)) * np.uint64(0x100000001B3)
-    return h
+            h += np.uint64(board[s, q] + 1) * _MIX[s, q]
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    return h ^ (h >> np.uint64(32))
 
 
 @jit

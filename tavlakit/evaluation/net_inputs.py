@@ -1073,7 +1073,8 @@ def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
     """gnubg 1.07's sanity checks (SanityCheck) of the outputs ``q`` into
     ``p``: see :func:`probabilities`."""
     q[0] = min(max(q[0], np.float32(0)), np.float32(1))
-    if _back(board[0]) + _back(board[1]) >= 24:  # contact: only chequers borne off matter
+    contact = _back(board[0]) + _back(board[1]) >= 24
+    if contact:  # only chequers borne off matter
         if board[0].sum() < 15:
             q[1] = q[2] = 0
         if board[1].sum() < 15:
@@ -1085,8 +1086,8 @@ def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
     q[2] = min(q[2], q[1])
     q[4] = min(q[4], q[3])
     p[0] = q[0]
-    for i in range(1, 5):
-        p[i] = q[i] if q[i] >= np.float32(1e-4) else 0.0
+    for i in range(1, 5):  # (in contact, gammons below gnubg's noise level are none; a race keeps them)
+        p[i] = q[i] if q[i] >= np.float32(1e-4) or not contact else 0.0
 
 
 @jit
@@ -1185,7 +1186,7 @@ def probabilities(
     may need, and wins certain or impossible the same way (the rolls a side
     may need: the one-sided database's most once it is home, else twice
     its crossings); and, as gnubg gives them, gammon and backgammon chances
-    below 1e-4 as 0."""
+    below 1e-4 as 0 in contact (a race keeps them)."""
     b = np.ascontiguousarray(boards, dtype=np.int8)
     kinds = np.ascontiguousarray(classes, dtype=np.int64)
     p = np.full((len(b), 5), np.nan)
