@@ -28,14 +28,14 @@ from ..evaluation.cubeful import CubeDecision, CubeState, eq2mwc, mwc_scale
 from ..evaluation.equity import Evaluator, Roll
 from ..evaluation.levels import DEFAULT_LEVEL, Level, LevelLike
 from ..evaluation.met import MAXSCORE, MatchEquityTable
-from ..evaluation.search import Search
+from ..evaluation.search import DOUBTFUL, Search
 from ..i18n import N_
 from ..record.match import Match
 from ..replay.walker import ReplayedGame, Step, replay
 from .luck import luck_mark
 
 #: gnubg 1.07's default marks of a play (``show analysis``): doubtful, bad, very bad.
-SKILL_LEVELS = (0.03, 0.06, 0.12)
+SKILL_LEVELS = (DOUBTFUL, 0.06, 0.12)
 #: The kinds of judged turns (translated when shown).
 KINDS = (N_("roll"), N_("no double"), N_("double"), N_("take"), N_("pass"))
 Kind = Literal["roll", "no double", "double", "take", "pass"]
