@@ -121,7 +121,7 @@ def test_the_played_play_is_judged_as_deep_as_the_best() -> None:
 def test_a_game_at_grandmaster_on_two_processes(tmp_path: Path) -> None:
     """The first turns of a game at grandmaster: the same output on two
     processes (the 2-ply step of each play's search and the cube decisions
-    found there, the 3-ply step then in the main process) as in one."""
+    found there in a first round, the 3-ply step in a second) as in one."""
     path = tmp_path / "short.mat"
     tk.write_match(opening(REPO / "tests" / "data" / "gnubg" / "selfplay-3p-1.mat", 8), path)
     alone = tk.analysis.analyse([path], statistics=True, level="grandmaster", jobs=1)

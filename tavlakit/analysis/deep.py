@@ -9,7 +9,10 @@ pass at 0 ply only: :attr:`~tavlakit.evaluation.search.Search.planned`),
 cuts the questions into runs of consecutive decisions, many more runs than
 processes, answers the runs on the processes as they come free (each its
 own look-ahead, its cache kept from run to run) and gives the answers to
-the judge, which then judges the match in one pass as it would alone. A
+the judge. A level whose move filters narrow the plays ply by ply
+(grandmaster: 2 plies for 16 plays, then 3 for 4) asks again with those
+answers, a round a ply, until it asks nothing more; the judge then judges
+the match in one pass as it would alone. A
 value is the look-ahead's whatever else it looked into (the caches keep
 values, not approximations), so the output is the same whatever ``-j``
 says.
@@ -25,7 +28,9 @@ from ..evaluation.levels import Level
 from ..evaluation.net import use_net
 from ..evaluation.search import Asked, PlaysAsked, Search
 from ..formats import open_games
+from ..record.match import Match
 from ..replay.walker import default_rules
+from .judge import Judge
 from .statistics import Judging
 
 #: Runs a process is given on average (the decisions' costs differ a hundredfold: runs as they come free).
@@ -54,20 +59,34 @@ def find_deep(
         match, read = open_games(path)
         match.games = list(read)
         judge = judging.judge(default_rules(match, rules))
-        planned: list[Asked] = []
-        judge.search.planned = planned
-        try:
-            for _judged in judge.judge(match):
-                pass
-        finally:
-            judge.search.planned = None
     except Exception:  # (the analysis of the file itself reports it)
         return
-    runs = _runs(planned, job_count(jobs, len(planned)) * RUNS_PER_PROCESS)
-    answers = pmap(_answer, runs, jobs, progress, rules=judge.rules, met=met, level=judging.level, net=net)
-    for run, found in zip(runs, answers):
-        for asked, value in zip(run, found):
-            judge.search.deep.answer(asked, value)
+    # a round a ply of the level's filters (and one for gnubg's doubtful plays): each asks what the answers
+    # of the one before leave to find
+    for _round in range(len(judging.level.steps) + 2):
+        planned = _plan(judge, match)
+        if not planned:
+            return
+        runs = _runs(planned, job_count(jobs, len(planned)) * RUNS_PER_PROCESS)
+        answers = pmap(_answer, runs, jobs, progress, rules=judge.rules, met=met, level=judging.level, net=net)
+        for run, found in zip(runs, answers):
+            for asked, value in zip(run, found):
+                judge.search.deep.answer(asked, value)
+
+
+def _plan(judge: Judge, match: Match) -> list[Asked]:
+    """What judging ``match`` asks of the look-ahead that it has not found
+    yet (a pass at 0 ply); none when the match cannot be judged."""
+    planned: list[Asked] = []
+    judge.search.planned = planned
+    try:
+        for _judged in judge.judge(match):
+            pass
+    except Exception:  # (the analysis of the file itself reports it)
+        return []
+    finally:
+        judge.search.planned = None
+    return planned
 
 
 def _runs(planned: list[Asked], count: int) -> list[list[Asked]]:

@@ -95,21 +95,25 @@ def mistakes(
     for problem in studied.unread:
         typer.echo(str(problem), err=True)
     if studied.written:
-        found = studied.mistakes
-        lost, level = sum(m.error_emg for m in found), found[0].level.describe() if found else ""
-        written = ngettext(
-            "{count} mistake ({lost:.3f} EMG lost, {level}) written to {path}",
-            "{count} mistakes ({lost:.3f} EMG lost, {level}) written to {path}",
-            len(found),
-        )
-        typer.echo(written.format(count=len(found), lost=lost, level=level, path=output))
-        if anki is not None:
-            notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
-            typer.echo(notes.format(count=len(found), path=anki))
-        if verify:
-            _verified_table(found[:verify], numbering=style)
+        _report(studied.mistakes, output, anki, verify, style)
     if studied.unread or not studied.written:
         raise typer.Exit(2)  # (an input nothing could be read from, said above: as show does)
+
+
+def _report(found: list[Mistake], output: Path, anki: Path | None, verify: int, numbering: Numbering) -> None:
+    """What was written where, and the ``verify`` worst mistakes' rollouts as a table."""
+    lost, level = sum(m.error_emg for m in found), found[0].level.describe() if found else ""
+    written = ngettext(
+        "{count} mistake ({lost:.3f} EMG lost, {level}) written to {path}",
+        "{count} mistakes ({lost:.3f} EMG lost, {level}) written to {path}",
+        len(found),
+    )
+    typer.echo(written.format(count=len(found), lost=lost, level=level, path=output))
+    if anki is not None:
+        notes = ngettext("{count} note written to {path}", "{count} notes written to {path}", len(found))
+        typer.echo(notes.format(count=len(found), path=anki))
+    if verify:
+        _verified_table(found[:verify], numbering=numbering)
 
 
 def _verified_table(found: Sequence[Mistake], numbering: Numbering) -> None:

@@ -424,13 +424,35 @@ class Lookahead:
             parts = [slice(s, s + chunk) for s in range(0, len(boards), chunk)]
             values = [self.values(boards[i], positions[i], movers[i], top=top, plies=plies) for i in parts]
             return np.concatenate(values)
-        n, k = len(boards), len(positions[0])
         base = replace(movers[0], owner=None, mover=0)
         number, cubes = self._cubes_for(base)
         roots = np.array([[index_of(s, base) if s else -1 for s in row] for row in positions], dtype=np.int64)
         sel = np.array([index_of(s, base) for s in movers], dtype=np.int64)
+        tree, firsts = self._grow(np.ascontiguousarray(boards, dtype=np.int8), sel, cubes, number, plies)
+        lists = np.full((plies + 1, len(boards), len(positions[0]) << plies), -1, dtype=np.int64)
+        _cube_lists(roots, top, cubes, lists)
+        g = np.zeros(4)
+        found_below = np.zeros((0, 2 * lists.shape[2]))
+        for depth in range(plies, -1, -1):
+            width = len(positions[0]) << depth
+            level = tree[depth]
+            out = np.zeros((len(level.leaf), width))
+            _level_values(
+                top and depth == 0, level.leaf, level.probs, level.inputs,
+                firsts[depth] if depth < plies else np.zeros(0, dtype=np.int64), level.root,
+                np.ascontiguousarray(lists[depth, :, :width]),
+                np.ascontiguousarray(lists[min(depth + 1, plies), :, : 2 * width]),
+                found_below, cubes, out, np.zeros(2 * width), g,
+            )  # fmt: skip
+            found_below = out
+        return found_below
+
+    def _grow(self, b: Bytes, sel: Ints, cubes: Cubes, number: int, plies: int) -> tuple[list[_Level], list[Ints]]:
+        """The search tree of the roots ``b`` (their side on roll choosing
+        under cube positions ``sel``), a level a ply, and where each node's
+        21 children start in the level below."""
+        n = len(b)
         ev = evaluator_in_use()
-        b = np.ascontiguousarray(boards, dtype=np.int8)
         kinds = np.empty(n, dtype=np.int64)
         classify_into(b, kinds)
         rows, table = self._given(b, kinds)
@@ -454,23 +476,7 @@ class Lookahead:
             if depth < plies and found:
                 b = np.concatenate([grown.boards for grown in found])
                 sel = np.repeat(cubes.flip[sel[inner]], 21)
-        lists = np.full((plies + 1, n, k << plies), -1, dtype=np.int64)
-        _cube_lists(roots, top, cubes, lists)
-        g = np.zeros(4)
-        found_below = np.zeros((0, 2 * (k << plies)))
-        for depth in range(plies, -1, -1):
-            width = k << depth
-            level = tree[depth]
-            out = np.zeros((len(level.leaf), width))
-            _level_values(
-                top and depth == 0, level.leaf, level.probs, level.inputs,
-                firsts[depth] if depth < plies else np.zeros(0, dtype=np.int64), level.root,
-                np.ascontiguousarray(lists[depth, :, :width]),
-                np.ascontiguousarray(lists[min(depth + 1, plies), :, : 2 * width]),
-                found_below, cubes, out, np.zeros(2 * width), g,
-            )  # fmt: skip
-            found_below = out
-        return found_below
+        return tree, firsts
 
     def hit_rates(self) -> tuple[float, float]:
         """The share of the pruning nets' and of the full nets' evaluations
