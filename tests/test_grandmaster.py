@@ -130,3 +130,28 @@ def test_a_game_at_grandmaster_on_two_processes(tmp_path: Path) -> None:
         pd.testing.assert_frame_equal(getattr(split, name), getattr(alone, name))
     assert alone.statistics.attrs["level"] == "grandmaster" and set(alone.statistics["level"]) == {"grandmaster"}
     assert alone.decisions["error_emg"].notna().sum() >= 3
+
+
+def test_the_rounds_find_all_a_match_asks_for(corpus_dir: Path, tmp_path: Path) -> None:
+    """``-j`` finds a match's look-ahead in rounds (analysis/deep.py), one a
+    ply of the level's filters: a real game whose turn 15 was played outside
+    the 16 plays the 0-ply filter keeps (so the played play is asked for at
+    3 plies only in a later round) is planned without failing, and after the
+    rounds the judge asks for nothing more."""
+    from tavlakit.analysis.deep import find_deep, plan
+    from tavlakit.analysis.statistics import Judging
+    from tavlakit.evaluation.search import PlaysAsked
+    from tavlakit.replay.walker import default_rules
+
+    match = tk.read_match(corpus_dir / "bglib" / "Kalagh-nori-2009Jan231111.txt")
+    match.games = match.games[1:2]
+    game = match.games[0]
+    game.turns, game.result = game.turns[:16], None
+    path = tmp_path / "game.mat"
+    tk.write_match(match, path)
+    judging = Judging(None, "grandmaster")
+    judge = judging.judge(default_rules(match))
+    first = plan(judge, match)
+    assert first and all(asked.plies == 2 for asked in first if isinstance(asked, PlaysAsked))
+    find_deep(path, judging, 1)
+    assert plan(judge, match) == []

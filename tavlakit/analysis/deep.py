@@ -64,7 +64,10 @@ def find_deep(
     # a round a ply of the level's filters (and one for gnubg's doubtful plays): each asks what the answers
     # of the one before leave to find
     for _round in range(len(judging.level.steps) + 2):
-        planned = _plan(judge, match)
+        try:
+            planned = plan(judge, match)
+        except Exception:  # (the analysis of the file itself reports it)
+            return
         if not planned:
             return
         runs = _runs(planned, job_count(jobs, len(planned)) * RUNS_PER_PROCESS)
@@ -74,16 +77,14 @@ def find_deep(
                 judge.search.deep.answer(asked, value)
 
 
-def _plan(judge: Judge, match: Match) -> list[Asked]:
+def plan(judge: Judge, match: Match) -> list[Asked]:
     """What judging ``match`` asks of the look-ahead that it has not found
-    yet (a pass at 0 ply); none when the match cannot be judged."""
+    yet (a pass at 0 ply)."""
     planned: list[Asked] = []
     judge.search.planned = planned
     try:
         for _judged in judge.judge(match):
             pass
-    except Exception:  # (the analysis of the file itself reports it)
-        return []
     finally:
         judge.search.planned = None
     return planned
@@ -126,4 +127,4 @@ def _answer(run: list[Asked], rules: Rules, met: str | None, level: Level, net: 
     return found
 
 
-__all__ = ["RUNS_PER_PROCESS", "find_deep"]
+__all__ = ["RUNS_PER_PROCESS", "find_deep", "plan"]

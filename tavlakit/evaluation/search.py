@@ -439,8 +439,10 @@ class Search:
                 keys = [key for _value, key, _plies in kept]
                 asked = [*keys, played] if played is not None and kept_by is None and played not in keys else keys
                 if self.planned is not None and any((key, state, ply) not in self.deep.plays for key in asked):
-                    self.deep_values(asked, state, ply)
-                    return [(0.0, key, ply) for key in asked]
+                    self.deep_values(asked, state, ply)  # (the played play, when not asked yet: in a later round)
+                    return [
+                        (0.0, key, ply) for key in dict.fromkeys([*asked, *([played] if played is not None else [])])
+                    ]
                 kept = sorted(zip(self.deep_values(keys, state, ply), keys, [ply] * len(keys)), reverse=True)
             if kept_by is None:
                 break
