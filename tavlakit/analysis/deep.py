@@ -11,8 +11,8 @@ processes, answers the runs on the processes as they come free (each its
 own look-ahead, its cache kept from run to run) and gives the answers to
 the judge. A level whose move filters narrow the plays ply by ply
 (grandmaster: 2 plies for 16 plays, then 3 for 4) asks again with those
-answers, a round a ply, until it asks nothing more; the judge then judges
-the match in one pass as it would alone. A
+answers, a round a ply of its filters; the judge then judges the match in
+one pass as it would alone (finding there what no round asked for). A
 value is the look-ahead's whatever else it looked into (the caches keep
 values, not approximations), so the output is the same whatever ``-j``
 says.
@@ -61,9 +61,9 @@ def find_deep(
         judge = judging.judge(default_rules(match, rules))
     except Exception:  # (the analysis of the file itself reports it)
         return
-    # a round a ply of the level's filters (and one for gnubg's doubtful plays): each asks what the answers
-    # of the one before leave to find
-    for _round in range(len(judging.level.steps) + 2):
+    # a round a ply of the level's filters, each asking what the answers of the one before leave to find (a
+    # doubtful play gnubg judges deeper once a filter below the top stopped: in the judging pass itself)
+    for _round in judging.level.steps:
         try:
             planned = plan(judge, match)
         except Exception:  # (the analysis of the file itself reports it)
