@@ -122,9 +122,10 @@ def _apply(board: Bytes, h: np.uint64, source: int, pips: int, out: Bytes) -> np
 
 
 @jit
-def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: int, r: Room) -> None:
-    """List ``board`` (hash sum ``h``; ``used`` dice, ``pips`` pips played)
-    unless fewer dice or pips than a play already found; more of either drops those."""
+def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
+    """List ``board`` (hash sum ``h``; ``used`` dice, ``pips`` pips played;
+    ``passed``: its sides swapped) unless fewer dice or pips than a play
+    already found; more of either drops those."""
     meta = r.meta
     if used < meta[1] or pips < meta[2]:
         return
@@ -140,7 +141,7 @@ def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: i
             same = True
             for s in range(2):
                 for q in range(25):
-                    same &= out[start + j, s, q] == board[s, q]
+                    same &= out[start + j, s ^ passed, q] == board[s, q]
             if same:
                 return
         at = (at + 1) & (SLOTS - 1)
@@ -150,7 +151,7 @@ def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: i
     r.slot_of[n] = at
     for s in range(2):
         for q in range(25):
-            out[start + n, s, q] = board[s, q]
+            out[start + n, s ^ passed, q] = board[s, q]
     meta[0] = n + 1
 
 
@@ -163,7 +164,7 @@ def _forget(r: Room) -> None:
 
 
 @jit
-def _play(out: Bytes, start: int, r: Room) -> None:
+def _play(out: Bytes, start: int, r: Room, passed: bool) -> None:
     """Play the dice ``r.dice`` from ``r.stack[0]`` in every way, listing
     the boards where no further die can be played (gnubg's
     GenerateMovesSub, without recursion: frame d plays die d from
@@ -192,7 +193,7 @@ def _play(out: Bytes, start: int, r: Room) -> None:
         if found:
             child, child_pips = d + 1, pips[d] + die
             if child > 3 or dice[child] == 0:  # every die played
-                _save(stack[child], sums[child], child, child_pips, out, start, r)
+                _save(stack[child], sums[child], child, child_pips, out, start, r, passed)
             else:
                 d = child
                 nxt[d], used[d], pips[d] = first, 0, child_pips
@@ -200,14 +201,15 @@ def _play(out: Bytes, start: int, r: Room) -> None:
         if d == 0:
             return
         if not used[d]:  # no further die can be played: the board so far is a play
-            _save(stack[d], sums[d], d, pips[d], out, start, r)
+            _save(stack[d], sums[d], d, pips[d], out, start, r, passed)
         d -= 1
 
 
 @jit
-def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room) -> int:
+def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room, passed: bool = False) -> int:
     """The positions the roll ``high``-``low`` can lead ``board`` to, in
-    gnubg's order, into ``out[start:]``; how many (0: no play possible)."""
+    gnubg's order, into ``out[start:]`` (``passed``: with the turn passed,
+    the opponent on roll second); how many (0: no play possible)."""
     for s in range(2):
         for q in range(25):
             r.stack[0, s, q] = board[s, q]
@@ -215,13 +217,28 @@ def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: 
     r.meta[1] = r.meta[2] = 0
     r.dice[0], r.dice[1] = high, low
     r.dice[2] = r.dice[3] = high if high == low else 0
-    _play(out, start, r)
+    _play(out, start, r, passed)
     if high != low:
         r.dice[0], r.dice[1] = low, high
-        _play(out, start, r)
+        _play(out, start, r, passed)
     found = int(r.meta[0])
     _forget(r)
     return found
+
+
+@jit
+def turn_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room) -> int:
+    """The positions after the side on roll plays ``high``-``low``, the turn
+    passed (the opponent on roll second), into ``out[start:]``, in gnubg's
+    order; where no play is possible, the board as it is (the turn passed):
+    how many (at least one)."""
+    n = generate_into(board, high, low, out, start, r, True)
+    if n:
+        return n
+    for s in range(2):
+        for q in range(25):
+            out[start, 1 - s, q] = board[s, q]
+    return 1
 
 
 @jit
@@ -246,4 +263,4 @@ def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Byte
     return out[:total].copy(), counts
 
 
-__all__ = ["MOST_PLAYS", "Room", "generate_into", "plays", "room"]
+__all__ = ["MOST_PLAYS", "Room", "generate_into", "plays", "room", "turn_into"]
