@@ -118,7 +118,8 @@ def _apply(board: Bytes, h: np.uint64, source: int, pips: int, out: Bytes) -> np
         out[0, 24] += 1
         h += _MIX[0, 24] - _MIX[0, 23 - dest]
     out[1, dest] += 1
-    return h + _MIX[1, dest]
+    h += _MIX[1, dest]
+    return h
 
 
 @jit
