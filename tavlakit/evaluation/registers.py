@@ -35,6 +35,8 @@ _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
 _VEC = ir.VectorType(_F32, LANES)
 _MASK = ir.VectorType(ir.IntType(1), LANES)
+_POINTERS = ir.VectorType(_F32.as_pointer(), LANES)
+_LONGS = ir.VectorType(_I64, LANES)
 
 
 def _intrinsic(typer: Callable[..., Any]) -> Callable[..., Any]:
@@ -53,23 +55,37 @@ def _splat(builder: ir.IRBuilder, value: ir.Value, vec: ir.VectorType) -> ir.Val
     return builder.shuffle_vector(one, one, ir.Constant(ir.VectorType(_I32, vec.count), [0] * vec.count))
 
 
-def _masked(builder: ir.IRBuilder, name: str) -> ir.Function:
-    """LLVM's masked load or store of a vector of float32 (its pointer's name typed before LLVM 15)."""
-    pointer = "p0" if binding.llvm_version_info[0] >= 15 else "p0v16f32"
-    if name == "load":
-        fnty = ir.FunctionType(_VEC, [_VEC.as_pointer(), _I32, _MASK, _VEC])
-    else:
-        fnty = ir.FunctionType(ir.VoidType(), [_VEC, _VEC.as_pointer(), _I32, _MASK])
-    full = f"llvm.masked.{name}.v16f32.{pointer}"
+def _llvm(builder: ir.IRBuilder, name: str, pointers: tuple[str, str], fnty: ir.FunctionType) -> ir.Function:
+    """LLVM's masked ``name`` of vectors of 16 float32, its pointers named
+    ``pointers`` (typed before LLVM 15, opaque from it)."""
+    full = f"llvm.masked.{name}.v16f32.{pointers[binding.llvm_version_info[0] >= 15]}"
     found = builder.module.globals.get(full)
     return found if found is not None else ir.Function(builder.module, fnty, full)
 
 
+def _masked(builder: ir.IRBuilder, name: str) -> ir.Function:
+    """LLVM's masked load or store of a vector of float32."""
+    if name == "load":
+        return _llvm(builder, "load", ("p0v16f32", "p0"), ir.FunctionType(_VEC, [_VEC.as_pointer(), _I32, _MASK, _VEC]))
+    return _llvm(
+        builder, "store", ("p0v16f32", "p0"), ir.FunctionType(ir.VoidType(), [_VEC, _VEC.as_pointer(), _I32, _MASK])
+    )
+
+
+def _gather(builder: ir.IRBuilder, table: ir.Value, index: ir.Value) -> ir.Value:
+    """``table[index]`` (float32) of each lane's ``index`` (LLVM's gather)."""
+    base = _splat(builder, builder.ptrtoint(table, _I64), _LONGS)
+    offsets = builder.mul(builder.sext(index, _LONGS), ir.Constant(_LONGS, [4] * LANES))
+    pointers = builder.inttoptr(builder.add(base, offsets), _POINTERS)
+    gather = _llvm(builder, "gather", ("v16p0f32", "v16p0"), ir.FunctionType(_VEC, [_POINTERS, _I32, _MASK, _VEC]))
+    return builder.call(gather, [pointers, _I32(4), ir.Constant(_MASK, [1] * LANES), ir.Constant(_VEC, None)])
+
+
 def _lanes(builder: ir.IRBuilder, first: ir.Value, units: ir.Value, vector: int) -> ir.Value:
     """The lanes of vector ``vector`` of a chunk from unit ``first`` that are units below ``units``."""
-    iota = ir.Constant(ir.VectorType(_I64, LANES), [vector * LANES + lane for lane in range(LANES)])
-    at = builder.add(iota, _splat(builder, first, ir.VectorType(_I64, LANES)))
-    return builder.icmp_signed("<", at, _splat(builder, units, ir.VectorType(_I64, LANES)))
+    iota = ir.Constant(_LONGS, [vector * LANES + lane for lane in range(LANES)])
+    at = builder.add(iota, _splat(builder, first, _LONGS))
+    return builder.icmp_signed("<", at, _splat(builder, units, _LONGS))
 
 
 def _row(context: Any, builder: ir.IRBuilder, arrty: Any, array: ir.Value, row: ir.Value | None) -> tuple[Any, Any]:
@@ -210,10 +226,7 @@ def sigmoid(typingctx: Any, acc: Any, beta: Any, table: Any, vectors: Any) -> An
             scaled = builder.fmul(ten, size)
             tenths = builder.select(builder.fcmp_ordered("<", hundred, scaled), hundred, scaled)
             index = builder.fptosi(tenths, ints)
-            looked = ir.Constant(_VEC, None)
-            for lane in range(LANES):
-                at = builder.gep(looked_up, [builder.extract_element(index, _I32(lane))])
-                looked = builder.insert_element(looked, builder.load(at), _I32(lane))
+            looked = _gather(builder, looked_up, index)
             span = builder.fadd(builder.fsub(ten, builder.sitofp(index, _VEC)), tenths)  # (floor: tenths >= 0)
             near = builder.fdiv(one, builder.fadd(one, builder.fmul(looked, span)))
             small = builder.select(builder.fcmp_ordered("<", size, ten), near, ir.Constant(_VEC, [FAR] * LANES))
