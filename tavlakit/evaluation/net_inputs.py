@@ -154,14 +154,14 @@ class Net(NamedTuple):
         )
 
 
-def _aligned(weights: Floats32) -> Floats32:
-    """A copy of ``weights`` starting at a cache line (64 bytes): the
-    kernels load 16 of a row's float32 at once, a third slower across two
-    lines."""
-    room = np.empty(weights.size + 16, np.float32)
+def _aligned(numbers: Floats32) -> Floats32:
+    """A copy of ``numbers`` starting at a cache line (64 bytes): the
+    kernels load and store 16 float32 of a row at once, a third slower
+    across two lines."""
+    room = np.empty(numbers.size + 16, np.float32)
     start = -room.ctypes.data % 64 // 4
-    copy = room[start : start + weights.size].reshape(weights.shape)
-    copy[...] = weights
+    copy = room[start : start + numbers.size].reshape(numbers.shape)
+    copy[...] = numbers
     return copy
 
 
@@ -650,11 +650,11 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
         z,
         z.copy(),
         np.zeros(250, np.float32),
-        np.zeros(hidden, np.float32),
+        _aligned(np.zeros(hidden, np.float32)),
         np.zeros(250, np.int64),
         np.zeros(250, np.float32),
-        np.zeros((hidden, _BLOCK), np.float32),
-        np.zeros((outputs, _BLOCK), np.float32),
+        _aligned(np.zeros((hidden, _BLOCK), np.float32)),
+        _aligned(np.zeros((outputs, _BLOCK), np.float32)),
     )
 
 
@@ -680,14 +680,16 @@ def _base_inputs(board: Bytes, room: _Room) -> int:
         points &= points - 1
         count = int(counts[q])
         at = 4 * q
-        for i in range(at if q % 25 == 24 else at + min(count, 3) - 1, at + min(count, 3)):  # (the bar's: each)
-            nonzero[n] = i
-            values[n] = 1.0
-            n += 1
-        if count > 3:
-            nonzero[n] = at + 3
-            values[n] = (count - 3) / 2.0
-            n += 1
+        if q % 25 == 24:  # the bar's: each up to the count
+            for i in range(at, at + min(count, 3) - 1):
+                nonzero[n] = i
+                values[n] = 1.0
+                n += 1
+        nonzero[n] = at + min(count, 3) - 1
+        values[n] = 1.0
+        nonzero[n + 1] = at + 3  # (written always, counted if there are more than three)
+        values[n + 1] = (count - 3) / 2.0
+        n += 1 + (count > 3)
     return n
 
 
