@@ -633,7 +633,6 @@ class _Room(NamedTuple):
     escapes: Ints  # (2, 25) each side's (:func:`_escapes`)
     beyond: Ints
     row: Floats32  # (250) room for the inputs of :func:`_half`
-    sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
     nonzero: Ints  # (250) the inputs that are not 0, in order (:func:`_board_inputs`)
     values: Floats32  # and their values
     units: Floats32  # (hidden units, block) the hidden units of a block of boards
@@ -650,7 +649,6 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
         z,
         z.copy(),
         np.zeros(250, np.float32),
-        _aligned(np.zeros(hidden, np.float32)),
         np.zeros(250, np.int64),
         np.zeros(250, np.float32),
         _aligned(np.zeros((hidden, _BLOCK), np.float32)),
@@ -698,8 +696,8 @@ def _base_hidden(board: Bytes, net: Net, table: Floats32, room: _Room, slot: int
     """A pruning net's hidden units of ``board`` into ``room.units[:, slot]``:
     :func:`_hidden` of :func:`_base_inputs`, summed straight from the
     board's counts (the same additions in the same order)."""
-    w, sums, counts = net.hidden, room.sums, board.reshape(50)
-    for first in range(0, len(sums), registers.LANES * _PRUNE_VECTORS):
+    w, counts = net.hidden, board.reshape(50)
+    for first in range(0, len(net.hidden_bias), registers.LANES * _PRUNE_VECTORS):
         acc = registers.start(net.hidden_bias, first, _PRUNE_VECTORS)
         points = registers.occupied(board)
         while points:
@@ -715,9 +713,7 @@ def _base_hidden(board: Bytes, net: Net, table: Floats32, room: _Room, slot: int
             if count > 3:
                 registers.add_times(acc, w, at + 3, np.float32((count - 3) / 2.0), first, _PRUNE_VECTORS)
         registers.sigmoid(acc, net.beta_hidden, table, _PRUNE_VECTORS)
-        registers.store(acc, sums, first, _PRUNE_VECTORS)
-    for j in range(len(sums)):
-        room.units[j, slot] = sums[j]
+        registers.store_column(acc, room.units, slot, first, _PRUNE_VECTORS)
 
 
 @jit
@@ -802,15 +798,13 @@ def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
     gnubg's arithmetic: each unit summed from its threshold input by
     input, in order, in float32, then gnubg's sigmoid (its tenths looked
     up in ``table``, linear in between; beyond ±10 a constant)."""
-    w, sums, nonzero, values = net.hidden, room.sums, room.nonzero, room.values
-    for first in range(0, len(sums), registers.LANES * _FULL_VECTORS):
+    w, nonzero, values = net.hidden, room.nonzero, room.values
+    for first in range(0, len(net.hidden_bias), registers.LANES * _FULL_VECTORS):
         acc = registers.start(net.hidden_bias, first, _FULL_VECTORS)
         for m in range(n):
             registers.add_times(acc, w, nonzero[m], values[m], first, _FULL_VECTORS)
         registers.sigmoid(acc, net.beta_hidden, table, _FULL_VECTORS)
-        registers.store(acc, sums, first, _FULL_VECTORS)
-    for j in range(len(sums)):
-        room.units[j, slot] = sums[j]
+        registers.store_column(acc, room.units, slot, first, _FULL_VECTORS)
 
 
 @jit

@@ -238,21 +238,33 @@ def sigmoid(typingctx: Any, acc: Any, beta: Any, table: Any, vectors: Any) -> An
 
 
 @_intrinsic
-def store(typingctx: Any, acc: Any, out: Any, first: Any, vectors: Any) -> Any:
-    """The sums into ``out`` (float32, one a unit) from unit ``first``."""
+def store_column(typingctx: Any, acc: Any, out: Any, column: Any, first: Any, vectors: Any) -> Any:
+    """The sums into column ``column`` of ``out`` (float32, a row a unit) from unit ``first``."""
     count = _count(vectors)
-    if count is None or not _c_float32(out, 1):
+    if count is None or not _c_float32(out, 2):
         return None
 
     def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> ir.Value:
-        data, units = _row(context, builder, sig.args[1], args[1], None)
+        a = context.make_array(sig.args[1])(context, builder, args[1])
+        units = builder.extract_value(a.shape, 0)
+        width = builder.extract_value(a.shape, 1)
+        base = _splat(builder, builder.ptrtoint(a.data, _I64), _LONGS)
+        scatter = _llvm(
+            builder, "scatter", ("v16p0f32", "v16p0"), ir.FunctionType(ir.VoidType(), [_VEC, _POINTERS, _I32, _MASK])
+        )
         for v in range(count):
-            at = _vector_at(builder, data, builder.add(args[2], _I64(v * LANES)))
-            mask = _lanes(builder, args[2], units, v)
-            builder.call(_masked(builder, "store"), [builder.load(_slot(builder, args[0], v)), at, _I32(4), mask])
+            rows = builder.add(
+                ir.Constant(_LONGS, [v * LANES + lane for lane in range(LANES)]), _splat(builder, args[3], _LONGS)
+            )
+            items = builder.add(builder.mul(rows, _splat(builder, width, _LONGS)), _splat(builder, args[2], _LONGS))
+            pointers = builder.inttoptr(
+                builder.add(base, builder.mul(items, ir.Constant(_LONGS, [4] * LANES))), _POINTERS
+            )
+            mask = _lanes(builder, args[3], units, v)
+            builder.call(scatter, [builder.load(_slot(builder, args[0], v)), pointers, _I32(4), mask])
         return context.get_dummy_value()
 
-    return types.none(acc, out, types.int64, vectors), codegen
+    return types.none(acc, out, types.int64, types.int64, vectors), codegen
 
 
 @_intrinsic
@@ -341,6 +353,6 @@ __all__ = [
     "sigmoid",
     "start",
     "start_each",
-    "store",
+    "store_column",
     "store_each",
 ]
