@@ -154,14 +154,14 @@ class Net(NamedTuple):
         )
 
 
-def _aligned(numbers: Floats32) -> Floats32:
-    """A copy of ``numbers`` starting at a cache line (64 bytes): the
-    kernels load and store 16 float32 of a row at once, a third slower
-    across two lines."""
-    room = np.empty(numbers.size + 16, np.float32)
+def _aligned(weights: Floats32) -> Floats32:
+    """A copy of ``weights`` starting at a cache line (64 bytes): the
+    kernels load 16 float32 of a row at once, a third slower across two
+    lines."""
+    room = np.empty(weights.size + 16, np.float32)
     start = -room.ctypes.data % 64 // 4
-    copy = room[start : start + numbers.size].reshape(numbers.shape)
-    copy[...] = numbers
+    copy = room[start : start + weights.size].reshape(weights.shape)
+    copy[...] = weights
     return copy
 
 
@@ -651,8 +651,8 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
         np.zeros(250, np.float32),
         np.zeros(250, np.int64),
         np.zeros(250, np.float32),
-        _aligned(np.zeros((hidden, _BLOCK), np.float32)),
-        _aligned(np.zeros((outputs, _BLOCK), np.float32)),
+        np.zeros((hidden, _BLOCK), np.float32),
+        np.zeros((outputs, _BLOCK), np.float32),
     )
 
 
