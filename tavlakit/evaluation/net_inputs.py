@@ -84,10 +84,12 @@ bar), as :func:`gnubg_nn.probabilities` takes a board.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, cast
 
 import numpy as np
+from numba.core.cgutils import false_bit
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from ..i18n import _
@@ -245,12 +247,13 @@ class _Tables(NamedTuple):
     way_either: Bools  # and whether either step will do (a non-double's two dice) or every one is needed
     way_shift: Ints  # (ways, 3) pips - step, to shift a mask of closed points by (0: no step)
     way_keep: Ints  # (ways, 3) -1 where there is a step, else 0
+    way_rolls: Ints  # a mask of the rolls that have the way
+    ways_at: Ints  # (3, 256) a mask of the ways that move d pips, for each byte of a mask of distances d - 1
     roll_ways: Ints  # (21, 4) each roll's ways
     roll_weight: Ints  # of 36
     enter: Floats  # ENTER (:func:`_enter_loss_table`)
     backbone: Ints  # BACKBONE's score of a made point d pips behind the rearmost made point
     sigmoid: Floats32  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
-    top_bit: NDArray[np.int8]  # the highest bit set of each 13-bit number (-1 for 0)
 
 
 def _tables() -> _Tables:
@@ -272,12 +275,21 @@ def _tables() -> _Tables:
         np.array([len(w) == 2 and w[0] != w[1] for w in ways]),
         np.where(steps > 0, pips[:, None] - steps, 0),
         np.where(steps > 0, -1, 0),
+        np.array([sum(1 << r for r in range(21) if w in roll_ways[r]) for w in range(len(ways))]),
+        np.array(
+            [
+                [
+                    sum(1 << w for w, d in enumerate(pips - 1 - 8 * i) if 0 <= d < 8 and byte >> d & 1)
+                    for byte in range(256)
+                ]
+                for i in range(3)
+            ]
+        ),
         roll_ways,
         np.array([1 if low == high else 2 for low, high in _ROLLS]),
         _enter_loss_table(),
         np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)]),
         (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32),
-        np.array([n.bit_length() - 1 for n in range(8192)], dtype=np.int8),
     )
 
 
@@ -337,94 +349,113 @@ def classify(boards: NDArray[np.integer[Any]]) -> Ints:
 # --- the kernels -------------------------------------------------------------------------------------------------
 
 
+def _bitwise(name: str, body: Callable[[Any, Any], Any]) -> Callable[[int], int]:
+    """A compiled function of an integer: the LLVM value ``body(builder, x)``."""
+
+    def typer(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return body(builder, args[0])
+
+        return x(x), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    return cast(Callable[[int], int], intrinsic(typer))
+
+
+#: The bits set in an integer.
+_ones = _bitwise("_ones", lambda b, x: b.ctpop(x))
+#: The lowest bit set in an integer (false_bit: its width for 0, not poison).
+_lowest = _bitwise("_lowest", lambda b, x: b.cttz(x, false_bit))
+#: The highest bit set in an integer (-1 for 0).
+_highest = _bitwise("_highest", lambda b, x: b.sub(x.type(x.type.width - 1), b.ctlz(x, false_bit)))
+#: A 24-bit mask's bits in reverse order (bit q to bit 23 - q: a side's
+#: points 0 to 23 as the other side counts them; the bits from 24 on dropped).
+_turned = _bitwise(
+    "_turned",
+    lambda b, x: b.and_(b.lshr(b.bitreverse(x), x.type(x.type.width - 24)), x.type(0xFFFFFF)),
+)
+
+
 @jit
-def _escapes(side: Bytes, t: _Tables, escapes: Ints, beyond: Ints) -> None:
-    """For an opposing chequer on each point p (0 to 24, as ``side`` counts),
-    gnubg's Escapes and Escapes1 of ``side``'s made points."""
-    escape_table, beyond_table = t.escapes, t.beyond
-    made = 0
+def _masks(side: Bytes) -> tuple[int, int, int, int, int]:
+    """A side's points as bit masks (bit p: point p): those it holds, those
+    it has made (two or more), its blots, those whose chequers may hit (not
+    a home point's second chequer); and its chequers on the board."""
+    held = made = blots = twos = total = 0
     for p in range(25):
-        if side[p] > 1:
-            made |= 1 << p
-    for p in range(25):
-        mask = (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
-        escapes[p] = escape_table[mask]
-        beyond[p] = beyond_table[mask]
+        n = side[p]
+        total += n
+        held |= (1 if n > 0 else 0) << p
+        made |= (1 if n > 1 else 0) << p
+        blots |= (1 if n == 1 else 0) << p
+        twos |= (1 if n == 2 else 0) << p
+    return held, made, blots, held & ~(twos & 0x3F), total
 
 
 @jit
-def _top_bit(mask: int, table: NDArray[np.int8]) -> int:
-    """The highest bit set in ``mask`` (below 2**26; -1 for none)."""
-    return int(table[mask]) if mask < 8192 else 13 + int(table[mask >> 13])
+def _escaping(made: int, p: int) -> int:
+    """The row of :func:`_escape_tables` of an opposing chequer on point p
+    (as the side counts) of a side's ``made`` points."""
+    return (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
 
 
 @jit
-def _pip_loss(me: Bytes, op: Bytes, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
-    """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``; a
-    blot on one's own ace or deuce point is a target with more than two home
-    points occupied (``made``: made). ``hit`` (4, ways + 1): room for each
-    way's hitters (a mask), its foremost hitter on the board, the pips lost
-    to it, whether it hits another blot (a single die: with another chequer;
-    more dice: on the way); the last column is left as no hit."""
-    # (the tables' arrays taken out once)
-    way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
-    way_shift, way_keep, roll_ways, roll_weight, top_bit = (
-        t.way_shift,
-        t.way_keep,
-        t.roll_ways,
-        t.roll_weight,
-        t.top_bit,
-    )
-    home = 0
-    for i in range(6):
-        home += me[i] > (1 if made else 0)
-    blots = 0
-    closed = 0
-    for q in range(24):  # the opponent's chequers on my points
-        if op[23 - q] == 1:
-            blots |= 1 << q
-        elif op[23 - q] > 1:
-            closed |= 1 << q
-    if home <= 2:
-        blots &= ~3
+def _pip_loss(
+    me: Bytes, op: Bytes, blots: int, closed: int, movable: int, t: _Tables, hit: Ints, row: Floats32, at: int
+) -> None:
+    """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``, of
+    the opposing ``blots`` this side may hit, ``closed`` the opponent's
+    made points and ``movable`` this side's chequers that may hit (masks of
+    this side's points, :func:`_masks`). ``hit`` (4, ways + 1): room for
+    each way's hitters (a mask), its foremost hitter on the board, the pips
+    lost to it, whether it hits another blot (a single die: with another
+    chequer; more dice: on the way); as no hit outside a call."""
     if not blots:
         row[at] = row[at + 1] = row[at + 2] = 0
         return
-    movable = 0
-    for j in range(25):
-        if me[j] > 0 and not (j < 6 and me[j] == 2):
-            movable |= 1 << j
-    nways = len(way_pips)
-    for w in range(nways):  # bit j: my chequer on point j hits with way w
+    # (the tables' arrays taken out once)
+    way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
+    way_shift, way_keep, roll_ways, roll_weight = t.way_shift, t.way_keep, t.roll_ways, t.roll_weight
+    reach = 0  # bit d: a chequer that may hit stands d pips from a blot
+    left = blots
+    while left:
+        reach |= movable >> _lowest(left)
+        left &= left - 1
+    ways = t.ways_at[0, (reach >> 1) & 255] | t.ways_at[1, (reach >> 9) & 255] | t.ways_at[2, (reach >> 17) & 255]
+    rolls = 0  # those of a way that hits
+    left = ways
+    while left:  # bit j of hit[0, w]: my chequer on point j hits with way w
+        w = _lowest(left)
+        left &= left - 1
         pips = way_pips[w]
         h = (blots << pips) & movable
-        k = -1
+        # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
+        first = (closed << way_shift[w, 0]) & way_keep[w, 0]
+        second = (closed << way_shift[w, 1]) & way_keep[w, 1]
+        third = (closed << way_shift[w, 2]) & way_keep[w, 2]
+        h &= ~((first & second) if way_either[w] else (first | second | third))
+        k = _highest(h & 0xFFFFFF)
         extra = False
-        if h:
-            # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
-            first = (closed << way_shift[w, 0]) & way_keep[w, 0]
-            second = (closed << way_shift[w, 1]) & way_keep[w, 1]
-            third = (closed << way_shift[w, 2]) & way_keep[w, 2]
-            h &= ~((first & second) if way_either[w] else (first | second | third))
-            k = _top_bit(h & 0xFFFFFF, top_bit)
-            if way_single[w]:
-                extra = (h & (h - 1)) != 0  # another chequer hits with it too
-            elif k >= 0:
-                below = 23 - k  # the foremost hitter's point, as the opponent counts
-                for i in range(3):  # another blot where a die stops on the way
-                    step = way_steps[w, i]
-                    extra |= (step > 0) & (op[min(below + step, 24)] == 1)
+        if way_single[w]:
+            extra = (h & (h - 1)) != 0  # another chequer hits with it too
+        elif k >= 0:
+            below = 23 - k  # the foremost hitter's point, as the opponent counts
+            for i in range(3):  # another blot where a die stops on the way
+                step = way_steps[w, i]
+                extra |= (step > 0) & (op[min(below + step, 24)] == 1)
         hit[0, w] = h
         hit[1, w] = k
         hit[2, w] = k - pips + 1 if k >= 0 else 0
         hit[3, w] = extra
+        rolls |= t.way_rolls[w] if h else 0
+    nways = len(way_pips)
     lost = 0
     once = 0
     twice = 0
-    for r in range(21):
+    while rolls:
+        r = _lowest(rolls)
+        rolls &= rolls - 1
         w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
-        if not hit[0, w0] | hit[0, w1] | hit[0, w2] | hit[0, w3]:
-            continue
         pips_lost = 0
         count = 0
         if me[24] == 0:  # nobody on the bar
@@ -472,6 +503,13 @@ def _pip_loss(me: Bytes, op: Bytes, made: bool, t: _Tables, hit: Ints, row: Floa
         lost += pips_lost * roll_weight[r]
         once += roll_weight[r] if count > 0 else 0
         twice += roll_weight[r] if count > 1 else 0
+    while ways:  # no hit again
+        w = _lowest(ways)
+        ways &= ways - 1
+        hit[0, w] = 0
+        hit[1, w] = -1
+        hit[2, w] = 0
+        hit[3, w] = 0
     row[at] = lost / 432.0
     row[at + 1] = once / 36.0
     row[at + 2] = twice / 36.0
@@ -481,9 +519,8 @@ def _pip_loss(me: Bytes, op: Bytes, made: bool, t: _Tables, hit: Ints, row: Floa
 def _half(
     me: Bytes,
     op: Bytes,
-    escapes: Ints,
-    beyond: Ints,
-    op_escapes: Ints,
+    mine: tuple[int, int, int, int, int],
+    theirs: tuple[int, int, int, int, int],
     crashed: bool,
     made: bool,
     t: _Tables,
@@ -492,17 +529,17 @@ def _half(
     at: int,
 ) -> None:
     """The 25 inputs of ``me`` against ``op`` into ``row[at:at + 25]``
-    (``escapes``, ``beyond``: :func:`_escapes` of ``me``; ``op_escapes``: of ``op``)."""
+    (``mine``, ``theirs``: :func:`_masks` of ``me`` and ``op``)."""
+    held, points, _, movable, total = mine
+    op_held, op_points, op_blots, _, op_total = theirs
     if crashed:  # men off: one's own by fives (from 10 on), the opponent's by threes (from 6 on)
-        off, step, first = 15 - me.sum(), 5, 10
+        off, step, first = 15 - total, 5, 10
     else:
-        off, step, first = 15 - op.sum(), 3, 6
+        off, step, first = 15 - op_total, 3, 6
     row[at] = min(off, step) / step
     row[at + 1] = min(max(off - step, 0), step) / step
     row[at + 2] = max(off - first, 0) / step
-    rear_op = 24
-    while rear_op >= 0 and op[rear_op] == 0:
-        rear_op -= 1
+    rear_op = _highest(op_held)
     clear = 23 - rear_op  # my points above it are out of contact
     breaking = 0
     free = 0
@@ -529,47 +566,44 @@ def _half(
             pips -= p * (2 - me[p])
             spare -= 2 - me[p]
     row[at + 19] = max(pips, 0) / 100.0
-    back = 24
-    while back >= 0 and me[back] == 0:
-        back -= 1
+    back = _highest(held)
     row[at + 4] = back / 24.0
-    anchor = 23 if back == 24 else back
-    while anchor >= 0 and me[anchor] < 2:
-        anchor -= 1
+    anchor = _highest(points & 0xFFFFFF)
     row[at + 5] = anchor / 24.0
-    forward = 0
-    for p in range(18, anchor + 1):
-        if me[p] >= 2:
-            forward = 24 - p
-            break
-    if forward == 0:
-        for p in range(17, 11, -1):
-            if me[p] >= 2:
-                forward = 24 - p
-                break
+    forward = 0  # the foremost anchor: the rearmost in the opponent's home board, else the foremost in its outer board
+    if points & (0x3F << 18):
+        forward = 24 - _lowest(points & (0x3F << 18))
+    elif points & (0x3F << 12):
+        forward = 24 - _highest(points & (0x3F << 12))
     row[at + 6] = 2.0 if forward == 0 else forward / 6.0
-    _pip_loss(me, op, made, t, hit, row, at + 7)
+    home = _ones((points if made else held) & 0x3F)
+    blots = _turned(op_blots) & (-1 if home > 2 else ~3)
+    _pip_loss(me, op, blots, _turned(op_points), movable, t, hit, row, at + 7)
+    escapes, beyond = t.escapes, t.beyond
     rear = max(rear_op, 0)
-    row[at + 10] = escapes[rear] / 36.0
-    row[at + 24] = beyond[rear] / 36.0
-    worst = 36
-    for p in range(15, rear_op + 1):
-        worst = min(worst, escapes[p])
+    row[at + 10] = escapes[_escaping(points, rear)] / 36.0
+    row[at + 24] = beyond[_escaping(points, rear)] / 36.0
+    worst = 36  # from 15 to the opponent's rearmost chequer
+    worst_all = 36  # from 15 to 23
+    for p in range(15, 25):
+        e = escapes[(points >> (24 - p)) & 0xFFF]
+        if p <= rear_op:
+            worst = min(worst, e)
+        if p < 24:
+            worst_all = min(worst_all, e)
     row[at + 11] = (36 - worst) / 36.0
     row[at + 12] = row[at + 11] * row[at + 11]
-    worst = 36
-    for p in range(15, 24):
-        worst = min(worst, escapes[p])
-    row[at + 13] = (36 - worst) / 36.0
+    row[at + 13] = (36 - worst_all) / 36.0
     row[at + 14] = row[at + 13] * row[at + 13]
     mobility = 0
-    for p in range(6, 25):
-        mobility += (p - 5) * me[p] * op_escapes[p]
+    left = held & ~0x3F
+    while left:
+        p = _lowest(left)
+        left &= left - 1
+        mobility += (p - 5) * me[p] * escapes[_escaping(op_points, p)]
     row[at + 15] = mobility / 3600.0
-    total = 0
     moment = 0
     for p in range(25):
-        total += me[p]
         moment += p * me[p]
     mean = -(-moment // max(total, 1))
     spread = 0
@@ -578,28 +612,20 @@ def _half(
         spread += me[p] * (p - mean) ** 2
         behind += me[p]
     row[at + 16] = (-(-spread // behind) if behind else 0) / 400.0
-    op_home = 0
-    closed = 0
-    for i in range(6):
-        if op[i] > 1:
-            op_home |= 1 << i
-            closed += 1
+    op_home = op_points & 0x3F
     row[at + 17] = t.enter[1 if me[24] > 1 else 0, op_home] if me[24] > 0 else 0.0
-    row[at + 18] = (36 - (closed - 6) ** 2) / 36.0
-    first = 23  # BACKBONE
-    while first > 0 and me[first] < 2:
-        first -= 1
+    row[at + 18] = (36 - (_ones(op_home) - 6) ** 2) / 36.0
+    first = max(_highest(points & 0xFFFFFE), 0)  # BACKBONE: the foremost made point, and those behind it
     score = 0
-    count = 0
-    for p in range(1, first):
-        if me[p] >= 2:
-            score += t.backbone[first - p]
-            count += 1
+    left = points & ((1 << first) - 1) & ~1
+    count = _ones(left)
+    while left:
+        score += t.backbone[first - _lowest(left)]
+        left &= left - 1
     row[at + 20] = 1.0 - score / (11.0 * count) if count else 0.0
-    anchors = 0
+    anchors = _ones(points & (0x3F << 18))
     back_men = me[24]
     for p in range(18, 24):
-        anchors += me[p] >= 2
         back_men += me[p]
     row[at + 21] = (back_men - 3) / 4.0 if anchors > 1 else 0.0
     row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
@@ -613,8 +639,6 @@ class _Room(NamedTuple):
     """Scratch arrays of a kernel call, made once per call."""
 
     hit: Ints  # (:func:`_pip_loss`)
-    escapes: Ints  # (2, 25) each side's (:func:`_escapes`)
-    beyond: Ints
     row: Floats32  # (250) room for the inputs of :func:`_half`
     sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
     nonzero: Ints  # (257) the inputs that are not 0, in order (:func:`_board_inputs`)
@@ -629,11 +653,8 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
     """Room for the kernels, for nets of ``hidden`` units and ``outputs`` outputs."""
     hit = np.zeros((4, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
     hit[1] = -1
-    z = np.zeros((2, 25), dtype=np.int64)
     return _Room(
         hit,
-        z,
-        z.copy(),
         np.zeros(250, np.float32),
         np.zeros(hidden, np.float32),
         np.zeros(257, np.int64),
@@ -676,11 +697,9 @@ def _board_inputs(board: Bytes, crashed: bool, made: bool, t: _Tables, room: _Ro
     ``room.nonzero`` (their numbers) and ``room.values``; how many."""
     row, nonzero, values = room.row, room.nonzero, room.values
     n = _base_inputs(board, room)
-    for s in range(2):
-        _escapes(board[s], t, room.escapes[s], room.beyond[s])
-    e, b = room.escapes, room.beyond
-    _half(board[1], board[0], e[1], b[1], e[0], crashed, made, t, room.hit, row, 200)
-    _half(board[0], board[1], e[0], b[0], e[1], crashed, made, t, room.hit, row, 225)
+    theirs, mine = _masks(board[0]), _masks(board[1])  # (shared by both halves)
+    _half(board[1], board[0], mine, theirs, crashed, made, t, room.hit, row, 200)
+    _half(board[0], board[1], theirs, mine, crashed, made, t, room.hit, row, 225)
     for i in range(200, 250):
         nonzero[n] = i
         values[n] = row[i]
