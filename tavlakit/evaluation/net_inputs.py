@@ -181,6 +181,8 @@ def nets_of_wd(data: bytes, shown: str = "gnubg.wd") -> dict[str, Net]:
 
 #: The 21 rolls (low die, high die) in gnubg's order: 1-1, 2-1, 2-2, 3-1, ...
 _ROLLS = [(low, high) for high in range(1, 7) for low in range(1, high + 1)]
+#: The doubles among them (a mask).
+_DOUBLES = sum(1 << r for r, (low, high) in enumerate(_ROLLS) if low == high)
 
 
 def _escape_tables() -> tuple[Ints, Ints]:
@@ -248,6 +250,7 @@ class _Tables(NamedTuple):
     way_shift: Ints  # (ways, 3) pips - step, to shift a mask of closed points by (0: no step)
     way_keep: Ints  # (ways, 3) -1 where there is a step, else 0
     way_rolls: Ints  # a mask of the rolls that have the way
+    way_twice: Ints  # and of those where its hitting another blot hits two (a single die: only its double)
     ways_at: Ints  # (3, 256) a mask of the ways that move d pips, for each byte of a mask of distances d - 1
     roll_ways: Ints  # (21, 4) each roll's ways
     roll_weight: Ints  # of 36
@@ -276,6 +279,12 @@ def _tables() -> _Tables:
         np.where(steps > 0, pips[:, None] - steps, 0),
         np.where(steps > 0, -1, 0),
         np.array([sum(1 << r for r in range(21) if w in roll_ways[r]) for w in range(len(ways))]),
+        np.array(
+            [
+                sum(1 << r for r in range(21) if w in roll_ways[r] and (len(ways[w]) > 1 or _ROLLS[r] == ways[w] * 2))
+                for w in range(len(ways))
+            ]
+        ),
         np.array(
             [
                 [
@@ -423,6 +432,7 @@ def _pip_loss(
         left &= left - 1
     ways = t.ways_at[0, (reach >> 1) & 255] | t.ways_at[1, (reach >> 9) & 255] | t.ways_at[2, (reach >> 17) & 255]
     rolls = 0  # those of a way that hits
+    twice = 0  # those where a way hits two blots
     left = ways
     while left:  # bit j of hit[0, w]: my chequer on point j hits with way w
         w = _lowest(left)
@@ -448,29 +458,61 @@ def _pip_loss(
         hit[2, w] = k - pips + 1 if k >= 0 else 0
         hit[3, w] = extra
         rolls |= t.way_rolls[w] if h else 0
+        twice |= t.way_twice[w] if extra else 0
+    if me[24] == 0:  # nobody on the bar: a roll hits two where a way hits two or each die hits with another chequer
+        lost = 0
+        left = rolls
+        while left:
+            r = _lowest(left)
+            left &= left - 1
+            w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
+            lost += max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3])) * roll_weight[r]
+            low, high = hit[1, w0], hit[1, w1]
+            two = (roll_weight[r] == 2) & (low >= 0) & (high >= 0) & ((low != high) | (me[max(high, 0)] > 1))
+            twice |= (1 if two else 0) << r
+        _shots(lost, rolls, twice, row, at)
+    else:
+        _shots_from_bar(me, op, t, hit, rolls, row, at)
+    while ways:  # no hit again
+        w = _lowest(ways)
+        ways &= ways - 1
+        hit[0, w] = 0
+        hit[1, w] = -1
+        hit[2, w] = 0
+        hit[3, w] = 0
+
+
+@jit
+def _shots(lost: int, once: int, twice: int, row: Floats32, at: int) -> None:
+    """PIPLOSS, P1, P2 into ``row[at:at + 3]``, of the pips lost (over the 36
+    rolls) and the rolls (masks of the 21) that hit once and twice."""
+    row[at] = lost / 432.0
+    row[at + 1] = (_ones(once & _DOUBLES) + 2 * _ones(once & ~_DOUBLES)) / 36.0
+    row[at + 2] = (_ones(twice & _DOUBLES) + 2 * _ones(twice & ~_DOUBLES)) / 36.0
+
+
+@jit
+def _shots_from_bar(me: Bytes, op: Bytes, t: _Tables, hit: Ints, rolls: int, row: Floats32, at: int) -> None:
+    """:func:`_pip_loss`'s PIPLOSS, P1, P2 of a side with chequers on the bar
+    (``rolls``: a mask of those with a way that hits)."""
+    way_pips, way_single, way_steps, roll_ways, roll_weight = (
+        t.way_pips,
+        t.way_single,
+        t.way_steps,
+        t.roll_ways,
+        t.roll_weight,
+    )
     nways = len(way_pips)
     lost = 0
     once = 0
     twice = 0
-    while rolls:
-        r = _lowest(rolls)
-        rolls &= rolls - 1
-        w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
+    left = rolls
+    while left:
+        r = _lowest(left)
+        left &= left - 1
         pips_lost = 0
         count = 0
-        if me[24] == 0:  # nobody on the bar
-            pips_lost = max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3]))
-            if roll_weight[r] == 1:  # a double: a single die hits one blot, two if another chequer hits as well
-                count = 1 + hit[3, w0] if hit[0, w0] else 0
-                if hit[0, w1]:  # more dice: one blot hit, two if another stands where a die stops
-                    count = max(count, 1) + hit[3, w1]
-                if hit[0, w3]:
-                    count = max(count, 1) + hit[3, w3]
-            else:  # a hit with each die, unless by the lone chequer that already hit with the other
-                count = (hit[0, w0] != 0) + (hit[0, w1] != 0 and (hit[1, w1] != hit[1, w0] or me[hit[1, w1]] > 1))
-            if hit[0, w2]:
-                count = max(count, 1) + hit[3, w2]
-        elif me[24] == 1:  # one on the bar
+        if me[24] == 1:
             entered = False  # a die was given to a hit from the board: the other must enter
             for s in range(4):
                 w = roll_ways[r, s]
@@ -501,18 +543,9 @@ def _pip_loss(
                     count += 1
                     pips_lost = max(pips_lost, 25 - way_pips[w])
         lost += pips_lost * roll_weight[r]
-        once += roll_weight[r] if count > 0 else 0
-        twice += roll_weight[r] if count > 1 else 0
-    while ways:  # no hit again
-        w = _lowest(ways)
-        ways &= ways - 1
-        hit[0, w] = 0
-        hit[1, w] = -1
-        hit[2, w] = 0
-        hit[3, w] = 0
-    row[at] = lost / 432.0
-    row[at + 1] = once / 36.0
-    row[at + 2] = twice / 36.0
+        once |= (1 if count > 0 else 0) << r
+        twice |= (1 if count > 1 else 0) << r
+    _shots(lost, once, twice, row, at)
 
 
 @jit
