@@ -245,7 +245,7 @@ class _Tables(NamedTuple):
     beyond: NDArray[np.int16]
     way_pips: Ints  # by way of hitting (:func:`_hit_ways`): the pips it moves,
     way_single: Bools  # whether by one die,
-    way_steps: Ints  # the points stepped on before the target, in pips (0: none; ways, 3),
+    way_steps: Ints  # a mask of the points stepped on before the target, in pips from it (bit s: s pips),
     way_either: Bools  # and whether either step will do (a non-double's two dice) or every one is needed
     way_shift: Ints  # (ways, 3) pips - step, to shift a mask of closed points by (0: no step)
     way_keep: Ints  # (ways, 3) -1 where there is a step, else 0
@@ -274,7 +274,7 @@ def _tables() -> _Tables:
         beyond.astype(np.int16),
         pips,
         np.array([len(w) == 1 for w in ways]),
-        steps,
+        np.where(steps > 0, 1 << steps, 0).sum(axis=1),
         np.array([len(w) == 2 and w[0] != w[1] for w in ways]),
         np.where(steps > 0, pips[:, None] - steps, 0),
         np.where(steps > 0, -1, 0),
@@ -410,21 +410,31 @@ def _escaping(made: int, p: int) -> int:
 
 @jit
 def _pip_loss(
-    me: Bytes, op: Bytes, blots: int, closed: int, movable: int, t: _Tables, hit: Ints, row: Floats32, at: int
+    me: Bytes,
+    op: Bytes,
+    blots: int,
+    closed: int,
+    movable: int,
+    op_blots: int,
+    t: _Tables,
+    hit: Ints,
+    row: Floats32,
+    at: int,
 ) -> None:
     """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``, of
     the opposing ``blots`` this side may hit, ``closed`` the opponent's
     made points and ``movable`` this side's chequers that may hit (masks of
-    this side's points, :func:`_masks`). ``hit`` (4, ways + 1): room for
-    each way's hitters (a mask), its foremost hitter on the board, the pips
-    lost to it, whether it hits another blot (a single die: with another
-    chequer; more dice: on the way); as no hit outside a call."""
+    this side's points, :func:`_masks`), ``op_blots`` all the opposing blots
+    (as the opponent counts). ``hit`` (3, ways + 1): room for each way's
+    hitters (a mask), its foremost hitter on the board, the pips lost to it;
+    as no hit outside a call."""
     if not blots:
         row[at] = row[at + 1] = row[at + 2] = 0
         return
     # (the tables' arrays taken out once)
     way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
     way_shift, way_keep, roll_ways, roll_weight = t.way_shift, t.way_keep, t.roll_ways, t.roll_weight
+    stops = op_blots | -(op_blots >> 24) << 24  # bit p: an opposing blot on p, as it counts (from 24: on the bar)
     reach = 0  # bit d: a chequer that may hit stands d pips from a blot
     left = blots
     while left:
@@ -445,18 +455,11 @@ def _pip_loss(
         third = (closed << way_shift[w, 2]) & way_keep[w, 2]
         h &= ~((first & second) if way_either[w] else (first | second | third))
         k = _highest(h & 0xFFFFFF)
-        extra = False
-        if way_single[w]:
-            extra = (h & (h - 1)) != 0  # another chequer hits with it too
-        elif k >= 0:
-            below = 23 - k  # the foremost hitter's point, as the opponent counts
-            for i in range(3):  # another blot where a die stops on the way
-                step = way_steps[w, i]
-                extra |= (step > 0) & (op[min(below + step, 24)] == 1)
+        # another chequer hits with it too (a single die), or another blot where a die of the foremost hitter stops
+        extra = (h & (h - 1)) != 0 if way_single[w] else k >= 0 and ((stops >> (23 - k)) & way_steps[w]) != 0
         hit[0, w] = h
         hit[1, w] = k
         hit[2, w] = k - pips + 1 if k >= 0 else 0
-        hit[3, w] = extra
         rolls |= t.way_rolls[w] if h else 0
         twice |= t.way_twice[w] if extra else 0
     if me[24] == 0:  # nobody on the bar: a roll hits two where a way hits two or each die hits with another chequer
@@ -472,14 +475,13 @@ def _pip_loss(
             twice |= (1 if two else 0) << r
         _shots(lost, rolls, twice, row, at)
     else:
-        _shots_from_bar(me, op, t, hit, rolls, row, at)
+        _shots_from_bar(me, op, op_blots, t, hit, rolls, row, at)
     while ways:  # no hit again
         w = _lowest(ways)
         ways &= ways - 1
         hit[0, w] = 0
         hit[1, w] = -1
         hit[2, w] = 0
-        hit[3, w] = 0
 
 
 @jit
@@ -492,7 +494,9 @@ def _shots(lost: int, once: int, twice: int, row: Floats32, at: int) -> None:
 
 
 @jit
-def _shots_from_bar(me: Bytes, op: Bytes, t: _Tables, hit: Ints, rolls: int, row: Floats32, at: int) -> None:
+def _shots_from_bar(
+    me: Bytes, op: Bytes, op_blots: int, t: _Tables, hit: Ints, rolls: int, row: Floats32, at: int
+) -> None:
     """:func:`_pip_loss`'s PIPLOSS, P1, P2 of a side with chequers on the bar
     (``rolls``: a mask of those with a way that hits)."""
     way_pips, way_single, way_steps, roll_ways, roll_weight = (
@@ -531,11 +535,8 @@ def _shots_from_bar(me: Bytes, op: Bytes, t: _Tables, hit: Ints, rolls: int, row
                 elif on_bar:
                     count = max(count, 1)
                     pips_lost = max(pips_lost, 25 - way_pips[w])
-                    for i in range(3):
-                        step = way_steps[w, i]
-                        if step > 0 and op[step + 1] == 1:  # (gnubg's own count)
-                            count += 1
-                            break
+                    if (op_blots >> 1) & way_steps[w]:  # a blot where a die stops (op[step + 1]: gnubg's own count)
+                        count += 1
         else:  # more on the bar: only a single die hitting as it enters
             for s in range(2):
                 w = roll_ways[r, s]
@@ -576,21 +577,22 @@ def _half(
     clear = 23 - rear_op  # my points above it are out of contact
     breaking = 0
     free = 0
-    for p in range(25):
-        if p > clear:
-            breaking += (p + 1 - clear) * me[p]
-        elif p < clear:
-            free += (p + 1) * me[p]
-    row[at + 3] = breaking / 167.0
-    row[at + 23] = free / 100.0
+    moment = 0
+    back_men = 0
     pips = 24 * me[24]  # TIMING
     spare = me[24]
-    for p in range(6, 24):
+    for p in range(25):  # (one pass for all of them)
         n = me[p]
-        if p >= 12 and p > clear:
-            n = n - 2 if n >= 3 else (1 if n == 1 else 0)
-        pips += p * n
-        spare += n
+        moment += p * n
+        breaking += (p + 1 - clear) * n if p > clear else 0
+        free += (p + 1) * n if p < clear else 0
+        back_men += n if p >= 18 else 0
+        if 6 <= p < 24:
+            n = (n - 2 if n >= 3 else (1 if n == 1 else 0)) if p >= 12 and p > clear else n
+            pips += p * n
+            spare += n
+    row[at + 3] = breaking / 167.0
+    row[at + 23] = free / 100.0
     for p in range(5, -1, -1):
         if me[p] > 2:
             pips += p * (me[p] - 2)
@@ -611,7 +613,7 @@ def _half(
     row[at + 6] = 2.0 if forward == 0 else forward / 6.0
     home = _ones((points if made else held) & 0x3F)
     blots = _turned(op_blots) & (-1 if home > 2 else ~3)
-    _pip_loss(me, op, blots, _turned(op_points), movable, t, hit, row, at + 7)
+    _pip_loss(me, op, blots, _turned(op_points), movable, op_blots, t, hit, row, at + 7)
     escapes, beyond = t.escapes, t.beyond
     rear = max(rear_op, 0)
     row[at + 10] = escapes[_escaping(points, rear)] / 36.0
@@ -635,9 +637,6 @@ def _half(
         left &= left - 1
         mobility += (p - 5) * me[p] * escapes[_escaping(op_points, p)]
     row[at + 15] = mobility / 3600.0
-    moment = 0
-    for p in range(25):
-        moment += p * me[p]
     mean = -(-moment // max(total, 1))
     spread = 0
     behind = 0
@@ -657,9 +656,6 @@ def _half(
         left &= left - 1
     row[at + 20] = 1.0 - score / (11.0 * count) if count else 0.0
     anchors = _ones(points & (0x3F << 18))
-    back_men = me[24]
-    for p in range(18, 24):
-        back_men += me[p]
     row[at + 21] = (back_men - 3) / 4.0 if anchors > 1 else 0.0
     row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
 
@@ -684,7 +680,7 @@ class _Room(NamedTuple):
 
 def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
     """Room for the kernels, for nets of ``hidden`` units and ``outputs`` outputs."""
-    hit = np.zeros((4, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
+    hit = np.zeros((3, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
     hit[1] = -1
     return _Room(
         hit,
