@@ -408,7 +408,7 @@ def _escaping(made: int, p: int) -> int:
     return (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
 
 
-@jit
+@jit(inline=True)
 def _pip_loss(
     me: Bytes,
     op: Bytes,
@@ -484,7 +484,7 @@ def _pip_loss(
         hit[2, w] = 0
 
 
-@jit
+@jit(inline=True)
 def _shots(lost: int, once: int, twice: int, row: Floats32, at: int) -> None:
     """PIPLOSS, P1, P2 into ``row[at:at + 3]``, of the pips lost (over the 36
     rolls) and the rolls (masks of the 21) that hit once and twice."""
@@ -549,7 +549,7 @@ def _shots_from_bar(
     _shots(lost, once, twice, row, at)
 
 
-@jit
+@jit(inline=True)
 def _half(
     me: Bytes,
     op: Bytes,
