@@ -499,49 +499,29 @@ def _shots_from_bar(
 ) -> None:
     """:func:`_pip_loss`'s PIPLOSS, P1, P2 of a side with chequers on the bar
     (``rolls``: a mask of those with a way that hits)."""
-    way_pips, way_single, way_steps, roll_ways, roll_weight = (
-        t.way_pips,
-        t.way_single,
-        t.way_steps,
-        t.roll_ways,
-        t.roll_weight,
-    )
-    nways = len(way_pips)
+    way_pips, way_steps, roll_ways, roll_weight = t.way_pips, t.way_steps, t.roll_ways, t.roll_weight
+    one = me[24] == 1
     lost = 0
     once = 0
     twice = 0
-    left = rolls
-    while left:
-        r = _lowest(left)
-        left &= left - 1
-        pips_lost = 0
-        count = 0
-        if me[24] == 1:
-            entered = False  # a die was given to a hit from the board: the other must enter
-            for s in range(4):
+    while rolls:
+        r = _lowest(rolls)
+        rolls &= rolls - 1
+        double = roll_weight[r] == 1
+        a, b = roll_ways[r, 0], roll_ways[r, 1]  # the first die alone, the second (a double's: two dice)
+        on_a = (hit[0, a] >> 24) & 1  # hitting as it enters
+        on_b = 0 if double else (hit[0, b] >> 24) & 1
+        count = on_a + on_b
+        pips_lost = max((25 - way_pips[a]) * on_a, (25 - way_pips[b]) * on_b)
+        if one:  # a die given to a hit from the board (first the first die's): the other must enter
+            in_a = hit[1, a] > 0 and op[way_pips[b] - 1] <= 1
+            in_b = not double and not in_a and hit[1, b] > 0 and op[way_pips[a] - 1] <= 1
+            count += in_a + in_b
+            pips_lost = max(pips_lost, max(hit[2, a] * in_a, hit[2, b] * in_b))
+            for s in range(1 if double else 2, 4 if double else 3):  # more dice from the bar
                 w = roll_ways[r, s]
-                if w == nways:
-                    break
-                on_bar = (hit[0, w] >> 24) & 1
-                if way_single[w]:
-                    if on_bar:
-                        count += 1
-                        pips_lost = max(pips_lost, 25 - way_pips[w])
-                    k = hit[1, w]
-                    if s < 2 and k > 0 and not entered and op[way_pips[roll_ways[r, 1 - s]] - 1] <= 1:
-                        entered = True
-                        count += 1
-                        pips_lost = max(pips_lost, hit[2, w])
-                elif on_bar:
-                    count = max(count, 1)
-                    pips_lost = max(pips_lost, 25 - way_pips[w])
-                    if (op_blots >> 1) & way_steps[w]:  # a blot where a die stops (op[step + 1]: gnubg's own count)
-                        count += 1
-        else:  # more on the bar: only a single die hitting as it enters
-            for s in range(2):
-                w = roll_ways[r, s]
-                if way_single[w] and (hit[0, w] >> 24) & 1:
-                    count += 1
+                if (hit[0, w] >> 24) & 1:  # a blot where a die stops (op[step + 1]: gnubg's own count)
+                    count = max(count, 1) + (((op_blots >> 1) & way_steps[w]) != 0)
                     pips_lost = max(pips_lost, 25 - way_pips[w])
         lost += pips_lost * roll_weight[r]
         once |= (1 if count > 0 else 0) << r
