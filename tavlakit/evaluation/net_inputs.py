@@ -591,6 +591,7 @@ def _half(
     elif points & (0x3F << 12):
         forward = 24 - _highest(points & (0x3F << 12))
     row[at + 6] = 2.0 if forward == 0 else forward / 6.0
+    # a blot on one's own ace or deuce point is a target with more than two home points occupied (made: made)
     home = _ones((points if made else held) & 0x3F)
     blots = _turned(op_blots) & (-1 if home > 2 else ~3)
     _pip_loss(me, op, blots, _turned(op_points), movable, op_blots, t, hit, row, at + 7)
@@ -601,7 +602,7 @@ def _half(
     worst = 36  # from 15 to the opponent's rearmost chequer
     worst_all = 36  # from 15 to 23
     for p in range(15, 25):
-        e = escapes[(points >> (24 - p)) & 0xFFF]
+        e = escapes[(points >> (24 - p)) & 0xFFF]  # (:func:`_escaping`: 12 points ahead)
         if p <= rear_op:
             worst = min(worst, e)
         if p < 24:
