@@ -1,4 +1,4 @@
-"""A net's hidden units summed in vector registers, for the nets' kernels (:mod:`.net_inputs`).
+"""What the nets' kernels (:mod:`.net_inputs`) compute in registers: a net's hidden units, and bits of masks.
 
 numba's loops keep a sum in memory from one input to the next (the
 weights it adds might be the same memory), and do not vectorise loops of a
@@ -13,6 +13,10 @@ last unit are loaded as 0 and never stored).
 
 An accumulator (``start``) lives in the frame of the compiled function
 that starts it (a pointer to it is passed to the others, all inlined).
+
+The bit operations (:data:`ones`, :data:`lowest`, :data:`highest`,
+:data:`turned`) are LLVM's counts of an integer's bits, which numba has
+no function for: the inputs work on masks of a side's points.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any, cast
 import numpy as np
 from llvmlite import binding, ir
 from numba import types
+from numba.core.cgutils import false_bit
 from numba.extending import intrinsic as _numba_intrinsic
 
 #: Sums in a vector (512 bits).
@@ -343,16 +348,47 @@ def occupied(typingctx: Any, board: Any) -> Any:
     return types.int64(board), codegen
 
 
+def _bitwise(name: str, body: Callable[[Any, Any], Any]) -> Callable[[int], int]:
+    """A compiled function of an integer: the LLVM value ``body(builder, x)``."""
+
+    def typer(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return body(builder, args[0])
+
+        return x(x), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    return cast(Callable[[int], int], _numba_intrinsic(typer))
+
+
+#: The bits set in an integer.
+ones = _bitwise("ones", lambda b, x: b.ctpop(x))
+#: The lowest bit set in an integer (false_bit: its width for 0, not poison).
+lowest = _bitwise("lowest", lambda b, x: b.cttz(x, false_bit))
+#: The highest bit set in an integer (-1 for 0).
+highest = _bitwise("highest", lambda b, x: b.sub(x.type(x.type.width - 1), b.ctlz(x, false_bit)))
+#: A 24-bit mask's bits in reverse order (bit q to bit 23 - q: a side's
+#: points 0 to 23 as the other side counts them; the bits from 24 on dropped).
+turned = _bitwise(
+    "turned",
+    lambda b, x: b.and_(b.lshr(b.bitreverse(x), x.type(x.type.width - 24)), x.type(0xFFFFFF)),
+)
+
+
 __all__ = [
     "FAR",
     "LANES",
     "add",
     "add_each",
     "add_times",
+    "highest",
+    "lowest",
     "occupied",
+    "ones",
     "sigmoid",
     "start",
     "start_each",
     "store_column",
     "store_each",
+    "turned",
 ]
