@@ -11,7 +11,7 @@ passed a board at a time), so their callers make the arrays they fill.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, overload
 
 import numba
 
@@ -20,9 +20,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
 
 
-def jit(func: F) -> F:
-    """``func`` compiled in numba's nopython mode, its machine code cached."""
-    return cast(F, numba.njit(func, **OPTIONS))
+@overload
+def jit(func: F, /) -> F: ...
+@overload
+def jit(*, inline: bool) -> Callable[[F], F]: ...
+def jit(func: F | None = None, /, *, inline: bool = False) -> F | Callable[[F], F]:
+    """``func`` compiled in numba's nopython mode, its machine code cached.
+    ``@jit(inline=True)``: its code also put into each compiled caller
+    (numba's ``inline="always"``), for a kernel called many times a board:
+    a call copies the arrays it is given (their shapes and strides), and
+    the caller's constants reach its code."""
+    options = {**OPTIONS, "inline": "always"} if inline else OPTIONS
+    if func is None:
+        return lambda f: cast(F, numba.njit(f, **options))
+    return cast(F, numba.njit(func, **options))
 
 
 __all__ = ["jit"]

@@ -48,7 +48,7 @@ from .bearoff import two_sided_into
 from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
-from .moves import MOST_PLAYS, Room, generate_into, room
+from .moves import MOST_PLAYS, Room, room, turn_into
 from .net import evaluator_in_use
 from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -125,17 +125,7 @@ def _list_plays(nodes: Bytes, moved: Bytes, kinds: Ints, counts: Ints, r: Room) 
         for k in range(21):
             if at + 2048 > cap:
                 return -1
-            n = generate_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, at, r)
-            if n == 0:
-                for s in range(2):
-                    for q in range(25):
-                        moved[at, s, q] = nodes[i, s, q]
-                n = 1
-            for m in range(at, at + n):  # the turn passes: the opponent on roll
-                for q in range(25):
-                    mover = moved[m, 1, q]
-                    moved[m, 1, q] = moved[m, 0, q]
-                    moved[m, 0, q] = mover
+            n = turn_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, at, r)
             counts[21 * i + k] = n
             at += n
     classify_into(moved[:at], kinds[:at])

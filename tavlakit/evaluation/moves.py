@@ -37,6 +37,7 @@ class Room(NamedTuple):
     """Scratch arrays of :func:`generate_into`, made once per caller."""
 
     stack: Bytes  # (5, 2, 25): the board after each die played
+    sums: NDArray[np.uint64]  # (5,): the hash sum of each (:func:`_hash_sum`)
     dice: Ints  # (4,)
     hashes: NDArray[np.uint64]  # (MOST_PLAYS,): the hash of each play listed
     slots: Ints  # (SLOTS,): a hash table of the plays listed (their number + 1; 0: empty)
@@ -51,6 +52,7 @@ def room() -> Room:
     """Room for :func:`generate_into`."""
     return Room(
         np.zeros((5, 2, 25), dtype=np.int8),
+        np.zeros(5, dtype=np.uint64),
         np.zeros(4, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.uint64),
         np.zeros(SLOTS, dtype=np.int64),
@@ -62,19 +64,26 @@ def room() -> Room:
     )
 
 
-#: A random odd multiplier for each of a board's 50 counts (:func:`board_hash`).
+#: A random odd multiplier for each of a board's 50 counts (:func:`_hash_sum`).
 _MIX = np.random.default_rng(0x7A71A).integers(0, 2**63, (2, 25), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 
 
 @jit
-def board_hash(board: Bytes) -> np.uint64:
-    """A 64-bit hash of a board: its 50 counts (plus one) each times a
-    random odd number of its own, summed (no product waits on another),
-    the bits mixed."""
+def _hash_sum(board: Bytes) -> np.uint64:
+    """A board's hash sum: its 50 counts (plus one) each times a random odd
+    number of its own, summed (no product waits on another; a chequer moved
+    changes the sum by its two numbers, :func:`_apply`). A play's hash is
+    its sum with the bits mixed (:func:`_mixed`)."""
     h = np.uint64(0)
     for s in range(2):
         for q in range(25):
             h += np.uint64(board[s, q] + 1) * _MIX[s, q]
+    return h
+
+
+@jit
+def _mixed(h: np.uint64) -> np.uint64:
+    """A hash sum's bits mixed, so that its top bits choose a slot well."""
     h ^= h >> np.uint64(29)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     return h ^ (h >> np.uint64(32))
@@ -93,27 +102,31 @@ def _legal(board: Bytes, source: int, pips: int) -> bool:
 
 
 @jit
-def _apply(board: Bytes, source: int, pips: int, out: Bytes) -> None:
-    """``out``: ``board`` after a chequer moved from ``source`` by ``pips`` (a blot hit goes to the bar)."""
+def _apply(board: Bytes, h: np.uint64, source: int, pips: int, out: Bytes) -> np.uint64:
+    """``out``: ``board`` after a chequer moved from ``source`` by ``pips``
+    (a blot hit goes to the bar); its hash sum, from ``board``'s ``h``."""
     for s in range(2):
         for q in range(25):
             out[s, q] = board[s, q]
     out[1, source] -= 1
+    h -= _MIX[1, source]
     dest = source - pips
     if dest < 0:
-        return
+        return h
     if out[0, 23 - dest] == 1:
         out[0, 23 - dest] = 0
         out[0, 24] += 1
-        out[1, dest] = 1
-    else:
-        out[1, dest] += 1
+        h += _MIX[0, 24] - _MIX[0, 23 - dest]
+    out[1, dest] += 1
+    h += _MIX[1, dest]
+    return h
 
 
 @jit
-def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -> None:
-    """List ``board`` (``used`` dice, ``pips`` pips played) unless fewer
-    dice or pips than a play already found; more of either drops those."""
+def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
+    """List ``board`` (hash sum ``h``; ``used`` dice, ``pips`` pips played;
+    ``passed``: its sides swapped) unless fewer dice or pips than a play
+    already found; more of either drops those."""
     meta = r.meta
     if used < meta[1] or pips < meta[2]:
         return
@@ -121,7 +134,7 @@ def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -
         _forget(r)
     meta[1] = used
     meta[2] = pips
-    h = board_hash(board)
+    h = _mixed(h)
     at = np.int64(h >> np.uint64(40)) & (SLOTS - 1)
     while r.slots[at]:
         j = r.slots[at] - 1
@@ -129,7 +142,7 @@ def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -
             same = True
             for s in range(2):
                 for q in range(25):
-                    same &= out[start + j, s, q] == board[s, q]
+                    same &= out[start + j, s ^ passed, q] == board[s, q]
             if same:
                 return
         at = (at + 1) & (SLOTS - 1)
@@ -139,7 +152,7 @@ def _save(board: Bytes, used: int, pips: int, out: Bytes, start: int, r: Room) -
     r.slot_of[n] = at
     for s in range(2):
         for q in range(25):
-            out[start + n, s, q] = board[s, q]
+            out[start + n, s ^ passed, q] = board[s, q]
     meta[0] = n + 1
 
 
@@ -152,13 +165,13 @@ def _forget(r: Room) -> None:
 
 
 @jit
-def _play(out: Bytes, start: int, r: Room) -> None:
+def _play(out: Bytes, start: int, r: Room, passed: bool) -> None:
     """Play the dice ``r.dice`` from ``r.stack[0]`` in every way, listing
     the boards where no further die can be played (gnubg's
     GenerateMovesSub, without recursion: frame d plays die d from
     ``r.stack[d]``; ``r.next[d]``: the next source point to try, ``r.used[d]``:
     whether the die was played, ``r.pips[d]``: pips played before it)."""
-    stack, dice, nxt, used, pips = r.stack, r.dice, r.next, r.used, r.pips
+    stack, sums, dice, nxt, used, pips = r.stack, r.sums, r.dice, r.next, r.used, r.pips
     d = 0
     nxt[0], used[0], pips[0] = 23, 0, 0
     while True:
@@ -167,7 +180,7 @@ def _play(out: Bytes, start: int, r: Room) -> None:
         first = 23
         if board[1, 24] > 0:  # on the bar: enter first, or no play with this die
             if nxt[d] >= 0 and board[0, die - 1] < 2:
-                _apply(board, 24, die, stack[d + 1])
+                sums[d + 1] = _apply(board, sums[d], 24, die, stack[d + 1])
                 used[d] = found = True
             nxt[d] = -1
         else:
@@ -175,13 +188,13 @@ def _play(out: Bytes, start: int, r: Room) -> None:
                 i = nxt[d]
                 nxt[d] -= 1
                 if board[1, i] > 0 and _legal(board, i, die):
-                    _apply(board, i, die, stack[d + 1])
+                    sums[d + 1] = _apply(board, sums[d], i, die, stack[d + 1])
                     used[d] = found = True
                     first = i if dice[0] == dice[1] else 23
         if found:
             child, child_pips = d + 1, pips[d] + die
             if child > 3 or dice[child] == 0:  # every die played
-                _save(stack[child], child, child_pips, out, start, r)
+                _save(stack[child], sums[child], child, child_pips, out, start, r, passed)
             else:
                 d = child
                 nxt[d], used[d], pips[d] = first, 0, child_pips
@@ -189,27 +202,44 @@ def _play(out: Bytes, start: int, r: Room) -> None:
         if d == 0:
             return
         if not used[d]:  # no further die can be played: the board so far is a play
-            _save(stack[d], d, pips[d], out, start, r)
+            _save(stack[d], sums[d], d, pips[d], out, start, r, passed)
         d -= 1
 
 
 @jit
-def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room) -> int:
+def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room, passed: bool = False) -> int:
     """The positions the roll ``high``-``low`` can lead ``board`` to, in
-    gnubg's order, into ``out[start:]``; how many (0: no play possible)."""
+    gnubg's order, into ``out[start:]`` (``passed``: with the turn passed,
+    the opponent on roll second); how many (0: no play possible)."""
     for s in range(2):
         for q in range(25):
             r.stack[0, s, q] = board[s, q]
+    r.sums[0] = _hash_sum(board)
     r.meta[1] = r.meta[2] = 0
     r.dice[0], r.dice[1] = high, low
     r.dice[2] = r.dice[3] = high if high == low else 0
-    _play(out, start, r)
+    _play(out, start, r, passed)
     if high != low:
         r.dice[0], r.dice[1] = low, high
-        _play(out, start, r)
+        _play(out, start, r, passed)
     found = int(r.meta[0])
     _forget(r)
     return found
+
+
+@jit
+def turn_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room) -> int:
+    """The positions after the side on roll plays ``high``-``low``, the turn
+    passed (the opponent on roll second), into ``out[start:]``, in gnubg's
+    order; where no play is possible, the board as it is (the turn passed):
+    how many (at least one)."""
+    n = generate_into(board, high, low, out, start, r, True)
+    if n:
+        return n
+    for s in range(2):
+        for q in range(25):
+            out[start, 1 - s, q] = board[s, q]
+    return 1
 
 
 @jit
@@ -234,4 +264,4 @@ def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Byte
     return out[:total].copy(), counts
 
 
-__all__ = ["MOST_PLAYS", "Room", "board_hash", "generate_into", "plays", "room"]
+__all__ = ["MOST_PLAYS", "Room", "generate_into", "plays", "room", "turn_into"]

@@ -91,14 +91,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..i18n import _
+from . import registers
 from .bearoff import Databases, databases, max_turns, one_sided_into, two_sided_into
 from .jit import jit
+from .registers import highest, lowest, ones, turned
 
 Floats = NDArray[np.float64]
 Floats32 = NDArray[np.float32]
 Ints = NDArray[np.int64]
 Bytes = NDArray[np.int8]
 Bools = NDArray[np.bool_]
+
+#: numba's count of the zero bits below the lowest bit set and above the highest (compiled code only).
 
 #: The nets of gnubg's binary weights in their order, with their shapes
 #: (names as in gnubg-nn's text weights).
@@ -139,13 +143,24 @@ class Net(NamedTuple):
             raise ValueError(f"{len(w)} weights for a {inputs}-{hidden}-{outputs} net")
         cut = np.cumsum([inputs * hidden, hidden * outputs, hidden])
         return cls(
-            w[: cut[0]].reshape(inputs, hidden).copy(),
-            w[cut[1] : cut[2]].copy(),
+            _aligned(w[: cut[0]].reshape(inputs, hidden)),
+            _aligned(w[cut[1] : cut[2]]),
             w[cut[0] : cut[1]].reshape(outputs, hidden).T.copy(),
             w[cut[2] :].copy(),
             float(betas[0]),
             float(betas[1]),
         )
+
+
+def _aligned(weights: Floats32) -> Floats32:
+    """A copy of ``weights`` starting at a cache line (64 bytes): the
+    kernels load 16 float32 of a row at once, a third slower across two
+    lines."""
+    room = np.empty(weights.size + 16, np.float32)
+    start = -room.ctypes.data % 64 // 4
+    copy = room[start : start + weights.size].reshape(weights.shape)
+    copy[...] = weights
+    return copy
 
 
 def nets_of_wd(data: bytes, shown: str = "gnubg.wd") -> dict[str, Net]:
@@ -179,6 +194,8 @@ def nets_of_wd(data: bytes, shown: str = "gnubg.wd") -> dict[str, Net]:
 
 #: The 21 rolls (low die, high die) in gnubg's order: 1-1, 2-1, 2-2, 3-1, ...
 _ROLLS = [(low, high) for high in range(1, 7) for low in range(1, high + 1)]
+#: The doubles among them (a mask).
+_DOUBLES = sum(1 << r for r, (low, high) in enumerate(_ROLLS) if low == high)
 
 
 def _escape_tables() -> tuple[Ints, Ints]:
@@ -241,16 +258,18 @@ class _Tables(NamedTuple):
     beyond: NDArray[np.int16]
     way_pips: Ints  # by way of hitting (:func:`_hit_ways`): the pips it moves,
     way_single: Bools  # whether by one die,
-    way_steps: Ints  # the points stepped on before the target, in pips (0: none; ways, 3),
+    way_steps: Ints  # a mask of the points stepped on before the target, in pips from it (bit s: s pips),
     way_either: Bools  # and whether either step will do (a non-double's two dice) or every one is needed
     way_shift: Ints  # (ways, 3) pips - step, to shift a mask of closed points by (0: no step)
     way_keep: Ints  # (ways, 3) -1 where there is a step, else 0
+    way_rolls: Ints  # a mask of the rolls that have the way
+    way_twice: Ints  # and of those where its hitting another blot hits two (a single die: only its double)
+    ways_at: Ints  # (3, 256) a mask of the ways that move d pips, for each byte of a mask of distances d - 1
     roll_ways: Ints  # (21, 4) each roll's ways
     roll_weight: Ints  # of 36
     enter: Floats  # ENTER (:func:`_enter_loss_table`)
     backbone: Ints  # BACKBONE's score of a made point d pips behind the rearmost made point
     sigmoid: Floats32  # gnubg's sigmoid table, exp(k/10)/10 as float32 for k = 0..100
-    top_bit: NDArray[np.int8]  # the highest bit set of each 13-bit number (-1 for 0)
 
 
 def _tables() -> _Tables:
@@ -268,16 +287,31 @@ def _tables() -> _Tables:
         beyond.astype(np.int16),
         pips,
         np.array([len(w) == 1 for w in ways]),
-        steps,
+        np.where(steps > 0, 1 << steps, 0).sum(axis=1),
         np.array([len(w) == 2 and w[0] != w[1] for w in ways]),
         np.where(steps > 0, pips[:, None] - steps, 0),
         np.where(steps > 0, -1, 0),
+        np.array([sum(1 << r for r in range(21) if w in roll_ways[r]) for w in range(len(ways))]),
+        np.array(
+            [
+                sum(1 << r for r in range(21) if w in roll_ways[r] and (len(ways[w]) > 1 or _ROLLS[r] == ways[w] * 2))
+                for w in range(len(ways))
+            ]
+        ),
+        np.array(
+            [
+                [
+                    sum(1 << w for w, d in enumerate(pips - 1 - 8 * i) if 0 <= d < 8 and byte >> d & 1)
+                    for byte in range(256)
+                ]
+                for i in range(3)
+            ]
+        ),
         roll_ways,
         np.array([1 if low == high else 2 for low, high in _ROLLS]),
         _enter_loss_table(),
         np.array([11 if d <= 6 else (13 - d if d <= 11 else 0) for d in range(25)]),
         (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32),
-        np.array([n.bit_length() - 1 for n in range(8192)], dtype=np.int8),
     )
 
 
@@ -338,152 +372,155 @@ def classify(boards: NDArray[np.integer[Any]]) -> Ints:
 
 
 @jit
-def _escapes(side: Bytes, t: _Tables, escapes: Ints, beyond: Ints) -> None:
-    """For an opposing chequer on each point p (0 to 24, as ``side`` counts),
-    gnubg's Escapes and Escapes1 of ``side``'s made points."""
-    escape_table, beyond_table = t.escapes, t.beyond
-    made = 0
+def _masks(side: Bytes) -> tuple[int, int, int, int, int]:
+    """A side's points as bit masks (bit p: point p): those it holds, those
+    it has made (two or more), its blots, those whose chequers may hit (not
+    a home point's second chequer); and its chequers on the board."""
+    held = made = blots = twos = total = 0
     for p in range(25):
-        if side[p] > 1:
-            made |= 1 << p
-    for p in range(25):
-        mask = (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
-        escapes[p] = escape_table[mask]
-        beyond[p] = beyond_table[mask]
+        n = side[p]
+        total += n
+        held |= (1 if n > 0 else 0) << p
+        made |= (1 if n > 1 else 0) << p
+        blots |= (1 if n == 1 else 0) << p
+        twos |= (1 if n == 2 else 0) << p
+    return held, made, blots, held & ~(twos & 0x3F), total
 
 
 @jit
-def _top_bit(mask: int, table: NDArray[np.int8]) -> int:
-    """The highest bit set in ``mask`` (below 2**26; -1 for none)."""
-    return int(table[mask]) if mask < 8192 else 13 + int(table[mask >> 13])
+def _escaping(made: int, p: int) -> int:
+    """The row of :func:`_escape_tables` of an opposing chequer on point p
+    (as the side counts) of a side's ``made`` points."""
+    return (made >> (24 - p)) & ((1 << min(p, 12)) - 1)
 
 
-@jit
-def _pip_loss(me: Bytes, op: Bytes, made: bool, t: _Tables, hit: Ints, row: Floats32, at: int) -> None:
-    """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``; a
-    blot on one's own ace or deuce point is a target with more than two home
-    points occupied (``made``: made). ``hit`` (4, ways + 1): room for each
-    way's hitters (a mask), its foremost hitter on the board, the pips lost
-    to it, whether it hits another blot (a single die: with another chequer;
-    more dice: on the way); the last column is left as no hit."""
-    # (the tables' arrays taken out once)
-    way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
-    way_shift, way_keep, roll_ways, roll_weight, top_bit = (
-        t.way_shift,
-        t.way_keep,
-        t.roll_ways,
-        t.roll_weight,
-        t.top_bit,
-    )
-    home = 0
-    for i in range(6):
-        home += me[i] > (1 if made else 0)
-    blots = 0
-    closed = 0
-    for q in range(24):  # the opponent's chequers on my points
-        if op[23 - q] == 1:
-            blots |= 1 << q
-        elif op[23 - q] > 1:
-            closed |= 1 << q
-    if home <= 2:
-        blots &= ~3
+@jit(inline=True)
+def _pip_loss(
+    me: Bytes,
+    op: Bytes,
+    blots: int,
+    closed: int,
+    movable: int,
+    op_blots: int,
+    t: _Tables,
+    hit: Ints,
+    row: Floats32,
+    at: int,
+) -> None:
+    """PIPLOSS, P1, P2 of ``me`` against ``op`` into ``row[at:at + 3]``, of
+    the opposing ``blots`` this side may hit, ``closed`` the opponent's
+    made points and ``movable`` this side's chequers that may hit (masks of
+    this side's points, :func:`_masks`), ``op_blots`` all the opposing blots
+    (as the opponent counts). ``hit`` (3, ways + 1): room for each way's
+    hitters (a mask), its foremost hitter on the board, the pips lost to it;
+    as no hit outside a call."""
     if not blots:
         row[at] = row[at + 1] = row[at + 2] = 0
         return
-    movable = 0
-    for j in range(25):
-        if me[j] > 0 and not (j < 6 and me[j] == 2):
-            movable |= 1 << j
-    nways = len(way_pips)
-    for w in range(nways):  # bit j: my chequer on point j hits with way w
+    # (the tables' arrays taken out once)
+    way_pips, way_single, way_steps, way_either = t.way_pips, t.way_single, t.way_steps, t.way_either
+    way_shift, way_keep, roll_ways, roll_weight = t.way_shift, t.way_keep, t.roll_ways, t.roll_weight
+    stops = op_blots | -(op_blots >> 24) << 24  # bit p: an opposing blot on p, as it counts (from 24: on the bar)
+    reach = 0  # bit d: a chequer that may hit stands d pips from a blot
+    left = blots
+    while left:
+        reach |= movable >> lowest(left)
+        left &= left - 1
+    ways = t.ways_at[0, (reach >> 1) & 255] | t.ways_at[1, (reach >> 9) & 255] | t.ways_at[2, (reach >> 17) & 255]
+    rolls = 0  # those of a way that hits
+    twice = 0  # those where a way hits two blots
+    left = ways
+    while left:  # bit j of hit[0, w]: my chequer on point j hits with way w
+        w = lowest(left)
+        left &= left - 1
         pips = way_pips[w]
         h = (blots << pips) & movable
-        k = -1
-        extra = False
-        if h:
-            # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
-            first = (closed << way_shift[w, 0]) & way_keep[w, 0]
-            second = (closed << way_shift[w, 1]) & way_keep[w, 1]
-            third = (closed << way_shift[w, 2]) & way_keep[w, 2]
-            h &= ~((first & second) if way_either[w] else (first | second | third))
-            k = _top_bit(h & 0xFFFFFF, top_bit)
-            if way_single[w]:
-                extra = (h & (h - 1)) != 0  # another chequer hits with it too
-            elif k >= 0:
-                below = 23 - k  # the foremost hitter's point, as the opponent counts
-                for i in range(3):  # another blot where a die stops on the way
-                    step = way_steps[w, i]
-                    extra |= (step > 0) & (op[min(below + step, 24)] == 1)
+        # a chequer on j steps on j - pips + step first: blocked if the opponent holds it
+        first = (closed << way_shift[w, 0]) & way_keep[w, 0]
+        second = (closed << way_shift[w, 1]) & way_keep[w, 1]
+        third = (closed << way_shift[w, 2]) & way_keep[w, 2]
+        h &= ~((first & second) if way_either[w] else (first | second | third))
+        k = highest(h & 0xFFFFFF)
+        # another chequer hits with it too (a single die), or another blot where a die of the foremost hitter stops
+        extra = (h & (h - 1)) != 0 if way_single[w] else k >= 0 and ((stops >> (23 - k)) & way_steps[w]) != 0
         hit[0, w] = h
         hit[1, w] = k
         hit[2, w] = k - pips + 1 if k >= 0 else 0
-        hit[3, w] = extra
-    lost = 0
-    once = 0
-    twice = 0
-    for r in range(21):
-        w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
-        if not hit[0, w0] | hit[0, w1] | hit[0, w2] | hit[0, w3]:
-            continue
-        pips_lost = 0
-        count = 0
-        if me[24] == 0:  # nobody on the bar
-            pips_lost = max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3]))
-            if roll_weight[r] == 1:  # a double: a single die hits one blot, two if another chequer hits as well
-                count = 1 + hit[3, w0] if hit[0, w0] else 0
-                if hit[0, w1]:  # more dice: one blot hit, two if another stands where a die stops
-                    count = max(count, 1) + hit[3, w1]
-                if hit[0, w3]:
-                    count = max(count, 1) + hit[3, w3]
-            else:  # a hit with each die, unless by the lone chequer that already hit with the other
-                count = (hit[0, w0] != 0) + (hit[0, w1] != 0 and (hit[1, w1] != hit[1, w0] or me[hit[1, w1]] > 1))
-            if hit[0, w2]:
-                count = max(count, 1) + hit[3, w2]
-        elif me[24] == 1:  # one on the bar
-            entered = False  # a die was given to a hit from the board: the other must enter
-            for s in range(4):
-                w = roll_ways[r, s]
-                if w == nways:
-                    break
-                on_bar = (hit[0, w] >> 24) & 1
-                if way_single[w]:
-                    if on_bar:
-                        count += 1
-                        pips_lost = max(pips_lost, 25 - way_pips[w])
-                    k = hit[1, w]
-                    if s < 2 and k > 0 and not entered and op[way_pips[roll_ways[r, 1 - s]] - 1] <= 1:
-                        entered = True
-                        count += 1
-                        pips_lost = max(pips_lost, hit[2, w])
-                elif on_bar:
-                    count = max(count, 1)
-                    pips_lost = max(pips_lost, 25 - way_pips[w])
-                    for i in range(3):
-                        step = way_steps[w, i]
-                        if step > 0 and op[step + 1] == 1:  # (gnubg's own count)
-                            count += 1
-                            break
-        else:  # more on the bar: only a single die hitting as it enters
-            for s in range(2):
-                w = roll_ways[r, s]
-                if way_single[w] and (hit[0, w] >> 24) & 1:
-                    count += 1
-                    pips_lost = max(pips_lost, 25 - way_pips[w])
-        lost += pips_lost * roll_weight[r]
-        once += roll_weight[r] if count > 0 else 0
-        twice += roll_weight[r] if count > 1 else 0
+        rolls |= t.way_rolls[w] if h else 0
+        twice |= t.way_twice[w] if extra else 0
+    if me[24] == 0:  # nobody on the bar: a roll hits two where a way hits two or each die hits with another chequer
+        lost = 0
+        left = rolls
+        while left:
+            r = lowest(left)
+            left &= left - 1
+            w0, w1, w2, w3 = roll_ways[r, 0], roll_ways[r, 1], roll_ways[r, 2], roll_ways[r, 3]
+            lost += max(max(hit[2, w0], hit[2, w1]), max(hit[2, w2], hit[2, w3])) * roll_weight[r]
+            low, high = hit[1, w0], hit[1, w1]
+            two = (roll_weight[r] == 2) & (low >= 0) & (high >= 0) & ((low != high) | (me[max(high, 0)] > 1))
+            twice |= (1 if two else 0) << r
+        _shots(lost, rolls, twice, row, at)
+    else:
+        _shots_from_bar(me, op, op_blots, t, hit, rolls, row, at)
+    while ways:  # no hit again
+        w = lowest(ways)
+        ways &= ways - 1
+        hit[0, w] = 0
+        hit[1, w] = -1
+        hit[2, w] = 0
+
+
+@jit(inline=True)
+def _shots(lost: int, once: int, twice: int, row: Floats32, at: int) -> None:
+    """PIPLOSS, P1, P2 into ``row[at:at + 3]``, of the pips lost (over the 36
+    rolls) and the rolls (masks of the 21) that hit once and twice."""
     row[at] = lost / 432.0
-    row[at + 1] = once / 36.0
-    row[at + 2] = twice / 36.0
+    row[at + 1] = (ones(once & _DOUBLES) + 2 * ones(once & ~_DOUBLES)) / 36.0
+    row[at + 2] = (ones(twice & _DOUBLES) + 2 * ones(twice & ~_DOUBLES)) / 36.0
 
 
 @jit
+def _shots_from_bar(
+    me: Bytes, op: Bytes, op_blots: int, t: _Tables, hit: Ints, rolls: int, row: Floats32, at: int
+) -> None:
+    """:func:`_pip_loss`'s PIPLOSS, P1, P2 of a side with chequers on the bar
+    (``rolls``: a mask of those with a way that hits)."""
+    way_pips, way_steps, roll_ways, roll_weight = t.way_pips, t.way_steps, t.roll_ways, t.roll_weight
+    one = me[24] == 1
+    lost = 0
+    once = 0
+    twice = 0
+    while rolls:
+        r = lowest(rolls)
+        rolls &= rolls - 1
+        double = roll_weight[r] == 1
+        a, b = roll_ways[r, 0], roll_ways[r, 1]  # the first die alone, the second (a double's: two dice)
+        on_a = (hit[0, a] >> 24) & 1  # hitting as it enters
+        on_b = 0 if double else (hit[0, b] >> 24) & 1
+        count = on_a + on_b
+        pips_lost = max((25 - way_pips[a]) * on_a, (25 - way_pips[b]) * on_b)
+        if one:  # a die given to a hit from the board (first the first die's): the other must enter
+            in_a = hit[1, a] > 0 and op[way_pips[b] - 1] <= 1
+            in_b = not double and not in_a and hit[1, b] > 0 and op[way_pips[a] - 1] <= 1
+            count += in_a + in_b
+            pips_lost = max(pips_lost, max(hit[2, a] * in_a, hit[2, b] * in_b))
+            for s in range(1 if double else 2, 4 if double else 3):  # more dice from the bar
+                w = roll_ways[r, s]
+                if (hit[0, w] >> 24) & 1:  # a blot where a die stops (op[step + 1]: gnubg's own count)
+                    count = max(count, 1) + (((op_blots >> 1) & way_steps[w]) != 0)
+                    pips_lost = max(pips_lost, 25 - way_pips[w])
+        lost += pips_lost * roll_weight[r]
+        once |= (1 if count > 0 else 0) << r
+        twice |= (1 if count > 1 else 0) << r
+    _shots(lost, once, twice, row, at)
+
+
+@jit(inline=True)
 def _half(
     me: Bytes,
     op: Bytes,
-    escapes: Ints,
-    beyond: Ints,
-    op_escapes: Ints,
+    mine: tuple[int, int, int, int, int],
+    theirs: tuple[int, int, int, int, int],
     crashed: bool,
     made: bool,
     t: _Tables,
@@ -492,35 +529,36 @@ def _half(
     at: int,
 ) -> None:
     """The 25 inputs of ``me`` against ``op`` into ``row[at:at + 25]``
-    (``escapes``, ``beyond``: :func:`_escapes` of ``me``; ``op_escapes``: of ``op``)."""
+    (``mine``, ``theirs``: :func:`_masks` of ``me`` and ``op``)."""
+    held, points, _, movable, total = mine
+    op_held, op_points, op_blots, _, op_total = theirs
     if crashed:  # men off: one's own by fives (from 10 on), the opponent's by threes (from 6 on)
-        off, step, first = 15 - me.sum(), 5, 10
+        off, step, first = 15 - total, 5, 10
     else:
-        off, step, first = 15 - op.sum(), 3, 6
+        off, step, first = 15 - op_total, 3, 6
     row[at] = min(off, step) / step
     row[at + 1] = min(max(off - step, 0), step) / step
     row[at + 2] = max(off - first, 0) / step
-    rear_op = 24
-    while rear_op >= 0 and op[rear_op] == 0:
-        rear_op -= 1
+    rear_op = highest(op_held)
     clear = 23 - rear_op  # my points above it are out of contact
     breaking = 0
     free = 0
-    for p in range(25):
-        if p > clear:
-            breaking += (p + 1 - clear) * me[p]
-        elif p < clear:
-            free += (p + 1) * me[p]
-    row[at + 3] = breaking / 167.0
-    row[at + 23] = free / 100.0
+    moment = 0
+    back_men = 0
     pips = 24 * me[24]  # TIMING
     spare = me[24]
-    for p in range(6, 24):
+    for p in range(25):  # (one pass for all of them)
         n = me[p]
-        if p >= 12 and p > clear:
-            n = n - 2 if n >= 3 else (1 if n == 1 else 0)
-        pips += p * n
-        spare += n
+        moment += p * n
+        breaking += (p + 1 - clear) * n if p > clear else 0
+        free += (p + 1) * n if p < clear else 0
+        back_men += n if p >= 18 else 0
+        if 6 <= p < 24:
+            n = (n - 2 if n >= 3 else (1 if n == 1 else 0)) if p >= 12 and p > clear else n
+            pips += p * n
+            spare += n
+    row[at + 3] = breaking / 167.0
+    row[at + 23] = free / 100.0
     for p in range(5, -1, -1):
         if me[p] > 2:
             pips += p * (me[p] - 2)
@@ -529,48 +567,43 @@ def _half(
             pips -= p * (2 - me[p])
             spare -= 2 - me[p]
     row[at + 19] = max(pips, 0) / 100.0
-    back = 24
-    while back >= 0 and me[back] == 0:
-        back -= 1
+    back = highest(held)
     row[at + 4] = back / 24.0
-    anchor = 23 if back == 24 else back
-    while anchor >= 0 and me[anchor] < 2:
-        anchor -= 1
+    anchor = highest(points & 0xFFFFFF)
     row[at + 5] = anchor / 24.0
-    forward = 0
-    for p in range(18, anchor + 1):
-        if me[p] >= 2:
-            forward = 24 - p
-            break
-    if forward == 0:
-        for p in range(17, 11, -1):
-            if me[p] >= 2:
-                forward = 24 - p
-                break
+    forward = 0  # the foremost anchor: the rearmost in the opponent's home board, else the foremost in its outer board
+    if points & (0x3F << 18):
+        forward = 24 - lowest(points & (0x3F << 18))
+    elif points & (0x3F << 12):
+        forward = 24 - highest(points & (0x3F << 12))
     row[at + 6] = 2.0 if forward == 0 else forward / 6.0
-    _pip_loss(me, op, made, t, hit, row, at + 7)
+    # a blot on one's own ace or deuce point is a target with more than two home points occupied (made: made)
+    home = ones((points if made else held) & 0x3F)
+    blots = turned(op_blots) & (-1 if home > 2 else ~3)
+    _pip_loss(me, op, blots, turned(op_points), movable, op_blots, t, hit, row, at + 7)
+    escapes, beyond = t.escapes, t.beyond
     rear = max(rear_op, 0)
-    row[at + 10] = escapes[rear] / 36.0
-    row[at + 24] = beyond[rear] / 36.0
-    worst = 36
-    for p in range(15, rear_op + 1):
-        worst = min(worst, escapes[p])
+    row[at + 10] = escapes[_escaping(points, rear)] / 36.0
+    row[at + 24] = beyond[_escaping(points, rear)] / 36.0
+    worst = 36  # from 15 to the opponent's rearmost chequer
+    worst_all = 36  # from 15 to 23
+    for p in range(15, 25):
+        e = escapes[(points >> (24 - p)) & 0xFFF]  # (:func:`_escaping`: 12 points ahead)
+        if p <= rear_op:
+            worst = min(worst, e)
+        if p < 24:
+            worst_all = min(worst_all, e)
     row[at + 11] = (36 - worst) / 36.0
     row[at + 12] = row[at + 11] * row[at + 11]
-    worst = 36
-    for p in range(15, 24):
-        worst = min(worst, escapes[p])
-    row[at + 13] = (36 - worst) / 36.0
+    row[at + 13] = (36 - worst_all) / 36.0
     row[at + 14] = row[at + 13] * row[at + 13]
     mobility = 0
-    for p in range(6, 25):
-        mobility += (p - 5) * me[p] * op_escapes[p]
+    left = held & ~0x3F
+    while left:
+        p = lowest(left)
+        left &= left - 1
+        mobility += (p - 5) * me[p] * escapes[_escaping(op_points, p)]
     row[at + 15] = mobility / 3600.0
-    total = 0
-    moment = 0
-    for p in range(25):
-        total += me[p]
-        moment += p * me[p]
     mean = -(-moment // max(total, 1))
     spread = 0
     behind = 0
@@ -578,29 +611,18 @@ def _half(
         spread += me[p] * (p - mean) ** 2
         behind += me[p]
     row[at + 16] = (-(-spread // behind) if behind else 0) / 400.0
-    op_home = 0
-    closed = 0
-    for i in range(6):
-        if op[i] > 1:
-            op_home |= 1 << i
-            closed += 1
+    op_home = op_points & 0x3F
     row[at + 17] = t.enter[1 if me[24] > 1 else 0, op_home] if me[24] > 0 else 0.0
-    row[at + 18] = (36 - (closed - 6) ** 2) / 36.0
-    first = 23  # BACKBONE
-    while first > 0 and me[first] < 2:
-        first -= 1
+    row[at + 18] = (36 - (ones(op_home) - 6) ** 2) / 36.0
+    first = max(highest(points & 0xFFFFFE), 0)  # BACKBONE: the foremost made point, and those behind it
     score = 0
-    count = 0
-    for p in range(1, first):
-        if me[p] >= 2:
-            score += t.backbone[first - p]
-            count += 1
+    left = points & ((1 << first) - 1) & ~1
+    count = ones(left)
+    while left:
+        score += t.backbone[first - lowest(left)]
+        left &= left - 1
     row[at + 20] = 1.0 - score / (11.0 * count) if count else 0.0
-    anchors = 0
-    back_men = me[24]
-    for p in range(18, 24):
-        anchors += me[p] >= 2
-        back_men += me[p]
+    anchors = ones(points & (0x3F << 18))
     row[at + 21] = (back_men - 3) / 4.0 if anchors > 1 else 0.0
     row[at + 22] = back_men / 8.0 if anchors == 1 else 0.0
 
@@ -613,36 +635,34 @@ class _Room(NamedTuple):
     """Scratch arrays of a kernel call, made once per call."""
 
     hit: Ints  # (:func:`_pip_loss`)
-    escapes: Ints  # (2, 25) each side's (:func:`_escapes`)
-    beyond: Ints
     row: Floats32  # (250) room for the inputs of :func:`_half`
-    sums: Floats32  # (hidden units) the hidden units' sums, then their outputs
-    nonzero: Ints  # (257) the inputs that are not 0, in order (:func:`_board_inputs`)
+    nonzero: Ints  # (250) the inputs that are not 0, in order (:func:`_board_inputs`)
     values: Floats32  # and their values
     units: Floats32  # (hidden units, block) the hidden units of a block of boards
     outs: Floats32  # (outputs, block) their outputs
-    tenths: Floats32  # (hidden units) room for :func:`_sigmoid`
-    looked: Floats32
 
 
 def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
     """Room for the kernels, for nets of ``hidden`` units and ``outputs`` outputs."""
-    hit = np.zeros((4, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
+    hit = np.zeros((3, len(t.way_pips) + 1), dtype=np.int64)  # each way's, and no hit (:func:`_pip_loss`)
     hit[1] = -1
-    z = np.zeros((2, 25), dtype=np.int64)
     return _Room(
         hit,
-        z,
-        z.copy(),
         np.zeros(250, np.float32),
-        np.zeros(hidden, np.float32),
-        np.zeros(257, np.int64),
-        np.zeros(257, np.float32),
+        np.zeros(250, np.int64),
+        np.zeros(250, np.float32),
         np.zeros((hidden, _BLOCK), np.float32),
         np.zeros((outputs, _BLOCK), np.float32),
-        np.zeros(max(hidden, _BLOCK), np.float32),
-        np.zeros(max(hidden, _BLOCK), np.float32),
     )
+
+
+#: Vectors of sums held in registers (:mod:`.registers`): a pruning net's
+#: hidden units (16), a full net's in two chunks of 64 (as fast as one of
+#: 128 with AVX-512, and a fifth faster with AVX2's 16 registers), and a
+#: block's outputs (a vector of :data:`_BLOCK` boards for each of the five).
+_PRUNE_VECTORS = 1
+_FULL_VECTORS = 4
+_OUTPUTS = 5
 
 
 @jit
@@ -651,23 +671,50 @@ def _base_inputs(board: Bytes, room: _Room) -> int:
     first; the pruning nets' inputs, the first 200 of the contact nets'):
     those that are not 0, in order, into ``room.nonzero`` (their numbers)
     and ``room.values``; how many."""
-    nonzero, values = room.nonzero, room.values
+    nonzero, values, counts = room.nonzero, room.values, board.reshape(50)
     n = 0
-    for s in range(2):
-        for p in range(25):  # four by point, most of them 0: only the others written
-            count = board[s, p]
-            if count:
-                at = 100 * s + 4 * p
-                first = at if p == 24 else at + min(count, 3) - 1  # the bar's: one, two, three or more
-                for i in range(first, at + min(count, 3)):  # a point's: one, two, or three or more
-                    nonzero[n] = i
-                    values[n] = 1.0
-                    n += 1
-                if count > 3:
-                    nonzero[n] = at + 3
-                    values[n] = (count - 3) / 2.0
-                    n += 1
+    points = registers.occupied(board)
+    while points:  # the points with chequers (input 4 q of point q = 25 s + p): one, two, three or more
+        q = lowest(points)
+        points &= points - 1
+        count = int(counts[q])
+        at = 4 * q
+        if q % 25 == 24:  # the bar's: each up to the count
+            for i in range(at, at + min(count, 3) - 1):
+                nonzero[n] = i
+                values[n] = 1.0
+                n += 1
+        nonzero[n] = at + min(count, 3) - 1
+        values[n] = 1.0
+        nonzero[n + 1] = at + 3  # (written always, counted if there are more than three)
+        values[n + 1] = (count - 3) / 2.0
+        n += 1 + (count > 3)
     return n
+
+
+@jit
+def _base_hidden(board: Bytes, net: Net, table: Floats32, room: _Room, slot: int) -> None:
+    """A pruning net's hidden units of ``board`` into ``room.units[:, slot]``:
+    :func:`_hidden` of :func:`_base_inputs`, summed straight from the
+    board's counts (the same additions in the same order)."""
+    w, counts = net.hidden, board.reshape(50)
+    for first in range(0, len(net.hidden_bias), registers.LANES * _PRUNE_VECTORS):
+        acc = registers.start(net.hidden_bias, first, _PRUNE_VECTORS)
+        points = registers.occupied(board)
+        while points:
+            q = lowest(points)
+            points &= points - 1
+            count = int(counts[q])
+            at = 4 * q
+            if q % 25 == 24:
+                for i in range(at, at + min(count, 3)):
+                    registers.add(acc, w, i, first, _PRUNE_VECTORS)
+            else:
+                registers.add(acc, w, at + min(count, 3) - 1, first, _PRUNE_VECTORS)
+            if count > 3:
+                registers.add_times(acc, w, at + 3, np.float32((count - 3) / 2.0), first, _PRUNE_VECTORS)
+        registers.sigmoid(acc, net.beta_hidden, table, _PRUNE_VECTORS)
+        registers.store_column(acc, room.units, slot, first, _PRUNE_VECTORS)
 
 
 @jit
@@ -676,11 +723,9 @@ def _board_inputs(board: Bytes, crashed: bool, made: bool, t: _Tables, room: _Ro
     ``room.nonzero`` (their numbers) and ``room.values``; how many."""
     row, nonzero, values = room.row, room.nonzero, room.values
     n = _base_inputs(board, room)
-    for s in range(2):
-        _escapes(board[s], t, room.escapes[s], room.beyond[s])
-    e, b = room.escapes, room.beyond
-    _half(board[1], board[0], e[1], b[1], e[0], crashed, made, t, room.hit, row, 200)
-    _half(board[0], board[1], e[0], b[0], e[1], crashed, made, t, room.hit, row, 225)
+    theirs, mine = _masks(board[0]), _masks(board[1])  # (shared by both halves)
+    _half(board[1], board[0], mine, theirs, crashed, made, t, room.hit, row, 200)
+    _half(board[0], board[1], theirs, mine, crashed, made, t, room.hit, row, 225)
     for i in range(200, 250):
         nonzero[n] = i
         values[n] = row[i]
@@ -746,78 +791,33 @@ def _race_inputs(board: Bytes, room: _Room) -> int:
 
 
 @jit
-def _sigmoid(x: Floats32, beta: float, table: Floats32, room: _Room) -> None:
-    """gnubg's 1 / (1 + e^-(beta x)) of each of ``x``, in place, in float32:
-    the tenths looked up in ``table``, linear in between; beyond ±10 a
-    constant (the look-up apart, so that the rest is vectorised)."""
-    minus_beta = np.float32(-beta)
-    tenths, looked = room.tenths, room.looked
-    for j in range(len(x)):
-        x[j] *= minus_beta
-        tenths[j] = min(np.float32(10) * abs(x[j]), np.float32(100))
-    for j in range(len(x)):
-        looked[j] = table[np.int32(tenths[j])]
-    far = np.float32(1 / 19931.370438230298)
-    for j in range(len(x)):
-        v = x[j]
-        near = np.float32(1) / (np.float32(1) + looked[j] * ((np.float32(10) - np.floor(tenths[j])) + tenths[j]))
-        small = near if abs(v) < np.float32(10) else far
-        x[j] = small if v >= 0 else np.float32(1) - small
-
-
-@jit
-def _sums(w: Floats32, sums: Floats32, index: Ints, value: Floats32, n: int) -> None:
-    """Add to each hidden unit's sum the ``n`` inputs ``value`` of numbers
-    ``index`` times their weights, in gnubg's arithmetic (float32, input by
-    input, in order; eight at a time: each sum loaded and stored once for
-    eight; seven of no weight after them)."""
-    for m in range(n, n + 7):
-        index[m] = 0
-        value[m] = 0
-    for m in range(0, n, 8):
-        i0, i1, i2, i3 = index[m], index[m + 1], index[m + 2], index[m + 3]
-        v0, v1, v2, v3 = value[m], value[m + 1], value[m + 2], value[m + 3]
-        i4, i5, i6, i7 = index[m + 4], index[m + 5], index[m + 6], index[m + 7]
-        v4, v5, v6, v7 = value[m + 4], value[m + 5], value[m + 6], value[m + 7]
-        for j in range(len(sums)):
-            a = (((sums[j] + w[i0, j] * v0) + w[i1, j] * v1) + w[i2, j] * v2) + w[i3, j] * v3
-            sums[j] = (((a + w[i4, j] * v4) + w[i5, j] * v5) + w[i6, j] * v6) + w[i7, j] * v7
-
-
-@jit
 def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
     """The net's hidden units of the ``n`` inputs that are not 0 in
     ``room.nonzero`` and ``room.values`` into ``room.units[:, slot]``, in
-    gnubg's arithmetic (:func:`_sums`, from the thresholds)."""
-    sums, units = room.sums, room.units
-    for j in range(len(sums)):
-        sums[j] = net.hidden_bias[j]
-    _sums(net.hidden, sums, room.nonzero, room.values, n)
-    _sigmoid(sums, net.beta_hidden, table, room)
-    for j in range(len(sums)):
-        units[j, slot] = sums[j]
+    gnubg's arithmetic: each unit summed from its threshold input by
+    input, in order, in float32, then gnubg's sigmoid (its tenths looked
+    up in ``table``, linear in between; beyond ±10 a constant)."""
+    w, nonzero, values = net.hidden, room.nonzero, room.values
+    for first in range(0, len(net.hidden_bias), registers.LANES * _FULL_VECTORS):
+        acc = registers.start(net.hidden_bias, first, _FULL_VECTORS)
+        for m in range(n):
+            registers.add_times(acc, w, nonzero[m], values[m], first, _FULL_VECTORS)
+        registers.sigmoid(acc, net.beta_hidden, table, _FULL_VECTORS)
+        registers.store_column(acc, room.units, slot, first, _FULL_VECTORS)
 
 
 @jit
-def _outputs(net: Net, room: _Room, table: Floats32, used: int) -> None:
-    """The net's five outputs ``room.outs[:, :used]`` (5, block) of the hidden units
-    ``room.units[:, :used]`` (hidden units, block) of a block of ``used`` boards, each summed
-    from its threshold unit by unit in float32 (as gnubg does)."""
-    outs, units, output, bias = room.outs, room.units, net.output, net.output_bias
-    for b in range(used):
-        for k in range(5):
-            outs[k, b] = bias[k]
+def _outputs(net: Net, room: _Room, table: Floats32) -> None:
+    """The net's five outputs ``room.outs`` (5, block) of the hidden units
+    ``room.units`` (hidden units, block) of a block of boards, each summed
+    from its threshold unit by unit in float32 (as gnubg does), then
+    gnubg's sigmoid (the columns past the block's boards too)."""
+    units, output = room.units, net.output
+    acc = registers.start_each(net.output_bias, _OUTPUTS)
     for j in range(len(units)):
-        w0, w1, w2, w3, w4 = output[j, 0], output[j, 1], output[j, 2], output[j, 3], output[j, 4]
-        for b in range(used):
-            u = units[j, b]
-            outs[0, b] += u * w0
-            outs[1, b] += u * w1
-            outs[2, b] += u * w2
-            outs[3, b] += u * w3
-            outs[4, b] += u * w4
-    for k in range(5):
-        _sigmoid(outs[k, :used], net.beta_output, table, room)
+        registers.add_each(acc, units, j, output, _OUTPUTS)
+    registers.sigmoid(acc, net.beta_output, table, _OUTPUTS)
+    registers.store_each(acc, room.outs, _OUTPUTS)
 
 
 class Nets(NamedTuple):
@@ -889,13 +889,11 @@ def _net_class(
         for slot in range(len(block)):
             board = boards[block[slot]]
             if prune:
-                n = _base_inputs(board, room)
-            elif kind == RACE:
-                n = _race_inputs(board, room)
+                _base_hidden(board, net, table, room, slot)
             else:
-                n = _board_inputs(board, kind == CRASHED, made, t, room)
-            _hidden(net, room, n, table, slot)
-        _outputs(net, room, table, len(block))
+                n = _race_inputs(board, room) if kind == RACE else _board_inputs(board, kind == CRASHED, made, t, room)
+                _hidden(net, room, n, table, slot)
+        _outputs(net, room, table)
         for slot in range(len(block)):
             r = block[slot]
             board = boards[r]
@@ -1060,24 +1058,20 @@ def _counts(side: Bytes) -> tuple[int, int, int, int, int]:
 
 
 @jit
-def _back(side: Bytes) -> int:
-    """A side's rearmost chequer's point (-1: none)."""
-    p = 24
-    while p >= 0 and side[p] == 0:
-        p -= 1
-    return p
-
-
-@jit
 def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
     """gnubg 1.07's sanity checks (SanityCheck) of the outputs ``q`` into
     ``p``: see :func:`probabilities`."""
     q[0] = min(max(q[0], np.float32(0)), np.float32(1))
-    contact = _back(board[0]) + _back(board[1]) >= 24
+    points = registers.occupied(board)
+    contact = highest(points & ((1 << 25) - 1)) + highest(points >> 25) >= 24
     if contact:  # only chequers borne off matter
-        if board[0].sum() < 15:
+        men0 = men1 = 0
+        for i in range(25):
+            men0 += board[0, i]
+            men1 += board[1, i]
+        if men0 < 15:
             q[1] = q[2] = 0
-        if board[1].sum() < 15:
+        if men1 < 15:
             q[3] = q[4] = 0
     else:
         _race_checks(board, q, db)

@@ -62,7 +62,7 @@ from .cubeful import CubeState, cube_inputs, cubeful_into, emg_of, free_to_doubl
 from .jit import jit
 from .levels import NORMAL_FILTER, MoveFilter
 from .lookahead import Cubes, Lookahead, cube_inputs_into, cubes_for, index_of
-from .moves import Room, generate_into, room
+from .moves import Room, room, turn_into
 from .net import evaluate, evaluator_in_use
 from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -187,17 +187,7 @@ def _list(boards: Bytes, games: Ints, rolls: Ints, moved: Bytes, kinds: Ints, co
         if at + 2048 > cap:
             return -1
         board = boards[games[j]]
-        n = generate_into(board, DICE[rolls[j], 0], DICE[rolls[j], 1], moved, at, r)
-        if n == 0:
-            for s in range(2):
-                for q in range(25):
-                    moved[at, s, q] = board[s, q]
-            n = 1
-        for m in range(at, at + n):
-            for q in range(25):
-                mover = moved[m, 1, q]
-                moved[m, 1, q] = moved[m, 0, q]
-                moved[m, 0, q] = mover
+        n = turn_into(board, DICE[rolls[j], 0], DICE[rolls[j], 1], moved, at, r)
         counts[j] = n
         at += n
     classify_into(moved[:at], kinds[:at])
