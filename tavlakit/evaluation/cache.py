@@ -87,12 +87,12 @@ def key_into(board: Bytes, prune: bool, key: Keys) -> None:
     """The key of ``board`` evaluated by the pruning nets (``prune``) or
     the full nets: its 50 counts, four bits each, side 0 first; the last
     word also says which nets, and is never 0."""
-    for w in range(4):
-        key[w] = np.uint64(0)
-    for i in range(50):
-        count = np.uint64(board[i // 25, i % 25])
-        key[i >> 4] |= count << np.uint64(4 * (i & 15))
-    key[3] |= np.uint64(0x100) if prune else np.uint64(0x200)
+    counts = board.reshape(50)
+    for w in range(4):  # (sixteen counts a word, each word made in a register)
+        word = np.uint64(0x100 if prune else 0x200) if w == 3 else np.uint64(0)
+        for i in range(16 * w, min(16 * w + 16, 50)):
+            word |= np.uint64(counts[i]) << np.uint64(4 * (i & 15))
+        key[w] = word
 
 
 @jit
