@@ -13,8 +13,11 @@ process's CPU seconds are printed too). Every process runs on one core
 (``taskset``) with one thread.
 
     python benchmarks/analysis_levels.py [--repeat 3] [--level expert --level world-class]
-        [--cache SLOTS] [--core N] [FILES...]
-    (default: three real matches of the corpus, a 7- and two 9-point ones)
+        [--cache SLOTS] [--core N] [--sample N] [FILES...]
+    (default: three real matches of the corpus, a 7- and two 9-point ones;
+    ``--sample N``: N of the corpus's real matches instead, the ``bglab/``
+    and ``bglib/`` files sorted, shuffled with seed 33, the first N that read
+    without an error and have a roll)
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -96,6 +100,27 @@ def _run(
     return found["cpu"], whole, found.get("hits")
 
 
+def _sample(count: int) -> list[Path]:
+    """``count`` real matches of the corpus: the ``bglab/`` and ``bglib/``
+    files, sorted, shuffled with seed 33, the first that read without an
+    error and have a roll."""
+    import tavlakit as tk
+
+    files = sorted(p for folder in ("bglab", "bglib") for p in (CORPUS / folder).rglob("*") if p.is_file())
+    random.Random(33).shuffle(files)
+    chosen: list[Path] = []
+    for path in files:
+        if len(chosen) == count:
+            break
+        try:
+            match = tk.read_match(path)
+        except Exception:  # (a file the corpus keeps for its faults)
+            continue
+        if any(t.kind == "roll" for g in match.games for t in g.turns):
+            chosen.append(path.resolve())
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
@@ -104,10 +129,14 @@ def main() -> None:
     parser.add_argument("--no-gnubg", action="store_true", help="time tavlakit alone")
     parser.add_argument("--core", type=int, default=0, help="the core every measuring process runs on")
     parser.add_argument("--cache", type=int, default=None, help="slots of the look-ahead's evaluation cache (0: none)")
+    parser.add_argument("--sample", type=int, default=0, help="time N real matches of the corpus (see above)")
     args = parser.parse_args()
-    files = [f.resolve() for f in args.files] or [CORPUS / name for name in DEFAULT_FILES]
-    levels = args.level or ["expert", "world-class"]
     import tavlakit as tk
+
+    files = [f.resolve() for f in args.files] or (
+        _sample(args.sample) if args.sample else [CORPUS / name for name in DEFAULT_FILES]
+    )
+    levels = args.level or ["expert", "world-class"]
     from tavlakit.evaluation.cache import DEFAULT_SLOTS
 
     slots = DEFAULT_SLOTS if args.cache is None else args.cache

@@ -43,6 +43,7 @@ from .equity import Probabilities
 from .jit import jit
 from .met import MatchEquityTable, default_met
 from .net_inputs import BEAROFF2, classify
+from .registers import highest, occupied
 
 Array = npt.NDArray[np.float64]
 
@@ -208,20 +209,17 @@ def efficiency_many(boards: npt.NDArray[np.int_] | npt.ArrayLike) -> Array:
 def efficiency_into(board: npt.NDArray[np.int8]) -> float:
     """The cube efficiency of one board (:func:`efficiency_many`)."""
     other, mover = board[0], board[1]
-    back = their_back = -1  # each side's rearmost checker (own numbering, 24 = the bar)
-    outside = pips = 0
-    for p in range(25):
-        if mover[p]:
-            back = p
-        if other[p]:
-            their_back = p
-        if p >= 6:
-            outside += mover[p] + other[p]
-        pips += (p + 1) * mover[p]
+    points = occupied(board)  # each side's rearmost checker (own numbering, 24 = the bar)
+    back, their_back = highest(points >> 25), highest(points & ((1 << 25) - 1))
     if back < 0 or their_back < 0:  # over
         return 0.0
     if back + their_back >= 23:  # contact while they have to pass
         return CONTACT_X
+    outside = pips = 0
+    for p in range(25):
+        if p >= 6:
+            outside += mover[p] + other[p]
+        pips += (p + 1) * mover[p]
     if outside == 0:
         return BEAROFF_X
     return min(max(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN), RACE_MAX)
