@@ -103,7 +103,7 @@ from .statistics import (
 #: (files, rules, luck, net weights, analysis level).
 Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None", Level], Iterator[FileAnalysis]]
 #: The level a store judges its matches at unless asked: gnubg's "expert" (0 ply). A store holds
-#: collections (thousands of matches): world class takes about a hundred times as long
+#: collections (thousands of matches): world class takes about forty times as long
 #: (docs/analysis-levels.md, benchmarks/README.md).
 STORE_LEVEL = EXPERT
 

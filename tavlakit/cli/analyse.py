@@ -57,7 +57,7 @@ def analyse(
 
     The store holds plays, games, players, gnubg's statistics of each match
     and its judged turns (at --level, expert by default: a collection is
-    large, and world class takes about a hundred times as long) and a files
+    large, and world class takes about forty times as long) and a files
     table. A re-run analyses only new or changed files; the files of the
     store not among PATHS keep their rows (--prune drops them).
 
