@@ -26,10 +26,7 @@ def _hidden(
     for first in range(0, len(bias), registers.LANES * EIGHT):
         acc = registers.start(bias, first, EIGHT)
         for m in range(len(rows)):
-            if ones:
-                registers.add(acc, weights, rows[m], first, EIGHT)
-            else:
-                registers.add_times(acc, weights, rows[m], values[m], first, EIGHT)
+            registers.add_times(acc, weights, rows[m], np.float32(1.0) if ones else values[m], first, EIGHT)
         if beta:
             registers.sigmoid(acc, beta, table, EIGHT)
         registers.store_column(acc, units, slot, first, EIGHT)
@@ -41,7 +38,7 @@ def _small(bias: Any, weights: Any, rows: Any, units: Any) -> None:
     for first in range(0, len(bias), registers.LANES * ONE):
         acc = registers.start(bias, first, ONE)
         for m in range(len(rows)):
-            registers.add(acc, weights, rows[m], first, ONE)
+            registers.add_times(acc, weights, rows[m], np.float32(1.0), first, ONE)
         registers.store_column(acc, units, 0, first, ONE)
 
 

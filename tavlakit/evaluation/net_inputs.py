@@ -102,8 +102,6 @@ Ints = NDArray[np.int64]
 Bytes = NDArray[np.int8]
 Bools = NDArray[np.bool_]
 
-#: numba's count of the zero bits below the lowest bit set and above the highest (compiled code only).
-
 #: The nets of gnubg's binary weights in their order, with their shapes
 #: (names as in gnubg-nn's text weights).
 WD_NETS = (
@@ -663,6 +661,8 @@ def _room(t: _Tables, hidden: int, outputs: int) -> _Room:
 _PRUNE_VECTORS = 1
 _FULL_VECTORS = 4
 _OUTPUTS = 5
+#: An input's value where it is 1 (its product the weight itself, bit for bit).
+_ONE = np.float32(1.0)
 
 
 @jit
@@ -706,11 +706,11 @@ def _base_hidden(board: Bytes, net: Net, table: Floats32, room: _Room, slot: int
             points &= points - 1
             count = int(counts[q])
             at = 4 * q
-            if q % 25 == 24:
+            if q % 25 == 24:  # the bar's: each up to the count
                 for i in range(at, at + min(count, 3)):
-                    registers.add(acc, w, i, first, _PRUNE_VECTORS)
-            else:
-                registers.add(acc, w, at + min(count, 3) - 1, first, _PRUNE_VECTORS)
+                    registers.add_times(acc, w, i, _ONE, first, _PRUNE_VECTORS)
+            else:  # a point's: one of its first three
+                registers.add_times(acc, w, at + min(count, 3) - 1, _ONE, first, _PRUNE_VECTORS)
             if count > 3:
                 registers.add_times(acc, w, at + 3, np.float32((count - 3) / 2.0), first, _PRUNE_VECTORS)
         registers.sigmoid(acc, net.beta_hidden, table, _PRUNE_VECTORS)

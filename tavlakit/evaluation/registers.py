@@ -174,24 +174,6 @@ def start(typingctx: Any, bias: Any, first: Any, vectors: Any) -> Any:
 
 
 @_intrinsic
-def add(typingctx: Any, acc: Any, weights: Any, row: Any, first: Any, vectors: Any) -> Any:
-    """Add to each sum its weight of row ``row`` of ``weights`` (float32,
-    an input a row; the input's value 1: its product is the weight)."""
-    count = _count(vectors)
-    if count is None or not _c_float32(weights, 2):
-        return None
-
-    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> ir.Value:
-        data, units = _row(context, builder, sig.args[1], args[1], args[2])
-        for v, vector in enumerate(_load(builder, data, units, args[3], count)):
-            slot = _slot(builder, args[0], v)
-            builder.store(builder.fadd(builder.load(slot), vector), slot)
-        return context.get_dummy_value()
-
-    return types.none(acc, weights, types.int64, types.int64, vectors), codegen
-
-
-@_intrinsic
 def add_times(typingctx: Any, acc: Any, weights: Any, row: Any, value: Any, first: Any, vectors: Any) -> Any:
     """Add to each sum its weight of row ``row`` times ``value`` (rounded to float32 each)."""
     count = _count(vectors)
@@ -378,7 +360,6 @@ turned = _bitwise(
 __all__ = [
     "FAR",
     "LANES",
-    "add",
     "add_each",
     "add_times",
     "highest",
