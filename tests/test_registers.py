@@ -1,7 +1,7 @@
 """The nets' sums in vector registers (evaluation/registers.py) against numpy's
 float32 arithmetic, one input after another: the same bits, for nets of 8,
 16, 24 and 128 units (whole vectors and masked ones), gnubg's sigmoid as
-written out in numpy, and the occupied points of boards."""
+written out in numpy, and the occupied points and counts of boards."""
 
 from __future__ import annotations
 
@@ -55,6 +55,13 @@ def _outputs(bias: Any, units: Any, weights: Any, beta: float, table: Any, outs:
 def _occupied(boards: Any, out: Any) -> None:
     for r in range(len(boards)):
         out[r] = registers.occupied(boards[r])
+
+
+@njit(cache=False)
+def _counts(boards: Any, out: Any) -> None:
+    for r in range(len(boards)):
+        for q in range(50):
+            out[r, q] = registers.count_at(boards[r], q)
 
 
 TABLE = (np.exp(np.arange(101) / 10.0) / 10.0).astype(np.float32)
@@ -139,3 +146,11 @@ def test_occupied_points() -> None:
     _occupied(boards, got)
     flat = boards.reshape(200, 50) != 0
     assert np.array_equal(got, (flat * (1 << np.arange(50, dtype=np.int64))).sum(axis=1))
+
+
+def test_counts_by_number() -> None:
+    rng = np.random.default_rng(10)
+    boards = rng.integers(-3, 16, (50, 2, 25)).astype(np.int8)
+    got = np.zeros((50, 50), np.int8)
+    _counts(boards, got)
+    assert np.array_equal(got[:, :25], boards[:, 0]) and np.array_equal(got[:, 25:], boards[:, 1])

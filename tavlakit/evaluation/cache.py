@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .jit import jit
+from .registers import count_at
 
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
@@ -87,11 +88,10 @@ def key_into(board: Bytes, prune: bool, key: Keys) -> None:
     """The key of ``board`` evaluated by the pruning nets (``prune``) or
     the full nets: its 50 counts, four bits each, side 0 first; the last
     word also says which nets, and is never 0."""
-    counts = board.reshape(50)
     for w in range(4):  # (sixteen counts a word, each word made in a register)
         word = np.uint64(0x100 if prune else 0x200) if w == 3 else np.uint64(0)
         for i in range(16 * w, min(16 * w + 16, 50)):
-            word |= np.uint64(counts[i]) << np.uint64(4 * (i & 15))
+            word |= np.uint64(count_at(board, i)) << np.uint64(4 * (i & 15))
         key[w] = word
 
 

@@ -671,13 +671,13 @@ def _base_inputs(board: Bytes, room: _Room) -> int:
     first; the pruning nets' inputs, the first 200 of the contact nets'):
     those that are not 0, in order, into ``room.nonzero`` (their numbers)
     and ``room.values``; how many."""
-    nonzero, values, counts = room.nonzero, room.values, board.reshape(50)
+    nonzero, values = room.nonzero, room.values
     n = 0
     points = registers.occupied(board)
     while points:  # the points with chequers (input 4 q of point q = 25 s + p): one, two, three or more
         q = lowest(points)
         points &= points - 1
-        count = int(counts[q])
+        count = int(registers.count_at(board, q))
         at = 4 * q
         if q % 25 == 24:  # the bar's: each up to the count
             for i in range(at, at + min(count, 3) - 1):
@@ -697,14 +697,14 @@ def _base_hidden(board: Bytes, net: Net, table: Floats32, room: _Room, slot: int
     """A pruning net's hidden units of ``board`` into ``room.units[:, slot]``:
     :func:`_hidden` of :func:`_base_inputs`, summed straight from the
     board's counts (the same additions in the same order)."""
-    w, counts = net.hidden, board.reshape(50)
+    w = net.hidden
     for first in range(0, len(net.hidden_bias), registers.LANES * _PRUNE_VECTORS):
         acc = registers.start(net.hidden_bias, first, _PRUNE_VECTORS)
         points = registers.occupied(board)
         while points:
             q = lowest(points)
             points &= points - 1
-            count = int(counts[q])
+            count = int(registers.count_at(board, q))
             at = 4 * q
             if q % 25 == 24:  # the bar's: each up to the count
                 for i in range(at, at + min(count, 3)):

@@ -16,7 +16,9 @@ that starts it (a pointer to it is passed to the others, all inlined).
 
 The bit operations (:data:`ones`, :data:`lowest`, :data:`highest`,
 :data:`turned`) are LLVM's counts of an integer's bits, which numba has
-no function for: the inputs work on masks of a side's points.
+no function for: the inputs work on masks of a side's points
+(:func:`occupied`), and read a board's counts by their number in the mask
+(:func:`count_at`).
 """
 
 from __future__ import annotations
@@ -330,6 +332,23 @@ def occupied(typingctx: Any, board: Any) -> Any:
     return types.int64(board), codegen
 
 
+@_intrinsic
+def count_at(typingctx: Any, board: Any, q: Any) -> Any:
+    """Count ``q`` of ``board`` (int8 (2, 25)) read as its 50 counts in a row:
+    side ``q // 25``, point ``q % 25`` (numba's ``reshape`` calls a
+    function for each board)."""
+    if not _c_array(board, types.int8, 2) or not isinstance(q, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> ir.Value:
+        a = context.make_array(sig.args[0])(context, builder, args[0])
+        data = builder.bitcast(a.data, ir.IntType(8).as_pointer())
+        at = context.cast(builder, args[1], sig.args[1], types.int64)
+        return builder.load(builder.gep(data, [at]))
+
+    return types.int8(board, q), codegen
+
+
 def _bitwise(name: str, body: Callable[[Any, Any], Any]) -> Callable[[int], int]:
     """A compiled function of an integer: the LLVM value ``body(builder, x)``."""
 
@@ -362,6 +381,7 @@ __all__ = [
     "LANES",
     "add_each",
     "add_times",
+    "count_at",
     "highest",
     "lowest",
     "occupied",
