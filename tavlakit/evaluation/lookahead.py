@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import cache as cache_module
-from .bearoff import two_sided_into
+from .bearoff import Databases, two_sided_into
 from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
@@ -152,7 +152,7 @@ def kept(plays: int) -> int:
     return keep
 
 
-@jit
+@jit(inline=True)
 def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, scratch: Scratch, ev: Evaluator) -> None:
     """The ``keep`` plays of ``moved[s:s + n]`` gnubg keeps when it prunes
     (the opponent's cubeless utility by the pruning net lowest, in gnubg's
@@ -178,7 +178,7 @@ def _prune(moved: Bytes, s: int, n: int, keep: int, row: Floats, money: bool, sc
             best[worst] = i
 
 
-@jit
+@jit(inline=True)
 def _evaluate_cached(moved: Bytes, n: int, scratch: Scratch, ev: Evaluator, saved: Cache) -> None:
     """``scratch.probs[i]``: the 0-ply chances of ``moved[scratch.chosen[i]]``
     by the full nets, ``i < n``, from the cache where it has them (the
@@ -268,7 +268,7 @@ def _select(
         pick = 0
         for i in range(count):
             m = scratch.chosen[i]
-            cube_inputs_into(moved[m], kinds[m], ev, x[i], scratch.f32)
+            cube_inputs_into(moved[m], kinds[m], ev.db, x[i], scratch.f32)
             if count == 1:  # (a forced play: no value needed)
                 break
             nd = cubeful_into(p[i], x[i], row, scratch.g)
@@ -330,13 +330,13 @@ def scratch() -> Scratch:
 
 
 @jit
-def cube_inputs_into(board: Bytes, kind: int, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
+def cube_inputs_into(board: Bytes, kind: int, db: Databases, c: Floats, two: NDArray[np.float32]) -> None:
     """A board's cube inputs (its efficiency; the two-sided equities where
-    the database has it; ``two``: room for four numbers)."""
+    the database ``db`` has it; ``two``: room for four numbers)."""
     c[0] = efficiency_into(board)
     c[1] = c[2] = c[3] = c[4] = np.nan
     if kind == BEAROFF2:
-        two_sided_into(board, ev.db, two)
+        two_sided_into(board, db, two)
         for k in range(4):
             c[1 + k] = two[k]
 
@@ -664,7 +664,7 @@ def _tables_needed(boards: Bytes, kinds: Ints, flags: NDArray[np.bool_]) -> None
 @jit
 def _cube_inputs_many(boards: Bytes, kinds: Ints, ev: Evaluator, c: Floats, two: NDArray[np.float32]) -> None:
     for r in range(len(boards)):
-        cube_inputs_into(boards[r], kinds[r], ev, c[r], two)
+        cube_inputs_into(boards[r], kinds[r], ev.db, c[r], two)
 
 
 def _cube_inputs(boards: Bytes, kinds: Ints, ev: Evaluator, c: Floats) -> None:

@@ -790,7 +790,7 @@ def _race_inputs(board: Bytes, room: _Room) -> int:
     return n
 
 
-@jit
+@jit(inline=True)
 def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
     """The net's hidden units of the ``n`` inputs that are not 0 in
     ``room.nonzero`` and ``room.values`` into ``room.units[:, slot]``, in
@@ -806,7 +806,7 @@ def _hidden(net: Net, room: _Room, n: int, table: Floats32, slot: int) -> None:
         registers.store_column(acc, room.units, slot, first, _FULL_VECTORS)
 
 
-@jit
+@jit(inline=True)
 def _outputs(net: Net, room: _Room, table: Floats32) -> None:
     """The net's five outputs ``room.outs`` (5, block) of the hidden units
     ``room.units`` (hidden units, block) of a block of boards, each summed
@@ -935,7 +935,7 @@ def _over(board: Bytes, p: Floats) -> None:
             p[2] = 1.0 if other_back else 0.0
 
 
-@jit
+@jit(inline=True)
 def _evaluate(
     boards: Bytes,
     classes: Ints,
@@ -1057,7 +1057,7 @@ def _counts(side: Bytes) -> tuple[int, int, int, int, int]:
     return total, back, cross, gammon, backgammon
 
 
-@jit
+@jit(inline=True)
 def _sanity(board: Bytes, q: Floats32, db: Databases, p: Floats) -> None:
     """gnubg 1.07's sanity checks (SanityCheck) of the outputs ``q`` into
     ``p``: see :func:`probabilities`."""
@@ -1137,7 +1137,7 @@ def evaluator(nets: Nets, *, made: bool = False) -> Evaluator:
     return Evaluator(nets, rooms(nets), databases(), made)
 
 
-@jit
+@jit(inline=True)
 def evaluate_into(
     boards: Bytes, classes: Ints, given: Floats, prune: bool, ev: Evaluator, rows: Ints, scratch: Floats32, p: Floats
 ) -> None:

@@ -305,7 +305,7 @@ def _choose(
                 _score_over(moved[m], p, outside_home, backgammon)
             elif not backgammon:
                 p[2] = p[4] = 0.0
-            cube_inputs_into(moved[m], kinds[m], ev, c, two)
+            cube_inputs_into(moved[m], kinds[m], ev.db, c, two)
             v = values[m] = _value(p, c, them, cubes, cubeful, g)
             u = _cubeless(p, row, cubes.money)  # gnubg breaks ties by the money equity, gammons counted
             if v < best_v or (v == best_v and u < best_u):
@@ -336,7 +336,7 @@ def _fill(
     the opponent (cube position ``them``) value ``v``."""
     picks[j] = pick
     p = probs[pick]
-    cube_inputs_into(moved[pick], kinds[pick], ev, c, two)
+    cube_inputs_into(moved[pick], kinds[pick], ev.db, c, two)
     for k in range(5):
         chosen_p[j, k] = p[k]
         chosen_c[j, k] = c[k]
