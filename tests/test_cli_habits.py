@@ -58,6 +58,13 @@ def test_h_is_help_on_every_command(command: str | None) -> None:
     assert short.output == long.output and "Usage:" in short.output
 
 
+@pytest.mark.parametrize("command", ["analyse", "rollout"])
+def test_help_keeps_the_extras_brackets(command: str) -> None:
+    # (Rich reads "[dask]" as markup unless escaped, and used to print "needs tavlakit.")
+    said = runner.invoke(app, [command, "--help"], env={"COLUMNS": "300"}).output
+    assert "needs tavlakit[dask]." in " ".join(said.replace("│", " ").split())
+
+
 def test_lang_after_the_command() -> None:
     """Before: 'No such option: --lang' in an 11-line box."""
     done = tavlakit("validate", "--lang", "tr", SAMPLE)

@@ -27,7 +27,7 @@ from ..evaluation.levels import EXPERT
 from ..formats import find_records
 from ..i18n import _
 from .collection import NET_HELP, choose_net, jobs_option
-from .common import PLY_HELP, RULES_DEFAULT_HELP, RULES_HELP, fail, level_help, parse_level, parse_rules
+from .common import PLY_HELP, RULES_DEFAULT_HELP, RULES_HELP, SCHEDULER_HELP, fail, level_help, parse_level, parse_rules
 from .console import progress_bar
 
 
@@ -37,9 +37,7 @@ def analyse(
     rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     luck: bool = typer.Option(True, help=_("Compute dice luck and errors with the neural net (slower).")),
     jobs: int | None = jobs_option(),
-    scheduler: str | None = typer.Option(
-        None, help=_("Run on this Dask scheduler (host:port) instead of this machine's cores; needs tavlakit[dask].")
-    ),
+    scheduler: str | None = typer.Option(None, help=_(SCHEDULER_HELP)),
     prune: bool = typer.Option(
         False, "--prune", help=_("Drop from the store the files not among PATHS (without it they keep their rows).")
     ),

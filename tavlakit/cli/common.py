@@ -32,6 +32,8 @@ LEVEL_HELP = N_(
     "Analysis level: world-class (gnubg's own default analysis: 2 ply, pruning nets), 1-ply, "
     "expert (0 ply, fast) or grandmaster (3 ply, about five times world-class's time); default {default}."
 )
+#: (``\[``: a bracket Rich prints as it is; it took ``[dask]`` for markup and dropped it)
+SCHEDULER_HELP = N_("Run on this Dask scheduler (host:port) instead of this machine's cores; needs tavlakit\\[dask].")
 PLY_HELP = N_("The analysis level by its depth: 0 (expert), 1, 2 (world-class) or 3 (grandmaster).")
 
 

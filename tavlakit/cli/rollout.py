@@ -18,7 +18,7 @@ from ..i18n import _
 from ..record.problem import ProblemError
 from .board import pick
 from .collection import jobs_option
-from .common import RULES_DEFAULT_HELP, RULES_HELP, fail, parse_rules
+from .common import RULES_DEFAULT_HELP, RULES_HELP, SCHEDULER_HELP, fail, parse_rules
 
 
 def rollout(
@@ -49,9 +49,7 @@ def rollout(
     plays: int = typer.Option(5, "--plays", min=1, help=_("How many of the roll's best plays to roll out.")),
     rules: str | None = typer.Option(None, help=f"{RULES_HELP} {_(RULES_DEFAULT_HELP)}"),
     jobs: int | None = jobs_option(),
-    scheduler: str | None = typer.Option(
-        None, help=_("Run on this Dask scheduler (host:port) instead of this machine's cores; needs tavlakit[dask].")
-    ),
+    scheduler: str | None = typer.Option(None, help=_(SCHEDULER_HELP)),
     as_json: bool = typer.Option(False, "--json", help=_("Print the results as JSON.")),
 ) -> None:
     """Roll out a position: with dice, its best plays; without, the cube

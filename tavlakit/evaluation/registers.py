@@ -17,8 +17,8 @@ that starts it (a pointer to it is passed to the others, all inlined).
 The bit operations (:data:`ones`, :data:`lowest`, :data:`highest`,
 :data:`turned`) are LLVM's counts of an integer's bits, which numba has
 no function for: the inputs work on masks of a side's points
-(:func:`occupied`), and read a board's counts by their number in the mask
-(:func:`count_at`).
+(``occupied``), and read a board's counts by their number in the mask
+(``count_at``).
 """
 
 from __future__ import annotations
