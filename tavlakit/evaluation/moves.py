@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .jit import jit
+from .registers import highest, occupied
 
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
@@ -36,22 +37,24 @@ SLOTS = 4096
 class Room(NamedTuple):
     """Scratch arrays of :func:`generate_into`, made once per caller."""
 
-    stack: Bytes  # (5, 2, 25): the board after each die played
-    sums: NDArray[np.uint64]  # (5,): the hash sum of each (:func:`_hash_sum`)
+    board: Bytes  # (2, 25): the board being played (each die played on it, then taken back)
+    sums: NDArray[np.uint64]  # (5,): its hash sum after each die (:func:`_hash_sum`)
     dice: Ints  # (4,)
     hashes: NDArray[np.uint64]  # (MOST_PLAYS,): the hash of each play listed
     slots: Ints  # (SLOTS,): a hash table of the plays listed (their number + 1; 0: empty)
     slot_of: Ints  # (MOST_PLAYS,): each play's slot
     meta: Ints  # (3,): plays listed, the most dice and the most pips played so far
-    next: Ints  # (4,) per die played (:func:`_play`)
+    left: Ints  # (4,) per die played (:func:`_play`)
+    source: Ints
+    hit: Ints
     used: Ints
-    pips: Ints
+    pips: Ints  # (5,)
 
 
 def room() -> Room:
     """Room for :func:`generate_into`."""
     return Room(
-        np.zeros((5, 2, 25), dtype=np.int8),
+        np.zeros((2, 25), dtype=np.int8),
         np.zeros(5, dtype=np.uint64),
         np.zeros(4, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.uint64),
@@ -61,6 +64,8 @@ def room() -> Room:
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
     )
 
 
@@ -72,7 +77,7 @@ _MIX = np.random.default_rng(0x7A71A).integers(0, 2**63, (2, 25), dtype=np.uint6
 def _hash_sum(board: Bytes) -> np.uint64:
     """A board's hash sum: its 50 counts (plus one) each times a random odd
     number of its own, summed (no product waits on another; a chequer moved
-    changes the sum by its two numbers, :func:`_apply`). A play's hash is
+    changes the sum by its two numbers, :func:`_move`). A play's hash is
     its sum with the bits mixed (:func:`_mixed`)."""
     h = np.uint64(0)
     for s in range(2):
@@ -90,36 +95,61 @@ def _mixed(h: np.uint64) -> np.uint64:
 
 
 @jit
-def _legal(board: Bytes, source: int, pips: int) -> bool:
-    """May the mover move a chequer from ``source`` by ``pips`` (gnubg's LegalMove)?"""
-    dest = source - pips
-    if dest >= 0:
-        return bool(board[0, 23 - dest] < 2)
-    back = 24
-    while back > 0 and board[1, back] == 0:
-        back -= 1
-    return back <= 5 and (source == back or dest == -1)
+def _blocked(board: Bytes) -> int:
+    """The points the mover cannot land on (bit p: its point p, which the
+    opponent holds with two or more; a hit never changes them)."""
+    mask = 0
+    for p in range(24):
+        mask |= (1 if board[0, 23 - p] > 1 else 0) << p
+    return mask
 
 
 @jit
-def _apply(board: Bytes, h: np.uint64, source: int, pips: int, out: Bytes) -> np.uint64:
-    """``out``: ``board`` after a chequer moved from ``source`` by ``pips``
-    (a blot hit goes to the bar); its hash sum, from ``board``'s ``h``."""
-    for s in range(2):
-        for q in range(25):
-            out[s, q] = board[s, q]
-    out[1, source] -= 1
+def _sources(board: Bytes, die: int, blocked: int, top: int) -> int:
+    """The points the mover may move a chequer from by ``die`` (gnubg's
+    LegalMove; bit p: point p, 24: the bar), none above ``top``. A chequer
+    on the bar enters first; bearing off with a die larger than needed only
+    from the rearmost point, once all are home."""
+    if board[1, 24] > 0:
+        return 1 << 24 if board[0, die - 1] < 2 else 0
+    held = (occupied(board) >> 25) & 0xFFFFFF
+    legal = held & ~(blocked << die) & -(1 << die)
+    back = highest(held)
+    if 0 <= back <= 5:
+        legal |= held & (1 << (die - 1))
+        if back < die:
+            legal |= 1 << back
+    return legal & ((2 << top) - 1)
+
+
+@jit
+def _move(board: Bytes, h: np.uint64, source: int, pips: int) -> tuple[np.uint64, bool]:
+    """Move a chequer of the mover from ``source`` by ``pips`` on ``board``
+    (a blot hit goes to the bar): its hash sum, from ``h``, and whether it hit."""
+    board[1, source] -= 1
     h -= _MIX[1, source]
     dest = source - pips
     if dest < 0:
-        return h
-    if out[0, 23 - dest] == 1:
-        out[0, 23 - dest] = 0
-        out[0, 24] += 1
+        return h, False
+    hit = board[0, 23 - dest] == 1
+    if hit:
+        board[0, 23 - dest] = 0
+        board[0, 24] += 1
         h += _MIX[0, 24] - _MIX[0, 23 - dest]
-    out[1, dest] += 1
-    h += _MIX[1, dest]
-    return h
+    board[1, dest] += 1
+    return h + _MIX[1, dest], hit
+
+
+@jit
+def _take_back(board: Bytes, source: int, pips: int, hit: bool) -> None:
+    """Undo :func:`_move`."""
+    board[1, source] += 1
+    dest = source - pips
+    if dest >= 0:
+        board[1, dest] -= 1
+        if hit:
+            board[0, 23 - dest] = 1
+            board[0, 24] -= 1
 
 
 @jit
@@ -165,45 +195,42 @@ def _forget(r: Room) -> None:
 
 
 @jit
-def _play(out: Bytes, start: int, r: Room, passed: bool) -> None:
-    """Play the dice ``r.dice`` from ``r.stack[0]`` in every way, listing
-    the boards where no further die can be played (gnubg's
-    GenerateMovesSub, without recursion: frame d plays die d from
-    ``r.stack[d]``; ``r.next[d]``: the next source point to try, ``r.used[d]``:
-    whether the die was played, ``r.pips[d]``: pips played before it)."""
-    stack, sums, dice, nxt, used, pips = r.stack, r.sums, r.dice, r.next, r.used, r.pips
+def _play(blocked: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
+    """Play the dice ``r.dice`` on ``r.board`` in every way, listing the
+    boards where no further die can be played (gnubg's GenerateMovesSub,
+    without recursion: frame d plays die d; ``r.left[d]``: the sources not
+    yet tried, ``r.used[d]``: whether the die was played, ``r.pips[d]``:
+    pips played before it). A double's chequers move in order, from the
+    back. The smaller die of a non-double played first, then the larger by
+    another chequer, neither bearing off (no chequer on the bar) leads to a
+    play of the larger die first: not tried again."""
+    board, sums, dice, left, source, hit, used = r.board, r.sums, r.dice, r.left, r.source, r.hit, r.used
     d = 0
-    nxt[0], used[0], pips[0] = 23, 0, 0
+    left[0], used[0] = _sources(board, dice[0], blocked, 24), 0
     while True:
-        board, die = stack[d], dice[d]
-        found = False
-        first = 23
-        if board[1, 24] > 0:  # on the bar: enter first, or no play with this die
-            if nxt[d] >= 0 and board[0, die - 1] < 2:
-                sums[d + 1] = _apply(board, sums[d], 24, die, stack[d + 1])
-                used[d] = found = True
-            nxt[d] = -1
-        else:
-            while nxt[d] >= 0 and not found:
-                i = nxt[d]
-                nxt[d] -= 1
-                if board[1, i] > 0 and _legal(board, i, die):
-                    sums[d + 1] = _apply(board, sums[d], i, die, stack[d + 1])
-                    used[d] = found = True
-                    first = i if dice[0] == dice[1] else 23
-        if found:
-            child, child_pips = d + 1, pips[d] + die
+        die = dice[d]
+        if left[d]:
+            i = highest(left[d])
+            left[d] ^= 1 << i
+            used[d], source[d] = 1, i
+            child = d + 1
+            sums[child], hit[d] = _move(board, sums[d], i, die)
             if child > 3 or dice[child] == 0:  # every die played
-                _save(stack[child], sums[child], child, child_pips, out, start, r, passed)
-            else:
-                d = child
-                nxt[d], used[d], pips[d] = first, 0, child_pips
+                _save(board, sums[child], child, r.pips[child], out, start, r, passed)
+                _take_back(board, i, die, hit[d])
+                continue
+            legal = _sources(board, dice[child], blocked, i if i < 24 and dice[0] == dice[1] else 24)
+            if child == 1 and die < dice[1] and die <= i < 24:
+                legal &= 1 << (i - die) | ((1 << dice[1]) - 1)  # the same chequer on, or bearing off
+            d = child
+            left[d], used[d] = legal, 0
             continue
         if d == 0:
             return
         if not used[d]:  # no further die can be played: the board so far is a play
-            _save(stack[d], sums[d], d, pips[d], out, start, r, passed)
+            _save(board, sums[d], d, r.pips[d], out, start, r, passed)
         d -= 1
+        _take_back(board, source[d], dice[d], hit[d])
 
 
 @jit
@@ -213,15 +240,19 @@ def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: 
     the opponent on roll second); how many (0: no play possible)."""
     for s in range(2):
         for q in range(25):
-            r.stack[0, s, q] = board[s, q]
+            r.board[s, q] = board[s, q]
     r.sums[0] = _hash_sum(board)
     r.meta[1] = r.meta[2] = 0
+    blocked = _blocked(board)
     r.dice[0], r.dice[1] = high, low
     r.dice[2] = r.dice[3] = high if high == low else 0
-    _play(out, start, r, passed)
+    for d in range(4):
+        r.pips[d + 1] = r.pips[d] + r.dice[d]
+    _play(blocked, out, start, r, passed)
     if high != low:
         r.dice[0], r.dice[1] = low, high
-        _play(out, start, r, passed)
+        r.pips[1] = low
+        _play(blocked, out, start, r, passed)
     found = int(r.meta[0])
     _forget(r)
     return found
