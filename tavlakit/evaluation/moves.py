@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .jit import jit
-from .registers import highest, occupied
+from .registers import highest, put_board
 
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
@@ -39,16 +39,15 @@ class Room(NamedTuple):
 
     board: Bytes  # (2, 25): the board being played (each die played on it, then taken back)
     sums: NDArray[np.uint64]  # (5,): its hash sum after each die (:func:`_hash_sum`)
-    dice: Ints  # (4,)
     hashes: NDArray[np.uint64]  # (MOST_PLAYS,): the hash of each play listed
     slots: Ints  # (SLOTS,): a hash table of the plays listed (their number + 1; 0: empty)
     slot_of: Ints  # (MOST_PLAYS,): each play's slot
     meta: Ints  # (3,): plays listed, the most dice and the most pips played so far
-    left: Ints  # (4,) per die played (:func:`_play`)
+    left: Ints  # (4,) per die of a double played (:func:`_double`)
     source: Ints
     hit: Ints
     used: Ints
-    pips: Ints  # (5,)
+    held: Ints  # the mover's points (:func:`_points`)
 
 
 def room() -> Room:
@@ -56,7 +55,6 @@ def room() -> Room:
     return Room(
         np.zeros((2, 25), dtype=np.int8),
         np.zeros(5, dtype=np.uint64),
-        np.zeros(4, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.uint64),
         np.zeros(SLOTS, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.int64),
@@ -65,7 +63,7 @@ def room() -> Room:
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
-        np.zeros(5, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
     )
 
 
@@ -95,24 +93,26 @@ def _mixed(h: np.uint64) -> np.uint64:
 
 
 @jit
-def _blocked(board: Bytes) -> int:
-    """The points the mover cannot land on (bit p: its point p, which the
-    opponent holds with two or more; a hit never changes them)."""
-    mask = 0
+def _points(board: Bytes) -> tuple[int, int]:
+    """The points the mover holds (bit p: its point p, 24: the bar), and
+    those it cannot land on (held by two or more of the opponent's: a hit
+    never changes them)."""
+    held = blocked = 0
+    for p in range(25):
+        held |= (1 if board[1, p] > 0 else 0) << p
     for p in range(24):
-        mask |= (1 if board[0, 23 - p] > 1 else 0) << p
-    return mask
+        blocked |= (1 if board[0, 23 - p] > 1 else 0) << p
+    return held, blocked
 
 
 @jit
-def _sources(board: Bytes, die: int, blocked: int, top: int) -> int:
+def _sources(board: Bytes, held: int, die: int, blocked: int, top: int) -> int:
     """The points the mover may move a chequer from by ``die`` (gnubg's
-    LegalMove; bit p: point p, 24: the bar), none above ``top``. A chequer
-    on the bar enters first; bearing off with a die larger than needed only
-    from the rearmost point, once all are home."""
-    if board[1, 24] > 0:
+    LegalMove; bit p: point p, 24: the bar), none above ``top``: ``held``
+    its points. A chequer on the bar enters first; bearing off with a die
+    larger than needed only from the rearmost point, once all are home."""
+    if held >> 24:
         return 1 << 24 if board[0, die - 1] < 2 else 0
-    held = (occupied(board) >> 25) & 0xFFFFFF
     legal = held & ~(blocked << die) & -(1 << die)
     back = highest(held)
     if 0 <= back <= 5:
@@ -180,9 +180,7 @@ def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: i
     r.hashes[n] = h
     r.slots[at] = n + 1
     r.slot_of[n] = at
-    for s in range(2):
-        for q in range(25):
-            out[start + n, s ^ passed, q] = board[s, q]
+    put_board(out, start + n, board, passed)
     meta[0] = n + 1
 
 
@@ -195,42 +193,69 @@ def _forget(r: Room) -> None:
 
 
 @jit
-def _play(blocked: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
-    """Play the dice ``r.dice`` on ``r.board`` in every way, listing the
-    boards where no further die can be played (gnubg's GenerateMovesSub,
-    without recursion: frame d plays die d; ``r.left[d]``: the sources not
-    yet tried, ``r.used[d]``: whether the die was played, ``r.pips[d]``:
-    pips played before it). A double's chequers move in order, from the
-    back. The smaller die of a non-double played first, then the larger by
-    another chequer, neither bearing off (no chequer on the bar) leads to a
-    play of the larger die first: not tried again."""
-    board, sums, dice, left, source, hit, used = r.board, r.sums, r.dice, r.left, r.source, r.hit, r.used
+def _held_after(board: Bytes, held: int, source: int, pips: int) -> int:
+    """The mover's points (:func:`_points`) after :func:`_move` from ``held``."""
+    left = held & ~((1 if board[1, source] == 0 else 0) << source)
+    return left | (1 << (source - pips) if source >= pips else 0)
+
+
+@jit
+def _two(first: int, second: int, blocked: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
+    """Play a non-double on ``r.board`` die ``first`` first, in every way
+    (gnubg's GenerateMovesSub), listing the boards where no further die can
+    be played. The smaller die first, then the larger by another chequer,
+    neither bearing off (no chequer on the bar), is a play of the larger die
+    first, listed already: not tried again."""
+    board, h = r.board, r.sums[0]
+    sources = _sources(board, r.held[0], first, blocked, 24)
+    while sources:
+        i = highest(sources)
+        sources ^= 1 << i
+        h1, hit = _move(board, h, i, first)
+        then = _sources(board, _held_after(board, r.held[0], i, first), second, blocked, 24)
+        if first < second and first <= i < 24:
+            then &= 1 << (i - first) | ((1 << second) - 1)  # the same chequer on, or bearing off
+        if not then:
+            _save(board, h1, 1, first, out, start, r, passed)
+        while then:
+            j = highest(then)
+            then ^= 1 << j
+            h2, hit2 = _move(board, h1, j, second)
+            _save(board, h2, 2, first + second, out, start, r, passed)
+            _take_back(board, j, second, hit2)
+        _take_back(board, i, first, hit)
+
+
+@jit
+def _double(die: int, blocked: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
+    """Play a double on ``r.board`` in every way, its chequers in order from
+    the back, listing the boards where no further die can be played (gnubg's
+    GenerateMovesSub, without recursion: frame d plays the d-th die;
+    ``r.left[d]``: the sources not yet tried, ``r.used[d]``: whether the die
+    was played)."""
+    board, sums, left, source, hit, used, held = r.board, r.sums, r.left, r.source, r.hit, r.used, r.held
     d = 0
-    left[0], used[0] = _sources(board, dice[0], blocked, 24), 0
+    left[0], used[0] = _sources(board, held[0], die, blocked, 24), 0
     while True:
-        die = dice[d]
         if left[d]:
             i = highest(left[d])
             left[d] ^= 1 << i
             used[d], source[d] = 1, i
-            child = d + 1
-            sums[child], hit[d] = _move(board, sums[d], i, die)
-            if child > 3 or dice[child] == 0:  # every die played
-                _save(board, sums[child], child, r.pips[child], out, start, r, passed)
+            sums[d + 1], hit[d] = _move(board, sums[d], i, die)
+            if d == 3:  # every die played
+                _save(board, sums[4], 4, 4 * die, out, start, r, passed)
                 _take_back(board, i, die, hit[d])
                 continue
-            legal = _sources(board, dice[child], blocked, i if i < 24 and dice[0] == dice[1] else 24)
-            if child == 1 and die < dice[1] and die <= i < 24:
-                legal &= 1 << (i - die) | ((1 << dice[1]) - 1)  # the same chequer on, or bearing off
-            d = child
-            left[d], used[d] = legal, 0
+            held[d + 1] = _held_after(board, held[d], i, die)
+            d += 1
+            left[d], used[d] = _sources(board, held[d], die, blocked, i if i < 24 else 24), 0
             continue
         if d == 0:
             return
         if not used[d]:  # no further die can be played: the board so far is a play
-            _save(board, sums[d], d, r.pips[d], out, start, r, passed)
+            _save(board, sums[d], d, d * die, out, start, r, passed)
         d -= 1
-        _take_back(board, source[d], dice[d], hit[d])
+        _take_back(board, source[d], die, hit[d])
 
 
 @jit
@@ -243,16 +268,12 @@ def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: 
             r.board[s, q] = board[s, q]
     r.sums[0] = _hash_sum(board)
     r.meta[1] = r.meta[2] = 0
-    blocked = _blocked(board)
-    r.dice[0], r.dice[1] = high, low
-    r.dice[2] = r.dice[3] = high if high == low else 0
-    for d in range(4):
-        r.pips[d + 1] = r.pips[d] + r.dice[d]
-    _play(blocked, out, start, r, passed)
-    if high != low:
-        r.dice[0], r.dice[1] = low, high
-        r.pips[1] = low
-        _play(blocked, out, start, r, passed)
+    r.held[0], blocked = _points(board)
+    if high == low:
+        _double(high, blocked, out, start, r, passed)
+    else:
+        _two(high, low, blocked, out, start, r, passed)
+        _two(low, high, blocked, out, start, r, passed)
     found = int(r.meta[0])
     _forget(r)
     return found
