@@ -17,7 +17,7 @@ that starts it (a pointer to it is passed to the others, all inlined).
 The bit operations (:data:`ones`, :data:`lowest`, :data:`highest`,
 :data:`turned`) are LLVM's counts of an integer's bits, which numba has
 no function for: the inputs work on masks of a side's points.
-:func:`put_board` copies a board with LLVM's memcpy (the move generator
+``put_board`` copies a board with LLVM's memcpy (the move generator
 lists millions of plays a match).
 """
 
