@@ -9,6 +9,12 @@ bearing off with a die larger than needed only from the rearmost point; a
 non-double is played in both orders, the larger die first; two plays that
 lead to the same position are one, kept where it was first found. The
 order matters where gnubg's look-ahead ties: the first of equal plays wins.
+Each die is played on one board and taken back, its legal sources found
+in bit masks of the points; the smaller die first then the larger by
+another chequer (neither bearing off, none on the bar) is not tried: the
+larger die first has listed that play (the blocks never grow, a hit only
+empties a point). Each play's class (net_inputs' ``CONTACT`` ...) is
+found as it is listed.
 
 Boards are gnubg-nn's ``(2, 25)``: ``board[1]`` the side on roll,
 ``board[0]`` its opponent, each counted from its own ace point (24: the
