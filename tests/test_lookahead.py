@@ -45,11 +45,11 @@ def gnubg_weights(gnubg_wd: Path) -> Iterator[None]:
 def test_plays_are_gnubg_nns() -> None:
     """Every roll of the boards of random games to the end: the same plays
     as gnubg-nn lists (gnubg's rules: the bar first, as many dice and pips
-    as can be played, bearing off), each once."""
+    as can be played, bearing off), each once, each of gnubg-nn's class."""
     boards = np.array(played_boards(31, 12), dtype=np.int8)
     rolls = np.repeat(DICE, len(boards), axis=0)
     every = np.tile(boards, (21, 1, 1))
-    moved, counts = plays(every, rolls)
+    moved, kinds, counts = plays(every, rolls)
     at = 0
     for board, (high, low), count in zip(every.tolist(), rolls.tolist(), counts.tolist()):
         keys = gnubg_nn.moves(board, high, low)
@@ -57,7 +57,9 @@ def test_plays_are_gnubg_nns() -> None:
         ours = moved[at : at + count]
         at += count
         assert sorted(map(bytes, ours)) == sorted(map(bytes, theirs))
+        assert kinds[at - count : at].tolist() == [gnubg_nn.classify(b) for b in ours.tolist()]
     assert len(every) > 5000 and counts.max() > 100 and (counts == 0).any()
+    assert (np.bincount(kinds, minlength=6) > 50).all()  # every class met, the two-sided bear-off too
 
 
 def test_how_many_plays_gnubg_keeps_when_it_prunes() -> None:

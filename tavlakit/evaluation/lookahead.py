@@ -125,10 +125,9 @@ def _list_plays(nodes: Bytes, moved: Bytes, kinds: Ints, counts: Ints, r: Room) 
         for k in range(21):
             if at + 2048 > cap:
                 return -1
-            n = turn_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, at, r)
+            n = turn_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, kinds, at, r)
             counts[21 * i + k] = n
             at += n
-    classify_into(moved[:at], kinds[:at])
     return at
 
 

@@ -9,6 +9,12 @@ bearing off with a die larger than needed only from the rearmost point; a
 non-double is played in both orders, the larger die first; two plays that
 lead to the same position are one, kept where it was first found. The
 order matters where gnubg's look-ahead ties: the first of equal plays wins.
+Each die is played on one board and taken back, its legal sources found
+in bit masks of the points; the smaller die first then the larger by
+another chequer (neither bearing off, none on the bar) is not tried: the
+larger die first has listed that play (the blocks never grow, a hit only
+empties a point). Each play's class (net_inputs' ``CONTACT`` ...) is
+found as it is listed.
 
 Boards are gnubg-nn's ``(2, 25)``: ``board[1]`` the side on roll,
 ``board[0]`` its opponent, each counted from its own ace point (24: the
@@ -23,6 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .jit import jit
+from .net_inputs import class_of
+from .registers import highest, put_board
 
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
@@ -36,31 +44,35 @@ SLOTS = 4096
 class Room(NamedTuple):
     """Scratch arrays of :func:`generate_into`, made once per caller."""
 
-    stack: Bytes  # (5, 2, 25): the board after each die played
-    sums: NDArray[np.uint64]  # (5,): the hash sum of each (:func:`_hash_sum`)
-    dice: Ints  # (4,)
+    board: Bytes  # (2, 25): the board being played (each die played on it, then taken back)
+    sums: NDArray[np.uint64]  # (5,): its hash sum after each die (:func:`_hash_sum`)
     hashes: NDArray[np.uint64]  # (MOST_PLAYS,): the hash of each play listed
     slots: Ints  # (SLOTS,): a hash table of the plays listed (their number + 1; 0: empty)
     slot_of: Ints  # (MOST_PLAYS,): each play's slot
-    meta: Ints  # (3,): plays listed, the most dice and the most pips played so far
-    next: Ints  # (4,) per die played (:func:`_play`)
+    meta: Ints  # (5,): plays listed, the most dice and the most pips played so far; :func:`_start`'s
+    left: Ints  # (4,) per die of a double played (:func:`_double`)
+    source: Ints
+    hit: Ints
     used: Ints
-    pips: Ints
+    held: Ints  # (5,) the mover's points after each die (:func:`_start`)
+    chequers: Ints  # (5,) and its chequers left
 
 
 def room() -> Room:
     """Room for :func:`generate_into`."""
     return Room(
-        np.zeros((5, 2, 25), dtype=np.int8),
+        np.zeros((2, 25), dtype=np.int8),
         np.zeros(5, dtype=np.uint64),
-        np.zeros(4, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.uint64),
         np.zeros(SLOTS, dtype=np.int64),
         np.zeros(MOST_PLAYS, dtype=np.int64),
-        np.zeros(3, dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
     )
 
 
@@ -72,7 +84,7 @@ _MIX = np.random.default_rng(0x7A71A).integers(0, 2**63, (2, 25), dtype=np.uint6
 def _hash_sum(board: Bytes) -> np.uint64:
     """A board's hash sum: its 50 counts (plus one) each times a random odd
     number of its own, summed (no product waits on another; a chequer moved
-    changes the sum by its two numbers, :func:`_apply`). A play's hash is
+    changes the sum by its two numbers, :func:`_move`). A play's hash is
     its sum with the bits mixed (:func:`_mixed`)."""
     h = np.uint64(0)
     for s in range(2):
@@ -90,43 +102,90 @@ def _mixed(h: np.uint64) -> np.uint64:
 
 
 @jit
-def _legal(board: Bytes, source: int, pips: int) -> bool:
-    """May the mover move a chequer from ``source`` by ``pips`` (gnubg's LegalMove)?"""
-    dest = source - pips
-    if dest >= 0:
-        return bool(board[0, 23 - dest] < 2)
-    back = 24
-    while back > 0 and board[1, back] == 0:
-        back -= 1
-    return back <= 5 and (source == back or dest == -1)
+def _start(board: Bytes, r: Room) -> int:
+    """Set up ``r`` to play ``board``: the mover's points (``r.held[0]``:
+    bit p its point p, 24 the bar) and chequers left (``r.chequers[0]``),
+    the opponent's rearmost point and chequers left (``r.meta[3:5]``); the
+    points the mover cannot land on (held by two or more of the opponent's:
+    a hit never changes them)."""
+    held = blocked = mine = theirs = 0
+    back = -1
+    for p in range(25):
+        held |= (1 if board[1, p] > 0 else 0) << p
+        back = p if board[0, p] > 0 else back
+        mine += board[1, p]
+        theirs += board[0, p]
+    for p in range(24):
+        blocked |= (1 if board[0, 23 - p] > 1 else 0) << p
+    r.held[0], r.chequers[0], r.meta[3], r.meta[4] = held, mine, back, theirs
+    return blocked
 
 
 @jit
-def _apply(board: Bytes, h: np.uint64, source: int, pips: int, out: Bytes) -> np.uint64:
-    """``out``: ``board`` after a chequer moved from ``source`` by ``pips``
-    (a blot hit goes to the bar); its hash sum, from ``board``'s ``h``."""
-    for s in range(2):
-        for q in range(25):
-            out[s, q] = board[s, q]
-    out[1, source] -= 1
+def _sources(board: Bytes, held: int, die: int, blocked: int, top: int) -> int:
+    """The points the mover may move a chequer from by ``die`` (gnubg's
+    LegalMove; bit p: point p, 24: the bar), none above ``top``: ``held``
+    its points. A chequer on the bar enters first; bearing off with a die
+    larger than needed only from the rearmost point, once all are home."""
+    if held >> 24:
+        return 1 << 24 if board[0, die - 1] < 2 else 0
+    legal = held & ~(blocked << die) & -(1 << die)
+    back = highest(held)
+    if 0 <= back <= 5:
+        legal |= held & (1 << (die - 1))
+        if back < die:
+            legal |= 1 << back
+    return legal & ((2 << top) - 1)
+
+
+@jit
+def _move(board: Bytes, h: np.uint64, source: int, pips: int) -> tuple[np.uint64, bool]:
+    """Move a chequer of the mover from ``source`` by ``pips`` on ``board``
+    (a blot hit goes to the bar): its hash sum, from ``h``, and whether it hit."""
+    board[1, source] -= 1
     h -= _MIX[1, source]
     dest = source - pips
     if dest < 0:
-        return h
-    if out[0, 23 - dest] == 1:
-        out[0, 23 - dest] = 0
-        out[0, 24] += 1
+        return h, False
+    hit = board[0, 23 - dest] == 1
+    if hit:
+        board[0, 23 - dest] = 0
+        board[0, 24] += 1
         h += _MIX[0, 24] - _MIX[0, 23 - dest]
-    out[1, dest] += 1
-    h += _MIX[1, dest]
-    return h
+    board[1, dest] += 1
+    return h + _MIX[1, dest], hit
 
 
 @jit
-def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: int, r: Room, passed: bool) -> None:
+def _take_back(board: Bytes, source: int, pips: int, hit: bool) -> None:
+    """Undo :func:`_move`."""
+    board[1, source] += 1
+    dest = source - pips
+    if dest >= 0:
+        board[1, dest] -= 1
+        if hit:
+            board[0, 23 - dest] = 1
+            board[0, 24] -= 1
+
+
+@jit
+def _save(
+    board: Bytes,
+    h: np.uint64,
+    used: int,
+    pips: int,
+    held: int,
+    chequers: int,
+    out: Bytes,
+    kinds: Ints,
+    start: int,
+    r: Room,
+    passed: bool,
+) -> None:
     """List ``board`` (hash sum ``h``; ``used`` dice, ``pips`` pips played;
-    ``passed``: its sides swapped) unless fewer dice or pips than a play
-    already found; more of either drops those."""
+    ``held``: the mover's points, ``chequers`` left; ``passed``: its sides
+    swapped) and its class (net_inputs' ``class_of``) unless fewer dice or
+    pips than a play already found; more of either drops those."""
     meta = r.meta
     if used < meta[1] or pips < meta[2]:
         return
@@ -150,9 +209,8 @@ def _save(board: Bytes, h: np.uint64, used: int, pips: int, out: Bytes, start: i
     r.hashes[n] = h
     r.slots[at] = n + 1
     r.slot_of[n] = at
-    for s in range(2):
-        for q in range(25):
-            out[start + n, s ^ passed, q] = board[s, q]
+    put_board(out, start + n, board, passed)
+    kinds[start + n] = class_of(board, 24 if board[0, 24] else meta[3], meta[4], highest(held), chequers)
     meta[0] = n + 1
 
 
@@ -165,103 +223,134 @@ def _forget(r: Room) -> None:
 
 
 @jit
-def _play(out: Bytes, start: int, r: Room, passed: bool) -> None:
-    """Play the dice ``r.dice`` from ``r.stack[0]`` in every way, listing
-    the boards where no further die can be played (gnubg's
-    GenerateMovesSub, without recursion: frame d plays die d from
-    ``r.stack[d]``; ``r.next[d]``: the next source point to try, ``r.used[d]``:
-    whether the die was played, ``r.pips[d]``: pips played before it)."""
-    stack, sums, dice, nxt, used, pips = r.stack, r.sums, r.dice, r.next, r.used, r.pips
+def _held_after(board: Bytes, held: int, source: int, pips: int) -> int:
+    """The mover's points (:func:`_start`) after :func:`_move` from ``held``."""
+    left = held & ~((1 if board[1, source] == 0 else 0) << source)
+    return left | (1 << (source - pips) if source >= pips else 0)
+
+
+@jit
+def _two(first: int, second: int, blocked: int, out: Bytes, kinds: Ints, start: int, r: Room, passed: bool) -> None:
+    """Play a non-double on ``r.board`` die ``first`` first, in every way
+    (gnubg's GenerateMovesSub), listing the boards where no further die can
+    be played. The smaller die first, then the larger by another chequer,
+    neither bearing off (no chequer on the bar), is a play of the larger die
+    first, listed already: not tried again."""
+    board, h, held = r.board, r.sums[0], r.held[0]
+    sources = _sources(board, held, first, blocked, 24)
+    while sources:
+        i = highest(sources)
+        sources ^= 1 << i
+        h1, hit = _move(board, h, i, first)
+        held1, left1 = _held_after(board, held, i, first), r.chequers[0] - (1 if i < first else 0)
+        then = _sources(board, held1, second, blocked, 24)
+        if first < second and first <= i < 24:
+            then &= 1 << (i - first) | ((1 << second) - 1)  # the same chequer on, or bearing off
+        if not then:
+            _save(board, h1, 1, first, held1, left1, out, kinds, start, r, passed)
+        while then:
+            j = highest(then)
+            then ^= 1 << j
+            h2, hit2 = _move(board, h1, j, second)
+            held2, left2 = _held_after(board, held1, j, second), left1 - (1 if j < second else 0)
+            _save(board, h2, 2, first + second, held2, left2, out, kinds, start, r, passed)
+            _take_back(board, j, second, hit2)
+        _take_back(board, i, first, hit)
+
+
+@jit
+def _double(die: int, blocked: int, out: Bytes, kinds: Ints, start: int, r: Room, passed: bool) -> None:
+    """Play a double on ``r.board`` in every way, its chequers in order from
+    the back, listing the boards where no further die can be played (gnubg's
+    GenerateMovesSub, without recursion: frame d plays the d-th die;
+    ``r.left[d]``: the sources not yet tried, ``r.used[d]``: whether the die
+    was played)."""
+    board, sums, left, source, hit, used = r.board, r.sums, r.left, r.source, r.hit, r.used
+    held, chequers = r.held, r.chequers
     d = 0
-    nxt[0], used[0], pips[0] = 23, 0, 0
+    left[0], used[0] = _sources(board, held[0], die, blocked, 24), 0
     while True:
-        board, die = stack[d], dice[d]
-        found = False
-        first = 23
-        if board[1, 24] > 0:  # on the bar: enter first, or no play with this die
-            if nxt[d] >= 0 and board[0, die - 1] < 2:
-                sums[d + 1] = _apply(board, sums[d], 24, die, stack[d + 1])
-                used[d] = found = True
-            nxt[d] = -1
-        else:
-            while nxt[d] >= 0 and not found:
-                i = nxt[d]
-                nxt[d] -= 1
-                if board[1, i] > 0 and _legal(board, i, die):
-                    sums[d + 1] = _apply(board, sums[d], i, die, stack[d + 1])
-                    used[d] = found = True
-                    first = i if dice[0] == dice[1] else 23
-        if found:
-            child, child_pips = d + 1, pips[d] + die
-            if child > 3 or dice[child] == 0:  # every die played
-                _save(stack[child], sums[child], child, child_pips, out, start, r, passed)
-            else:
-                d = child
-                nxt[d], used[d], pips[d] = first, 0, child_pips
+        if left[d]:
+            i = highest(left[d])
+            left[d] ^= 1 << i
+            used[d], source[d] = 1, i
+            sums[d + 1], hit[d] = _move(board, sums[d], i, die)
+            held[d + 1], chequers[d + 1] = _held_after(board, held[d], i, die), chequers[d] - (1 if i < die else 0)
+            if d == 3:  # every die played
+                _save(board, sums[4], 4, 4 * die, held[4], chequers[4], out, kinds, start, r, passed)
+                _take_back(board, i, die, hit[d])
+                continue
+            d += 1
+            left[d], used[d] = _sources(board, held[d], die, blocked, i if i < 24 else 24), 0
             continue
         if d == 0:
             return
         if not used[d]:  # no further die can be played: the board so far is a play
-            _save(stack[d], sums[d], d, pips[d], out, start, r, passed)
+            _save(board, sums[d], d, d * die, held[d], chequers[d], out, kinds, start, r, passed)
         d -= 1
+        _take_back(board, source[d], die, hit[d])
 
 
 @jit
-def generate_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room, passed: bool = False) -> int:
+def generate_into(
+    board: Bytes, high: int, low: int, out: Bytes, kinds: Ints, start: int, r: Room, passed: bool = False
+) -> int:
     """The positions the roll ``high``-``low`` can lead ``board`` to, in
-    gnubg's order, into ``out[start:]`` (``passed``: with the turn passed,
-    the opponent on roll second); how many (0: no play possible)."""
+    gnubg's order, into ``out[start:]``, gnubg's class of each into
+    ``kinds[start:]`` (net_inputs' ``CONTACT`` ...; ``passed``: with the
+    turn passed, the opponent on roll second); how many (0: no play
+    possible)."""
     for s in range(2):
         for q in range(25):
-            r.stack[0, s, q] = board[s, q]
+            r.board[s, q] = board[s, q]
     r.sums[0] = _hash_sum(board)
     r.meta[1] = r.meta[2] = 0
-    r.dice[0], r.dice[1] = high, low
-    r.dice[2] = r.dice[3] = high if high == low else 0
-    _play(out, start, r, passed)
-    if high != low:
-        r.dice[0], r.dice[1] = low, high
-        _play(out, start, r, passed)
+    blocked = _start(board, r)
+    if high == low:
+        _double(high, blocked, out, kinds, start, r, passed)
+    else:
+        _two(high, low, blocked, out, kinds, start, r, passed)
+        _two(low, high, blocked, out, kinds, start, r, passed)
     found = int(r.meta[0])
     _forget(r)
     return found
 
 
 @jit
-def turn_into(board: Bytes, high: int, low: int, out: Bytes, start: int, r: Room) -> int:
+def turn_into(board: Bytes, high: int, low: int, out: Bytes, kinds: Ints, start: int, r: Room) -> int:
     """The positions after the side on roll plays ``high``-``low``, the turn
     passed (the opponent on roll second), into ``out[start:]``, in gnubg's
-    order; where no play is possible, the board as it is (the turn passed):
-    how many (at least one)."""
-    n = generate_into(board, high, low, out, start, r, True)
+    order, gnubg's class of each into ``kinds[start:]``; where no play is
+    possible, the board as it is (the turn passed): how many (at least one)."""
+    n = generate_into(board, high, low, out, kinds, start, r, True)
     if n:
         return n
-    for s in range(2):
-        for q in range(25):
-            out[start, 1 - s, q] = board[s, q]
+    put_board(out, start, r.board, True)
+    kinds[start] = class_of(r.board, r.meta[3], r.meta[4], highest(r.held[0]), r.chequers[0])
     return 1
 
 
 @jit
-def _generate_many(boards: Bytes, rolls: Ints, out: Bytes, counts: Ints, r: Room) -> int:
+def _generate_many(boards: Bytes, rolls: Ints, out: Bytes, kinds: Ints, counts: Ints, r: Room) -> int:
     at = 0
     for i in range(len(boards)):
-        n = generate_into(boards[i], rolls[i, 0], rolls[i, 1], out, at, r)
+        n = generate_into(boards[i], rolls[i, 0], rolls[i, 1], out, kinds, at, r)
         counts[i] = n
         at += n
     return at
 
 
-def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Bytes, Ints]:
+def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Bytes, Ints, Ints]:
     """Every play of each ``(board, roll)`` pair (``rolls``: the larger
     die first): the boards after them ``(m, 2, 25)`` (the mover still
-    second) and how many each pair has."""
+    second), gnubg's class of each and how many each pair has."""
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     dice = np.ascontiguousarray(rolls, dtype=np.int64).reshape(-1, 2)
     out = np.zeros((len(b) * MOST_PLAYS, 2, 25), dtype=np.int8)
+    kinds = np.zeros(len(out), dtype=np.int64)
     counts = np.zeros(len(b), dtype=np.int64)
-    total = _generate_many(b, dice, out, counts, room())
-    return out[:total].copy(), counts
+    total = _generate_many(b, dice, out, kinds, counts, room())
+    return out[:total].copy(), kinds[:total].copy(), counts
 
 
 __all__ = ["MOST_PLAYS", "Room", "generate_into", "plays", "room", "turn_into"]

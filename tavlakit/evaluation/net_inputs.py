@@ -322,6 +322,31 @@ OVER, BEAROFF2, BEAROFF1, RACE, CRASHED, CONTACT = range(6)
 
 
 @jit
+def _crashed(side: Bytes, chequers: int) -> bool:
+    """Has a side with ``chequers`` left at most six outside its ace point
+    (or outside a made ace and deuce point, counting one of them as one)?"""
+    return bool(
+        chequers <= 6
+        or (side[0] > 1 and (chequers <= 6 + side[0] or (side[1] > 1 and 1 + chequers - side[0] - side[1] <= 6)))
+        or (side[0] <= 1 and chequers <= 6 + side[1] - 1)
+    )
+
+
+@jit
+def class_of(board: Bytes, back: int, chequers: int, back_on_roll: int, chequers_on_roll: int) -> int:
+    """gnubg's class of ``board`` (:func:`classify`) from each side's
+    rearmost point (-1: none left) and its chequers left: side 0's, then
+    the side on roll's."""
+    if back < 0 or back_on_roll < 0:
+        return OVER
+    if back + back_on_roll <= 22:  # no contact
+        if back >= 6 or back_on_roll >= 6:
+            return RACE
+        return BEAROFF2 if chequers <= 6 and chequers_on_roll <= 6 else BEAROFF1
+    return CRASHED if _crashed(board[0], chequers) or _crashed(board[1], chequers_on_roll) else CONTACT
+
+
+@jit
 def classify_into(boards: Bytes, classes: Ints) -> None:
     """``classes[r]``: gnubg's class of board r (:func:`classify`), for compiled callers."""
     for r in range(len(boards)):
@@ -332,24 +357,7 @@ def classify_into(boards: Bytes, classes: Ints) -> None:
         back_on_roll = 24
         while back_on_roll >= 0 and board[1, back_on_roll] == 0:
             back_on_roll -= 1
-        if back < 0 or back_on_roll < 0:
-            classes[r] = OVER
-        elif back + back_on_roll <= 22:  # no contact
-            if back >= 6 or back_on_roll >= 6:
-                classes[r] = RACE
-            else:
-                classes[r] = BEAROFF2 if board[0].sum() <= 6 and board[1].sum() <= 6 else BEAROFF1
-        else:
-            classes[r] = CONTACT
-            for s in range(2):
-                side = board[s]
-                total = side.sum()
-                if (
-                    total <= 6
-                    or (side[0] > 1 and (total <= 6 + side[0] or (side[1] > 1 and 1 + total - side[0] - side[1] <= 6)))
-                    or (side[0] <= 1 and total <= 6 + side[1] - 1)
-                ):
-                    classes[r] = CRASHED
+        classes[r] = class_of(board, back, board[0].sum(), back_on_roll, board[1].sum())
 
 
 def classify(boards: NDArray[np.integer[Any]]) -> Ints:

@@ -18,7 +18,8 @@ The bit operations (:data:`ones`, :data:`lowest`, :data:`highest`,
 :data:`turned`) are LLVM's counts of an integer's bits, which numba has
 no function for: the inputs work on masks of a side's points
 (``occupied``), and read a board's counts by their number in the mask
-(``count_at``).
+(``count_at``). ``put_board`` copies a board with LLVM's memcpy (the
+move generator lists millions of plays a match).
 """
 
 from __future__ import annotations
@@ -349,6 +350,32 @@ def count_at(typingctx: Any, board: Any, q: Any) -> Any:
     return types.int8(board, q), codegen
 
 
+@_intrinsic
+def put_board(typingctx: Any, out: Any, row: Any, board: Any, swapped: Any) -> Any:
+    """``out[row] = board`` (int8 boards (2, 25)), the sides swapped where
+    ``swapped``: two copies of 25 bytes (LLVM's memcpy, a few vector moves
+    where a loop copies byte by byte)."""
+    if not (_c_array(out, types.int8, 3) and _c_array(board, types.int8, 2) and isinstance(swapped, types.Boolean)):
+        return None
+
+    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> ir.Value:
+        o = context.make_array(sig.args[0])(context, builder, args[0])
+        b = context.make_array(sig.args[2])(context, builder, args[2])
+        byte = ir.IntType(8).as_pointer()
+        rows, sides = builder.extract_value(o.strides, 0), builder.extract_value(o.strides, 1)
+        dst = builder.gep(builder.bitcast(o.data, byte), [builder.mul(args[1], rows)])
+        src = builder.bitcast(b.data, byte)
+        copy = builder.module.declare_intrinsic("llvm.memcpy", [byte, byte, _I64])
+        no = ir.Constant(ir.IntType(1), 0)
+        first, second = builder.select(args[3], sides, _I64(0)), builder.select(args[3], _I64(0), sides)
+        builder.call(copy, [builder.gep(dst, [first]), src, _I64(25), no])
+        other = builder.gep(src, [builder.extract_value(b.strides, 0)])
+        builder.call(copy, [builder.gep(dst, [second]), other, _I64(25), no])
+        return context.get_dummy_value()
+
+    return types.none(out, row, board, swapped), codegen
+
+
 def _bitwise(name: str, body: Callable[[Any, Any], Any]) -> Callable[[int], int]:
     """A compiled function of an integer: the LLVM value ``body(builder, x)``."""
 
@@ -386,6 +413,7 @@ __all__ = [
     "lowest",
     "occupied",
     "ones",
+    "put_board",
     "sigmoid",
     "start",
     "start_each",

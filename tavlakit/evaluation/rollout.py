@@ -178,19 +178,19 @@ def roll_index(throw: Ints) -> Ints:
 @jit
 def _list(boards: Bytes, games: Ints, rolls: Ints, moved: Bytes, kinds: Ints, counts: Ints, r: Room) -> int:
     """Every play of roll ``rolls[j]`` (a row of DICE) from board
-    ``games[j]`` into ``moved``, the turn passed (the opponent on roll;
-    no play possible: the board as it is); ``counts[j]``: how many. How many
-    in all, or -1 when ``moved`` is too short."""
+    ``games[j]`` into ``moved`` and its class into ``kinds``, the turn passed
+    (the opponent on roll; no play possible: the board as it is);
+    ``counts[j]``: how many. How many in all, or -1 when ``moved`` is too
+    short."""
     at = 0
     cap = len(moved)
     for j in range(len(games)):
         if at + 2048 > cap:
             return -1
         board = boards[games[j]]
-        n = turn_into(board, DICE[rolls[j], 0], DICE[rolls[j], 1], moved, at, r)
+        n = turn_into(board, DICE[rolls[j], 0], DICE[rolls[j], 1], moved, kinds, at, r)
         counts[j] = n
         at += n
-    classify_into(moved[:at], kinds[:at])
     return at
 
 
