@@ -22,7 +22,8 @@ the same ply, the bulk of either.
 
     python benchmarks/study.py --store CORPUS_STORE [--matches 10000] [--repeat 7] [--match FILE] [--ply 0]
 
-``CORPUS_STORE``: ``tavlakit analyse ../shared/corpus --store CORPUS_STORE`` made beforehand.
+``CORPUS_STORE``: ``tavlakit analyse ../shared/corpus --store CORPUS_STORE --level expert`` made beforehand
+(``find`` reads the plays, the same at every level).
 """
 
 from __future__ import annotations

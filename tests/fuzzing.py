@@ -194,7 +194,11 @@ COMMANDS = (
     Command(
         "stats-by-match", lambda p, out: ["stats", "--by", "match", "--level", "expert", "-j", "1", str(p)], costly=True
     ),
-    Command("analyse-luck", lambda p, out: ["analyse", "-j", "1", "--store", str(out / "s"), str(p)], costly=True),
+    Command(
+        "analyse-luck",
+        lambda p, out: ["analyse", "--level", "expert", "-j", "1", "--store", str(out / "s"), str(p)],
+        costly=True,
+    ),
     Command(
         "show-analyse",
         lambda p, out: ["show", "--analyse", "--level", "expert", "-j", "1", str(p), "-o", str(out / "a.html")],

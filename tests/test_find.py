@@ -45,7 +45,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def stored(records: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("store") / "store"
-    store.update(folder, [records], jobs=2)
+    store.update(folder, [records], jobs=2, level="expert")
     return folder
 
 
@@ -103,7 +103,7 @@ def test_without_its_index_the_store_is_scanned(stored: Path, records: Path, tmp
     (copy / INDEX).unlink()
     for position_id, frame in zip(chosen, expected):
         pd.testing.assert_frame_equal(store.find(copy, position_id, swapped=True), frame)
-    summary = store.update(copy, [records])  # nothing new to analyse: the index is written
+    summary = store.update(copy, [records], level="expert")  # nothing new to analyse: the index is written
     assert not summary.analysed and (copy / INDEX).is_file()
 
 

@@ -136,12 +136,11 @@ def test_one_match_on_every_core_gives_the_same_output() -> None:
 
 
 def test_the_store_keeps_the_level(tmp_path: Path) -> None:
-    from tavlakit.analysis.store import STORE_LEVEL, files_frame, open_store, update
+    from tavlakit.analysis.store import files_frame, open_store, update
 
-    assert STORE_LEVEL is EXPERT
     record = STATS / "match-3p-31.mat"
     store = tmp_path / "store"
-    update(store, [record], jobs=1)
+    update(store, [record], jobs=1, level="expert")
     assert files_frame(store)["level"].tolist() == ["expert"]
     stored = open_store(store)
     direct = statistics_frame([tk.read_match(record)], level="expert")
@@ -149,10 +148,59 @@ def test_the_store_keeps_the_level(tmp_path: Path) -> None:
     for column in ("checker_error_emg", "cube_error_emg", "luck_emg", "pr", "unforced_moves"):
         assert stored.statistics[column].tolist() == pytest.approx(direct[column].tolist())
     assert len(stored.decisions) == len(decisions_frame([tk.read_match(record)], level="expert"))
-    again = update(store, [record], jobs=1)  # the same level: nothing to do
+    again = update(store, [record], jobs=1, level=0)  # the same level: nothing to do
     assert again.analysed == []
     deeper = update(store, [record], jobs=1, level=1)  # another level: analysed again
     assert deeper.analysed == [str(record)] and files_frame(store)["level"].tolist() == ["1-ply"]
+
+
+def test_a_store_judges_at_world_class_unless_asked(short: Path, tmp_path: Path) -> None:
+    """A store made without a level (the CLI, the Python API) judges at
+    world class, gnubg's default analysis, as every other command."""
+    from tavlakit.analysis.store import STORE_LEVEL, files_frame, open_store
+
+    assert STORE_LEVEL is DEFAULT_LEVEL is WORLD_CLASS
+    store = tmp_path / "store"
+    made = runner.invoke(app, ["analyse", str(short), "--store", str(store), "-j", "1"])
+    assert made.exit_code == 0, made.output
+    assert files_frame(store)["level"].tolist() == ["world-class"]
+    stored = open_store(store)
+    assert stored.statistics.attrs["level"] == stored.decisions.attrs["level"] == "world-class"
+    direct = statistics_frame([tk.read_match(short)], level="world-class")
+    for column in ("checker_error_emg", "cube_error_emg", "luck_emg", "pr"):
+        assert stored.statistics[column].tolist() == pytest.approx(direct[column].tolist())
+
+
+def test_an_expert_store_under_the_new_default(short: Path, tmp_path: Path) -> None:
+    """A store made at expert, given some of its files without a level: those
+    are judged again at world class, the others keep their rows at expert, and
+    the run says the store now mixes two levels; given all, one level again."""
+    from tavlakit.analysis.store import files_frame, open_store, update
+
+    other = tmp_path / "other.mat"
+    tk.write_match(opening(STATS / "match-3p-31.mat"), other)
+    store = tmp_path / "store"
+    update(store, [short, other], jobs=1, level="expert")
+    before = open_store(store)
+    run = runner.invoke(app, ["analyse", str(short), "--store", str(store), "-j", "1"])
+    assert run.exit_code == 0, run.output
+    assert "1 file(s): 1 analysed, 0 unchanged, 0 dropped" in run.output and "2 file(s)" in run.output
+    warning = f"{store}: warning mixed-levels: its files are judged at different levels: expert (1), world-class (1)"
+    assert warning in " ".join(run.output.split())
+    levels = files_frame(store).set_index("path")["level"]
+    assert levels.to_dict() == {str(short): "world-class", str(other): "expert"}
+    mixed = open_store(store)
+    pd.testing.assert_frame_equal(mixed.plays, before.plays)  # (the plays, their luck and errors: 0 ply at any level)
+    assert len(mixed.statistics) == len(before.statistics)
+    assert mixed.statistics.attrs["level"] is None and mixed.decisions.attrs["level"] is None
+    by_path = mixed.statistics.dropna(subset=["path"]).groupby("path")["level"].agg(set).to_dict()
+    assert by_path == {str(short): {"world-class"}, str(other): {"expert"}}
+    # the kept file's rows as they were (the level column's type: object where the overall rows have none)
+    kept = [f[f["path"] == str(other)].reset_index(drop=True) for f in (mixed.statistics, before.statistics)]
+    pd.testing.assert_frame_equal(*kept, check_dtype=False)
+    whole = update(store, [short, other], jobs=1)
+    assert whole.analysed == [str(other)] and not [p for p in whole.problems if p.code == "mixed-levels"]
+    assert open_store(store).statistics.attrs["level"] == "world-class"
 
 
 def test_tavla_at_every_level() -> None:

@@ -109,15 +109,16 @@ def test_a_store_analyses_again_what_other_weights_judged(gnubg_wd: Path, tmp_pa
 
     folder = tmp_path / "store"
     records = [STATS / "match-3p-31.mat", STATS / "money-cube-15.mat"]
-    first = update(folder, records, jobs=1)
+    first = update(folder, records, jobs=1, level="expert")
     own = open_store(folder).plays
-    theirs_run = update(folder, records, jobs=1, net=gnubg_wd)
+    theirs_run = update(folder, records, jobs=1, net=gnubg_wd, level="expert")
     theirs = open_store(folder).plays
-    again = update(folder, records, jobs=1)  # the net in use is still gnubg's: nothing to do
+    again = update(folder, records, jobs=1, level="expert")  # the net in use is still gnubg's: nothing to do
     assert (len(first.analysed), len(theirs_run.analysed), len(again.analysed)) == (2, 2, 0)
     assert len(own) == len(theirs) and not own["luck"].equals(theirs["luck"])
     use_net(None)
-    back = update(folder, records, jobs=1)  # gnubg-nn's own again: analysed again, the first numbers back
+    # gnubg-nn's own again: analysed again, the first numbers back
+    back = update(folder, records, jobs=1, level="expert")
     assert len(back.analysed) == 2
     pd.testing.assert_series_equal(open_store(folder).plays["luck"], own["luck"])
 
@@ -126,10 +127,12 @@ def test_analyse_net_option(gnubg_wd: Path, tmp_path: Path, own_net_after: None)
     runner = CliRunner()
     record = str(STATS / "match-3p-31.mat")
     store = str(tmp_path / "store")
-    assert runner.invoke(app, ["analyse", "--store", store, "-j", "1", record]).exit_code == 0
+    assert runner.invoke(app, ["analyse", "--store", store, "--level", "expert", "-j", "1", record]).exit_code == 0
     bad = runner.invoke(app, ["analyse", "--store", store, "--no-luck", "--net", str(gnubg_wd), record])
     assert bad.exit_code == 2 and "--net does not go with --no-luck" in bad.output
-    done = runner.invoke(app, ["analyse", "--store", store, "-j", "1", "--net", str(gnubg_wd), record])
+    done = runner.invoke(
+        app, ["analyse", "--store", store, "--level", "expert", "-j", "1", "--net", str(gnubg_wd), record]
+    )
     assert done.exit_code == 0, done.output
     use_net(None)
     meta = [p for p in (tmp_path / "store" / "meta").glob("*.json")]

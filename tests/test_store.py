@@ -127,7 +127,7 @@ def test_rules_and_luck_changes_reanalyse(records: Path, tmp_path: Path) -> None
     tavla = update(store, files, rules=tk.Rules.preset("tavla"), luck=False, jobs=1)
     assert tavla.analysed == [str(files[1])]
     same(open_store(store), tk.analysis.analyse(tk.read_matches(files), rules=tk.Rules.preset("tavla"), luck=False))
-    lucky = update(store, files[:1], rules=tk.Rules.preset("tavla"), luck=True, jobs=1, prune=True)
+    lucky = update(store, files[:1], rules=tk.Rules.preset("tavla"), luck=True, jobs=1, prune=True, level="expert")
     assert lucky.analysed == [str(files[0])] and lucky.dropped == 1
     got = open_store(store)
     same(got, tk.analysis.analyse(tk.read_matches(files[:1]), rules=tk.Rules.preset("tavla"), luck=True))

@@ -22,11 +22,11 @@ from typing import Any
 import pandas as pd
 
 from ..engine.rules import Rules
-from ..evaluation.levels import EXPERT, LevelLike
+from ..evaluation.levels import LevelLike
 from ..formats import find_records
 from . import frames
 from .collection import FileAnalysis, analyse_file, combine, relabel
-from .store import Mapper
+from .store import STORE_LEVEL, Mapper
 
 #: Files per partition unless told: enough work to hide the scheduling cost.
 FILES_PER_PARTITION = 8
@@ -93,7 +93,7 @@ def client_mapper(address: str) -> Mapper:
     in input order and are written here."""
 
     def run(
-        files: Sequence[Path], rules: Rules | None, luck: bool, net: str | None = None, level: LevelLike = EXPERT
+        files: Sequence[Path], rules: Rules | None, luck: bool, net: str | None = None, level: LevelLike = STORE_LEVEL
     ) -> Iterator[FileAnalysis]:
         from distributed import Client
 

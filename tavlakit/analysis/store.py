@@ -38,6 +38,7 @@ again when that file is given (:func:`check` reads every partition whole).
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
@@ -79,7 +80,7 @@ from ..collections.positions import find_table, schemas_of, write_index
 from ..collections.schema import schema_version
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..evaluation.levels import EXPERT, Level, LevelLike, level as as_level
+from ..evaluation.levels import DEFAULT_LEVEL, Level, LevelLike, level as as_level
 from ..evaluation.net import net_digest, net_in_use, use_net
 from ..formats import find_records
 from ..i18n import _
@@ -102,10 +103,10 @@ from .statistics import (
 #: Runs the analysis of the files to do elsewhere, yielding results in their order:
 #: (files, rules, luck, net weights, analysis level).
 Mapper = Callable[[Sequence[Path], "Rules | None", bool, "str | None", Level], Iterator[FileAnalysis]]
-#: The level a store judges its matches at unless asked: gnubg's "expert" (0 ply). A store holds
-#: collections (thousands of matches): world class takes about forty times as long
-#: (docs/analysis-levels.md, benchmarks/README.md).
-STORE_LEVEL = EXPERT
+#: The level a store judges its matches at unless asked: world class, gnubg's own default analysis,
+#: as every other command; ``expert`` is about forty times as fast (a thousand matches' CPU hours at
+#: each: benchmarks/README.md; docs/analysis-levels.md).
+STORE_LEVEL = DEFAULT_LEVEL
 
 
 def _parquet_writer(frame: pd.DataFrame) -> Callable[[Path], None]:
@@ -190,7 +191,23 @@ def update(
         raise
     twins = duplicates((e["path"], e["fingerprint"]) for e in entries)
     summary.problems.extend(duplicate_problem(dup, first) for dup, first in twins.items())
+    summary.problems.extend(_mixed_levels(Path(folder), entries))
     return summary
+
+
+def _mixed_levels(folder: Path, entries: list[dict[str, Any]]) -> list[Problem]:
+    """A warning when the store's judged files are judged at more than one
+    level (files kept from an earlier run at another level): their
+    statistics do not compare."""
+    counts = Counter(e.get("level") for e in entries if e.get("judged"))
+    if len(counts) < 2:
+        return []
+    levels = ", ".join(f"{name} ({count})" for name, count in sorted(counts.items(), key=lambda kv: str(kv[0])))
+    said = _(
+        "its files are judged at different levels: {levels} (the files table's level column); "
+        "give them all with one --level to compare their statistics"
+    ).format(levels=levels)
+    return [Problem("mixed-levels", "warning", said, file=str(folder))]
 
 
 def _index(store: Store, keys: list[str], staged: Staged) -> None:

@@ -23,7 +23,6 @@ from ..collections.manifest import (
     require_existing,
 )
 from ..engine.rules import Rules
-from ..evaluation.levels import EXPERT
 from ..formats import find_records
 from ..i18n import _
 from .collection import NET_HELP, choose_net, jobs_option
@@ -47,17 +46,17 @@ def analyse(
     level: str | None = typer.Option(
         None,
         "--level",
-        help=level_help(EXPERT) + " " + _("Files judged at another level are analysed again."),
+        help=level_help() + " " + _("Files judged at another level are analysed again."),
     ),
     ply: int | None = typer.Option(None, help=_(PLY_HELP)),
 ) -> None:
     """Analyse a collection into an incremental Parquet store.
 
     The store holds plays, games, players, gnubg's statistics of each match
-    and its judged turns (at --level, expert by default: a collection is
-    large, and world class takes about forty times as long) and a files
-    table. A re-run analyses only new or changed files; the files of the
-    store not among PATHS keep their rows (--prune drops them).
+    and its judged turns (at --level, world class by default; expert is
+    about forty times as fast) and a files table. A re-run analyses only new
+    or changed files; the files of the store not among PATHS keep their rows
+    (--prune drops them).
 
     Exit status: 0 done, 2 an input nothing could be read from (binary,
     empty, not a record: listed in the files table), a path that does not
@@ -68,7 +67,7 @@ def analyse(
     store waits for the first to end.
     """
     chosen = parse_rules(rules) if rules else None
-    judged = parse_level(level, ply, EXPERT)
+    judged = parse_level(level, ply)
     if not luck and (level is not None or ply is not None):
         raise fail(_("--level and --ply do not go with --no-luck"))
     digest = None

@@ -80,6 +80,7 @@ CODES: dict[str, str] = {
     # a store of analyses (tavlakit store check)
     "damaged-partition": N_("a file of a store that cannot be read whole: analyse its record file again"),
     "orphaned-partition": N_("a file of a store that its manifest does not name (left by a run that did not end)"),
+    "mixed-levels": N_("a store whose files are judged at different analysis levels (their statistics do not compare)"),
     "absurd-number": N_("a match length, score, game number or point total no match can have (not analysed)"),
     "points-capped": N_("points written capped at what the winner needed to win the match"),
     "forfeit": N_("a match forfeited: the last game's points are what the winner needed (Backgammon Galaxy)"),
