@@ -4,12 +4,13 @@ At a level that looks ahead (world class) nearly all of a match's time is
 the look-ahead: the 2-ply values of the plays gnubg's move filter keeps
 and the 2-ply cube decisions, a few of them costing most (long contact
 positions), so a game per process leaves processes idle at the end.
-:func:`find_deep` first asks the match's judge what it will look into (a
-pass at 0 ply only: :attr:`~tavlakit.evaluation.search.Search.planned`),
-cuts the questions into runs of consecutive decisions, many more runs than
-processes, answers the runs on the processes as they come free (each its
-own look-ahead, its cache kept from run to run) and gives the answers to
-the judge. A level whose move filters narrow the plays ply by ply
+:func:`find_deep` asks the match's judge what it will look into (a pass
+at 0 ply only: :attr:`~tavlakit.evaluation.search.Search.planned`), cuts
+the questions into runs of consecutive decisions as they are found, many
+more runs than processes, hands each run to the processes as soon as it is
+cut (the pass goes on beside them; they take the runs as they come free,
+each its own look-ahead, its cache kept from run to run) and gives the
+answers to the judge. A level whose move filters narrow the plays ply by ply
 (grandmaster: 2 plies for 16 plays, then 3 for 4) asks again with those
 answers, a round a ply of its filters; the judge then judges the match in
 one pass as it would alone (finding there what no round asked for). A
@@ -20,9 +21,10 @@ says.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
-from ..collections.parallel import Progress, job_count, pmap
+from ..collections.parallel import Progress, Workers, job_count
 from ..engine.rules import Rules
 from ..evaluation.levels import Level
 from ..evaluation.net import use_net
@@ -61,49 +63,57 @@ def find_deep(
         judge = judging.judge(default_rules(match, rules))
     except Exception:  # (the analysis of the file itself reports it)
         return
+    turns = sum(len(game.turns) for game in match.games)
     # a round a ply of the level's filters, each asking what the answers of the one before leave to find (a
-    # doubtful play gnubg judges deeper once a filter below the top stopped: in the judging pass itself)
-    for _round in judging.level.steps:
-        try:
-            planned = plan(judge, match)
-        except Exception:  # (the analysis of the file itself reports it)
-            return
-        if not planned:
-            return
-        runs = _runs(planned, job_count(jobs, len(planned)) * RUNS_PER_PROCESS)
-        answers = pmap(_answer, runs, jobs, progress, rules=judge.rules, met=met, level=judging.level, net=net)
-        for run, found in zip(runs, answers):
-            for asked, value in zip(run, found):
-                judge.search.deep.answer(asked, value)
+    # doubtful play gnubg judges deeper once a filter below the top stopped: in the judging pass itself);
+    # the processes kept from round to round, their caches with them
+    setting = {"rules": judge.rules, "met": met, "level": judging.level, "net": net}
+    with Workers(job_count(jobs, turns)) as workers:
+        for _round in judging.level.steps:
+            runs = plan_runs(judge, match, workers.count * RUNS_PER_PROCESS)
+            try:
+                answered = workers.map(_answer, runs, progress, **setting)
+            except Exception:  # (the analysis of the file itself reports it)
+                return
+            if not answered:
+                return
+            for run, found in answered:
+                for asked, value in zip(run, found):
+                    judge.search.deep.answer(asked, value)
 
 
 def plan(judge: Judge, match: Match) -> list[Asked]:
     """What judging ``match`` asks of the look-ahead that it has not found
     yet (a pass at 0 ply)."""
+    return [asked for run in plan_runs(judge, match, 1) for asked in run]
+
+
+def plan_runs(judge: Judge, match: Match, count: int) -> Iterator[list[Asked]]:
+    """:func:`plan` in about ``count`` runs of consecutive questions of
+    about the same number of positions to look into, each run given as
+    soon as it is cut (the pass goes on while it is answered): a run's
+    share of the positions guessed from the turns judged so far."""
+    turns = max(sum(len(game.turns) for game in match.games), 1)
     planned: list[Asked] = []
     judge.search.planned = planned
+    judged = positions = waiting = cut = 0  # turns judged, positions asked for, of them not given yet; given
     try:
         for _judged in judge.judge(match):
-            pass
+            judged += 1
+            new = sum(_size(asked) for asked in planned[cut:]) - waiting
+            positions, waiting = positions + new, waiting + new
+            if waiting and waiting >= positions * turns / judged / count:
+                yield planned[cut:]
+                cut, waiting = len(planned), 0
     finally:
         judge.search.planned = None
-    return planned
+    if planned[cut:]:
+        yield planned[cut:]
 
 
-def _runs(planned: list[Asked], count: int) -> list[list[Asked]]:
-    """The questions in ``count`` runs (or fewer) of consecutive ones of
-    about the same number of positions to look into."""
-    sizes = [len(asked.keys) if isinstance(asked, PlaysAsked) else 1 for asked in planned]
-    share = max(sum(sizes) / max(count, 1), 1.0)
-    runs: list[list[Asked]] = [[]]
-    filled = 0.0
-    for asked, size in zip(planned, sizes):
-        if filled >= share:
-            runs.append([])
-            filled = 0.0
-        runs[-1].append(asked)
-        filled += size
-    return [run for run in runs if run]
+def _size(asked: Asked) -> int:
+    """The positions a question looks into."""
+    return len(asked.keys) if isinstance(asked, PlaysAsked) else 1
 
 
 #: Each worker's judges, kept from run to run (their look-ahead's caches with them).
@@ -127,4 +137,4 @@ def _answer(run: list[Asked], rules: Rules, met: str | None, level: Level, net: 
     return found
 
 
-__all__ = ["RUNS_PER_PROCESS", "find_deep", "plan"]
+__all__ = ["RUNS_PER_PROCESS", "find_deep", "plan", "plan_runs"]
