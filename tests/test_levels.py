@@ -183,7 +183,8 @@ def test_one_game_at_world_class_on_two_processes_decision_by_decision(short: Pa
     for name in ("plays", "games", "statistics", "decisions"):
         pd.testing.assert_frame_equal(getattr(split, name), getattr(alone, name))
     judging = Judging(None, WORLD_CLASS)
-    deep.find_deep(short, judging, 2)
+    with deep.find_deep(short, judging, 2):
+        pass
     (judge,) = judging.judges.values()
     found = judge.search.deep
     assert len(found.plays) > 20 and len(found.cubes) > 5

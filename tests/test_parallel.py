@@ -84,8 +84,8 @@ def test_workers_take_items_while_they_are_still_being_made(tmp_path: Path) -> N
         yield from ("second", "third")
 
     with Workers(2) as workers:
-        found = workers.map(touch_and_pid, made(), folder=tmp_path)
-        again = workers.map(touch_and_pid, ["fourth", "fifth", "sixth"], folder=tmp_path)
+        found = list(workers.map(touch_and_pid, made(), folder=tmp_path))
+        again = list(workers.map(touch_and_pid, ["fourth", "fifth", "sixth"], folder=tmp_path))
     assert [name for name, _pid in found + again] == ["first", "second", "third", "fourth", "fifth", "sixth"]
     pids = {pid for _name, pid in found + again}
     assert os.getpid() not in pids and len(pids) <= 2
@@ -95,7 +95,7 @@ def test_workers_raise_the_worker_error() -> None:
     from tavlakit.collections.parallel import Workers
 
     with Workers(2) as workers, pytest.raises(ValueError, match="three"):
-        workers.map(fail_on_three, iter(range(6)))
+        list(workers.map(fail_on_three, iter(range(6))))
 
 
 def test_job_count() -> None:

@@ -13,7 +13,8 @@ each its own look-ahead, its cache kept from run to run) and gives the
 answers to the judge. A level whose move filters narrow the plays ply by ply
 (grandmaster: 2 plies for 16 plays, then 3 for 4) asks again with those
 answers, a round a ply of its filters; the judge then judges the match in
-one pass as it would alone (finding there what no round asked for). A
+one pass as it would alone (finding there what no round asked for), while
+the last round's answers still come: it takes each as it needs it. A
 value is the look-ahead's whatever else it looked into (the caches keep
 values, not approximations), so the output is the same whatever ``-j``
 says.
@@ -22,13 +23,14 @@ says.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..collections.parallel import Progress, Workers, job_count
 from ..engine.rules import Rules
 from ..evaluation.levels import Level
 from ..evaluation.net import use_net
-from ..evaluation.search import Asked, PlaysAsked, Search
+from ..evaluation.search import Asked, Found, PlaysAsked, Search
 from ..formats import open_games
 from ..record.match import Match
 from ..replay.walker import default_rules
@@ -38,9 +40,8 @@ from .statistics import Judging
 #: Runs a process is given on average (the decisions' costs differ a hundredfold: runs as they come free).
 RUNS_PER_PROCESS = 8
 
-Found = list[float] | tuple[float, float | None, float]
 
-
+@contextmanager
 def find_deep(
     path: Path,
     judging: Judging,
@@ -49,37 +50,43 @@ def find_deep(
     rules: Rules | None = None,
     met: str | None = None,
     net: str | None = None,
-) -> None:
+) -> Iterator[None]:
     """The look-ahead of the match of ``path`` (read under ``rules``, its
-    own where None) found on ``jobs`` processes and given to the judge of
-    ``judging`` that will judge it (``met``: the path of its match equity
-    table, ``net``: its weights, as the workers make their judges).
-    Nothing is found for a file that cannot be read or replayed: its
-    analysis says why."""
+    own where None) found on ``jobs`` processes for the judge of
+    ``judging``, that judges it in the ``with`` block: the last round's
+    answers are given to it as they come (it waits for one it needs:
+    :meth:`~tavlakit.evaluation.search.Deep.take`), all of them by the
+    block's end (``met``: the path of its match equity table, ``net``:
+    its weights, as the workers make their judges). Nothing is found for
+    a file that cannot be read or replayed: its analysis says why."""
     use_net(net)
     try:
         match, read = open_games(path)
         match.games = list(read)
         judge = judging.judge(default_rules(match, rules))
     except Exception:  # (the analysis of the file itself reports it)
+        yield
         return
-    turns = sum(len(game.turns) for game in match.games)
+    deep, rounds = judge.search.deep, len(judging.level.steps)
+    setting = {"rules": judge.rules, "met": met, "level": judging.level, "net": net}
     # a round a ply of the level's filters, each asking what the answers of the one before leave to find (a
     # doubtful play gnubg judges deeper once a filter below the top stopped: in the judging pass itself);
     # the processes kept from round to round, their caches with them
-    setting = {"rules": judge.rules, "met": met, "level": judging.level, "net": net}
-    with Workers(job_count(jobs, turns)) as workers:
-        for _round in judging.level.steps:
+    with Workers(job_count(jobs, sum(len(game.turns) for game in match.games))) as workers:
+        for round_ in range(rounds):
             runs = plan_runs(judge, match, workers.count * RUNS_PER_PROCESS)
             try:
                 answered = workers.map(_answer, runs, progress, **setting)
             except Exception:  # (the analysis of the file itself reports it)
-                return
-            if not answered:
-                return
-            for run, found in answered:
-                for asked, value in zip(run, found):
-                    judge.search.deep.answer(asked, value)
+                break
+            deep.coming = (pair for run, found in answered for pair in zip(run, found))
+            if round_ < rounds - 1 and not deep.take_all():
+                break
+        try:
+            yield
+            deep.take_all()
+        finally:
+            deep.coming = None
 
 
 def plan(judge: Judge, match: Match) -> list[Asked]:

@@ -139,20 +139,19 @@ class Workers:
 
     def map(
         self, func: Callable[..., R], items: Iterable[T], progress: Progress | None = None, **kwargs: Any
-    ) -> list[tuple[T, R]]:
-        """Each item with ``func(item, **kwargs)``, in input order, each item
+    ) -> Iterator[tuple[T, R]]:
+        """Each item with ``func(item, **kwargs)``, in input order: each item
         handed to the processes as soon as ``items`` yields it (a generator
-        goes on making the next ones beside them). ``progress`` is told as
-        the results come, once the items are all given."""
+        goes on making the next ones beside them), all of them before this
+        returns; the results then as they come. ``progress`` is told as
+        they are taken."""
         call = partial(func, **kwargs) if kwargs else func
         if self.count == 1:
             found = [(item, call(item)) for item in items]
-            if progress is not None:
-                progress(len(found), len(found))
-            return found
+            return iter(found) if progress is None else counted(found, len(found), progress)
         pending = [(item, self._started().apply_async(call, (item,))) for item in items]
         done = ((item, result.get()) for item, result in pending)
-        return list(done if progress is None else counted(done, len(pending), progress))
+        return done if progress is None else counted(done, len(pending), progress)
 
     def _started(self) -> Any:
         if self._pool is None:
