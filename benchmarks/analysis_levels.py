@@ -25,9 +25,11 @@ process's CPU seconds are printed too). Every process runs on one core
 alternating: the whole command (``tavlakit stats --by match``, start-up
 and printing included) and the analysis alone (``analyse`` in a process
 that has imported tavlakit: the reading, the 0-ply passes and the
-look-ahead), medians and the ratio; and the whole command at expert (what
-``-j`` cannot share: start-up, reading, a 0-ply pass). A first untimed run
-of each writes the byte code and numba's caches.
+look-ahead), medians and the ratio; the whole command at expert (what
+``-j`` cannot share: start-up, reading, a 0-ply pass); and the CPU seconds
+of ``-j 2``'s analysis: its main process, the part of it that runs beside
+no worker, the workers'. A first untimed run writes the byte code and
+numba's caches.
 """
 
 from __future__ import annotations
@@ -112,12 +114,30 @@ def _run(
 
 
 #: The analysis alone, wall clock, in a process that has imported tavlakit: argv path, level, jobs, out.
+#: Also the CPU seconds of this process and of its workers, and of this process's the part before the
+#: workers start and after the last answer is taken (what runs beside no worker).
 JOBS_SCRIPT = """
-import json, sys, time
+import json, resource, sys, time
 import tavlakit as tk
-start = time.perf_counter()
+from tavlakit.collections.parallel import Workers
+from tavlakit.evaluation.search import Deep
+marks = {}
+started, take = Workers._started, Deep.take
+def _started(self):
+    marks.setdefault("pool", time.process_time())
+    return started(self)
+def _take(self):
+    more = take(self)
+    marks["last"] = time.process_time()
+    return more
+Workers._started, Deep.take = _started, _take
+start, cpu = time.perf_counter(), time.process_time()
 tk.analysis.analyse([sys.argv[1]], statistics=True, level=sys.argv[2], jobs=int(sys.argv[3]))
-json.dump({"wall": time.perf_counter() - start}, open(sys.argv[4], "w"))
+wall, end = time.perf_counter() - start, time.process_time()
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+alone = marks["pool"] - cpu + end - marks["last"] if "pool" in marks else end - cpu
+found = {"wall": wall, "main": end - cpu, "workers": children.ru_utime + children.ru_stime, "alone": alone}
+json.dump(found, open(sys.argv[4], "w"))
 """
 
 
@@ -133,11 +153,16 @@ def _two_cores(path: Path, level: str, repeat: int, core: int) -> None:
             pinned = ["taskset", "-c", str(core) if jobs == 1 else cores, sys.executable]
             return [*pinned, "-m", "tavlakit", "stats", "--by", "match", "--level", lv, "-j", str(jobs), str(path)]
 
+        cpus: list[dict[str, float]] = []
+
         def timed(jobs: int, alone: bool, lv: str = level) -> float:
             if alone:
                 run = [*command(jobs)[:4], str(script), str(path), level, str(jobs), str(out)]
                 subprocess.run(run, env=env, capture_output=True, check=True, timeout=3600)
-                return float(json.loads(out.read_text())["wall"])
+                found = json.loads(out.read_text())
+                if jobs == 2:
+                    cpus.append(found)
+                return float(found["wall"])
             start = time.perf_counter()
             subprocess.run(command(jobs, lv), env=env, capture_output=True, check=True, timeout=3600)
             return time.perf_counter() - start
@@ -158,6 +183,10 @@ def _two_cores(path: Path, level: str, repeat: int, core: int) -> None:
         runs = "; ".join(" ".join(f"{t:.2f}" for t in times[(jobs, alone)]) for jobs in (1, 2))
         print(f"  {name:20} -j 1 {one:6.2f}  -j 2 {two:6.2f}  {one / two:.2f}x  ({runs})")
     print(f"  the whole command at expert, -j 1: {statistics.median(expert):.2f} s")
+    cpu = {key: statistics.median(found[key] for found in cpus) for key in ("main", "alone", "workers")}
+    print(f"  -j 2's analysis, CPU seconds: the main process {cpu['main']:.2f}, of them beside no worker")
+    print(f"    {cpu['alone']:.2f} (before the first run is handed out, after the last answer taken)")
+    print(f"    the workers {cpu['workers']:.2f}")
 
 
 def _sample(count: int) -> list[Path]:
