@@ -18,6 +18,18 @@ process's CPU seconds are printed too). Every process runs on one core
     ``--sample N``: N of the corpus's real matches instead, the ``bglab/``
     and ``bglib/`` files sorted, shuffled with seed 33, the first N that read
     without an error and have a roll)
+
+``--two-cores``: instead, one match (the first file, default the Galaxy
+7-point one) at the first ``--level`` (default world class) with ``-j 1``
+(on ``--core``) and ``-j 2`` (on two cores), wall clock, the runs
+alternating: the whole command (``tavlakit stats --by match``, start-up
+and printing included) and the analysis alone (``analyse`` in a process
+that has imported tavlakit: the reading, the 0-ply passes and the
+look-ahead), medians and the ratio; the whole command at expert (what
+``-j`` cannot share: start-up, reading, a 0-ply pass); and the CPU seconds
+of ``-j 2``'s analysis: its main process, the part of it that runs beside
+no worker, the workers'. A first untimed run writes the byte code and
+numba's caches.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -100,6 +113,82 @@ def _run(
     return found["cpu"], whole, found.get("hits")
 
 
+#: The analysis alone, wall clock, in a process that has imported tavlakit: argv path, level, jobs, out.
+#: Also the CPU seconds of this process and of its workers, and of this process's the part before the
+#: workers start and after the last answer is taken (what runs beside no worker).
+JOBS_SCRIPT = """
+import json, resource, sys, time
+import tavlakit as tk
+from tavlakit.collections.parallel import Workers
+from tavlakit.evaluation.search import Deep
+marks = {}
+started, take = Workers._started, Deep.take
+def _started(self):
+    marks.setdefault("pool", time.process_time())
+    return started(self)
+def _take(self):
+    more = take(self)
+    marks["last"] = time.process_time()
+    return more
+Workers._started, Deep.take = _started, _take
+start, cpu = time.perf_counter(), time.process_time()
+tk.analysis.analyse([sys.argv[1]], statistics=True, level=sys.argv[2], jobs=int(sys.argv[3]))
+wall, end = time.perf_counter() - start, time.process_time()
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+alone = marks["pool"] - cpu + end - marks["last"] if "pool" in marks else end - cpu
+found = {"wall": wall, "main": end - cpu, "workers": children.ru_utime + children.ru_stime, "alone": alone}
+json.dump(found, open(sys.argv[4], "w"))
+"""
+
+
+def _two_cores(path: Path, level: str, repeat: int, core: int) -> None:
+    """``-j 1`` against ``-j 2`` on one match (see the module's help)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cores = ",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2])
+    with tempfile.TemporaryDirectory() as tmp:
+        script, out = Path(tmp) / "jobs_bench.py", Path(tmp) / "out.json"
+        script.write_text(JOBS_SCRIPT)
+
+        def command(jobs: int, lv: str = level) -> list[str]:
+            pinned = ["taskset", "-c", str(core) if jobs == 1 else cores, sys.executable]
+            return [*pinned, "-m", "tavlakit", "stats", "--by", "match", "--level", lv, "-j", str(jobs), str(path)]
+
+        cpus: list[dict[str, float]] = []
+
+        def timed(jobs: int, alone: bool, lv: str = level) -> float:
+            if alone:
+                run = [*command(jobs)[:4], str(script), str(path), level, str(jobs), str(out)]
+                subprocess.run(run, env=env, capture_output=True, check=True, timeout=3600)
+                found = json.loads(out.read_text())
+                if jobs == 2:
+                    cpus.append(found)
+                return float(found["wall"])
+            start = time.perf_counter()
+            subprocess.run(command(jobs, lv), env=env, capture_output=True, check=True, timeout=3600)
+            return time.perf_counter() - start
+
+        timed(1, False, "expert")  # (untimed: byte code, numba's caches)
+        times: dict[tuple[int, bool], list[float]] = {}
+        expert = []
+        print(f"load average before: {os.getloadavg()[0]:.2f}")
+        for round_ in range(repeat):
+            order = [(1, False), (2, False), (1, True), (2, True)]
+            for jobs, alone in order if round_ % 2 == 0 else order[::-1]:
+                times.setdefault((jobs, alone), []).append(timed(jobs, alone))
+            expert.append(timed(1, False, "expert"))
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(f"{path.name} at {level}, wall clock seconds, median of {repeat} (all runs in brackets)")
+    for alone, name in ((False, "the whole command"), (True, "the analysis alone")):
+        one, two = (statistics.median(times[(jobs, alone)]) for jobs in (1, 2))
+        runs = "; ".join(" ".join(f"{t:.2f}" for t in times[(jobs, alone)]) for jobs in (1, 2))
+        print(f"  {name:20} -j 1 {one:6.2f}  -j 2 {two:6.2f}  {one / two:.2f}x  ({runs})")
+    print(f"  the whole command at expert, -j 1: {statistics.median(expert):.2f} s")
+    cpu = {key: statistics.median(found[key] for found in cpus) for key in ("main", "alone", "workers")}
+    print(f"  -j 2's analysis, CPU seconds: the main process {cpu['main']:.2f}, of them beside no worker")
+    print(f"    {cpu['alone']:.2f} (before the first run is handed out, after the last answer taken)")
+    print(f"    the workers {cpu['workers']:.2f}")
+
+
 def _sample(count: int) -> list[Path]:
     """``count`` real matches of the corpus: the ``bglab/`` and ``bglib/``
     files, sorted, shuffled with seed 33, the first that read without an
@@ -130,12 +219,16 @@ def main() -> None:
     parser.add_argument("--core", type=int, default=0, help="the core every measuring process runs on")
     parser.add_argument("--cache", type=int, default=None, help="slots of the look-ahead's evaluation cache (0: none)")
     parser.add_argument("--sample", type=int, default=0, help="time N real matches of the corpus (see above)")
+    parser.add_argument("--two-cores", action="store_true", help="-j 1 against -j 2 on one match (see above)")
     args = parser.parse_args()
     import tavlakit as tk
 
     files = [f.resolve() for f in args.files] or (
         _sample(args.sample) if args.sample else [CORPUS / name for name in DEFAULT_FILES]
     )
+    if args.two_cores:
+        _two_cores(files[0], (args.level or ["world-class"])[0], args.repeat, args.core)
+        return
     levels = args.level or ["expert", "world-class"]
     from tavlakit.evaluation.cache import DEFAULT_SLOTS
 

@@ -153,5 +153,6 @@ def test_the_rounds_find_all_a_match_asks_for(corpus_dir: Path, tmp_path: Path) 
     judge = judging.judge(default_rules(match))
     first = plan(judge, match)
     assert first and all(asked.plies == 2 for asked in first if isinstance(asked, PlaysAsked))
-    find_deep(path, judging, 1)
+    with find_deep(path, judging, 1):
+        pass
     assert plan(judge, match) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -219,6 +220,35 @@ def test_tavla_at_every_level() -> None:
     assert stats["cube_decisions"].sum() == 0
 
 
+def test_the_judge_takes_the_answers_still_coming_as_it_needs_them() -> None:
+    """While -j's look-ahead still comes (Deep.coming, analysis/deep.py),
+    the search takes the answers in order, only as far as it needs them,
+    instead of looking into those positions itself; what none brings it
+    finds itself, as a search with nothing coming does."""
+    from tavlakit.engine.position import Position
+    from tavlakit.engine.rules import Rules
+    from tavlakit.evaluation.cubeful import CubeState
+    from tavlakit.evaluation.search import Asked, CubeAsked, Found, PlaysAsked, Search
+
+    search = Search(Rules.preset("backgammon"), level="world-class")
+    start, state = tk.Position.initial(), CubeState()
+    cube, plays = CubeAsked(start, state, 2), PlaysAsked(("made-up", "keys"), state, 2)
+    taken: list[Asked] = []
+
+    def coming() -> Iterator[tuple[Asked, Found]]:
+        answers: list[tuple[Asked, Found]] = [(cube, (0.1, 0.2, 1.0)), (plays, [0.3, 0.4])]
+        for pair in answers:
+            taken.append(pair[0])
+            yield pair
+
+    search.deep.coming = coming()
+    assert search.deep_cube(start, state, 2) == (0.1, 0.2, 1.0) and taken == [cube]
+    assert search.deep_values(["keys", "made-up"], state, 2) == [0.4, 0.3] and taken == [cube, plays]
+    later = Position.from_position_id("YdfggCg0z5gRCA")
+    assert search.deep_cube(later, state, 2) == Search(search.rules, level="world-class").deep_cube(later, state, 2)
+    assert search.deep.coming is None
+
+
 def test_one_game_at_world_class_on_two_processes_decision_by_decision(short: Path) -> None:
     """A file of one game at world class: its look-ahead found on two
     processes, in runs of its decisions (:mod:`tavlakit.analysis.deep`),
@@ -231,7 +261,8 @@ def test_one_game_at_world_class_on_two_processes_decision_by_decision(short: Pa
     for name in ("plays", "games", "statistics", "decisions"):
         pd.testing.assert_frame_equal(getattr(split, name), getattr(alone, name))
     judging = Judging(None, WORLD_CLASS)
-    deep.find_deep(short, judging, 2)
+    with deep.find_deep(short, judging, 2):
+        pass
     (judge,) = judging.judges.values()
     found = judge.search.deep
     assert len(found.plays) > 20 and len(found.cubes) > 5

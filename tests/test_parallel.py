@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -59,6 +60,42 @@ def test_pmap_with_another_thread_running() -> None:
 def test_pmap_raises_the_worker_error() -> None:
     with pytest.raises(ValueError, match="three"):
         list(pmap(fail_on_three, list(range(6)), jobs=2))
+
+
+def touch_and_pid(name: str, folder: Path) -> int:
+    """Leave a mark that ``name`` was taken up; the worker's process id."""
+    (folder / name).touch()
+    return os.getpid()
+
+
+def test_workers_take_items_while_they_are_still_being_made(tmp_path: Path) -> None:
+    """Workers.map hands an item over as soon as the generator yields it:
+    the last item is made only once the first one has been taken up; each
+    item comes back with its result, in order; the same processes serve
+    a second map."""
+    from tavlakit.collections.parallel import Workers
+
+    def made() -> Iterator[str]:
+        yield "first"
+        deadline = time.monotonic() + 20
+        while not (tmp_path / "first").exists():
+            assert time.monotonic() < deadline, "the first item was not taken up while the generator went on"
+            time.sleep(0.01)
+        yield from ("second", "third")
+
+    with Workers(2) as workers:
+        found = list(workers.map(touch_and_pid, made(), folder=tmp_path))
+        again = list(workers.map(touch_and_pid, ["fourth", "fifth", "sixth"], folder=tmp_path))
+    assert [name for name, _pid in found + again] == ["first", "second", "third", "fourth", "fifth", "sixth"]
+    pids = {pid for _name, pid in found + again}
+    assert os.getpid() not in pids and len(pids) <= 2
+
+
+def test_workers_raise_the_worker_error() -> None:
+    from tavlakit.collections.parallel import Workers
+
+    with Workers(2) as workers, pytest.raises(ValueError, match="three"):
+        list(workers.map(fail_on_three, iter(range(6))))
 
 
 def test_job_count() -> None:

@@ -138,7 +138,7 @@ def _analysed(
     path: str | Path, rules: Rules | None, luck: bool, judging: Judging | None, games: range | None = None
 ) -> FileAnalysis:
     """:func:`analyse_file` of ``path``, judged by ``judging`` (its look-ahead
-    found already where :func:`~tavlakit.analysis.deep.find_deep` found it)."""
+    found where :func:`~tavlakit.analysis.deep.find_deep` finds it)."""
     source = str(path)
     match, read = open_games(path)
     prints = Fingerprinter(match)
@@ -345,15 +345,16 @@ def _deep_files(
     files: Sequence[Path], jobs: int | None, progress: Progress | None, **options: Any
 ) -> Iterator[FileAnalysis]:
     """:func:`analyse_file` of each file in this process, its look-ahead
-    found first on ``jobs`` processes, decision by decision (:mod:`.deep`)."""
+    found on ``jobs`` processes, decision by decision (:mod:`.deep`)."""
     from .deep import find_deep
     from .statistics import Judging
 
     for path in files:
         judging = Judging(options.get("met"), options.get("level", DEFAULT_LEVEL))
         met, net = options.get("met"), options.get("net")
-        find_deep(path, judging, jobs, progress, options.get("rules"), met, net)
-        yield _analysed(path, options.get("rules"), options.get("luck", True), judging)
+        with find_deep(path, judging, jobs, progress, options.get("rules"), met, net):
+            analysed = _analysed(path, options.get("rules"), options.get("luck", True), judging)
+        yield analysed
 
 
 def _game_parts(path: Path) -> list[range | None]:

@@ -170,9 +170,12 @@ class _Walker:
         self.labels = Labels()
 
     def evaluator(self, rules: Rules) -> Evaluator:
+        # (a judge made already, its look-ahead found on other processes by analysis/deep.py: its
+        # evaluator, the 0-ply plays it searched for the plan reused for the luck)
+        judge = self.judging.judges.get(rules) if self.judging else None
         rules = rules.replace(jacoby=False) if rules.jacoby else rules  # (no bearing on the plays or the nets)
         if rules not in self.evaluators:
-            self.evaluators[rules] = Evaluator(rules)
+            self.evaluators[rules] = judge.search.ev if judge else Evaluator(rules)
         return self.evaluators[rules]
 
     def run(self, matches: Matches) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]]:

@@ -6,7 +6,9 @@ order. At most a few results per worker are in flight, so memory stays
 flat however many files there are. Workers ignore Ctrl-C: the main process
 gets the ``KeyboardInterrupt``, stops the workers and re-raises, so a
 command writes nothing half-done when it only writes what it has received
-(or writes to a temporary name and renames).
+(or writes to a temporary name and renames). :class:`Workers` keeps its
+processes from one map to the next and hands each item over as soon as
+it is made, while the items are still being made.
 
 >>> list(pmap(abs, [-2, 1, -3], jobs=1))
 [2, 1, 3]
@@ -125,4 +127,45 @@ def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[
         pool.join()
 
 
-__all__ = ["AHEAD", "Progress", "cores", "counted", "job_count", "jobs_for", "pmap"]
+class Workers:
+    """Worker processes kept for several :meth:`map` calls (so what a
+    worker keeps at module level, its caches, lasts from one to the next),
+    started at the first item; ``with`` stops them. ``count=1``: in this
+    process, no pool."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._pool: Any = None
+
+    def map(
+        self, func: Callable[..., R], items: Iterable[T], progress: Progress | None = None, **kwargs: Any
+    ) -> Iterator[tuple[T, R]]:
+        """Each item with ``func(item, **kwargs)``, in input order: each item
+        handed to the processes as soon as ``items`` yields it (a generator
+        goes on making the next ones beside them), all of them before this
+        returns; the results then as they come. ``progress`` is told as
+        they are taken."""
+        call = partial(func, **kwargs) if kwargs else func
+        if self.count == 1:
+            found = [(item, call(item)) for item in items]
+            return iter(found) if progress is None else counted(found, len(found), progress)
+        pending = [(item, self._started().apply_async(call, (item,))) for item in items]
+        done = ((item, result.get()) for item, result in pending)
+        return done if progress is None else counted(done, len(pending), progress)
+
+    def _started(self) -> Any:
+        if self._pool is None:
+            self._pool = _context().Pool(self.count, initializer=_start_worker, initargs=(language(),))
+        return self._pool
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+__all__ = ["AHEAD", "Progress", "Workers", "cores", "counted", "job_count", "jobs_for", "pmap"]

@@ -20,7 +20,7 @@ side named (money: points per cube). The analysis
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -113,18 +113,38 @@ class CubeAsked(NamedTuple):
 
 
 Asked = PlaysAsked | CubeAsked
+#: What the look-ahead found for a question: the plays' values, or a cube decision's three equities.
+Found = list[float] | tuple[float, float | None, float]
 
 
 @dataclass(slots=True)
 class Deep:
     """The values the look-ahead found: of plays (the mover's EMG after
     the play leading to a key, under a cube state, at some plies) and of
-    cube decisions (no double, double/take, double/pass at some plies)."""
+    cube decisions (no double, double/take, double/pass at some plies);
+    ``coming``: answers still to come, in the order they are asked for
+    (found by other processes: :mod:`tavlakit.analysis.deep`)."""
 
     plays: dict[tuple[str, CubeState, int], float]
     cubes: dict[tuple[Position, CubeState, int], tuple[float, float | None, float]]
+    coming: Iterator[tuple[Asked, Found]] | None = None
 
-    def answer(self, asked: Asked, found: list[float] | tuple[float, float | None, float]) -> None:
+    def take(self) -> bool:
+        """Keep the next answer still coming (waiting for it); False when none is."""
+        for asked, found in self.coming or ():
+            self.answer(asked, found)
+            return True
+        self.coming = None
+        return False
+
+    def take_all(self) -> int:
+        """Keep every answer still coming; how many there were."""
+        count = 0
+        while self.take():
+            count += 1
+        return count
+
+    def answer(self, asked: Asked, found: Found) -> None:
         """Keep what was ``found`` for the question ``asked``."""
         if isinstance(asked, PlaysAsked):
             assert isinstance(found, list)
@@ -277,10 +297,12 @@ class Search:
         (:attr:`deep`; while :attr:`planned` is a list, only asked for there)."""
         key = (pos, state, plies)
         found = self.deep.cubes.get(key)
+        if found is None and self.planned is not None:
+            self.planned.append(CubeAsked(pos, state, plies))
+            return 0.0, 0.0, 0.0
+        while found is None and self.deep.take():  # (answers found elsewhere, still coming)
+            found = self.deep.cubes.get(key)
         if found is None:
-            if self.planned is not None:
-                self.planned.append(CubeAsked(pos, state, plies))
-                return 0.0, 0.0, 0.0
             found = self._gnubg_cube(pos, state, plies) if self.lookahead else self.n_ply(pos, state, plies)
             self.deep.cubes[key] = found
         return found
@@ -464,6 +486,8 @@ class Search:
         if wanted and self.planned is not None:
             self.planned.append(PlaysAsked(tuple(wanted), state, plies))
             return [known.get((key, state, plies), 0.0) for key in keys]
+        while wanted and self.deep.take():  # (answers found elsewhere, still coming)
+            wanted = [key for key in wanted if (key, state, plies) not in known]
         if wanted:
             if len(known) > 200_000:  # some tens of megabytes; a match asks for some thousands
                 known.clear()
@@ -506,6 +530,7 @@ __all__ = [
     "Asked",
     "CubeAsked",
     "Deep",
+    "Found",
     "PlaysAsked",
     "PositionScores",
     "RollScores",
