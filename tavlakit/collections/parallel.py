@@ -105,8 +105,13 @@ def counted(items: Iterable[T], total: int, progress: Progress) -> Iterator[T]:
         progress(done, total)
 
 
+def _new_pool(count: int) -> Any:
+    """A pool of ``count`` worker processes (:func:`_start_worker`)."""
+    return _context().Pool(count, initializer=_start_worker, initargs=(language(),))
+
+
 def _pooled(call: Callable[[T], R], items: Sequence[T], count: int) -> Iterator[R]:
-    pool = _context().Pool(count, initializer=_start_worker, initargs=(language(),))
+    pool = _new_pool(count)
     try:
         pending: deque[Any] = deque()
         todo = iter(items)
@@ -155,7 +160,7 @@ class Workers:
 
     def _started(self) -> Any:
         if self._pool is None:
-            self._pool = _context().Pool(self.count, initializer=_start_worker, initargs=(language(),))
+            self._pool = _new_pool(self.count)
         return self._pool
 
     def __enter__(self) -> Workers:
