@@ -158,7 +158,7 @@ def test_with_gnubgs_weights_positions_evaluate_as_gnubg_1_07(
     use_net(gnubg_wd)
     ev = Evaluator(Rules.preset("backgammon"))
     table = ev.plays_table(Position.from_position_id("E88OAQngHHzAYA"))
-    boards = table[3]
+    boards = table.boards
     after = [gnubg_nn.position_id(board) for board in boards.tolist()]
     found = ask_gnubg_cube(gnubg_exact, [[pid, [1, -1, 0, 0, [0, 0], 0]] for pid in FLAGGED + after], tmp_path)
     gnubgs = np.array([answer["probs"] for answer in found])
@@ -166,7 +166,7 @@ def test_with_gnubgs_weights_positions_evaluate_as_gnubg_1_07(
     ours = np.array([ev.probabilities(Position.from_position_id(pid)) for pid in FLAGGED])
     assert (np.abs(raw - gnubgs[: len(FLAGGED)]).max(axis=1) > 1.5e-3).all()  # gnubg-nn alone: off
     assert (np.abs(ours - gnubgs[: len(FLAGGED)]).max(axis=1) < 1e-6).all()
-    plays = np.abs(table[1] - gnubgs[len(FLAGGED) :]).max(axis=1)
+    plays = np.abs(table.probs - gnubgs[len(FLAGGED) :]).max(axis=1)
     raw_plays = np.abs(np.array([c for c in _raw_candidates(boards)]) - gnubgs[len(FLAGGED) :]).max(axis=1)
     # (60 plays: gnubg-nn 8 off by more than 1e-3; ours at most 2.4e-7 from gnubg's)
     assert (raw_plays > 1e-3).sum() >= 5 and plays.max() < 1e-6

@@ -241,6 +241,37 @@ def test_keys_decoded_in_bulk_as_one_by_one() -> None:
     assert (boards_of_keys(keys, flip=True) == one_by_one[:, ::-1]).all()
 
 
+def test_keys_written_in_bulk_as_gnubg_nn_writes_them() -> None:
+    """Every play of every roll of a game's positions (races, bear-offs,
+    chequers on the bar): the keys of the boards as gnubg-nn's
+    ``key_of_board`` gives them, and the plays those of gnubg-nn's ``moves``."""
+    import gnubg_nn
+
+    from tavlakit.evaluation.equity import ROLLS, Evaluator
+    from tavlakit.evaluation.keys import keys_of_boards
+
+    rules = Rules.preset("backgammon")
+    match = tk.read_match(DATA / "match-9p-94.mat")
+    ev = Evaluator(rules)
+    bars = checked = ended = 0
+    for rg in replay(match, rules):
+        for step in rg.steps:
+            if step.turn.kind != "roll" or not step.known or ev.net_view(step.before) is None:
+                continue
+            checked += 1
+            board = ev.net_view(step.before)
+            table = ev.plays_table(step.before)
+            mover_view = table.boards[:, ::-1].tolist()
+            assert table.keys() == [gnubg_nn.key_of_board(b) for b in mover_view]
+            assert keys_of_boards(table.boards[:, ::-1]) == table.keys()
+            for roll, (start, end) in zip(ROLLS, table.spans):
+                theirs = gnubg_nn.moves(board, *roll) or (gnubg_nn.key_of_board(board),)
+                assert sorted(table.keys(start, end)) == sorted(theirs)
+            bars += step.before.bar()[0] > 0
+            ended += bool((table.boards[:, 0].sum(axis=1) == 0).any())  # a play that bears off the last chequer
+    assert checked > 300 and bars > 0 and ended > 0
+
+
 def test_a_games_plays_are_scored_once_each_and_alike_where_they_meet_again() -> None:
     """Every play of every roll of a game's positions (boards met more than
     once among them): the distinct boards are numpy's, and the net scores
@@ -254,7 +285,7 @@ def test_a_games_plays_are_scored_once_each_and_alike_where_they_meet_again() ->
     match = tk.read_match(DATA / "match-3p-31.mat")
     rg = next(iter(replay(match, Rules.preset("backgammon"))))
     positions = [net_board(step.before) for step in rg.steps if step.turn.kind == "roll" and step.known]
-    after = np.concatenate([table[3] for table in _net_plays(positions, ROLLS)])
+    after = np.concatenate([table.boards for table in _net_plays(np.array(positions, np.int8), ROLLS)])
     rows, numbers = distinct_boards(after)
     unique, first, inverse = np.unique(after.reshape(len(after), -1), axis=0, return_index=True, return_inverse=True)
     assert len(rows) == len(unique) < 0.95 * len(after)  # some boards met again
@@ -289,7 +320,8 @@ def test_a_full_table_cache_is_emptied_without_losing_the_positions_asked_for() 
     later = start.legal_positions((3, 1), rules)[0].flip()
     tables = ev.plays_tables([start, later])
     for table, theirs in zip(tables, fresh.plays_tables([start, later])):
-        assert table[0] == theirs[0] and (table[1] == theirs[1]).all()
+        assert table.spans == theirs.spans and (table.probs == theirs.probs).all()
+        assert (table.boards == theirs.boards).all()
     assert len(ev._tables) == 2
 
 
@@ -309,7 +341,7 @@ def test_each_plays_cube_efficiency_is_that_of_the_position_it_leads_to() -> Non
             for step in rg.steps[::3]:
                 if step.turn.kind != "roll" or not step.known:
                     continue
-                _keys, _probs, spans, boards = ev.plays_table(step.before)
+                _probs, spans, boards = ev.plays_table(step.before)
                 x = efficiency_many(boards)
                 for roll, (start, end) in zip(ROLLS, spans):
                     plays = step.before.legal_positions(roll, rules) or [step.before.flip()]
@@ -318,3 +350,4 @@ def test_each_plays_cube_efficiency_is_that_of_the_position_it_leads_to() -> Non
                     assert ours == found, (step.before.position_id(), roll)
                     kinds.update("contact" if v == CONTACT_X else "other" for v in found)
     assert kinds == {"contact", "other"}
+

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from itertools import accumulate, chain
-from typing import Generic, TypeVar
+from itertools import chain
+from typing import Generic, NamedTuple, TypeVar
 
-import gnubg_nn  # type: ignore[import-untyped]
 import numpy as np
 import numpy.typing as npt
 
 from ..engine.position import CHECKERS, Position
 from ..engine.rules import RESULT_MULTIPLIER, Rules
-from .keys import boards_of_keys
+from .keys import keys_of_boards
+from .moves import turns
 from .net import evaluate
 
 Probabilities = tuple[float, float, float, float, float]
@@ -42,10 +42,21 @@ ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a 
 WEIGHTS: dict[Roll, int] = {roll: 1 if roll[0] == roll[1] else 2 for roll in ROLLS}
 #: Each of :data:`ROLLS`' place in it.
 ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
-#: Every roll's plays of a position (:meth:`Evaluator.plays_table`): the keys of where they lead
-#: (the mover's view), their (n, 5) probabilities and boards (n, 2, 25) with the opponent on roll,
-#: and each roll's rows.
-PlaysTable = tuple[list[str], npt.NDArray[np.float64], list[tuple[int, int]], npt.NDArray[np.int8]]
+
+
+class PlaysTable(NamedTuple):
+    """Every roll's plays of a position (:meth:`Evaluator.plays_table`):
+    their five probabilities ``(n, 5)`` and the boards they lead to
+    ``(n, 2, 25)``, the opponent on roll; ``spans[r]``: the rows of ``ROLLS[r]``."""
+
+    probs: npt.NDArray[np.float64]
+    spans: list[tuple[int, int]]
+    boards: npt.NDArray[np.int8]
+
+    def keys(self, start: int = 0, end: int | None = None) -> list[str]:
+        """The position keys of where the plays of rows ``start:end`` lead, seen by the mover."""
+        return keys_of_boards(self.boards[start:end], flip=True)
+
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -211,15 +222,16 @@ class Evaluator:
             return self._best_engine(pos, roll)
         table = self._tables.get(pos)
         if table is not None:  # every roll's plays, found already (the statistics' judge)
-            start, end = table[2][ROLL_INDEX[roll]]
-            keys, p = table[0][start:end], table[1][start:end]
+            start, end = table.spans[ROLL_INDEX[roll]]
         else:  # this roll's alone
-            keys, p, _spans, _boards = _net_plays([net_board(pos)], (roll,))[0]
+            table = _net_plays(np.array([net_board(pos)], dtype=np.int8), (roll,))[0]
+            start, end = table.spans[0]
+        p = table.probs[start:end]
         scores = -(2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3])  # the mover's: the opponent is on roll
         if self.rules.backgammon:
             scores -= p[:, 2] - p[:, 4]
         top = int(np.argmax(scores))
-        return float(scores[top]), len(keys), keys[top]
+        return float(scores[top]), end - start, table.keys(start + top, start + top + 1)[0]
 
     # --- every roll's plays ----------------------------------------------------
 
@@ -232,11 +244,9 @@ class Evaluator:
         return net_board(pos)
 
     def plays_table(self, pos: Position) -> PlaysTable:
-        """Every roll's plays of ``pos``: their keys (where each leads, the
-        mover's view), five probabilities and boards (the opponent on roll),
-        ``spans[r]`` the rows of ``ROLLS[r]``; gnubg-nn lists the plays (the engine where gnubg's
-        move rules are not in force, and near the end unless gnubg's own
-        scoring is)."""
+        """Every roll's plays of ``pos`` (:class:`PlaysTable`), listed as
+        gnubg lists them (:mod:`.moves`; the engine where gnubg's move rules
+        are not in force, and near the end unless gnubg's own scoring is)."""
         found = self._tables.get(pos)
         return found if found is not None else self.plays_tables([pos])[0]
 
@@ -247,7 +257,8 @@ class Evaluator:
         todo = [pos for pos in dict.fromkeys(positions) if pos not in self._tables]
         if todo:
             net = [pos for pos in todo if self.net_view(pos) is not None]
-            self._tables.update(zip(net, _net_plays([net_board(pos) for pos in net], ROLLS)))
+            if net:
+                self._tables.update(zip(net, _net_plays(np.array([net_board(pos) for pos in net], np.int8), ROLLS)))
             self._tables.update((pos, self._engine_table(pos)) for pos in todo if pos not in self._tables)
         return [self._tables[pos] for pos in positions]
 
@@ -258,9 +269,8 @@ class Evaluator:
             start = len(afters)
             afters.extend(pos.legal_positions(roll, self.rules) or [pos.flip()])  # the opponent on roll
             spans.append((start, len(afters)))
-        keys = [after.flip().position_key() for after in afters]
         boards = np.array([net_board(after) for after in afters], dtype=np.int8)
-        return keys, self.probabilities_many(afters), spans, boards
+        return PlaysTable(self.probabilities_many(afters), spans, boards)
 
     def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
         results = pos.legal_positions(roll, self.rules)
@@ -284,26 +294,21 @@ def _as_array(probs: list[Probabilities]) -> npt.NDArray[np.float64]:
     return np.fromiter(chain.from_iterable(probs), dtype=float, count=5 * len(probs)).reshape(-1, 5)
 
 
-def _net_plays(boards: list[list[list[int]]], rolls: tuple[Roll, ...]) -> list[PlaysTable]:
+def _net_plays(boards: npt.NDArray[np.int8], rolls: tuple[Roll, ...]) -> list[PlaysTable]:
     """Every play of each of ``rolls`` from each of ``boards`` (the side on
-    roll second), as gnubg-nn lists them, scored in one batch
-    (:func:`.net.evaluate`); a dance as the board passed to the opponent."""
-    moved: list[str] = []  # where each play leads, the mover still second
-    spans: list[list[tuple[int, int]]] = []
-    moves, key_of_board = gnubg_nn.moves, gnubg_nn.key_of_board
-    for board in boards:
-        listed: list[tuple[str, ...]] = [moves(board, a, b) or (key_of_board(board),) for a, b in rolls]
-        ends = list(accumulate(map(len, listed)))
-        spans.append(list(zip([0, *ends[:-1]], ends)))
-        moved.extend(chain.from_iterable(listed))
-    after = boards_of_keys(moved, flip=True)  # the opponent on roll
-    probs = evaluate(after)
+    roll second), as gnubg lists them (:func:`.moves.turns`; a dance: the
+    board passed to the opponent), scored in one batch (:func:`.net.evaluate`)."""
+    n, k = len(boards), len(rolls)
+    index = np.array([ROLL_INDEX[roll] for roll in rolls], dtype=np.int64)
+    after, kinds, counts = turns(boards, np.repeat(np.arange(n, dtype=np.int64), k), np.tile(index, n))
+    probs = evaluate(after, classes=kinds)
+    ends = np.cumsum(counts).tolist()
     tables = []
-    top = 0
-    for found in spans:
-        end = top + found[-1][1]
-        tables.append((moved[top:end], probs[top:end], found, after[top:end]))
-        top = end
+    for i in range(n):
+        top = ends[k * i - 1] if i else 0
+        mine = ends[k * i : k * i + k]
+        spans = [(start - top, end - top) for start, end in zip([top, *mine[:-1]], mine)]
+        tables.append(PlaysTable(probs[top : mine[-1]], spans, after[top : mine[-1]]))
     return tables
 
 
@@ -319,4 +324,4 @@ def _key(dice: Roll) -> Roll:
     return (a, b) if a >= b else (b, a)
 
 
-__all__ = ["Evaluator", "ROLLS", "WEIGHTS", "equity", "invert", "net_board"]
+__all__ = ["Evaluator", "PlaysTable", "ROLLS", "WEIGHTS", "equity", "invert", "net_board"]

@@ -1,4 +1,4 @@
-"""Many gnubg position keys read at once into boards.
+"""Many gnubg position keys read at once into boards, and written from them.
 
 A key (:func:`tavlakit.engine.ids.decode_position_key` reads one) is 20 letters
 ``A``-``P``, two per byte (high half first), of 80 bits, the lowest bit of
@@ -12,6 +12,8 @@ checkers there, then a zero.
 >>> after = boards_of_keys(["OAHDPAABDAOAHDPAABBC"])  # 24/21 24/23 played, seen by the mover
 >>> after[0, 1, 20:24].tolist(), boards_of_keys(["OAHDPAABDAOAHDPAABBC"], flip=True)[0, 0, 20:24].tolist()
 ([1, 0, 1, 0], [1, 0, 1, 0])
+>>> keys_of_boards(after), keys_of_boards(boards_of_keys(["OAHDPAABDAOAHDPAABBC"], flip=True), flip=True)
+(['OAHDPAABDAOAHDPAABBC'], ['OAHDPAABDAOAHDPAABBC'])
 """
 
 from __future__ import annotations
@@ -95,6 +97,32 @@ def distinct_boards(boards: Boards) -> tuple[npt.NDArray[np.int64], npt.NDArray[
     return rows, numbers[first]
 
 
+@jit
+def _encode(boards: Boards, flip: bool, data: npt.NDArray[np.uint8]) -> None:
+    for row in range(boards.shape[0]):
+        bit = 0
+        for s in range(2):
+            side = 1 - s if flip else s
+            for point in range(25):
+                for _ in range(boards[row, side, point]):
+                    data[row, bit >> 3] |= 1 << (bit & 7)
+                    bit += 1
+                bit += 1
+
+
+def keys_of_boards(boards: Boards, *, flip: bool = False) -> list[str]:
+    """The keys of ``boards`` ``(n, 2, 25)`` (``flip``: of the boards with
+    their two sides swapped, the turn passed back): what
+    :func:`boards_of_keys` reads."""
+    data = np.zeros((len(boards), 10), dtype=np.uint8)
+    _encode(np.ascontiguousarray(boards, dtype=np.int8), flip, data)
+    letters = np.empty((len(boards), 20), dtype=np.uint8)
+    letters[:, 0::2] = (data >> 4) + 65
+    letters[:, 1::2] = (data & 15) + 65
+    text = letters.tobytes().decode("ascii")
+    return [text[at : at + 20] for at in range(0, len(text), 20)]
+
+
 def boards_of_keys(keys: list[str], *, flip: bool = False) -> Boards:
     """The boards ``(n, 2, 25)`` of ``keys`` (each side's 25 counts; ``flip``:
     the two sides swapped, the turn passed)."""
@@ -105,4 +133,4 @@ def boards_of_keys(keys: list[str], *, flip: bool = False) -> Boards:
     return boards
 
 
-__all__ = ["boards_of_keys", "distinct_boards"]
+__all__ = ["boards_of_keys", "distinct_boards", "keys_of_boards"]

@@ -48,7 +48,7 @@ from .bearoff import Databases, two_sided_into
 from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
-from .moves import MOST_PLAYS, Room, room, turn_into
+from .moves import DICE, MOST_PLAYS, Room, room, turn_into
 from .net import evaluator_in_use
 from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -56,8 +56,7 @@ Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
 
-#: The 21 rolls (larger die first), in the order of :data:`.equity.ROLLS`, and how many of 36 throws give each.
-DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+#: How many of 36 throws give each of the 21 rolls (:data:`.moves.DICE`' order).
 WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in DICE])
 #: gnubg's pruning: a roll with more plays than it keeps has them ranked by the pruning nets and keeps
 #: ``PRUNE_PLAYS + floor(log2(plays))`` (gnubg 1.07; ten in earlier versions).
@@ -123,7 +122,7 @@ def _list_plays(nodes: Bytes, moved: Bytes, kinds: Ints, counts: Ints, r: Room) 
     cap = len(moved)
     for i in range(len(nodes)):
         for k in range(21):
-            if at + 2048 > cap:
+            if at + MOST_PLAYS > cap:
                 return -1
             n = turn_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, kinds, at, r)
             counts[21 * i + k] = n

@@ -1,8 +1,9 @@
 """gnubg's move generator, compiled: every distinct position a roll can lead to, in gnubg's order.
 
-The look-ahead (:mod:`.lookahead`) lists the plays of thousands of
-(position, roll) pairs a turn; gnubg-nn lists them one call at a time from
-Python, this lists them from compiled code. The rules are gnubg's
+The analysis lists the plays of the 21 rolls of every position it
+judges (:func:`turns`), the look-ahead (:mod:`.lookahead`) those of
+thousands of (position, roll) pairs a turn; gnubg-nn lists them one call
+at a time from Python, this lists them from compiled code. The rules are gnubg's
 (GenerateMoves): a chequer on the bar enters first; as many dice are played
 as can be, then as many pips (the larger die when only one can be played);
 bearing off with a die larger than needed only from the rearmost point; a
@@ -35,6 +36,8 @@ from .registers import highest, put_board
 Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
 
+#: The 21 rolls, larger die first (the order of :data:`.equity.ROLLS`).
+DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
 #: The most distinct plays one roll can have is far below this (a double: some hundreds).
 MOST_PLAYS = 2048
 #: Slots of the table that finds a play listed already (twice the most plays).
@@ -340,6 +343,48 @@ def _generate_many(boards: Bytes, rolls: Ints, out: Bytes, kinds: Ints, counts: 
     return at
 
 
+@jit
+def _turns(boards: Bytes, games: Ints, rolls: Ints, moved: Bytes, kinds: Ints, counts: Ints, r: Room) -> int:
+    """:func:`turns` into ``moved``, ``kinds`` and ``counts``: how many
+    plays in all, or -1 when ``moved`` is too short."""
+    at = 0
+    cap = len(moved)
+    for j in range(len(games)):
+        if at + MOST_PLAYS > cap:
+            return -1
+        n = turn_into(boards[games[j]], DICE[rolls[j], 0], DICE[rolls[j], 1], moved, kinds, at, r)
+        counts[j] = n
+        at += n
+    return at
+
+
+def turns(boards: Bytes, games: Ints, rolls: Ints, r: Room | None = None) -> tuple[Bytes, Ints, Ints]:
+    """Every play of roll ``DICE[rolls[j]]`` from board ``boards[games[j]]``
+    for each j, the turn passed (the opponent on roll second; no play
+    possible: the board as it is): the boards after them ``(m, 2, 25)``,
+    gnubg's class of each and how many each pair has (at least one), in
+    order (``r``: the room to use).
+
+    >>> start = np.zeros((1, 2, 25), dtype=np.int8)
+    >>> start[:, :, [5, 7, 12, 23]] = [5, 3, 5, 2]
+    >>> after, _kinds, counts = turns(start, np.zeros(2, np.int64), np.array([1, 20]))  # 2-1 and 6-6
+    >>> counts.tolist()
+    [15, 11]
+    >>> after[15, 0, [6, 12, 17, 23]].tolist()  # 6-6's first: 24/18(2) 13/7(2), the mover first now
+    [2, 3, 2, 0]
+    """
+    b = np.ascontiguousarray(boards, dtype=np.int8)
+    cap = max(64 * len(games), 4 * MOST_PLAYS)
+    counts = np.empty(len(games), dtype=np.int64)
+    while True:
+        moved = np.empty((cap, 2, 25), dtype=np.int8)
+        kinds = np.empty(cap, dtype=np.int64)
+        total = _turns(b, games, rolls, moved, kinds, counts, room() if r is None else r)
+        if total >= 0:
+            return moved[:total], kinds[:total], counts
+        cap *= 2
+
+
 def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Bytes, Ints, Ints]:
     """Every play of each ``(board, roll)`` pair (``rolls``: the larger
     die first): the boards after them ``(m, 2, 25)`` (the mover still
@@ -353,4 +398,4 @@ def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Byte
     return out[:total].copy(), kinds[:total].copy(), counts
 
 
-__all__ = ["MOST_PLAYS", "Room", "generate_into", "plays", "room", "turn_into"]
+__all__ = ["DICE", "MOST_PLAYS", "Room", "generate_into", "plays", "room", "turn_into", "turns"]

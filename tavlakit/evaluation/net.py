@@ -100,7 +100,9 @@ def net_digest() -> str | None:
     return None if _current == str(OWN) else _digests[_current]
 
 
-def evaluate(boards: npt.NDArray[np.integer[Any]], *, prune: bool = False) -> npt.NDArray[np.float64]:
+def evaluate(
+    boards: npt.NDArray[np.integer[Any]], *, prune: bool = False, classes: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.float64]:
     """gnubg 1.07's 0-ply probabilities ``(n, 5)`` of the side on roll for
     many ``boards`` (n, 2, 25, as gnubg-nn takes them: the side on roll
     second), with the weights in use, in one batch (:mod:`.net_inputs`:
@@ -108,23 +110,26 @@ def evaluate(boards: npt.NDArray[np.integer[Any]], *, prune: bool = False) -> np
     positions from gnubg's databases; finished games as gnubg scores them);
     gnubg-nn evaluates, one by one, only the race boards whose backgammon
     chances gnubg takes from its table of race backgammons. ``prune``:
-    by the pruning nets, as gnubg's look-ahead ranks plays. A board met
-    more than once (a game's plays: one in ten) is evaluated once."""
+    by the pruning nets, as gnubg's look-ahead ranks plays; ``classes``:
+    gnubg's class of each board where the caller has it (:func:`.moves.turns`).
+    A board met more than once (a game's plays: one in ten) is evaluated once."""
     every: npt.NDArray[np.int8] = np.ascontiguousarray(boards, dtype=np.int8)
     if not len(every):
         return np.zeros((0, 5))
     rows, numbers = distinct_boards(every)
     b = every[rows]
-    classes = classify(b)
-    probs = probabilities(b, classes, evaluator_in_use(), gnubg_nn_table(b), prune=prune)
+    kinds = classify(b) if classes is None else classes[rows]
+    probs = probabilities(b, kinds, evaluator_in_use(), gnubg_nn_table(b, kinds), prune=prune)
     return probs[numbers]
 
 
-def gnubg_nn_table(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float64] | None:
+def gnubg_nn_table(
+    boards: npt.NDArray[np.int8], classes: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.float64] | None:
     """gnubg-nn's probabilities of the race boards whose backgammon chances
     gnubg takes from its table of race backgammons (NaN rows elsewhere;
-    None if there are none)."""
-    table = race_backgammon(boards)
+    None if there are none; ``classes``: the boards' classes, where the caller has them)."""
+    table = race_backgammon(boards, classes)
     if not table.any():
         return None
     given = np.full((len(boards), 5), np.nan)

@@ -1033,13 +1033,14 @@ def _race_backgammons(boards: Bytes, classes: Ints, out: Bools) -> None:
         out[r] = needs_table(boards[r], classes[r])
 
 
-def race_backgammon(boards: NDArray[np.integer[Any]]) -> Bools:
+def race_backgammon(boards: NDArray[np.integer[Any]], classes: Ints | None = None) -> Bools:
     """The race boards :func:`probabilities` needs gnubg-nn's evaluation of:
     those where gnubg's race evaluation puts its own chance of a backgammon
-    (from a table of race backgammons) in place of the net's."""
+    (from a table of race backgammons) in place of the net's (``classes``:
+    the boards' :func:`classify`, where the caller has them)."""
     b = np.ascontiguousarray(boards, dtype=np.int8)
     out = np.empty(len(b), dtype=np.bool_)
-    _race_backgammons(b, classify(b), out)
+    _race_backgammons(b, classify(b) if classes is None else classes, out)
     return out
 
 

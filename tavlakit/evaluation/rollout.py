@@ -62,7 +62,7 @@ from .cubeful import CubeState, cube_inputs, cubeful_into, emg_of, free_to_doubl
 from .jit import jit
 from .levels import NORMAL_FILTER, MoveFilter
 from .lookahead import Cubes, Lookahead, cube_inputs_into, cubes_for, index_of
-from .moves import Room, room, turn_into
+from .moves import DICE, Room, room, turns
 from .net import evaluate, evaluator_in_use
 from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -74,8 +74,7 @@ Floats = NDArray[np.float64]
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "cubeless", "cubeful")
 #: Turns with quasi-random dice (gnubg's QRLEN), and the generations of permutations.
 QUASI_TURNS, GENERATIONS = 128, 6
-#: The 21 rolls (larger die first) as :data:`.lookahead.DICE` orders them, and their weights out of 36.
-DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+#: The 21 rolls' weights out of 36 (:data:`.moves.DICE`' order).
 WEIGHTS = np.where(DICE[:, 0] == DICE[:, 1], 1.0, 2.0)
 _MASK = (1 << 64) - 1
 
@@ -173,25 +172,6 @@ def roll_index(throw: Ints) -> Ints:
 
 
 # --- the compiled steps ----------------------------------------------------------------------------------
-
-
-@jit
-def _list(boards: Bytes, games: Ints, rolls: Ints, moved: Bytes, kinds: Ints, counts: Ints, r: Room) -> int:
-    """Every play of roll ``rolls[j]`` (a row of DICE) from board
-    ``games[j]`` into ``moved`` and its class into ``kinds``, the turn passed
-    (the opponent on roll; no play possible: the board as it is);
-    ``counts[j]``: how many. How many in all, or -1 when ``moved`` is too
-    short."""
-    at = 0
-    cap = len(moved)
-    for j in range(len(games)):
-        if at + 2048 > cap:
-            return -1
-        board = boards[games[j]]
-        n = turn_into(board, DICE[rolls[j], 0], DICE[rolls[j], 1], moved, kinds, at, r)
-        counts[j] = n
-        at += n
-    return at
 
 
 @jit
@@ -634,16 +614,8 @@ class Trials:
 
     def _play(self, boards: Bytes, cube: Ints, games: Ints, rolls: Ints) -> _Played:
         """The chosen play of each (game, roll) pair (see :func:`_choose`)."""
-        cap = max(len(games) * 64, 4096)
-        counts = np.empty(len(games), dtype=np.int64)
-        while True:
-            moved = np.empty((cap, 2, 25), dtype=np.int8)
-            kinds = np.empty(cap, dtype=np.int64)
-            total = _list(boards, games, rolls, moved, kinds, counts, self._scratch().room)
-            if total >= 0:
-                break
-            cap *= 2
-        moved, kinds = moved[:total], kinds[:total]
+        moved, kinds, counts = turns(boards, games, rolls, self._scratch().room)
+        total = len(moved)
         probs = np.empty((total, 5))
         _room, c, g, two, ev, _lookahead = self._scratch()
         evaluate_into(

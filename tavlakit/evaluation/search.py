@@ -2,7 +2,8 @@
 play of a roll, at 0 to 3 plies, cubeful at the match score.
 
 :class:`Search` scores every play of the 21 rolls of a position in one
-batch (gnubg-nn lists the plays, the compiled nets score them: :mod:`.equity`),
+batch (the compiled move generator lists the plays, the compiled nets score
+them: :mod:`.equity`),
 turns the probabilities into cubeful equities under a cube state
 (:mod:`.cubeful`, through a match equity table), decides cube actions, and
 looks ahead as gnubg's n-ply evaluation does, and judges a roll's plays
@@ -44,6 +45,7 @@ from .cubeful import (
     on_roll_many,
 )
 from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll, net_board
+from .keys import keys_of_boards
 from .levels import Level, LevelLike, level as as_level
 from .lookahead import Lookahead
 from .met import MatchEquityTable, default_met
@@ -80,11 +82,12 @@ class RollScores:
 @dataclass(slots=True)
 class PositionScores:
     """The :class:`RollScores` of the 21 rolls of one position, kept together
-    (:meth:`Search.prepare`): ``spans[r]`` are the rows of ``ROLLS[r]``,
+    (:meth:`Search.prepare`): ``boards``, where each play leads (the
+    opponent on roll); ``spans[r]`` are the rows of ``ROLLS[r]``,
     ``best[r]`` its best play's equity."""
 
     values: npt.NDArray[np.float64]
-    keys: list[str]
+    boards: npt.NDArray[np.int8]
     spans: list[tuple[int, int]]
     best: list[float]
 
@@ -92,7 +95,7 @@ class PositionScores:
         """The scores of one roll (larger die first)."""
         r = ROLL_INDEX[dice]
         start, end = self.spans[r]
-        return RollScores(self.values[start:end], self.keys[start:end], self.best[r])
+        return RollScores(self.values[start:end], keys_of_boards(self.boards[start:end], flip=True), self.best[r])
 
 
 class PlaysAsked(NamedTuple):
@@ -235,16 +238,16 @@ class Search:
             self._scores.clear()
         self.ev.plays_tables([pos for pos, _state in todo])  # (a position under two cube states: its plays once)
         found = [self._plays(pos) for pos, _state in todo]
-        keys = [key for plays in found for key in plays[0]]
-        p = np.concatenate([plays[1] for plays in found])
+        p = np.concatenate([plays.probs for plays in found])
+        boards = np.concatenate([plays.boards for plays in found])
         starts: list[int] = []
         ends: list[int] = []
         for plays in found:
             offset = ends[-1] if ends else 0
-            starts.extend(offset + start for start, _end in plays[2])
-            ends.extend(offset + end for _start, end in plays[2])
-        x = cube_inputs(np.concatenate([plays[3] for plays in found]))  # each play's, the opponent on roll
-        values = np.empty(len(keys))
+            starts.extend(offset + start for start, _end in plays.spans)
+            ends.extend(offset + end for _start, end in plays.spans)
+        x = cube_inputs(boards)  # each play's, the opponent on roll
+        values = np.empty(len(boards))
         groups: dict[CubeState, list[int]] = {}
         for index, (_pos, state) in enumerate(todo):
             groups.setdefault(state, []).append(index)
@@ -256,7 +259,7 @@ class Search:
             first, last = 21 * index, 21 * index + 21
             top, end = starts[first], ends[last - 1]
             spans = [(s - top, e - top) for s, e in zip(starts[first:last], ends[first:last])]
-            self._scores[item] = PositionScores(values[top:end], keys[top:end], spans, best[first:last])
+            self._scores[item] = PositionScores(values[top:end], boards[top:end], spans, best[first:last])
 
     def played(self, after: Position, state: CubeState) -> float:
         """The mover's cubeful equity after a play (``after``: the opponent on roll)."""
@@ -358,13 +361,12 @@ class Search:
         if len(self._deep) > 20_000:
             self._deep.clear()
         opp = state.flipped()
-        keys, chances, spans, boards = self._plays(pos)
+        chances, spans, boards = self._plays(pos)
         value = cubeless_many(chances, opp)  # the opponent's: their worst is our best
         picks = [start + int(np.argmin(value[start:end])) for start, end in spans]
         p, x = chances[picks], efficiency_many(boards[picks])
-        keys = [keys[i] for i in picks]
         weights = np.asarray([WEIGHTS[roll] for roll in ROLLS]) / 36.0
-        afters = [passed(key) for key in keys] if plies > 1 else []
+        afters = [Position.from_points(b[1], b[0]) for b in boards[picks].tolist()] if plies > 1 else []
 
         def mine(theirs: CubeState, factor: float) -> float:
             """The mover's value, from the opponent's (on roll) under ``theirs``."""
@@ -387,8 +389,8 @@ class Search:
     def _plays(self, pos: Position) -> PlaysTable:
         """Every roll's plays of ``pos`` (:meth:`Evaluator.plays_table`),
         their probabilities as the rules score them."""
-        keys, chances, spans, boards = self.ev.plays_table(pos)
-        return keys, self.scored(chances), spans, boards
+        table = self.ev.plays_table(pos)
+        return table._replace(probs=self.scored(table.probs))
 
     def _free_to_double(self, pos: Position, state: CubeState, plies: int) -> float:
         """The side on roll's ``plies``-ply value, doubling when that is better."""
