@@ -8,8 +8,8 @@ tavlakit's statistics (``statistics_frame``) at each level. The runs
 alternate (gnubg, then tavlakit's levels; the order reversed every other
 round) and each figure is the median over ``--repeat`` rounds of the CPU
 seconds the analysis itself took in its process (gnubg's start-up, the
-import of tavlakit and the reading of the record left out; the whole
-process's CPU seconds are printed too). Every process runs on one core
+import of tavlakit, the loading of its compiled kernels and the reading of
+the record left out; the whole process's CPU seconds are printed too). Every process runs on one core
 (``taskset``) with one thread.
 
     python benchmarks/analysis_levels.py [--repeat 3] [--level expert --level world-class]
@@ -70,9 +70,10 @@ gnubg.command("analyse match")
 json.dump({"cpu": time.process_time() - start}, open(os.environ["BENCH_OUT"], "w"))
 """
 
-#: tavlakit's side, in a fresh interpreter: read the record, warm the nets up
-#: on another position, time the statistics of the match at the level (the
-#: look-ahead's evaluation cache of ``argv[4]`` slots; its hit rate noted).
+#: tavlakit's side, in a fresh interpreter: read the record, warm the nets and
+#: the move generator up on another position (their compiled kernels loaded),
+#: time the statistics of the match at the level (the look-ahead's evaluation
+#: cache of ``argv[4]`` slots; its hit rate noted).
 TAVLAKIT_SCRIPT = """
 import json, os, sys, time
 import tavlakit as tk
@@ -91,7 +92,7 @@ import tavlakit.evaluation.search
 tavlakit.evaluation.search.Lookahead = Counted
 match = tk.read_match(sys.argv[1])
 rules = default_rules(match)
-Evaluator(rules).equity(tk.Position.initial())
+Evaluator(rules).plays_table(tk.Position.initial())
 start = time.process_time()
 statistics_frame([match], rules, level=sys.argv[2])
 cpu = time.process_time() - start

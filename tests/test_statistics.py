@@ -351,3 +351,15 @@ def test_each_plays_cube_efficiency_is_that_of_the_position_it_leads_to() -> Non
                     kinds.update("contact" if v == CONTACT_X else "other" for v in found)
     assert kinds == {"contact", "other"}
 
+
+def test_the_imports_are_out_of_the_garbage_collectors_way_once_an_analysis_has_begun() -> None:
+    """After a game's rolls are scored, the objects of the imports and of
+    numba's kernels (more than a hundred thousand) are frozen: a full
+    collection no longer walks them."""
+    import gc
+
+    judge = Judge(Rules.preset("backgammon"), level="expert")
+    match = tk.read_match(DATA / "match-3p-31.mat")
+    rg = next(iter(replay(match, judge.rules)))
+    list(judge.game(match, rg))
+    assert gc.get_freeze_count() > 100_000

@@ -6,10 +6,17 @@ installed read-only: numba's own rule).
 The functions it compiles allocate nothing (numba's reference counting is
 off: it cost a fifth of the net's time, counting every array of a tuple
 passed a board at a time), so their callers make the arrays they fill.
+
+numba's compiler and the kernels it loads leave some hundred thousand
+Python objects behind, which each of the garbage collector's full passes
+walks again (about 40 ms a pass, one every match or so of an analysis):
+:func:`settle_heap`, once the kernels are loaded, puts the objects made
+so far out of its way.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any, TypeVar, cast, overload
 
@@ -36,4 +43,17 @@ def jit(func: F | None = None, /, *, inline: bool = False) -> F | Callable[[F], 
     return cast(F, numba.njit(func, **options))
 
 
-__all__ = ["jit"]
+_settled = False
+
+
+def settle_heap() -> None:
+    """Once per process: the objects made so far (the imports, numba's
+    compiled kernels) out of the garbage collector's passes (``gc.freeze``;
+    they live as long as the process anyway)."""
+    global _settled
+    if not _settled:
+        _settled = True
+        gc.freeze()
+
+
+__all__ = ["jit", "settle_heap"]

@@ -45,6 +45,7 @@ from .cubeful import (
     on_roll_many,
 )
 from .equity import ROLL_INDEX, ROLLS, WEIGHTS, Evaluator, PlaysTable, Roll, net_board
+from .jit import settle_heap
 from .keys import keys_of_boards
 from .levels import Level, LevelLike, level as as_level
 from .lookahead import Lookahead
@@ -237,6 +238,7 @@ class Search:
         if len(self._scores) > 2_000:  # some megabytes; positions seldom come back after their game
             self._scores.clear()
         self.ev.plays_tables([pos for pos, _state in todo])  # (a position under two cube states: its plays once)
+        settle_heap()  # (the kernels are loaded now)
         found = [self._plays(pos) for pos, _state in todo]
         p = np.concatenate([plays.probs for plays in found])
         boards = np.concatenate([plays.boards for plays in found])
