@@ -49,7 +49,7 @@ autosummary_generate = False
 nitpicky = True
 EXTERNAL = (
     "pathlib|collections|typing|typing_extensions|enum|contextlib|io|datetime|os|re|types|abc|"
-    "numpy|np|pandas|pd|pyarrow|gnubg_nn|lark|matplotlib|numba|dask|distributed|typer|rich|starlette"
+    "numpy|np|npt|pandas|pd|pyarrow|gnubg_nn|lark|matplotlib|numba|dask|distributed|typer|rich|starlette"
 )
 BUILTIN_GENERICS = r"(dict|tuple|list|set|frozenset|type)\[.*"
 nitpick_ignore_regex = [

@@ -164,7 +164,7 @@ def throws(perm: NDArray[np.uint8], seed: int, trials: Ints, turn: int, *, rotat
 
 
 def roll_index(throw: Ints) -> Ints:
-    """The roll of each throw as a row of :data:`DICE` (larger die first)."""
+    """The roll of each throw as a row of :data:`.moves.DICE` (larger die first)."""
     a, b = throw // 6 + 1, throw % 6 + 1
     high, low = np.maximum(a, b), np.minimum(a, b)
     found: Ints = high * (high - 1) // 2 + low - 1
