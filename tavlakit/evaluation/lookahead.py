@@ -48,7 +48,7 @@ from .bearoff import Databases, two_sided_into
 from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
-from .moves import DICE, MOST_PLAYS, Room, room, turn_into
+from .moves import DICE, MOST_PLAYS, room, turns
 from .net import evaluator_in_use
 from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -109,25 +109,6 @@ def index_of(state: CubeState, root: CubeState) -> int:
 
 
 # --- expanding nodes: what each side plays, for each roll -----------------------------------------
-
-
-@jit
-def _list_plays(nodes: Bytes, moved: Bytes, kinds: Ints, counts: Ints, r: Room) -> int:
-    """Every play of every roll of each node into ``moved`` (the boards
-    after it, the opponent on roll), with gnubg's class of each into
-    ``kinds``; ``counts[21 i + k]``: how many roll k of node i has (a roll
-    that cannot be played: the node as it is, once). How many in all, or
-    -1 when ``moved`` is too short."""
-    at = 0
-    cap = len(moved)
-    for i in range(len(nodes)):
-        for k in range(21):
-            if at + MOST_PLAYS > cap:
-                return -1
-            n = turn_into(nodes[i], DICE[k, 0], DICE[k, 1], moved, kinds, at, r)
-            counts[21 * i + k] = n
-            at += n
-    return at
 
 
 @jit
@@ -508,18 +489,10 @@ class Lookahead:
         ev = self._evaluator(worker)
         plays_room, select_room, saved = self._rooms[worker]
         n = len(nodes)
-        cap = max(n * 21 * 48, 4096)
-        while True:
-            moved = np.empty((cap, 2, 25), dtype=np.int8)
-            kinds = np.empty(cap, dtype=np.int64)
-            counts = np.empty(21 * n, dtype=np.int64)
-            total = _list_plays(nodes, moved, kinds, counts, plays_room)
-            if total >= 0:
-                break
-            cap *= 2
+        moved, kinds, counts = turns(nodes, np.repeat(np.arange(n), 21), np.tile(np.arange(21), n), plays_room)
         starts = np.zeros(21 * n, dtype=np.int64)
         np.cumsum(counts[:-1], out=starts[1:])
-        table_rows, table = self._given(moved[:total], kinds[:total])
+        table_rows, table = self._given(moved, kinds)
         picks = np.empty(21 * n, dtype=np.int64)
         chances, inputs = np.empty((21 * n, 5)), np.empty((21 * n, 5))
         _select(
