@@ -59,7 +59,8 @@ def closed_out(before: Position) -> bool:
 
 def roll_luck(ev: Evaluator, before: Position, dice: Roll) -> float:
     """Luck of throwing ``dice`` in ``before`` (side to move = roller), to :data:`DECIMALS` places."""
-    return _settled(ev.best(before, dice) - ev.mean_best(before))
+    mean = ev.mean_best(before)  # (first: every roll's plays listed and scored at once, this roll's among them)
+    return _settled(ev.best(before, dice) - mean)
 
 
 def opening_luck(ev: Evaluator, before: Position, dice: Roll) -> float:

@@ -142,8 +142,11 @@ class Evaluator:
         # its plays may then end the game too
         self.gnubg_scoring = self.net_moves and rules.backgammon and rules.mars == "none-borne-off"
         self._probs: _Cache[Position, Probabilities] = _Cache(self._probabilities, 4 * cache_size)
-        # per (position, roll): the best play's equity, the number of plays, the best play's position key
-        self._rolls: _Cache[tuple[Position, Roll], tuple[float, int, str]] = _Cache(self._best_roll, 21 * cache_size)
+        # per (position, roll): the best play's equity, the number of plays, the board the best play leads to
+        # (the opponent on roll; its key written when asked for)
+        self._rolls: _Cache[tuple[Position, Roll], tuple[float, int, npt.NDArray[np.int8]]] = _Cache(
+            self._best_roll, 21 * cache_size
+        )
         self._means: _Cache[Position, float] = _Cache(self._mean_best, cache_size)
         # each position's plays of the 21 rolls (shared with the statistics' judge): met again and again
         self._tables: dict[Position, PlaysTable] = {}
@@ -183,6 +186,8 @@ class Evaluator:
 
     def best_values(self, pos: Position) -> dict[Roll, float]:
         """For each of the 21 rolls, the mover's equity after the best play."""
+        if self.net_moves and not _near_end(pos):
+            self.plays_table(pos)  # every roll's plays at once, scored in one batch
         return {roll: self._rolls((pos, roll))[0] for roll in ROLLS}
 
     def best(self, pos: Position, dice: Roll) -> float:
@@ -197,7 +202,7 @@ class Evaluator:
     def best_key(self, pos: Position, dice: Roll) -> str:
         """The position key of where the best play of ``dice`` leads (seen
         by the mover, before the turn passes)."""
-        return self._rolls((pos, _key(dice)))[2]
+        return keys_of_boards(self._rolls((pos, _key(dice)))[2][None], flip=True)[0]
 
     def mean_best(self, pos: Position) -> float:
         """The average over the 36 throws of :meth:`best`: what the side to
@@ -212,11 +217,9 @@ class Evaluator:
         return self._means(pos)
 
     def _mean_best(self, pos: Position) -> float:
-        if self.net_moves and not _near_end(pos):
-            self.plays_table(pos)  # every roll's plays at once, scored in one batch
         return sum(WEIGHTS[roll] * value for roll, value in self.best_values(pos).items()) / 36.0
 
-    def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int, str]:
+    def _best_roll(self, key: tuple[Position, Roll]) -> tuple[float, int, npt.NDArray[np.int8]]:
         pos, roll = key
         if not self.net_moves or _near_end(pos):  # a finishing play needs the rules' exact score
             return self._best_engine(pos, roll)
@@ -231,7 +234,7 @@ class Evaluator:
         if self.rules.backgammon:
             scores -= p[:, 2] - p[:, 4]
         top = int(np.argmax(scores))
-        return float(scores[top]), end - start, table.keys(start + top, start + top + 1)[0]
+        return float(scores[top]), end - start, table.boards[start + top]
 
     # --- every roll's plays ----------------------------------------------------
 
@@ -272,10 +275,10 @@ class Evaluator:
         boards = np.array([net_board(after) for after in afters], dtype=np.int8)
         return PlaysTable(self.probabilities_many(afters), spans, boards)
 
-    def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, str]:
+    def _best_engine(self, pos: Position, roll: Roll) -> tuple[float, int, npt.NDArray[np.int8]]:
         results = pos.legal_positions(roll, self.rules)
         value, best = max(((self.equity_after(after), after) for after in results), key=lambda pair: pair[0])
-        return value, len(results), best.flip().position_key()
+        return value, len(results), np.array(net_board(best), dtype=np.int8)
 
     def cache_info(self) -> dict[str, int]:
         """Hits and misses of the two caches (for benchmarks)."""

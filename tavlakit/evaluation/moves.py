@@ -24,6 +24,7 @@ bar). The boards listed keep the mover second (the turn not yet passed).
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -358,12 +359,23 @@ def _turns(boards: Bytes, games: Ints, rolls: Ints, moved: Bytes, kinds: Ints, c
     return at
 
 
+_rooms = threading.local()
+
+
+def _own_room() -> Room:
+    """This thread's room for :func:`turns` (made once: a room is a dozen arrays)."""
+    found: Room | None = getattr(_rooms, "room", None)
+    if found is None:
+        found = _rooms.room = room()
+    return found
+
+
 def turns(boards: Bytes, games: Ints, rolls: Ints, r: Room | None = None) -> tuple[Bytes, Ints, Ints]:
     """Every play of roll ``DICE[rolls[j]]`` from board ``boards[games[j]]``
     for each j, the turn passed (the opponent on roll second; no play
     possible: the board as it is): the boards after them ``(m, 2, 25)``,
     gnubg's class of each and how many each pair has (at least one), in
-    order (``r``: the room to use).
+    order (``r``: the room to use; default this thread's own).
 
     >>> start = np.zeros((1, 2, 25), dtype=np.int8)
     >>> start[:, :, [5, 7, 12, 23]] = [5, 3, 5, 2]
@@ -374,12 +386,12 @@ def turns(boards: Bytes, games: Ints, rolls: Ints, r: Room | None = None) -> tup
     [2, 3, 2, 0]
     """
     b = np.ascontiguousarray(boards, dtype=np.int8)
-    cap = max(64 * len(games), 4 * MOST_PLAYS)
+    cap = max(64 * len(games), MOST_PLAYS)
     counts = np.empty(len(games), dtype=np.int64)
     while True:
         moved = np.empty((cap, 2, 25), dtype=np.int8)
         kinds = np.empty(cap, dtype=np.int64)
-        total = _turns(b, games, rolls, moved, kinds, counts, room() if r is None else r)
+        total = _turns(b, games, rolls, moved, kinds, counts, _own_room() if r is None else r)
         if total >= 0:
             return moved[:total], kinds[:total], counts
         cap *= 2
