@@ -386,7 +386,7 @@ def turns(boards: Bytes, games: Ints, rolls: Ints, r: Room | None = None) -> tup
     [2, 3, 2, 0]
     """
     b = np.ascontiguousarray(boards, dtype=np.int8)
-    cap = max(64 * len(games), MOST_PLAYS)
+    cap = 64 * len(games) + MOST_PLAYS  # (64 plays a pair on average, and room for the most a roll has)
     counts = np.empty(len(games), dtype=np.int64)
     while True:
         moved = np.empty((cap, 2, 25), dtype=np.int8)
