@@ -363,3 +363,21 @@ def test_the_imports_are_out_of_the_garbage_collectors_way_once_an_analysis_has_
     rg = next(iter(replay(match, judge.rules)))
     list(judge.game(match, rg))
     assert gc.get_freeze_count() > 100_000
+
+
+def test_what_the_evaluator_keeps_owns_its_memory() -> None:
+    """A position's plays table and each roll's best board are arrays of
+    their own, not views of the listing's larger room (the evaluator keeps
+    them: views would keep every room alive)."""
+    from tavlakit.evaluation.equity import Evaluator
+    from tavlakit.evaluation.keys import boards_of_keys
+
+    ev = Evaluator(Rules.preset("backgammon"))
+    start = tk.Position.initial()
+    ev.best(start, (3, 1))
+    table = ev.plays_table(start)
+    owner = table.boards if table.boards.base is None else table.boards.base  # (a batch of one position)
+    assert owner.base is None and len(owner) == len(table.boards) == table.spans[-1][1]
+    assert ev._rolls((start, (3, 1)))[2].base is None
+    best = boards_of_keys([ev.best_key(start, (3, 1))])[0, 1]  # the mover's side
+    assert best[[4, 5, 7]].tolist() == [2, 4, 2]  # 8/5 6/5, gnubg's best 31 at 0 ply

@@ -234,7 +234,7 @@ class Evaluator:
         if self.rules.backgammon:
             scores -= p[:, 2] - p[:, 4]
         top = int(np.argmax(scores))
-        return float(scores[top]), end - start, table.boards[start + top]
+        return float(scores[top]), end - start, table.boards[start + top].copy()  # (not a view: tables go, this stays)
 
     # --- every roll's plays ----------------------------------------------------
 
@@ -304,6 +304,7 @@ def _net_plays(boards: npt.NDArray[np.int8], rolls: tuple[Roll, ...]) -> list[Pl
     n, k = len(boards), len(rolls)
     index = np.array([ROLL_INDEX[roll] for roll in rolls], dtype=np.int64)
     after, kinds, counts = turns(boards, np.repeat(np.arange(n, dtype=np.int64), k), np.tile(index, n))
+    after = after.copy()  # (the tables are kept: not views of the listing's larger room)
     probs = evaluate(after, classes=kinds)
     ends = np.cumsum(counts).tolist()
     tables = []
