@@ -105,7 +105,8 @@ def _encode(boards: Boards, flip: bool, data: npt.NDArray[np.uint8]) -> None:
             side = 1 - s if flip else s
             for point in range(25):
                 for _ in range(boards[row, side, point]):
-                    data[row, bit >> 3] |= 1 << (bit & 7)
+                    if bit < 80:  # (a board of more than 30 chequers has no key: never past the row)
+                        data[row, bit >> 3] |= 1 << (bit & 7)
                     bit += 1
                 bit += 1
 
