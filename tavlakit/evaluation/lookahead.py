@@ -48,7 +48,7 @@ from .bearoff import Databases, two_sided_into
 from .cache import Cache, clear, empty_cache, find, hit_rates, key_into, store
 from .cubeful import ROW, CubeState, cube_row, cubeful_into, efficiency_into, free_to_double, utility_of
 from .jit import jit
-from .moves import DICE, MOST_PLAYS, room, turns
+from .moves import DICE, MOST_PLAYS, WEIGHTS, room, turns
 from .net import evaluator_in_use
 from .net_inputs import BEAROFF2, OVER, RACE, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -56,8 +56,6 @@ Bytes = NDArray[np.int8]
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
 
-#: How many of 36 throws give each of the 21 rolls (:data:`.moves.DICE`' order).
-WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in DICE])
 #: gnubg's pruning: a roll with more plays than it keeps has them ranked by the pruning nets and keeps
 #: ``PRUNE_PLAYS + floor(log2(plays))`` (gnubg 1.07; ten in earlier versions).
 PRUNE_PLAYS = 5
@@ -622,7 +620,7 @@ def _level_values(
         s = first[i]
         for r in range(21):
             for m in range(2 * width):
-                total[m] += WEIGHT[r] * children[s + r, m]
+                total[m] += WEIGHTS[r] * children[s + r, m]
         _combine(total, here[root[i]], below[root[i]], cubes, out[i])
 
 
@@ -657,7 +655,6 @@ def _evaluate(boards: Bytes, kinds: Ints, given: Floats, prune: bool, ev: Evalua
 __all__ = [
     "DICE",
     "PRUNE_PLAYS",
-    "WEIGHT",
     "Cubes",
     "Expansion",
     "Lookahead",

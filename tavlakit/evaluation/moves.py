@@ -39,6 +39,8 @@ Ints = NDArray[np.int64]
 
 #: The 21 rolls, larger die first (the order of :data:`.equity.ROLLS`).
 DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+#: How many of 36 throws give each of them.
+WEIGHTS = np.where(DICE[:, 0] == DICE[:, 1], 1.0, 2.0)
 #: The most distinct plays one roll can have is far below this (a double: some hundreds).
 MOST_PLAYS = 2048
 #: Slots of the table that finds a play listed already (twice the most plays).
@@ -410,4 +412,4 @@ def plays(boards: NDArray[np.integer], rolls: NDArray[np.integer]) -> tuple[Byte
     return out[:total].copy(), kinds[:total].copy(), counts
 
 
-__all__ = ["DICE", "MOST_PLAYS", "Room", "generate_into", "plays", "room", "turn_into", "turns"]
+__all__ = ["DICE", "MOST_PLAYS", "WEIGHTS", "Room", "generate_into", "plays", "room", "turn_into", "turns"]

@@ -62,7 +62,7 @@ from .cubeful import CubeState, cube_inputs, cubeful_into, emg_of, free_to_doubl
 from .jit import jit
 from .levels import NORMAL_FILTER, MoveFilter
 from .lookahead import Cubes, Lookahead, cube_inputs_into, cubes_for, index_of
-from .moves import DICE, Room, room, turns
+from .moves import DICE, WEIGHTS, Room, room, turns
 from .net import evaluate, evaluator_in_use
 from .net_inputs import BEAROFF1, BEAROFF2, OVER, Evaluator, classify_into, evaluate_into, needs_table, rooms
 
@@ -74,8 +74,6 @@ Floats = NDArray[np.float64]
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "cubeless", "cubeful")
 #: Turns with quasi-random dice (gnubg's QRLEN), and the generations of permutations.
 QUASI_TURNS, GENERATIONS = 128, 6
-#: The 21 rolls' weights out of 36 (:data:`.moves.DICE`' order).
-WEIGHTS = np.where(DICE[:, 0] == DICE[:, 1], 1.0, 2.0)
 _MASK = (1 << 64) - 1
 
 
